@@ -1,0 +1,1 @@
+"""`unotable` subcommands: one module each, each exposing register(subparsers)."""

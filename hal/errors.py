@@ -14,3 +14,24 @@ class ConfigError(HalError, ValueError):
         super().__init__(f"{key}: {message}")
         self.key = key
         self.message = message
+
+
+class SerialError(HalError):
+    """A serial reader failed: the port, the bytes on it, or the chip behind it."""
+
+
+class ReaderDisconnected(SerialError):
+    """The port is gone (USB unplugged) or cannot be opened; `port` names it."""
+
+    def __init__(self, port: str, reason: str) -> None:
+        super().__init__(f"{port}: {reason}")
+        self.port = port
+        self.reason = reason
+
+
+class SerialTimeout(SerialError):
+    """The chip did not answer in time."""
+
+
+class FrameError(SerialError):
+    """The chip answered with a broken frame, an error frame, or an unexpected reply."""

@@ -1,0 +1,49 @@
+"""One exception hierarchy for the daemon: everything derives from TableError."""
+
+from __future__ import annotations
+
+from hal.errors import ConfigError as HalConfigError
+
+
+class TableError(Exception):
+    """Root of every error raised by the firmware package."""
+
+
+class ConfigError(TableError, HalConfigError):
+    """A config option is unknown, missing or bad. `key` is the dotted path (`api.port`).
+
+    It is also a `hal.errors.ConfigError`, so callers catch one class for both layers.
+    """
+
+
+class JournalError(TableError):
+    """The journal cannot be opened or written."""
+
+
+class JournalCorrupt(JournalError):
+    """The journal file is damaged: `path` names the file, `detail` says what is wrong."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        super().__init__(f"journal {path} is corrupt: {detail}")
+        self.path = path
+        self.detail = detail
+
+
+class Rejected(TableError):
+    """A request was refused; nothing changed.
+
+    `status` is the HTTP status the API answers with: 409 when the request does not fit
+    the table's current situation (not your turn, paused, waiting for a tower), 422 when
+    the rules forbid it, 404 when it names something that does not exist (a seat).
+    `field` names the offending request field when there is one.
+    """
+
+    def __init__(self, reason: str, *, field: str | None = None, status: int = 409) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.field = field
+        self.status = status
+
+
+class LoopStopped(TableError):
+    """The event loop stopped before it could handle an event."""

@@ -1,0 +1,34 @@
+"""`unotable config check [PATH]`: report every problem of a config file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("config", help="inspect the table's configuration")
+    actions = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    check = actions.add_parser(
+        "check",
+        help="validate a config file and list every problem",
+        description="Validate PATH (default: $UNOTABLE_CONFIG, /etc/unotable/config.toml, "
+        "else the built-in default) and print every problem, one per line. "
+        "Exit status 0 when it is fine, 1 otherwise.",
+    )
+    check.add_argument("path", nargs="?", metavar="PATH", help="config file to check")
+    check.set_defaults(func=run_check)
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from firmware.config import check_config, default_path
+
+    path = args.path or str(default_path())
+    errors = check_config(path)
+    for error in errors:
+        print(f"{path}: {error.key}: {error.message}")
+    if errors:
+        print(f"{len(errors)} problem{'s' if len(errors) > 1 else ''} in {path}", file=sys.stderr)
+        return 1
+    print(f"{path}: ok")
+    return 0

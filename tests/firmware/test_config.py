@@ -1,0 +1,242 @@
+"""Config validation: every bad key is named, all problems are reported at once."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+import pytest
+
+from firmware import config as config_mod
+from firmware.cli import main
+from firmware.config import DEFAULT_PATH, check_config, load_config, serial_port_problem
+from firmware.errors import ConfigError
+from hal.config import Section
+
+
+def write(tmp_path, text: str):
+    path = tmp_path / "config.toml"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_built_in_default_describes_the_simulated_table():
+    cfg = load_config(DEFAULT_PATH)
+    assert cfg.sim.enabled
+    assert cfg.table.seats == len(cfg.table.names)
+    assert cfg.table.tower_confirm == "wait"
+    assert (cfg.api.host, cfg.api.loopback, cfg.api.token) == ("127.0.0.1", True, None)
+    assert len(cfg.digest) == 64
+
+
+def test_an_empty_file_gets_every_default(tmp_path):
+    cfg = load_config(write(tmp_path, ""))
+    assert (cfg.table.edition, cfg.table.seats, cfg.table.names) == (
+        "classic", 4, ("Seat 1", "Seat 2", "Seat 3", "Seat 4"),
+    )
+    assert (cfg.api.port, cfg.sim.enabled, cfg.sim.seed) == (8080, False, None)
+
+
+def test_relative_journal_path_lives_in_the_state_directory(tmp_path):
+    cfg = load_config(write(tmp_path, '[journal]\npath = "games/j.db"\n'))
+    assert cfg.journal.resolve({"STATE_DIRECTORY": "/var/lib/unotable"}).as_posix() == (
+        "/var/lib/unotable/games/j.db"
+    )
+    assert cfg.journal.resolve({"XDG_STATE_HOME": "/home/u/.state"}).as_posix() == (
+        "/home/u/.state/unotable/games/j.db"
+    )
+    absolute = load_config(write(tmp_path, '[journal]\npath = "/srv/j.db"\n'))
+    assert absolute.journal.resolve({"STATE_DIRECTORY": "/x"}).as_posix() == "/srv/j.db"
+
+
+def test_the_config_hash_changes_with_the_file(tmp_path):
+    first = load_config(write(tmp_path, "[table]\nseats = 3\n")).digest
+    second = load_config(write(tmp_path, "[table]\nseats = 5\n")).digest
+    assert first != second
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "message"),
+    [
+        ("[tabel]\n", "tabel", "unknown section"),
+        ("debug = true\n", "debug", "unknown option"),
+        ("table = 5\n", "table", "must be a table"),
+        ("[table]\nedition = 'uno'\n", "table.edition", "must be one of"),
+        ("[table]\nseats = 11\n", "table.seats", "at most 10"),
+        ("[table]\nseats = '4'\n", "table.seats", "whole number"),
+        ("[table]\nseats = 2\nnames = ['a', 'b', 'c']\n", "table.names", "3 names for 2 seats"),
+        ("[table]\nseats = 2\nnames = ['a', 'a']\n", "table.names[1]", "already the name of seat 1"),
+        ("[table]\nseats = 2\nnames = ['a', '']\n", "table.names[1]", "1-32 characters"),
+        ("[table]\nnames = 'abc'\n", "table.names", "must be a list"),
+        ("[table]\ntower_confirm = 'maybe'\n", "table.tower_confirm", "'wait', 'warn', 'off'"),
+        ("[table]\ncolour = 'red'\n", "table.colour", "unknown option"),
+        ("[table.options]\nstacking = [1]\n", "table.options.stacking", "true/false, a number"),
+        ("[api]\nport = 80\n", "api.port", "at least 1024"),
+        ("[api]\nport = 70000\n", "api.port", "at most 65535"),
+        ("[api]\nport = 8080.5\n", "api.port", "whole number"),
+        ("[api]\nhost = 'table.local'\n", "api.host", "IP address"),
+        ("[api]\nhost = '0.0.0.0'\n", "api.token", "required when api.host is '0.0.0.0'"),
+        ("[api]\nhost = '192.168.1.5'\n", "api.token", "required"),
+        ("[api]\ntoken = 'short'\n", "api.token", "at least 16 characters"),
+        ("[journal]\npath = ''\n", "journal.path", "file path"),
+        ("[journal]\npath = 5\n", "journal.path", "must be a string"),
+        ("[sim]\nseed = -1\n", "sim.seed", "at least 0"),
+        ("[sim]\nenabled = 'yes'\n", "sim.enabled", "true or false"),
+        ("[sim]\nspeed = 2\n", "sim.speed", "unknown option"),
+    ],
+)
+def test_a_bad_option_is_an_error_naming_its_key(tmp_path, text, key, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert info.value.key == key
+    assert message in info.value.message
+    assert [e.key for e in check_config(path)] == [key]
+
+
+def test_public_address_with_a_token_is_accepted(tmp_path):
+    cfg = load_config(write(tmp_path, "[api]\nhost = '0.0.0.0'\ntoken = 'x7Gq2mPz9LkW4vNc'\n"))
+    assert not cfg.api.loopback and cfg.api.token == "x7Gq2mPz9LkW4vNc"
+    assert "x7Gq" not in repr(cfg.api)  # the token never lands in logs
+
+
+def test_check_reports_every_problem_not_just_the_first(tmp_path):
+    path = write(
+        tmp_path,
+        """
+        [table]
+        edition = "uno"
+        seats = 3
+        names = ["a", "a"]
+        [api]
+        host = "0.0.0.0"
+        port = 80
+        [journal]
+        size = 3
+        [bogus]
+        """,
+    )
+    assert [e.key for e in check_config(path)] == [
+        "bogus", "table.edition", "table.names[1]", "table.names", "api.port", "api.token",
+        "journal.size",
+    ]
+
+
+def test_toml_syntax_error_gives_line_and_column(tmp_path):
+    errors = check_config(write(tmp_path, "[table]\nseats = = 4\n"))
+    assert len(errors) == 1
+    assert errors[0].key == "syntax" and "line 2, column" in errors[0].message
+
+
+def test_missing_file_is_named(tmp_path):
+    [error] = check_config(tmp_path / "nope.toml")
+    assert error.key == "file" and "No such file" in error.message
+
+
+# -- hardware sections: hal parsers, pins used twice, serial ports ------------------
+
+
+@dataclass(frozen=True)
+class FakeGpio:
+    pin_map: dict
+
+    def pins(self):
+        return dict(self.pin_map)
+
+
+def parse_fake(mapping, *, path):
+    sec = Section(mapping, path=path)
+    pins = {sec.key(name): sec.pin(name) for name in ("motor", "sensor") if sec.has(name)}
+    sec.raw("port", None)
+    sec.finish()
+    return FakeGpio(pins)
+
+
+@pytest.fixture
+def fake_parsers(monkeypatch):
+    for name in ("launcher", "tray"):
+        monkeypatch.setitem(config_mod.SECTION_PARSERS, name, f"{__name__}:parse_fake")
+
+
+def test_hardware_sections_go_to_their_hal_parser(tmp_path, fake_parsers):
+    cfg = load_config(write(tmp_path, "[launcher]\nmotor = 17\n[tray]\nsensor = 27\n"))
+    assert cfg.pins() == {"launcher.motor": 17, "tray.sensor": 27}
+
+
+def test_errors_of_hal_parsers_are_collected_with_the_others(tmp_path, fake_parsers):
+    path = write(tmp_path, "[launcher]\nmotor = 40\n[tray]\nspeed = 1\n[api]\nport = 1\n")
+    assert [(e.key, type(e)) for e in check_config(path)] == [
+        ("api.port", ConfigError), ("launcher.motor", ConfigError), ("tray.speed", ConfigError),
+    ]
+
+
+def test_a_pin_used_twice_names_both_keys(tmp_path, fake_parsers):
+    [error] = check_config(write(tmp_path, "[launcher]\nmotor = 17\n[tray]\nsensor = 17\n"))
+    assert error.key == "tray.sensor"
+    assert error.message == "GPIO 17 is already used by launcher.motor"
+
+
+@pytest.mark.parametrize(
+    "url", ["/dev/unotable-reader-1", "/dev/ttyUSB0", "loop://", "socket://127.0.0.1:7000",
+            "rfc2217://table.local:2217", "spy:///dev/ttyAMA0"],
+)
+def test_serial_ports_pyserial_can_open_are_accepted(url):
+    assert serial_port_problem(url) is None
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("COM3", "device path like /dev/unotable-reader-1"),
+        ("ttyUSB0", "device path"),
+        ("http://reader", "pyserial URL"),
+        ("socket://nohost", "socket:// needs HOST:PORT"),
+        ("socket://host:99999", "needs HOST:PORT"),
+        ("/dev/", "device path"),
+    ],
+)
+def test_bad_serial_ports_are_named(tmp_path, fake_parsers, url, message):
+    [error] = check_config(write(tmp_path, f"[tray]\nport = {url!r}\n"))
+    assert error.key == "tray.port" and message in error.message
+
+
+def accept_all(mapping, *, path):
+    return mapping
+
+
+def test_ports_nested_in_lists_of_readers_are_checked(tmp_path, monkeypatch):
+    monkeypatch.setitem(config_mod.SECTION_PARSERS, "tray", f"{__name__}:accept_all")
+    path = write(tmp_path, "[[tray.readers]]\nport = '/dev/a'\n[[tray.readers]]\nport = 'COM4'\n")
+    assert [e.key for e in check_config(path)] == ["tray.readers[1].port"]
+
+
+# -- unotable config check ----------------------------------------------------------
+
+
+def test_cli_says_ok_for_a_good_file(tmp_path, capsys):
+    path = write(tmp_path, "[table]\nseats = 3\n")
+    assert main(["config", "check", str(path)]) == 0
+    assert capsys.readouterr().out == f"{path}: ok\n"
+
+
+def test_cli_lists_every_problem_and_fails(tmp_path, capsys):
+    path = write(tmp_path, "[table]\nseats = 1\n[api]\nport = 22\n")
+    assert main(["config", "check", str(path)]) == 1
+    out = capsys.readouterr()
+    assert out.out.splitlines() == [
+        f"{path}: table.seats: must be at least 2, not 1",
+        f"{path}: api.port: must be at least 1024, not 22",
+    ]
+    assert "2 problems" in out.err
+
+
+def test_cli_reports_syntax_errors_with_position(tmp_path, capsys):
+    path = write(tmp_path, "[api\n")
+    assert main(["config", "check", str(path)]) == 1
+    assert "syntax" in capsys.readouterr().out and "line 1, column" in str(check_config(path)[0])
+
+
+def test_cli_checks_the_default_config_without_a_path(monkeypatch, capsys):
+    monkeypatch.setenv("UNOTABLE_CONFIG", str(DEFAULT_PATH))
+    assert main(["config", "check"]) == 0
+    assert capsys.readouterr().out == f"{DEFAULT_PATH}: ok\n"

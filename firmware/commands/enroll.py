@@ -1,0 +1,227 @@
+"""`unotable enroll`: learn the tag UID of each tower and store it in the config.
+
+Walks through the towers U, N, O, ! one at a time: place the tower alone on the
+reader, press Enter, and the UID it reads goes into ``[tray.towers]``. The file is
+edited with tomlkit, so comments and layout survive. Nothing is written until
+every tower is done (or skipped); quitting or a broken input leaves it untouched.
+
+The reader is ``--port``/``--driver``, else the config's neutral-slot reader, else
+its first reader. ``--port sim`` enrolls from a simulated reader that shows each
+tower's demo tag in turn, to try the flow without hardware.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from firmware.cli import UsageError
+from firmware.commands.tags import DRIVERS, CliReader, reader_failure
+
+TOWERS = ("U", "N", "O", "!")
+SCAN_ATTEMPTS = 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "enroll",
+        help="learn each tower's tag and store it in the config",
+        description="Place each tower (U, N, O, !) alone on a reader when asked; the tag "
+        "UIDs are stored in the config's [tray.towers] table (comments are kept).",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help="config file to edit (default: $UNOTABLE_CONFIG, else /etc/unotable/config.toml)",
+    )
+    parser.add_argument("--port", help="reader to use (default: the config's neutral-slot reader)")
+    parser.add_argument("--driver", choices=DRIVERS, help="reader chip for --port (default pn532)")
+    parser.add_argument("--timeout", type=float, default=1.0, metavar="S", help="answer timeout")
+    parser.set_defaults(func=run_enroll)
+
+
+def _config_path(arg: str | None) -> Path:
+    from firmware.config import DEFAULT_PATH, default_path
+
+    path = Path(arg) if arg else default_path()
+    if path.resolve() == DEFAULT_PATH.resolve():
+        raise UsageError(
+            "name the config file to edit with --config PATH (or set UNOTABLE_CONFIG); "
+            "the built-in default is not edited"
+        )
+    return path
+
+
+def _load(path: Path) -> Any:
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    if not path.exists():
+        return tomlkit.document()
+    try:
+        return tomlkit.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, TOMLKitError) as exc:
+        raise EnrollFailed(f"cannot read {path}: {exc}") from exc
+
+
+class EnrollFailed(Exception):
+    pass
+
+
+def _reader_choice(args: argparse.Namespace, doc: Any) -> tuple[str, str]:
+    if args.port is not None:
+        return args.port, args.driver or "pn532"
+    if args.driver is not None:
+        raise UsageError("--driver needs --port")
+    tray = doc.get("tray", {})
+    readers = tray.get("readers", []) if isinstance(tray, dict) else []
+    if not isinstance(readers, list) or not readers:
+        raise UsageError(
+            "no reader to enroll with: give --port, or add [[tray.readers]] to the config"
+        )
+    chosen = next((r for r in readers if r.get("slot") == "neutral"), readers[0])
+    port = chosen.get("port")
+    if not isinstance(port, str):
+        raise UsageError("the config's tray reader has no port: give --port")
+    return port, str(chosen.get("driver", "pn532"))
+
+
+def run_enroll(args: argparse.Namespace) -> int:
+    from hal.errors import HalError
+    from hal.tray import normalise_uid
+
+    path = _config_path(args.config)
+    try:
+        doc = _load(path)
+        tray = doc.get("tray", {})
+        existing = tray.get("towers", {}) if isinstance(tray, dict) else None
+        if not isinstance(existing, dict):
+            raise EnrollFailed(f"{path}: tray.towers must be a table")
+        known = {t: normalise_uid(f"tray.towers.{t}", existing[t]) for t in TOWERS if t in existing}
+    except (EnrollFailed, ValueError) as exc:
+        print(f"unotable enroll: error: {exc}", file=sys.stderr)
+        return 1
+    port, driver = _reader_choice(args, doc)
+    cli = CliReader(port, driver, timeout=args.timeout)
+    try:
+        show = _demo_tags(cli, driver) if cli.sim is not None else None
+        try:
+            enrolled = _walk(cli, known, show)
+        except HalError as exc:
+            print(f"unotable enroll: error: {reader_failure(port, driver, exc)}", file=sys.stderr)
+            return 1
+    finally:
+        cli.close()
+    if enrolled is None:
+        print("Stopped; the config is unchanged.")
+        return 1
+    try:
+        _save(path, doc, enrolled)
+    except OSError as exc:
+        print(f"unotable enroll: error: cannot write {path}: {exc}", file=sys.stderr)
+        return 1
+    print(f"Saved {len(enrolled)} tower tag{'s' if len(enrolled) != 1 else ''} to {path}.")
+    return 0
+
+
+def _demo_tags(cli: CliReader, driver: str) -> Callable[[str], None]:
+    """For --port sim: the simulated reader shows the demo tag of the tower asked for."""
+    from hal.sim.tray import DEMO_UIDS
+
+    def show(tower: str) -> None:
+        for uid in cli.sim.tags:
+            cli.sim.lift(uid)
+        cli.sim.place(DEMO_UIDS[driver][tower])
+
+    return show
+
+
+def _walk(
+    cli: CliReader, known: dict[str, str], show: Callable[[str], None] | None
+) -> dict[str, str] | None:
+    """Ask for each tower; the changed tower -> UID entries ("" = no longer enrolled),
+    or None when the user quits."""
+    towers = dict(known)
+    enrolled: dict[str, str] = {}
+    for tower in TOWERS:
+        if show is not None:
+            show(tower)
+        while True:
+            try:
+                answer = input(
+                    f"Place tower {tower} alone on the reader, then press Enter "
+                    "(s = skip, q = quit): "
+                )
+            except EOFError:
+                print()
+                return None
+            answer = answer.strip().lower()
+            if answer == "q":
+                return None
+            if answer == "s":
+                print(f"Tower {tower} skipped.")
+                break
+            if answer:
+                print("Press Enter to read, s to skip, q to quit.")
+                continue
+            uid = _read_one(cli, tower)
+            if uid is None:
+                continue
+            owner = next((t for t, u in towers.items() if u == uid and t != tower), None)
+            if owner in enrolled:
+                print(f"That tag was just enrolled as tower {owner}; use tower {tower}'s own tag.")
+                continue
+            if owner is not None:
+                print(f"That tag was tower {owner}; tower {owner} is no longer enrolled.")
+                del towers[owner]
+                enrolled[owner] = ""
+            towers[tower] = enrolled[tower] = uid
+            print(f"Tower {tower} = {uid}")
+            break
+    return enrolled
+
+
+def _read_one(cli: CliReader, tower: str) -> str | None:
+    tags: list[str] = []
+    for _ in range(SCAN_ATTEMPTS):
+        tags = cli.scan()
+        if tags:
+            break
+    if not tags:
+        print("No tag seen. Check the tower sits on the reader and try again.")
+        return None
+    if len(tags) > 1:
+        print(f"{len(tags)} tags seen ({', '.join(tags)}): leave only tower {tower} on the reader.")
+        return None
+    return tags[0]
+
+
+def _save(path: Path, doc: Any, enrolled: dict[str, str]) -> None:
+    import tomlkit
+
+    if "tray" not in doc:
+        doc["tray"] = tomlkit.table()
+    tray = doc["tray"]
+    if "towers" not in tray:
+        tray["towers"] = tomlkit.table()
+    towers = tray["towers"]
+    for tower, uid in enrolled.items():
+        if uid:
+            towers[tower] = uid
+        elif tower in towers:
+            del towers[tower]
+    text = tomlkit.dumps(doc)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

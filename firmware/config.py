@@ -58,7 +58,7 @@ class ApiConfig:
 
     @property
     def loopback(self) -> bool:
-        return _is_loopback(self.host)
+        return is_loopback(self.host)
 
 
 @dataclass(frozen=True)
@@ -277,7 +277,7 @@ def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:
     if isinstance(token, str) and (len(token) < MIN_TOKEN_LENGTH or token != token.strip() or " " in token):
         reader.add(ConfigError("api.token", f"must be at least {MIN_TOKEN_LENGTH} characters without spaces"))
         token = _BAD
-    if host is not _BAD and token is None and not _is_loopback(host):
+    if host is not _BAD and token is None and not is_loopback(host):
         reader.add(ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)"))
         return None
     if _BAD in (host, port, token):
@@ -393,5 +393,5 @@ def _is_address(host: str) -> bool:
     return True
 
 
-def _is_loopback(host: str) -> bool:
+def is_loopback(host: str) -> bool:
     return host == "localhost" or (_is_address(host) and ipaddress.ip_address(host).is_loopback)

@@ -1,0 +1,85 @@
+"""What the API asks of the table: typed requests and the `Table` interface.
+
+The API server validates JSON bodies into these frozen requests and hands each one to
+the event loop; the loop calls ``Table.submit(request)`` (the controller) one event at
+a time. ``submit`` either accepts (returns a plain dict, journaled before effects run)
+or raises `firmware.errors.Rejected` having changed nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol
+
+COLORS = ("red", "yellow", "green", "blue")
+ADMIN_ACTIONS = ("new-match", "pause", "resume", "override")
+OVERRIDES = ("tower-seen", "cards-out", "clear-alarm")
+
+
+@dataclass(frozen=True)
+class Request:
+    """Base of every API request; the loop routes all of them to `Table.submit`."""
+
+
+@dataclass(frozen=True)
+class Play(Request):
+    """Seat `seat` declares it played `card` (card notation), with its choices
+    (`color` for wilds, `target` seat for targeted cards, `cards` for multi-card plays)."""
+
+    seat: int
+    card: str
+    choices: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True)
+class CallUno(Request):
+    seat: int
+
+
+@dataclass(frozen=True)
+class Catch(Request):
+    """`seat` catches `target`, who did not call UNO in time."""
+
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True)
+class Challenge(Request):
+    """`seat` challenges the last Wild Draw Four (or the edition's challengeable play)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class Hands(Request):
+    """End of round: the cards left in `seat`'s hand, for scoring."""
+
+    seat: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Admin(Request):
+    """`action` is one of ADMIN_ACTIONS; `params` is its validated JSON body."""
+
+    action: str
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+class Table(Protocol):
+    """What the API needs from the game. Every method is called on the event loop."""
+
+    def public_state(self) -> dict[str, Any]:
+        """Plain JSON data everyone at the table may see: no hidden hands."""
+        ...
+
+    def health(self) -> dict[str, Any]:
+        """Hardware status: ``{"ok": bool, ...}`` with one entry per device."""
+        ...
+
+    def submit(self, request: Request) -> dict[str, Any]:
+        """Accept `request` and return a JSON result, or raise `Rejected` changing nothing."""
+        ...

@@ -1,0 +1,207 @@
+"""The API's JSON schemas: one source for request validation and the OpenAPI document."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from firmware.api.requests import ADMIN_ACTIONS, COLORS, OVERRIDES
+
+Schema = dict[str, Any]
+
+SEAT: Schema = {"type": "integer", "minimum": 0, "maximum": 9, "description": "seat number, 0-based"}
+CARD: Schema = {
+    "type": "string", "minLength": 1, "maxLength": 16, "pattern": "^[A-Za-z0-9+_-]+$",
+    "description": "card in the compact card notation (see docs/api.md)",
+}
+CARDS: Schema = {"type": "array", "items": CARD, "maxItems": 120}
+
+
+def obj(properties: Mapping[str, Schema], required: tuple[str, ...] = ()) -> Schema:
+    schema: Schema = {"type": "object", "properties": dict(properties), "additionalProperties": False}
+    if required:  # OpenAPI 3.0 forbids an empty list
+        schema["required"] = list(required)
+    return schema
+
+
+CHOICES = obj({
+    "color": {"type": "string", "enum": list(COLORS)},
+    "target": SEAT,
+    "cards": CARDS,
+})
+
+# POST endpoints: path -> (request body schema, summary)
+BODIES: dict[str, tuple[Schema, str]] = {
+    "/api/play": (obj({"seat": SEAT, "card": CARD, "choices": CHOICES}, ("seat", "card")),
+                  "declare a play with its choices"),
+    "/api/uno": (obj({"seat": SEAT}, ("seat",)), "call UNO"),
+    "/api/catch": (obj({"seat": SEAT, "target": SEAT}, ("seat", "target")),
+                   "catch a player who did not call UNO"),
+    "/api/challenge": (obj({"seat": SEAT}, ("seat",)), "challenge the last challengeable play"),
+    "/api/hands": (obj({"seat": SEAT, "cards": CARDS}, ("seat", "cards")),
+                   "end of round: the cards left in a hand"),
+}
+ADMIN_BODIES: dict[str, Schema] = {
+    "new-match": obj({
+        "edition": {"type": "string", "enum": ["classic", "power", "attack", "extreme"]},
+        "seats": {"type": "integer", "minimum": 2, "maximum": 10},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**53},
+        "options": {"type": "object", "maxProperties": 64,
+                    "additionalProperties": {"anyOf": [
+                        {"type": "boolean"}, {"type": "integer"},
+                        {"type": "string", "maxLength": 64}]}},
+    }),
+    "pause": obj({"reason": {"type": "string", "maxLength": 200}}),
+    "resume": obj({}),
+    "override": obj({
+        "kind": {"type": "string", "enum": list(OVERRIDES)},
+        "seat": SEAT,
+        "tower": {"type": "string", "minLength": 1, "maxLength": 32},
+        "count": {"type": "integer", "minimum": 0, "maximum": 120},
+    }, ("kind",)),
+}
+assert tuple(ADMIN_BODIES) == ADMIN_ACTIONS
+
+ERROR: Schema = {
+    "type": "object",
+    "properties": {
+        "error": {"type": "string", "description": "bad_request, unauthorized, not_found, rejected, ..."},
+        "reason": {"type": "string"},
+        "field": {"type": "string", "nullable": True},
+    },
+    "required": ["error", "reason"],
+}
+FREE: Schema = {"type": "object", "additionalProperties": True}
+RESULT: Schema = obj({"result": FREE}, ("result",))
+
+
+class Invalid(ValueError):
+    """A JSON value does not match its schema; `field` is the dotted path of the culprit."""
+
+    def __init__(self, field: str | None, message: str) -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+        self.message = message
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,), "array": (list,), "string": (str,), "boolean": (bool,),
+    "integer": (int,), "number": (int, float), "null": (type(None),),
+}
+
+
+def _is(value: Any, kind: str) -> bool:
+    if kind in ("integer", "number") and isinstance(value, bool):
+        return False
+    return isinstance(value, _TYPES[kind])
+
+
+def validate(value: Any, schema: Schema, path: str = "") -> None:
+    """Check `value` against the subset of JSON Schema used above; raise `Invalid`."""
+    if "anyOf" in schema:
+        problems = []
+        for option in schema["anyOf"]:
+            try:
+                validate(value, option, path)
+                break
+            except Invalid as exc:
+                problems.append(exc.message)
+        else:
+            raise Invalid(path or None, " or ".join(problems))
+    kinds = schema.get("type")
+    if kinds is not None:
+        kinds = [kinds] if isinstance(kinds, str) else kinds
+        if not any(_is(value, k) for k in kinds):
+            raise Invalid(path or None, f"must be {' or '.join(kinds)}, not {_show(value)}")
+    if "enum" in schema and value not in schema["enum"]:
+        raise Invalid(path or None, f"must be one of {', '.join(map(repr, schema['enum']))}, not {_show(value)}")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            raise Invalid(path or None, f"must be at least {schema['minimum']}, not {value}")
+        if "maximum" in schema and value > schema["maximum"]:
+            raise Invalid(path or None, f"must be at most {schema['maximum']}, not {value}")
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            raise Invalid(path or None, "must not be empty")
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            raise Invalid(path or None, f"must be at most {schema['maxLength']} characters")
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            raise Invalid(path or None, f"is not valid: {_show(value)}")
+    if isinstance(value, list):
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            raise Invalid(path or None, f"must have at most {schema['maxItems']} items")
+        for i, item in enumerate(value):
+            validate(item, schema.get("items", {}), f"{path}[{i}]")
+    if isinstance(value, dict):
+        if "maxProperties" in schema and len(value) > schema["maxProperties"]:
+            raise Invalid(path or None, f"must have at most {schema['maxProperties']} entries")
+        for name in schema.get("required", ()):
+            if name not in value:
+                raise Invalid(_join(path, name), "is required")
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for name, item in value.items():
+            if name in props:
+                validate(item, props[name], _join(path, name))
+            elif extra is False:
+                raise Invalid(_join(path, name), "is not a known field")
+            elif isinstance(extra, dict):
+                validate(item, extra, _join(path, name))
+
+
+def _join(path: str, name: str) -> str:
+    return f"{path}.{name}" if path else name
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def openapi(*, token_required: bool) -> Schema:
+    """The OpenAPI 3.0 document served at /api/openapi.json."""
+
+    def responses(ok: Schema, *codes: int) -> dict[str, Any]:
+        out: dict[str, Any] = {"200": {"description": "ok", "content": {"application/json": {"schema": ok}}}}
+        reasons = {400: "malformed request (names the field)", 401: "missing or wrong token",
+                   404: "no such seat or action", 409: "does not fit the table's situation now",
+                   422: "forbidden by the rules", 503: "the table is stopping"}
+        for code in (*codes, *((401,) if token_required else ())):
+            out[str(code)] = {"description": reasons[code],
+                              "content": {"application/json": {"schema": ERROR}}}
+        return out
+
+    def post(schema: Schema, summary: str, op: str) -> dict[str, Any]:
+        return {"post": {
+            "operationId": op, "summary": summary,
+            "requestBody": {"required": True, "content": {"application/json": {"schema": schema}}},
+            "responses": responses(RESULT, 400, 404, 409, 422, 503),
+        }}
+
+    paths: dict[str, Any] = {
+        "/api/state": {"get": {"operationId": "state", "summary": "public state (no hidden hands)",
+                               "responses": responses(FREE)}},
+        "/api/health": {"get": {"operationId": "health", "summary": "hardware status",
+                                "responses": responses(FREE)}},
+        "/api/openapi.json": {"get": {"operationId": "openapi", "summary": "this document",
+                                      "responses": responses(FREE)}},
+        "/api/ws": {"get": {"operationId": "events", "summary": (
+            "WebSocket: the public state on connect, then one JSON message per event"),
+            "responses": {"101": {"description": "switching protocols"},
+                          **({"401": {"description": "missing or wrong token"}} if token_required else {})}}},
+    }
+    for path, (schema, summary) in BODIES.items():
+        paths[path] = post(schema, summary, path.rsplit("/", 1)[1])
+    for action, schema in ADMIN_BODIES.items():
+        paths[f"/api/admin/{action}"] = post(schema, f"admin: {action}", f"admin_{action.replace('-', '_')}")
+    doc: Schema = {
+        "openapi": "3.0.3",
+        "info": {"title": "unotable table API", "version": "1",
+                 "description": "Local API of the UNO table daemon; see docs/api.md."},
+        "paths": paths,
+    }
+    if token_required:
+        doc["components"] = {"securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}}}
+        doc["security"] = [{"bearer": []}]
+    return doc

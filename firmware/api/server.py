@@ -1,0 +1,231 @@
+"""The local HTTP + WebSocket API (aiohttp), running on the daemon's one event loop.
+
+Handlers never touch game state: reads call `Table.public_state()`/`health()` on the
+loop, writes validate the JSON body into a typed request and ``await loop.call(req)``,
+which queues it behind every earlier event and returns the `Table.submit` result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from aiohttp import WSCloseCode, web
+
+from firmware.api import schema
+from firmware.api.requests import (
+    Admin,
+    CallUno,
+    Catch,
+    Challenge,
+    Hands,
+    Play,
+    Request,
+    Table,
+)
+from firmware.config import ApiConfig, is_loopback
+from firmware.errors import ConfigError, LoopStopped, Rejected
+from firmware.loop import TableLoop
+
+log = logging.getLogger(__name__)
+
+MAX_BODY = 64 * 1024
+BUILDERS: dict[str, Callable[[dict[str, Any]], Request]] = {
+    "/api/play": lambda b: Play(b["seat"], b["card"], MappingProxyType(b.get("choices", {}))),
+    "/api/uno": lambda b: CallUno(b["seat"]),
+    "/api/catch": lambda b: Catch(b["seat"], b["target"]),
+    "/api/challenge": lambda b: Challenge(b["seat"]),
+    "/api/hands": lambda b: Hands(b["seat"], tuple(b["cards"])),
+}
+assert set(BUILDERS) == set(schema.BODIES)
+
+
+def error(status: int, kind: str, reason: str, field: str | None = None, **headers: str) -> web.Response:
+    return web.json_response({"error": kind, "reason": reason, "field": field},
+                             status=status, headers=headers or None)
+
+
+class _Client:
+    def __init__(self, ws: web.WebSocketResponse, backlog: int) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[Mapping[str, Any] | None] = asyncio.Queue(backlog)
+
+
+class ApiServer:
+    def __init__(
+        self,
+        table: Table,
+        loop: TableLoop,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8080,
+        token: str | None = None,
+        max_clients: int = 16,
+        backlog: int = 256,
+    ) -> None:
+        if token is None and not is_loopback(host):
+            raise ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)")
+        self.table = table
+        self.loop = loop
+        self.host = host
+        self.port = port
+        self._token = token
+        self._max_clients = max_clients
+        self._backlog = backlog
+        self._clients: set[_Client] = set()
+        self._runner: web.AppRunner | None = None
+        self.app = self._build_app()
+        loop.on(Request, table.submit)
+        loop.on_shutdown(self.close)
+
+    @classmethod
+    def from_config(cls, cfg: ApiConfig, table: Table, loop: TableLoop) -> ApiServer:
+        return cls(table, loop, host=cfg.host, port=cfg.port, token=cfg.token)
+
+    # -- life cycle ---------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen; afterwards `port` is the bound port (useful with port 0)."""
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+        log.info("API serving on http://%s:%d", self.host, self.port)
+
+    async def close(self) -> None:
+        for client in list(self._clients):
+            await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"table stopping")
+        if self._runner is not None:
+            runner, self._runner = self._runner, None
+            await runner.cleanup()
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}"
+
+    # -- events to WebSocket clients ----------------------------------------------
+    def publish(self, event: Mapping[str, Any]) -> None:
+        """Send `event` (plain JSON data) to every WebSocket client. Call on the loop."""
+        message = {"type": "event", "event": dict(event)}
+        for client in list(self._clients):
+            try:
+                client.queue.put_nowait(message)
+            except asyncio.QueueFull:
+                # A client that cannot keep up is dropped rather than slowing the table.
+                self._clients.discard(client)
+                self.loop.spawn(client.ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too slow"))
+
+    # -- HTTP ---------------------------------------------------------------------
+    def _build_app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors, self._auth])
+        app.router.add_get("/api/state", self._state)
+        app.router.add_get("/api/health", self._health)
+        app.router.add_get("/api/openapi.json", self._openapi)
+        app.router.add_get("/api/ws", self._ws)
+        for path in schema.BODIES:
+            app.router.add_post(path, self._poster(path))
+        app.router.add_post("/api/admin/{action}", self._admin)
+        return app
+
+    @web.middleware
+    async def _errors(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        try:
+            return await handler(request)
+        except schema.Invalid as exc:
+            return error(400, "bad_request", exc.message if exc.field is None else f"{exc.field} {exc.message}", exc.field)
+        except Rejected as exc:
+            return error(exc.status, "rejected", exc.reason, exc.field)
+        except LoopStopped as exc:
+            return error(503, "stopping", str(exc))
+        except web.HTTPException as exc:
+            if exc.status < 400:
+                raise
+            kind = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status, "http_error")
+            return error(exc.status, kind, exc.reason, **({"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else {}))
+
+    @web.middleware
+    async def _auth(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        if self._token is not None:
+            given = request.headers.get("Authorization", "")
+            scheme, _, value = given.partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), self._token.encode()):
+                return error(401, "unauthorized", "send the table's token as 'Authorization: Bearer <token>'",
+                             **{"WWW-Authenticate": 'Bearer realm="unotable"'})
+        return await handler(request)
+
+    async def _state(self, request: web.Request) -> web.Response:
+        return web.json_response(self.table.public_state())
+
+    async def _health(self, request: web.Request) -> web.Response:
+        return web.json_response(self.table.health())
+
+    async def _openapi(self, request: web.Request) -> web.Response:
+        return web.json_response(schema.openapi(token_required=self._token is not None))
+
+    async def _body(self, request: web.Request) -> Any:
+        raw = await request.read()
+        if not raw.strip():
+            return {}
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise schema.Invalid(None, f"body is not valid JSON: {exc}") from None
+
+    async def _submit(self, req: Request) -> web.Response:
+        result = await self.loop.call(req)
+        return web.json_response({"result": dict(result or {})})
+
+    def _poster(self, path: str) -> Callable[[web.Request], Awaitable[web.Response]]:
+        body_schema, build = schema.BODIES[path][0], BUILDERS[path]
+
+        async def post(request: web.Request) -> web.Response:
+            body = await self._body(request)
+            schema.validate(body, body_schema)
+            return await self._submit(build(body))
+
+        return post
+
+    async def _admin(self, request: web.Request) -> web.Response:
+        action = request.match_info["action"]
+        if action not in schema.ADMIN_BODIES:
+            return error(404, "not_found", f"no admin action {action!r}; there are {', '.join(schema.ADMIN_BODIES)}", "action")
+        body = await self._body(request)
+        schema.validate(body, schema.ADMIN_BODIES[action])
+        return await self._submit(Admin(action, MappingProxyType(body)))
+
+    # -- WebSocket ----------------------------------------------------------------
+    async def _ws(self, request: web.Request) -> web.StreamResponse:
+        if len(self._clients) >= self._max_clients:
+            return error(503, "busy", f"at most {self._max_clients} event streams at once")
+        ws = web.WebSocketResponse(heartbeat=30)
+        await ws.prepare(request)
+        client = _Client(ws, self._backlog)
+        # State and registration in one step on the loop: no event is missed or doubled.
+        first = {"type": "state", "state": self.table.public_state()}
+        self._clients.add(client)
+        sender = asyncio.get_running_loop().create_task(self._send(client, first))
+        try:
+            async for _message in ws:
+                pass  # the stream is one-way; requests go through the HTTP endpoints
+        finally:
+            self._clients.discard(client)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+        return ws
+
+    async def _send(self, client: _Client, first: Mapping[str, Any]) -> None:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await client.ws.send_json(first)
+            while True:
+                await client.ws.send_json(await client.queue.get())
+
+    def __repr__(self) -> str:
+        state = "serving" if self._runner is not None else "stopped"
+        return f"<ApiServer {self.url} {state} clients={len(self._clients)} token={'yes' if self._token else 'no'}>"

@@ -1,0 +1,270 @@
+"""The local API over real HTTP/WebSocket on the daemon's loop, against a fake table."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import json
+
+import aiohttp
+import pytest
+
+from firmware.api import Admin, ApiServer, CallUno, Catch, Hands, Play
+from firmware.api.schema import BODIES, openapi
+from firmware.errors import ConfigError, Rejected
+from firmware.loop import TableLoop
+
+TOKEN = "s3cret-token-for-tests"
+
+
+class FakeTable:
+    """A tiny game: seats take turns; a play must match the top card's colour letter."""
+
+    def __init__(self, seats: int = 3) -> None:
+        self.seats = seats
+        self.turn = 0
+        self.top = "R5"
+        self.hidden_hands = {s: ["G1", "B2"] for s in range(seats)}
+        self.paused = False
+        self.log: list = []
+        self.server: ApiServer | None = None
+
+    def public_state(self):
+        return {"turn": self.turn, "top": self.top, "paused": self.paused,
+                "hand_counts": {str(s): len(h) for s, h in self.hidden_hands.items()}}
+
+    def health(self):
+        return {"ok": True, "launcher": "ok", "tray": {"readers": 4, "connected": 4}}
+
+    def submit(self, request):
+        if isinstance(request, Admin):
+            if request.action == "pause":
+                self.paused = True
+            self.log.append(request)
+            return {"action": request.action}
+        seat = request.seat
+        if seat >= self.seats:
+            raise Rejected(f"there is no seat {seat}", field="seat", status=404)
+        if self.paused:
+            raise Rejected("the table is paused")
+        if isinstance(request, Play):
+            if seat != self.turn:
+                raise Rejected(f"it is seat {self.turn}'s turn, not seat {seat}'s", field="seat")
+            if request.card[0] != self.top[0] and request.card[0] != "W":
+                raise Rejected(f"{request.card} does not match {self.top}", field="card", status=422)
+            self.top = request.card
+            self.turn = (self.turn + 1) % self.seats
+            self.log.append(request)
+            if self.server:
+                self.server.publish({"kind": "played", "seat": seat, "card": request.card})
+            return {"next": self.turn}
+        self.log.append(request)
+        return {}
+
+
+def with_api(test, *, token=None, host="127.0.0.1", table=None, **kw):
+    """Run `test(session, table, server)` against a served API on a running TableLoop."""
+
+    async def main():
+        loop = TableLoop()
+        await loop.start()
+        fake = table or FakeTable()
+        server = ApiServer(fake, loop, host=host, port=0, token=token, **kw)
+        fake.server = server
+        await server.start()
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        try:
+            async with aiohttp.ClientSession(server.url, headers=headers) as session:
+                await test(session, fake, server)
+        finally:
+            await loop.close()
+
+    asyncio.run(main())
+
+
+async def post(session, path, body=None, *, raw=None):
+    data = raw if raw is not None else json.dumps(body)
+    async with session.post(path, data=data, headers={"Content-Type": "application/json"}) as resp:
+        return resp.status, await resp.json()
+
+
+async def get(session, path):
+    async with session.get(path) as resp:
+        return resp.status, await resp.json()
+
+
+def test_state_is_public_and_a_play_changes_it():
+    async def test(session, table, _server):
+        status, state = await get(session, "/api/state")
+        assert status == 200 and state["top"] == "R5"
+        assert "hidden_hands" not in json.dumps(state) and "G1" not in json.dumps(state)
+        assert await post(session, "/api/play", {"seat": 0, "card": "R7"}) == (200, {"result": {"next": 1}})
+        assert (await get(session, "/api/state"))[1]["top"] == "R7"
+        assert table.log == [Play(0, "R7", {})]
+
+    with_api(test)
+
+
+def test_requests_reach_the_table_as_typed_values_with_their_choices():
+    async def test(session, table, _server):
+        await post(session, "/api/play", {"seat": 0, "card": "WD4", "choices": {"color": "blue", "target": 2}})
+        await post(session, "/api/uno", {"seat": 1})
+        await post(session, "/api/catch", {"seat": 2, "target": 1})
+        await post(session, "/api/hands", {"seat": 2, "cards": ["G1", "B2"]})
+        await post(session, "/api/admin/new-match", {"edition": "power", "seats": 4, "seed": 9})
+        await post(session, "/api/admin/resume", raw="")
+        assert table.log == [
+            Play(0, "WD4", {"color": "blue", "target": 2}), CallUno(1), Catch(2, 1),
+            Hands(2, ("G1", "B2")), Admin("new-match", {"edition": "power", "seats": 4, "seed": 9}),
+            Admin("resume", {}),
+        ]
+
+    with_api(test)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status", "field", "reason"),
+    [
+        ("/api/play", None, 400, None, "body is not valid JSON"),
+        ("/api/play", [], 400, None, "must be object"),
+        ("/api/play", {"card": "R7"}, 400, "seat", "seat is required"),
+        ("/api/play", {"seat": "0", "card": "R7"}, 400, "seat", "must be integer"),
+        ("/api/play", {"seat": True, "card": "R7"}, 400, "seat", "must be integer"),
+        ("/api/play", {"seat": 1.5, "card": "R7"}, 400, "seat", "must be integer"),
+        ("/api/play", {"seat": -1, "card": "R7"}, 400, "seat", "at least 0"),
+        ("/api/play", {"seat": 0, "card": ""}, 400, "card", "must not be empty"),
+        ("/api/play", {"seat": 0, "card": "R 7"}, 400, "card", "is not valid"),
+        ("/api/play", {"seat": 0, "card": "R7", "extra": 1}, 400, "extra", "not a known field"),
+        ("/api/play", {"seat": 0, "card": "W", "choices": {"color": "pink"}}, 400, "choices.color", "one of"),
+        ("/api/hands", {"seat": 0, "cards": ["R1", 5]}, 400, "cards[1]", "must be string"),
+        ("/api/admin/override", {}, 400, "kind", "is required"),
+        ("/api/admin/new-match", {"options": {"x": [1]}}, 400, "options.x", "must be"),
+        ("/api/admin/reboot", {}, 404, "action", "no admin action 'reboot'"),
+        ("/api/play", {"seat": 5, "card": "R7"}, 404, "seat", "there is no seat 5"),
+        ("/api/play", {"seat": 1, "card": "R7"}, 409, "seat", "it is seat 0's turn"),
+        ("/api/play", {"seat": 0, "card": "G7"}, 422, "card", "G7 does not match R5"),
+    ],
+)
+def test_a_bad_request_gets_a_clear_4xx_and_changes_nothing(path, body, status, field, reason):
+    async def test(session, table, _server):
+        before = (await get(session, "/api/state"))[1]
+        log_before = list(table.log)
+        got_status, got = await post(session, path, body, raw="{not json" if body is None else None)
+        assert got_status == status
+        assert got["field"] == field
+        assert reason in got["reason"]
+        assert (await get(session, "/api/state"))[1] == before
+        assert table.log == log_before
+
+    with_api(test)
+
+
+def test_unknown_paths_and_methods_answer_in_json():
+    async def test(session, _table, _server):
+        assert (await get(session, "/api/nothing"))[0] == 404
+        async with session.get("/api/play") as resp:
+            assert resp.status == 405 and (await resp.json())["error"] == "method_not_allowed"
+        async with session.post("/api/play", data=b"x" * (70 * 1024)) as resp:
+            assert resp.status == 413
+
+    with_api(test)
+
+
+def test_websocket_sends_state_on_connect_then_each_event():
+    async def test(session, _table, _server):
+        async with session.ws_connect("/api/ws") as ws:
+            first = await ws.receive_json(timeout=5)
+            assert first == {"type": "state", "state": (await get(session, "/api/state"))[1]}
+            await post(session, "/api/play", {"seat": 0, "card": "R1"})
+            await post(session, "/api/play", {"seat": 1, "card": "G1"})  # rejected: no event
+            await post(session, "/api/play", {"seat": 1, "card": "R2"})
+            assert await ws.receive_json(timeout=5) == {"type": "event", "event": {"kind": "played", "seat": 0, "card": "R1"}}
+            assert await ws.receive_json(timeout=5) == {"type": "event", "event": {"kind": "played", "seat": 1, "card": "R2"}}
+
+    with_api(test)
+
+
+def test_a_websocket_client_that_falls_behind_is_dropped_not_waited_for():
+    async def test(session, table, server):
+        async with session.ws_connect("/api/ws") as ws:
+            await ws.receive_json(timeout=5)
+            for n in range(5):  # the client reads nothing meanwhile; the backlog is 2
+                server.publish({"n": n})
+            messages = []
+            async for msg in ws:
+                messages.append(msg)
+            assert ws.close_code == 1013
+            assert len(messages) <= 2
+
+    with_api(test, backlog=2)
+
+
+def test_stopping_the_loop_closes_event_streams():
+    async def test(session, _table, server):
+        async with session.ws_connect("/api/ws") as ws:
+            await ws.receive_json(timeout=5)
+            closing = asyncio.ensure_future(server.loop.close())
+            msg = await ws.receive(timeout=5)
+            await closing
+            assert msg.type == aiohttp.WSMsgType.CLOSE
+            assert ws.close_code == 1001
+
+    with_api(test)
+
+
+def test_with_a_token_every_request_must_carry_it():
+    async def test(session, _table, server):
+        assert (await get(session, "/api/state"))[0] == 200
+        async with aiohttp.ClientSession(server.url) as anonymous:
+            for path in ("/api/state", "/api/openapi.json", "/api/health"):
+                async with anonymous.get(path) as resp:
+                    assert resp.status == 401
+                    assert resp.headers["WWW-Authenticate"].startswith("Bearer")
+            async with anonymous.post("/api/play", json={"seat": 0, "card": "R1"},
+                                      headers={"Authorization": "Bearer wrong"}) as resp:
+                assert resp.status == 401
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await anonymous.ws_connect("/api/ws")
+        async with session.ws_connect("/api/ws") as ws:
+            assert (await ws.receive_json(timeout=5))["type"] == "state"
+
+    with_api(test, token=TOKEN)
+
+
+def test_a_public_address_without_a_token_is_refused():
+    loop = TableLoop()
+    with pytest.raises(ConfigError) as info:
+        ApiServer(FakeTable(), loop, host="0.0.0.0", port=0)
+    assert info.value.key == "api.token"
+
+
+def test_health_reports_the_hardware():
+    async def test(session, _table, _server):
+        assert await get(session, "/api/health") == (200, {"ok": True, "launcher": "ok", "tray": {"readers": 4, "connected": 4}})
+
+    with_api(test)
+
+
+def test_openapi_document_covers_every_route_the_server_has():
+    async def test(session, _table, server):
+        status, doc = await get(session, "/api/openapi.json")
+        assert status == 200 and doc["openapi"].startswith("3.0")
+        routes = {
+            (r.method.lower(), r.resource.canonical)
+            for r in server.app.router.routes() if r.method != "HEAD"
+        }
+        documented = {(m, p) for p, ops in doc["paths"].items() for m in ops}
+        admin = {(m, p) for m, p in documented if p.startswith("/api/admin/")}
+        assert routes - {("post", "/api/admin/{action}")} == documented - admin
+        assert {p.rsplit("/", 1)[1] for _, p in admin} == {"new-match", "pause", "resume", "override"}
+        assert "security" not in doc
+        assert doc["paths"]["/api/play"]["post"]["requestBody"]["content"]["application/json"]["schema"] == BODIES["/api/play"][0]
+
+    with_api(test)
+
+
+def test_openapi_document_declares_the_token_when_one_is_required():
+    doc = openapi(token_required=True)
+    assert doc["security"] == [{"bearer": []}]
+    assert all("401" in op["responses"] for ops in doc["paths"].values() for op in ops.values())
+    assert openapi(token_required=False) == copy.deepcopy(openapi(token_required=False))

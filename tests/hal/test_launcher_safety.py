@@ -1,0 +1,237 @@
+"""Safety on mock pins: bounded runs, jams, faults that stick, motor off on every way out."""
+
+import json
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from hal.launcher import LauncherClosed, parse_config
+from hal.safety import install_signal_handlers, restore_default_handlers
+from hal.sim.launcher import EXAMPLE_SECTION, SimLauncher
+
+MOTOR_PINS = ("GPIO20", "GPIO21")
+
+
+@pytest.fixture
+def table(mock_factory):
+    made = []
+
+    def make(tokens=30, *, cards_per_s=8.0, **overrides):
+        sim = SimLauncher(
+            parse_config({**EXAMPLE_SECTION, **overrides}),
+            factory=mock_factory,
+            cards_per_s=cards_per_s,
+        )
+        sim.load(range(tokens))
+        launcher = sim.launcher()
+        made.append(launcher)
+        return sim, launcher
+
+    yield make
+    for launcher in made:
+        launcher.close()
+
+
+def motor_levels(factory):
+    return {name: factory.pin(name).state for name in MOTOR_PINS}
+
+
+def motor_is_off(factory):
+    return all(level == 0 for level in motor_levels(factory).values())
+
+
+def test_motor_never_runs_longer_than_max_run_s(table):
+    sim, launcher = table(tokens=30, cards_per_s=5, max_run_s=1.0)
+    result = launcher.deal(12)
+    assert result.status == "fault"
+    assert "max_run_s" in result.fault
+    assert 0 < result.counted < 12 and result.counted == len(sim.exited)
+    assert sim.longest_run() <= 1.0 + 1e-9
+    assert sim.motor == ("stopped", 0.0)
+
+
+def test_bound_holds_even_when_jams_keep_being_cleared(table):
+    sim, launcher = table(tokens=30, max_run_s=2.0, jam_timeout_s=0.5, reverse_s=0.3)
+    sim.inject_jam()
+    launcher.on_card(lambda counted, seat: sim.inject_jam())  # every card sticks again
+    result = launcher.deal(15)
+    assert result.status == "fault" and "max_run_s" in result.fault
+    assert result.retries >= 2  # each jam was cleared by reversing, yet the run ended
+    first_on = next(t for t, d, _ in sim.motor_log if d != "stopped")
+    last_off = [t for t, d, _ in sim.motor_log if d == "stopped"][-1]
+    assert last_off - first_on <= 2.0 + 1e-9
+    assert sim.motor == ("stopped", 0.0)
+
+
+def test_jam_stops_within_the_timeout_reverses_retries_once_then_faults(table):
+    sim, launcher = table(tokens=10, jam_timeout_s=0.5, reverse_s=0.2)
+    sim.inject_jam(clears_on_reverse=False)
+    result = launcher.deal(3, seat=0)
+    assert (result.status, result.counted, result.retries) == ("jam", 0, 1)
+    assert launcher.fault and "jam" in launcher.fault
+    runs = [(d, round(t, 6)) for t, d, _ in sim.motor_log]
+    assert [d for d, _ in runs] == [
+        "forward",
+        "stopped",
+        "backward",
+        "stopped",
+        "forward",
+        "stopped",
+    ]
+    times = [t for _, t in runs]
+    assert times[1] - times[0] == pytest.approx(0.5)  # stopped after jam_timeout_s
+    assert times[3] - times[2] == pytest.approx(0.2)  # reversed for reverse_s
+    assert times[5] - times[4] == pytest.approx(0.5)  # one retry, then off for good
+    assert motor_is_off(sim.factory)
+
+
+def test_a_faulted_launcher_refuses_to_run_until_reset(table):
+    sim, launcher = table(tokens=10)
+    sim.inject_jam(clears_on_reverse=False)
+    assert launcher.deal(2).status == "jam"
+    log_length = len(sim.motor_log)
+    sim.clear_jam()
+    refused = launcher.deal(2)
+    assert (refused.status, refused.counted) == ("fault", 0)
+    assert launcher.fire(cards=3).status == "fault"
+    assert len(sim.motor_log) == log_length and sim.exited == []
+    assert launcher.get_status()["state"] == "faulted"
+    launcher.reset_fault()
+    assert launcher.deal(2).status == "ok"
+    assert len(sim.exited) == 2
+
+
+def test_motor_is_off_after_close_and_close_is_idempotent(table, mock_factory):
+    sim, launcher = table()
+    launcher.deal(1)
+    launcher.close()
+    launcher.close()
+    assert motor_is_off(mock_factory)
+    with pytest.raises(LauncherClosed):
+        launcher.deal(1)
+    with pytest.raises(LauncherClosed):
+        launcher.fire()
+
+
+def test_closing_while_the_motor_runs_switches_it_off_first(table, mock_factory):
+    sim, launcher = table(tokens=10)
+    levels = []
+
+    def close_now(counted, seat):
+        levels.append(motor_levels(mock_factory)["GPIO20"])
+        launcher.close()
+        levels.append(motor_levels(mock_factory)["GPIO20"])
+
+    launcher.on_card(close_now)
+    result = launcher.deal(5)
+    assert levels == [1.0, 0.0]
+    assert result.status == "fault" and result.counted == 1
+    assert launcher.closed
+
+
+def test_context_manager_exit_leaves_the_motor_off_even_on_exception(table, mock_factory):
+    sim, launcher = table(tokens=10)
+
+    def boom(counted, seat):
+        raise RuntimeError("daemon bug while the motor runs")
+
+    launcher.on_card(boom)
+    with pytest.raises(RuntimeError, match="daemon bug"), launcher:
+        launcher.deal(5)
+    assert motor_is_off(mock_factory)
+    assert sim.motor == ("stopped", 0.0)
+    assert launcher.closed
+
+
+def test_keyboard_interrupt_mid_deal_leaves_the_motor_off(table, mock_factory):
+    sim, launcher = table(tokens=10)
+
+    def interrupt(counted, seat):
+        raise KeyboardInterrupt
+
+    launcher.on_card(interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        launcher.deal(5)
+    assert motor_is_off(mock_factory)
+    assert launcher.get_status()["current"] is None
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_signal_handler_closes_the_launcher_while_it_runs_and_exits(table, mock_factory, signum):
+    sim, launcher = table(tokens=10)
+    handler = install_signal_handlers(launcher)
+    try:
+        launcher.on_card(lambda counted, seat: handler(signum, None))
+        with pytest.raises(SystemExit) as info:
+            launcher.deal(5)
+    finally:
+        restore_default_handlers()
+    assert info.value.code == 128 + signum
+    assert launcher.closed and motor_is_off(mock_factory)
+    assert len(sim.exited) == 1
+
+
+def test_launcher_never_moves_unless_asked(table, mock_factory):
+    sim, launcher = table(tokens=5)
+    # sensors changing, cards loaded and taken out, a card pulled by hand
+    sim.empty_hopper()
+    sim.load(range(3))
+    exit_pin = mock_factory.pin("GPIO5")
+    exit_pin.drive_low()
+    exit_pin.drive_high()
+    launcher.get_status()
+    launcher.reset_fault()
+    for name in MOTOR_PINS:
+        states = mock_factory.pin(name).states
+        assert len(states) == 1 and states[0].state == 0
+    assert mock_factory.pin("GPIO12").state == 0  # servo: no pulses at all
+    assert sim.motor_log == []
+    assert launcher.get_status()["stray_cards"] == 1
+
+
+CHILD = textwrap.dedent(
+    """
+    import atexit, json, sys
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+    from hal.clock import MonotonicClock
+    from hal.launcher import parse_config
+    from hal.safety import install_signal_handlers
+    from hal.sim.launcher import EXAMPLE_SECTION, SimLauncher
+
+    factory = MockFactory(pin_class=MockPWMPin)
+    cfg = parse_config({**EXAMPLE_SECTION, "max_run_s": 30, "max_cards": 100})
+    sim = SimLauncher(cfg, factory=factory, clock=MonotonicClock(), cards_per_s=20)
+    sim.load(range(100))
+    launcher = sim.launcher()
+    forward = factory.pin("GPIO20")
+
+    @atexit.register
+    def report():
+        print(json.dumps({"now": forward.state,
+                          "ever": max(s.state for s in forward.states)}), flush=True)
+
+    install_signal_handlers(launcher)
+    launcher.on_card(lambda n, seat: n == 1 and print("running", flush=True))
+    launcher.deal(100)
+    print("finished", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_the_process_stops_the_running_motor(signum):
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout.readline().strip() == "running"
+        proc.send_signal(signum)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + signum, err
+    assert "finished" not in out
+    assert json.loads(out.strip().splitlines()[-1]) == {"now": 0.0, "ever": 1.0}

@@ -303,6 +303,7 @@ class Tray:
             if self.closed:
                 raise HalError("tray is closed")
             events: list[TrayEvent] = []
+            departures: list[tuple[str, Slot]] = []
             for slot, reader in self._readers.items():
                 try:
                     uids = reader.read_tags()
@@ -316,7 +317,11 @@ class Tray:
                     self._reader_ok[slot] = True
                     events.append(ReaderUp(slot, reader.port))
                 self._reader_error[slot] = None
-                self._observe(slot, set(uids), events)
+                self._observe(slot, set(uids), events, departures)
+            # Departures are settled after the whole round, so a tower moved from one
+            # slot to another between two rounds is one TowerPlaced, not removed + placed.
+            for uid, slot in departures:
+                self._left(uid, slot, events)
             self._scans += 1
             return events
 
@@ -327,7 +332,13 @@ class Tray:
                 on_event(event)
             stop.wait(self.config.poll_interval_s)
 
-    def _observe(self, slot: Slot, uids: set[str], events: list[TrayEvent]) -> None:
+    def _observe(
+        self,
+        slot: Slot,
+        uids: set[str],
+        events: list[TrayEvent],
+        departures: list[tuple[str, Slot]],
+    ) -> None:
         table = self._presence[slot]
         for uid in uids:
             p = table.setdefault(uid, _Presence())
@@ -342,7 +353,7 @@ class Tray:
             if p.missed >= self.config.missed_polls:
                 del table[uid]
                 if p.present:
-                    self._left(uid, slot, events)
+                    departures.append((uid, slot))
 
     def _arrived(self, uid: str, slot: Slot, events: list[TrayEvent]) -> None:
         tower = self._tower_of.get(uid)

@@ -1,0 +1,1148 @@
+"""The referee: ``legal_actions(state)`` and ``apply(state, action) -> (state, effects)``.
+
+Both are pure. ``apply`` validates the action with the same predicates that
+``legal_actions`` uses and raises ``IllegalAction`` naming the rule it breaks; the
+input state is never changed. Card behaviour is the table ``_BEHAVIOUR`` keyed by
+card kind; edition differences are data (``uno_core.editions``) and options.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from itertools import combinations
+
+from uno_core import actions as A
+from uno_core import effects as E
+from uno_core.actions import CHANCE, Action
+from uno_core.cards import (
+    COLOURS,
+    DISCARD_ALL,
+    DRAW1,
+    DRAW2,
+    HIT2,
+    NUMBER,
+    PROTECTING_TOWER,
+    REVERSE,
+    SKIP,
+    TAKE2,
+    TOWER_INDEX,
+    TOWER_PROTECTS,
+    TOWERS,
+    TRADE_HANDS,
+    WILD,
+    WILD_ALL_HIT,
+    WILD_ATTACK,
+    WILD_CUSTOM,
+    WILD_DRAW4,
+    WILD_EXTREME,
+    WILD_HIT4,
+    WILD_HIT_FIRE,
+    WILD_TAKE1,
+    Card,
+)
+from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
+from uno_core.errors import IllegalAction, SetupError
+from uno_core.options import Options, make_options
+from uno_core.state import (
+    MODES,
+    NOBODY,
+    OWE_DRAW,
+    OWE_PRESS,
+    OWE_UNTIL,
+    TABLE,
+    TAG_ALL,
+    TAG_PENALTY,
+    TAG_TURN,
+    State,
+)
+
+Effects = list[E.Effect]
+
+# kinds whose card needs a target seat / towers / a colour
+_TARGETED = frozenset({WILD_ATTACK, WILD_EXTREME, TRADE_HANDS})
+_CUSTOM_KIND = {
+    "wild": WILD, "skip": SKIP, "reverse": REVERSE, "hit-2": HIT2, "hit-4": WILD_HIT4,
+    "attack-attack": WILD_ATTACK, "hit-fire": WILD_HIT_FIRE, "all-hit": WILD_ALL_HIT,
+    "trade-hands": TRADE_HANDS,
+}
+# first cards that go back into the pile (seed 000: Wild Draw 4; same for the other +4s)
+_NOT_FIRST = frozenset({WILD_DRAW4, WILD_HIT4, WILD_EXTREME})
+_NO_SYMBOL_FORBID: dict[str, str] = {}
+
+
+# ---------------------------------------------------------------- match set-up
+
+def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] | None = None,
+              mode: str = "simulation") -> State:
+    """A match before dealer selection: the chance player must supply ``DealerCards``."""
+    ed = get_edition(edition)
+    if isinstance(seats, bool) or not isinstance(seats, int) or not (
+            ed.min_players <= seats <= ed.max_players):
+        raise SetupError(f"{ed.name} is for {ed.min_players}-{ed.max_players} players, "
+                         f"not {seats!r}")
+    if mode not in MODES:
+        raise SetupError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+    opts = make_options(ed, options)
+    s = State.__new__(State)
+    s.edition = ed
+    s.options = opts
+    s.table = mode == TABLE
+    s.n = seats
+    s.hands = ((),) * seats
+    s.counts = (0,) * seats
+    s.pile = ()
+    s.pile_count = 0
+    s.discard = ()
+    s.colour = ""
+    s.direction = 1
+    s.dealer = -1
+    s.turn = -1
+    s.actor = -1
+    s.phase = "dealer"
+    s.to_act = CHANCE
+    s.chance = "dealer_cards"
+    s.queue = ()
+    s.drawn = ()
+    s.towers = (-1, -1, -1, -1)
+    s.exposed = -1
+    s.skip_pending = 0
+    s.pending = ()
+    s.out = -1
+    s.scores = (0,) * seats
+    s.round_no = 0
+    s.unseen = {}
+    s.since_eject = 0
+    s.winners = ()
+    s.entered = (False,) * seats
+    return s
+
+
+# ---------------------------------------------------------------- helpers
+
+def _nxt(s: State, steps: int = 1) -> int:
+    return (s.turn + s.direction * steps) % s.n
+
+
+def _advance(s: State, skip: int) -> None:
+    """End the current turn: the next turn goes `1 + skip (+ pending skip)` seats on."""
+    s.turn = _nxt(s, 1 + skip + s.skip_pending)
+    s.skip_pending = 0
+    s.phase = "play"
+    s.actor = s.turn
+    s.drawn = ()
+
+
+def _symbol_forbid(s: State) -> str:
+    top = s.discard[-1]
+    return TOWER_PROTECTS[top.symbol] if top.symbol else ""
+
+
+def _matches(card: Card, top: Card, colour: str, forbid: str) -> bool:
+    if card.kind == forbid:
+        return False
+    if card.colour == "" or card.colour == colour:
+        return True
+    return card.kind == top.kind and (card.kind != NUMBER or card.number == top.number)
+
+
+def _wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
+    """Extreme's plain Wild needs a hand without the current colour (simulation only)."""
+    if card.kind != WILD or not s.options.wild_restricted or s.table:
+        return False
+    colour = s.colour
+    return any(c.colour == colour for c in hand)
+
+
+def _playable(s: State, hand: Iterable[Card], full: tuple[Card, ...]) -> list[Card]:
+    top = s.discard[-1]
+    colour = s.colour
+    forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
+    out: list[Card] = []
+    seen: set[Card] = set()
+    for c in hand:
+        if c in seen:
+            continue
+        seen.add(c)
+        if _matches(c, top, colour, forbid) and not _wild_blocked(s, c, full):
+            out.append(c)
+    return out
+
+
+def _effective_kind(s: State, card: Card) -> str:
+    if card.kind == WILD_CUSTOM:
+        return _CUSTOM_KIND[s.options.wild_customizable]
+    return card.kind
+
+
+def _free_towers(s: State, seat: int) -> list[str]:
+    return [t for t, owner in zip(TOWERS, s.towers, strict=True) if owner != seat]
+
+
+def _tower_count(s: State, card: Card) -> int:
+    if card.kind == TAKE2:
+        return 2
+    if card.kind == WILD_TAKE1:
+        return 1
+    return 0
+
+
+def _remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
+    lst = list(hand)
+    for c in cards:
+        lst.remove(c)
+    return tuple(lst)
+
+
+def _set_count(s: State, seat: int, count: int) -> None:
+    counts = list(s.counts)
+    counts[seat] = count
+    s.counts = tuple(counts)
+
+
+def _set_hand(s: State, seat: int, hand: tuple[Card, ...]) -> None:
+    hands = list(s.hands)
+    hands[seat] = hand
+    s.hands = tuple(hands)
+    _set_count(s, seat, len(hand))
+
+
+def _unseen_take(s: State, cards: Iterable[Card], action: Action, what: str) -> None:
+    unseen = dict(s.unseen)
+    for c in cards:
+        left = unseen.get(c, 0)
+        if left <= 0:
+            raise IllegalAction(action, f"{what}: no {c} is left unseen (all copies are "
+                                        "public since the last reshuffle)")
+        unseen[c] = left - 1
+    s.unseen = unseen
+
+
+def _unseen_add(s: State, cards: Iterable[Card]) -> None:
+    unseen = dict(s.unseen)
+    for c in cards:
+        unseen[c] = unseen.get(c, 0) + 1
+    s.unseen = unseen
+
+
+def _give(s: State, seat: int, count: int) -> tuple[Card, ...]:
+    """Move `count` cards from the pile to `seat` (caller checked the pile holds them)."""
+    if s.table:
+        s.pile_count -= count
+        _set_count(s, seat, s.counts[seat] + count)
+        return ()
+    cards = s.pile[len(s.pile) - count:]
+    s.pile = s.pile[:len(s.pile) - count]
+    s.pile_count = len(s.pile)
+    _set_hand(s, seat, s.hands[seat] + cards)
+    return cards
+
+
+def _needs_reshuffle(s: State) -> bool:
+    return s.pile_count == 0 and len(s.discard) > 1
+
+
+# ---------------------------------------------------------------- settling
+
+def _settle(s: State, fx: Effects) -> None:
+    """Run pending obligations, then decide who acts next (or end the round)."""
+    while s.queue:
+        kind, seat, count, tag = s.queue[0]
+        if _needs_reshuffle(s):
+            s.to_act = CHANCE
+            s.chance = "shuffle"
+            fx.append(E.Prompt(CHANCE, "shuffle"))
+            return
+        if kind == OWE_DRAW:
+            k = min(count, s.pile_count)
+            got = _give(s, seat, k)
+            if k:
+                fx.append(E.Dispense(seat, k))
+            if tag == TAG_TURN:
+                s.drawn = s.drawn + got
+            if k < count and _needs_reshuffle(s):
+                s.queue = ((kind, seat, count - k, tag),) + s.queue[1:]
+                continue
+            s.queue = s.queue[1:]  # an exhausted pile and discard forgive the rest
+            if tag == TAG_TURN:
+                _after_turn_draw(s, seat, k)
+            continue
+        if s.pile_count == 0:  # launcher empty and nothing to reshuffle: presses are void
+            s.queue = s.queue[1:]
+            if tag == TAG_TURN:
+                _after_turn_draw(s, seat, 0)
+            continue
+        s.to_act = seat
+        s.chance = ""
+        return
+    if s.exposed >= 0 and s.counts[s.exposed] != 1:
+        s.exposed = -1
+    if s.out >= 0 and s.phase in ("play", "drawn", "extra"):
+        if s.counts[s.out] == 0:
+            _round_over(s, fx)
+            return
+        s.out = -1
+    if _needs_reshuffle(s):
+        s.to_act = CHANCE
+        s.chance = "shuffle"
+        fx.append(E.Prompt(CHANCE, "shuffle"))
+        return
+    s.chance = ""
+    s.to_act = s.actor
+
+
+def _after_turn_draw(s: State, seat: int, got: int) -> None:
+    if s.options.draw_then_play and got and (s.table or _playable(s, s.drawn, s.hands[seat])):
+        s.phase = "drawn"
+        s.actor = seat
+        return
+    _advance(s, 0)
+
+
+def _owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
+         front: bool = False) -> None:
+    if s.edition.launcher and kind == OWE_DRAW:
+        kind = OWE_PRESS
+    ob = (kind, seat, count, tag)
+    s.queue = (ob,) + s.queue if front else s.queue + (ob,)
+    if kind == OWE_DRAW:
+        return
+    mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
+                                                     else E.FIXED)
+    fx.append(E.OwePresses(seat, count, mode))
+
+
+# ---------------------------------------------------------------- round start and end
+
+def _card_rank(card: Card) -> int:
+    return card.number if card.kind == NUMBER else 0
+
+
+def _deal(s: State, fx: Effects) -> None:
+    size = s.options.hand_size
+    n = s.n
+    need = size * n + 1
+    if len(s.edition.deck) < need:
+        raise SetupError(f"{n} hands of {size} do not fit a {len(s.edition.deck)}-card deck")
+    first = (s.dealer + 1) % n
+    if s.table:
+        s.counts = (size,) * n
+        s.pile_count -= size * n
+    else:
+        pile = list(s.pile)
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for _ in range(size):
+            for i in range(n):
+                hands[(first + i) % n].append(pile.pop())
+        s.pile = tuple(pile)
+        s.pile_count = len(pile)
+        s.hands = tuple(tuple(h) for h in hands)
+        s.counts = tuple(len(h) for h in hands)
+    for i in range(n):
+        fx.append(E.Dispense((first + i) % n, size))
+
+
+def _turn_first_card(s: State, fx: Effects) -> None:
+    """Simulation: turn pile cards until one may start; table: ask for a Reveal."""
+    if s.table:
+        s.phase = "reveal"
+        s.to_act = CHANCE
+        s.chance = "reveal"
+        fx.append(E.Prompt(CHANCE, "reveal"))
+        return
+    while True:
+        card = s.pile[-1]
+        s.pile = s.pile[:-1]
+        if card.kind in _NOT_FIRST and s.pile:
+            s.pile = (card,) + s.pile
+            fx.append(E.CardReturned(card))
+            continue
+        s.pile_count = len(s.pile)
+        _start_with(s, card, fx)
+        return
+
+
+def _start_with(s: State, card: Card, fx: Effects) -> None:
+    """First-card rules (seed 000 for classic/power, seed 001 and 003 for theirs)."""
+    s.discard = (card,)
+    s.colour = card.colour
+    s.direction = 1
+    fx.append(E.FirstCard(card))
+    first = (s.dealer + 1) % s.n
+    s.turn = first
+    s.actor = first
+    s.phase = "play"
+    kind = card.kind
+    if kind in (DRAW1, DRAW2, HIT2):
+        _owe(s, fx, OWE_DRAW, first, {DRAW1: 1, DRAW2: 2, HIT2: 2}[kind])
+        fx.append(E.PlayerSkipped(first))
+        s.turn = s.dealer
+        _advance(s, 1)
+    elif kind == SKIP:
+        fx.append(E.PlayerSkipped(first))
+        s.turn = s.dealer
+        _advance(s, 1)
+    elif kind == REVERSE:
+        s.direction = -1
+        fx.append(E.DirectionChanged(-1))
+        s.turn = s.dealer
+        s.actor = s.dealer
+    elif card.colour == "":
+        s.phase = "first_colour"
+        fx.append(E.Prompt(first, "colour"))
+    _settle(s, fx)
+
+
+def _start_round(s: State, fx: Effects) -> None:
+    """Wait for the shuffle; the last round's hands stay visible until it comes."""
+    s.round_no += 1
+    s.phase = "shuffle"
+    s.to_act = CHANCE
+    s.chance = "shuffle"
+    s.colour = ""
+    s.direction = 1
+    s.queue = ()
+    s.drawn = ()
+    s.exposed = -1
+    s.pending = ()
+    s.out = -1
+    s.skip_pending = 0
+    s.since_eject = 0
+    s.entered = (False,) * s.n
+    if s.edition.towers and any(o >= 0 for o in s.towers):
+        for t, o in zip(TOWERS, s.towers, strict=True):
+            if o >= 0:
+                fx.append(E.TowerMoved(t, E.NEUTRAL))
+        s.towers = (-1, -1, -1, -1)
+    fx.append(E.Prompt(CHANCE, "shuffle"))
+
+
+def hand_points(s: State, hand: Iterable[Card]) -> int:
+    ed = s.edition
+    wd4 = s.options.wild_draw4_points if "wild_draw4_points" in ed.option_defaults else None
+    return sum(ed.card_points(c, wd4) for c in hand)
+
+
+def _round_over(s: State, fx: Effects) -> None:
+    s.exposed = -1
+    s.queue = ()
+    if s.table and not all(s.entered[i] or s.counts[i] == 0 for i in range(s.n)):
+        s.phase = "hand_entry"
+        seat = next(i for i in range(s.n) if not s.entered[i] and s.counts[i] > 0)
+        s.actor = seat
+        s.to_act = seat
+        s.chance = ""
+        fx.append(E.Prompt(seat, "hand_entry"))
+        return
+    winner = s.out
+    points = tuple(hand_points(s, h) for h in s.hands)
+    if s.options.scoring == "winner_takes":
+        scores = list(s.scores)
+        scores[winner] += sum(points)
+        s.scores = tuple(scores)
+    else:
+        s.scores = tuple(a + b for a, b in zip(s.scores, points, strict=True))
+    fx.append(E.RoundOver(winner, points, s.scores))
+    target = s.options.target_score
+    if max(s.scores) >= target:
+        best = (max(s.scores) if s.options.scoring == "winner_takes" else min(s.scores))
+        s.winners = tuple(i for i, v in enumerate(s.scores) if v == best)
+        s.phase = "match_over"
+        s.to_act = NOBODY
+        s.actor = NOBODY
+        s.chance = ""
+        fx.append(E.MatchOver(s.winners, s.scores))
+        return
+    s.dealer = (s.dealer + 1) % s.n
+    _start_round(s, fx)
+
+
+# ---------------------------------------------------------------- card behaviour
+
+def _capture(s: State, seat: int, tower: str, fx: Effects) -> None:
+    i = TOWER_INDEX[tower]
+    if s.towers[i] == seat:
+        return
+    towers = list(s.towers)
+    towers[i] = seat
+    s.towers = tuple(towers)
+    fx.append(E.TowerMoved(tower, seat))
+
+
+def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
+    tower = PROTECTING_TOWER.get(card.kind)
+    if tower is None or not s.edition.towers or s.towers[TOWER_INDEX[tower]] != victim:
+        return False
+    fx.append(E.ProtectionUsed(victim, tower, card))
+    return True
+
+
+def _four_tower_check(s: State, seat: int) -> None:
+    if s.towers == (seat, seat, seat, seat) and s.counts[seat] > 1:
+        s.phase = "four_towers"
+        s.actor = seat
+
+
+def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    if p.card.symbol and s.edition.towers:
+        _capture(s, seat, p.card.symbol, fx)
+    _advance(s, 0)
+    if p.card.symbol:
+        _four_tower_check(s, seat)
+
+
+def _b_plain(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    _advance(s, 0)
+
+
+def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    victim = _nxt(s, 1 + s.skip_pending)
+    if _protected(s, victim, p.card, fx):
+        _advance(s, 0)
+        return
+    _owe(s, fx, OWE_DRAW, victim, 1 if p.card.kind == DRAW1 else 2)
+    fx.append(E.PlayerSkipped(victim))
+    _advance(s, 1)
+
+
+def _extra_turn(s: State) -> bool:
+    return s.options.skip_reverse_extra_turn == "always" and s.n > 2
+
+
+def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    victim = _nxt(s, 1 + s.skip_pending)
+    if _protected(s, victim, p.card, fx):
+        _advance(s, 0)
+        return
+    fx.append(E.PlayerSkipped(victim))
+    if _extra_turn(s) and s.counts[seat] > 0:
+        s.skip_pending += 1
+        s.phase = "extra"
+        s.actor = seat
+        return
+    _advance(s, 1)
+
+
+def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    s.direction = -s.direction
+    fx.append(E.DirectionChanged(s.direction))
+    if s.n == 2 and s.options.two_player_reverse_skips:
+        fx.append(E.PlayerSkipped(_nxt(s)))
+        _advance(s, 1)
+        return
+    if _extra_turn(s) and s.counts[seat] > 0:
+        s.phase = "extra"
+        s.actor = seat
+        return
+    _advance(s, 0)
+
+
+def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    for t in p.towers:
+        _capture(s, seat, t, fx)
+    _advance(s, 0)
+    _four_tower_check(s, seat)
+
+
+def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    victim = _nxt(s, 1 + s.skip_pending)
+    if _protected(s, victim, p.card, fx):
+        s.pending = ()
+        _advance(s, 0)
+        return
+    if s.options.wild_draw4_restricted:
+        # s.pending was set by _apply_play: (player, challenger, guilty)
+        s.pending = (seat, victim, bool(s.pending and s.pending[2]))
+        s.phase = "challenge"
+        s.actor = victim
+        fx.append(E.Prompt(victim, "challenge"))
+        return
+    _owe(s, fx, OWE_DRAW, victim, 4)
+    fx.append(E.PlayerSkipped(victim))
+    _advance(s, 1)
+
+
+def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    victim = _nxt(s, 1 + s.skip_pending)
+    kind = _effective_kind(s, p.card)
+    if kind == WILD_HIT_FIRE:
+        _owe(s, fx, OWE_UNTIL, victim, 0)
+    else:
+        _owe(s, fx, OWE_PRESS, victim, 4 if kind == WILD_HIT4 else 2)
+    fx.append(E.PlayerSkipped(victim))
+    _advance(s, 1)
+
+
+def _b_attack(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    """Wild Attack-Attack: the target presses twice; play goes on normally."""
+    _owe(s, fx, OWE_PRESS, p.target, 2)
+    _advance(s, 0)
+
+
+def _b_extreme(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    """Extremer Zug: the target presses four times "and then passes" (loses his turn if
+    he is next)."""
+    _owe(s, fx, OWE_PRESS, p.target, 4)
+    if p.target == _nxt(s, 1 + s.skip_pending):
+        fx.append(E.PlayerSkipped(p.target))
+        _advance(s, 1)
+    else:
+        _advance(s, 0)
+
+
+def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    order = [(seat + s.direction * i) % s.n for i in range(1, s.n)]
+    if s.options.all_hit_scope == "all":
+        order.append(seat)
+    for victim in order:
+        _owe(s, fx, OWE_PRESS, victim, 1, TAG_ALL)
+    _advance(s, 0)
+
+
+def _b_trade(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    if s.counts[seat] > 0:  # going out on Trade Hands ends the round: nothing to trade
+        a, b = seat, p.target
+        if s.table:
+            counts = list(s.counts)
+            counts[a], counts[b] = counts[b], counts[a]
+            s.counts = tuple(counts)
+        else:
+            hands = list(s.hands)
+            hands[a], hands[b] = hands[b], hands[a]
+            s.hands = tuple(hands)
+            s.counts = tuple(len(h) for h in hands)
+        if s.exposed in (a, b):
+            s.exposed = -1
+        fx.append(E.HandsTraded(a, b))
+    _advance(s, 0)
+
+
+_BEHAVIOUR: dict[str, Callable[[State, int, A.Play, Effects], None]] = {
+    NUMBER: _b_number,
+    DRAW1: _b_draw,
+    DRAW2: _b_draw,
+    SKIP: _b_skip,
+    REVERSE: _b_reverse,
+    TAKE2: _b_towers,
+    WILD_TAKE1: _b_towers,
+    WILD: _b_plain,
+    WILD_DRAW4: _b_draw4,
+    HIT2: _b_hit,
+    WILD_HIT4: _b_hit,
+    WILD_HIT_FIRE: _b_hit,
+    WILD_ATTACK: _b_attack,
+    WILD_EXTREME: _b_extreme,
+    WILD_ALL_HIT: _b_all_hit,
+    TRADE_HANDS: _b_trade,
+    DISCARD_ALL: _b_plain,
+}
+
+
+# ---------------------------------------------------------------- legality
+
+def _play_phase(s: State) -> bool:
+    return s.phase in ("play", "drawn", "extra") and not s.queue and s.to_act == s.actor
+
+
+def _check_play(s: State, p: A.Play) -> None:
+    """Raise IllegalAction unless `p` is legal in `s`."""
+    if not _play_phase(s) or p.seat != s.to_act:
+        raise IllegalAction(p, f"it is not seat {p.seat}'s turn to play "
+                               f"(to act: {s.to_act}, phase {s.phase})")
+    card = p.card
+    seat = p.seat
+    if s.table:
+        if s.unseen.get(card, 0) <= 0:
+            raise IllegalAction(p, f"no {card} is left unseen: it cannot be in a hand")
+        if s.counts[seat] < 1 + len(p.laid):
+            raise IllegalAction(p, f"seat {seat} holds only {s.counts[seat]} cards")
+        hand: tuple[Card, ...] = ()
+    else:
+        hand = s.hands[seat]
+        if card not in hand:
+            raise IllegalAction(p, f"seat {seat} does not hold {card}")
+        if s.phase == "drawn" and card not in s.drawn:
+            raise IllegalAction(p, "after drawing only the drawn card may be played")
+    top = s.discard[-1]
+    forbid = _symbol_forbid(s)
+    if card.kind == forbid:
+        raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
+    if not _matches(card, top, s.colour, ""):
+        raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
+    if not s.table and _wild_blocked(s, card, _remove(hand, (card,))):
+        raise IllegalAction(p, f"a Wild may only be played with no {s.colour} card in hand")
+    kind = _effective_kind(s, card)
+    if card.colour == "":
+        if p.colour not in COLOURS:
+            raise IllegalAction(p, f"a wild needs a colour (one of {' '.join(COLOURS)})")
+    elif p.colour:
+        raise IllegalAction(p, "only a wild card names a colour")
+    if kind in _TARGETED:
+        if not (0 <= p.target < s.n) or p.target == seat:
+            raise IllegalAction(p, f"{card} needs a target seat other than {seat}")
+    elif p.target != -1:
+        raise IllegalAction(p, f"{card} takes no target")
+    want = _tower_count(s, card)
+    if want and s.edition.towers:
+        free = _free_towers(s, seat)
+        need = min(want, len(free))
+        if len(p.towers) != need or len(set(p.towers)) != need or not set(p.towers) <= set(free):
+            raise IllegalAction(p, f"{card} takes {need} tower(s) from {' '.join(free)}")
+    elif p.towers:
+        raise IllegalAction(p, f"{card} takes no towers")
+    if card.kind == DISCARD_ALL:
+        if s.table:
+            bad = [c for c in p.laid if c.colour != card.colour]
+            if bad:
+                raise IllegalAction(p, f"Discard All lays only {card.colour} cards, not {bad[0]}")
+            need_unseen = Counter(p.laid)
+            need_unseen[card] += 1
+            for c, k in need_unseen.items():
+                if s.unseen.get(c, 0) < k:
+                    raise IllegalAction(p, f"not enough {c} left unseen")
+        else:
+            rest = _remove(hand, (card,))
+            expect = Counter(c for c in rest if c.colour == card.colour)
+            if Counter(p.laid) != expect:
+                raise IllegalAction(p, f"Discard All must lay all other {card.colour} cards: "
+                                       f"{' '.join(str(c) for c in sorted(expect.elements()))}")
+    elif p.laid:
+        raise IllegalAction(p, f"{card} lays no other cards")
+    left = s.counts[seat] - 1 - len(p.laid)
+    if p.uno and left != 1:
+        raise IllegalAction(p, f"UNO is called with one card left, not {left}")
+
+
+def _check_seat(s: State, action: Action, phases: tuple[str, ...], what: str) -> None:
+    if s.phase not in phases or s.queue or action.seat != s.to_act or s.to_act != s.actor:
+        raise IllegalAction(action, f"{what} is not possible now "
+                                    f"(to act: {s.to_act}, phase {s.phase})")
+
+
+def _can_draw(s: State, seat: int) -> bool:
+    if not (s.phase == "play" and not s.queue and s.to_act == seat == s.actor):
+        return False
+    if s.options.draw_when_playable or s.table:
+        return True
+    return not _playable(s, s.hands[seat], s.hands[seat])
+
+
+# ---------------------------------------------------------------- apply per action
+
+def _close_window(s: State, seat: int) -> None:
+    if s.exposed >= 0 and seat != s.exposed:
+        s.exposed = -1
+
+
+def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
+    _check_play(s, p)
+    seat, card = p.seat, p.card
+    _close_window(s, seat)
+    old_colour = s.colour
+    if s.table:
+        _unseen_take(s, p.laid + (card,), p, "play")
+        _set_count(s, seat, s.counts[seat] - 1 - len(p.laid))
+        guilty = False
+    else:
+        hand = s.hands[seat]
+        i = hand.index(card)
+        hand = hand[:i] + hand[i + 1:]
+        if p.laid:
+            hand = _remove(hand, p.laid)
+        _set_hand(s, seat, hand)
+        guilty = card.kind == WILD_DRAW4 and any(c.colour == old_colour for c in hand)
+    if p.laid:
+        s.discard = s.discard + p.laid + (card,)
+        fx.append(E.CardsLaid(seat, p.laid))
+    else:
+        s.discard = s.discard + (card,)
+    fx.append(E.CardPlayed(seat, card))
+    if card.colour == "":
+        s.colour = p.colour
+        fx.append(E.ColourChosen(seat, p.colour))
+    else:
+        s.colour = card.colour
+    left = s.counts[seat]
+    if left == 1:
+        if p.uno:
+            fx.append(E.UnoCalled(seat))
+        else:
+            s.exposed = seat
+    elif left == 0:
+        s.out = seat
+    s.pending = (seat, -1, guilty) if card.kind == WILD_DRAW4 else ()
+    s.drawn = ()
+    _BEHAVIOUR[_effective_kind(s, card)](s, seat, p, fx)
+    _settle(s, fx)
+
+
+def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
+    assert s.pending
+    player, challenger = s.pending[0], s.pending[1]
+    s.pending = ()
+    fx.append(E.ChallengeResolved(challenger, player, guilty))
+    s.turn = player
+    if guilty:
+        _owe(s, fx, OWE_DRAW, player, 4)
+        _advance(s, 0)
+    else:
+        _owe(s, fx, OWE_DRAW, challenger, 6)
+        fx.append(E.PlayerSkipped(challenger))
+        _advance(s, 1)
+
+
+def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
+    if isinstance(a, A.Draw | A.Press):
+        if isinstance(a, A.Press) and s.queue and s.to_act == a.seat:
+            if s.queue[0][0] == OWE_DRAW or s.queue[0][1] != a.seat:
+                raise IllegalAction(a, "no launcher press is owed now")
+            _close_window(s, a.seat)
+            s.to_act = CHANCE
+            s.chance = "eject"
+            fx.append(E.Prompt(CHANCE, "eject"))
+            return
+        launcher = s.edition.launcher
+        if isinstance(a, A.Draw) == launcher:
+            raise IllegalAction(a, "this edition draws by pressing the launcher" if launcher
+                                else "this edition has no launcher: draw from the pile")
+        if not _can_draw(s, a.seat):
+            raise IllegalAction(a, "you may only draw on your turn when you cannot play"
+                                if s.phase == "play" and s.to_act == a.seat
+                                else f"seat {a.seat} cannot draw now (to act: {s.to_act}, "
+                                     f"phase {s.phase})")
+        _close_window(s, a.seat)
+        s.drawn = ()
+        if launcher:
+            s.queue = ((OWE_PRESS, a.seat, 1, TAG_TURN),)
+            s.to_act = CHANCE
+            s.chance = "eject"
+            fx.append(E.Prompt(CHANCE, "eject"))
+            return
+        s.queue = ((OWE_DRAW, a.seat, 1, TAG_TURN),)
+        _settle(s, fx)
+        return
+    if isinstance(a, A.Pass):
+        _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
+        if s.phase == "four_towers":
+            s.phase = "play"
+            s.actor = s.turn
+        else:
+            _advance(s, 0)
+        _settle(s, fx)
+        return
+    if isinstance(a, A.CallUno):
+        if s.exposed != a.seat:
+            raise IllegalAction(a, f"seat {a.seat} has no uncalled UNO to call")
+        s.exposed = -1
+        fx.append(E.UnoCalled(a.seat))
+        return
+    if isinstance(a, A.Catch):
+        if s.exposed != a.target or a.target < 0:
+            raise IllegalAction(a, f"seat {a.target} cannot be caught: no forgotten UNO open "
+                                   "(the window closes when the next player starts a turn)")
+        if a.seat == a.target or not 0 <= a.seat < s.n:
+            raise IllegalAction(a, "a player cannot catch himself")
+        s.exposed = -1
+        fx.append(E.UnoPenalty(a.target, a.seat))
+        if s.options.uno_penalty:
+            _owe(s, fx, OWE_DRAW, a.target, s.options.uno_penalty, TAG_PENALTY, front=True)
+        _settle(s, fx)
+        return
+    if isinstance(a, A.Challenge | A.Accept):
+        _check_seat(s, a, ("challenge",), "deciding a challenge")
+        _close_window(s, a.seat)
+        if isinstance(a, A.Accept):
+            player = s.pending[0] if s.pending else s.turn
+            s.pending = ()
+            s.turn = player
+            _owe(s, fx, OWE_DRAW, a.seat, 4)
+            fx.append(E.PlayerSkipped(a.seat))
+            _advance(s, 1)
+        elif s.table:
+            s.phase = "verdict"
+            fx.append(E.Prompt(a.seat, "verdict"))
+            return
+        else:
+            _resolve_challenge(s, bool(s.pending and s.pending[2]), fx)
+        _settle(s, fx)
+        return
+    if isinstance(a, A.Verdict):
+        _check_seat(s, a, ("verdict",), "a challenge verdict")
+        _resolve_challenge(s, a.guilty, fx)
+        _settle(s, fx)
+        return
+    if isinstance(a, A.FourTowerDiscard):
+        _apply_four_towers(s, a, fx)
+        return
+    if isinstance(a, A.ChooseColour):
+        _check_seat(s, a, ("first_colour",), "choosing the first colour")
+        if a.colour not in COLOURS:
+            raise IllegalAction(a, f"colour must be one of {' '.join(COLOURS)}")
+        s.colour = a.colour
+        s.phase = "play"
+        fx.append(E.ColourChosen(a.seat, a.colour))
+        _settle(s, fx)
+        return
+    if isinstance(a, A.EnterHand):
+        _check_seat(s, a, ("hand_entry",), "entering a hand")
+        if len(a.cards) != s.counts[a.seat]:
+            raise IllegalAction(a, f"seat {a.seat} holds {s.counts[a.seat]} cards, "
+                                   f"not {len(a.cards)}")
+        _unseen_take(s, a.cards, a, "hand entry")
+        hands = list(s.hands)
+        hands[a.seat] = a.cards
+        s.hands = tuple(hands)
+        entered = list(s.entered)
+        entered[a.seat] = True
+        s.entered = tuple(entered)
+        _round_over(s, fx)
+        return
+    raise IllegalAction(a, "not an action of this game")
+
+
+def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
+    _check_seat(s, a, ("four_towers",), "the four-tower discard")
+    seat = a.seat
+    if s.table:
+        if len(a.laid) != s.counts[seat] - 1:
+            raise IllegalAction(a, f"lay all cards but one: {s.counts[seat] - 1} cards")
+        _unseen_take(s, a.laid, a, "four-tower discard")
+        _set_count(s, seat, 1)
+    else:
+        hand = s.hands[seat]
+        try:
+            rest = _remove(hand, a.laid)
+        except ValueError:
+            raise IllegalAction(a, f"seat {seat} does not hold all of those cards") from None
+        if len(rest) != 1:
+            raise IllegalAction(a, f"lay all cards but one: {len(hand) - 1} cards")
+        _set_hand(s, seat, rest)
+    # the laid cards go under the top card: out of play until the next reshuffle
+    s.discard = s.discard[:-1] + a.laid + s.discard[-1:]
+    fx.append(E.CardsLaid(seat, a.laid))
+    for t in TOWERS:
+        fx.append(E.TowerMoved(t, E.NEUTRAL))
+    s.towers = (-1, -1, -1, -1)
+    if a.uno:
+        fx.append(E.UnoCalled(seat))
+    else:
+        s.exposed = seat
+    s.phase = "play"
+    s.actor = s.turn
+    _settle(s, fx)
+
+
+def _apply_chance(s: State, a: Action, fx: Effects) -> None:
+    if s.to_act != CHANCE:
+        raise IllegalAction(a, f"no chance outcome is due (to act: seat {s.to_act})")
+    need = s.chance
+    if need != a.name:
+        raise IllegalAction(a, f"the chance player must supply {need!r} now")
+    if isinstance(a, A.DealerCards):
+        _apply_dealer_cards(s, a, fx)
+    elif isinstance(a, A.Shuffle):
+        _apply_shuffle(s, a, fx)
+    elif isinstance(a, A.Reveal):
+        if a.card not in s.unseen or s.unseen[a.card] <= 0:
+            raise IllegalAction(a, f"no {a.card} is left unseen")
+        if a.card.kind in _NOT_FIRST:
+            fx.append(E.CardReturned(a.card))
+            return
+        _unseen_take(s, (a.card,), a, "reveal")
+        s.pile_count -= 1
+        s.chance = ""
+        _start_with(s, a.card, fx)
+    elif isinstance(a, A.Eject):
+        _apply_eject(s, a, fx)
+
+
+def _apply_dealer_cards(s: State, a: A.DealerCards, fx: Effects) -> None:
+    if len(a.cards) != s.n:
+        raise IllegalAction(a, f"one card per seat: {s.n} cards, not {len(a.cards)}")
+    have = Counter(s.edition.deck)
+    for c, k in Counter(a.cards).items():
+        if have[c] < k:
+            raise IllegalAction(a, f"the {s.edition.name} deck has only {have[c]} of {c}")
+    ranks = [_card_rank(c) for c in a.cards]
+    best = max(ranks)
+    if ranks.count(best) > 1:
+        fx.append(E.Prompt(CHANCE, "dealer_cards"))  # a tie: everyone turns again
+        return
+    high = ranks.index(best)
+    s.dealer = (high - 1) % s.n if s.edition.dealer_rule == HIGHEST_STARTS else high
+    fx.append(E.DealerChosen(s.dealer))
+    _start_round(s, fx)
+
+
+def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
+    starting = s.phase == "shuffle"
+    if starting:
+        s.hands = ((),) * s.n
+        s.counts = (0,) * s.n
+        s.discard = ()
+        s.pile = ()
+        s.pile_count = 0
+    cards = s.edition.deck if starting else s.discard[:-1]
+    if s.table:
+        if a.order:
+            raise IllegalAction(a, "table mode: the shuffle order is unknown (leave it empty)")
+        if starting:
+            s.unseen = dict(Counter(cards))
+        else:
+            _unseen_add(s, cards)
+        s.pile_count = len(cards)
+    else:
+        if len(a.order) != len(cards) or set(a.order) != set(range(len(cards))):
+            raise IllegalAction(a, f"the order must be a permutation of 0..{len(cards) - 1}")
+        s.pile = tuple([cards[i] for i in a.order]) + s.pile
+        s.pile_count = len(s.pile)
+    s.chance = ""
+    if starting:
+        _deal(s, fx)
+        _turn_first_card(s, fx)
+        return
+    s.discard = s.discard[-1:]
+    fx.append(E.Reshuffled(len(cards)))
+    _settle(s, fx)
+
+
+def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
+    kind, seat, count, tag = s.queue[0]
+    if isinstance(a.count, bool) or not isinstance(a.count, int) or a.count < 0:
+        raise IllegalAction(a, "the card count must be an integer >= 0")
+    if a.count > s.pile_count:
+        raise IllegalAction(a, f"the launcher holds only {s.pile_count} cards")
+    got = _give(s, seat, a.count)
+    fx.append(E.Ejected(seat, a.count))
+    s.since_eject = 0 if a.count else s.since_eject + 1
+    s.chance = ""
+    if tag == TAG_TURN:
+        s.drawn = s.drawn + got
+    if kind == OWE_UNTIL:
+        done = a.count > 0
+    else:
+        count -= 1
+        done = count <= 0
+    if done:
+        s.queue = s.queue[1:]
+        if tag == TAG_TURN:
+            _after_turn_draw(s, seat, a.count)
+    else:
+        s.queue = ((kind, seat, count, tag),) + s.queue[1:]
+    _settle(s, fx)
+
+
+_CHANCE_TYPES = (A.Shuffle, A.DealerCards, A.Reveal, A.Eject)
+
+
+def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
+    """Apply `action`; return the new state and the effects, in order. Pure."""
+    if state.phase == "match_over":
+        raise IllegalAction(action, "the match is over")
+    s = state.clone()
+    fx: Effects = []
+    if isinstance(action, A.Play):
+        _apply_play(s, action, fx)
+    elif isinstance(action, _CHANCE_TYPES):
+        _apply_chance(s, action, fx)
+    else:
+        if s.to_act == CHANCE:
+            raise IllegalAction(action, f"the chance player must supply {s.chance!r} first")
+        _apply_seat_action(s, action, fx)
+    return s, fx
+
+
+# ---------------------------------------------------------------- legal actions
+
+def _play_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...]) -> list[A.Play]:
+    kind = _effective_kind(s, card)
+    colours: tuple[str, ...] = COLOURS if card.colour == "" else ("",)
+    targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in _TARGETED else [-1])
+    want = _tower_count(s, card) if s.edition.towers else 0
+    if want:
+        free = _free_towers(s, seat)
+        tower_sets = [tuple(c) for c in combinations(free, min(want, len(free)))]
+    else:
+        tower_sets = [()]
+    laid: tuple[Card, ...] = ()
+    if card.kind == DISCARD_ALL and not s.table:
+        laid = tuple(c for c in _remove(hand, (card,)) if c.colour == card.colour)
+    left = s.counts[seat] - 1 - len(laid)
+    unos = (False, True) if left == 1 else (False,)
+    return [A.Play(seat, card, col, t, tw, laid, u)
+            for col in colours for t in targets for tw in tower_sets for u in unos]
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every legal seat action now, including call/catch interjections by any seat.
+
+    At a chance node (``state.to_act == CHANCE``) the outcomes are not listed (a shuffle
+    has n! of them): use ``uno_core.chance.sample_outcome``. Table mode lists plays of
+    every card that could still be in the hand (declarations); Discard All is listed
+    without laid cards there.
+    """
+    s = state
+    out: list[Action] = []
+    if s.phase == "match_over":
+        return out
+    seat = s.to_act
+    if seat >= 0:
+        if _play_phase(s):
+            if s.table:
+                pool: Iterable[Card] = [c for c, k in s.unseen.items() if k > 0]
+                hand: tuple[Card, ...] = ()
+            else:
+                hand = s.hands[seat]
+                pool = s.drawn if s.phase == "drawn" else hand
+            for card in _playable(s, pool, hand):
+                out.extend(_play_variants(s, seat, card, hand))
+            if s.phase in ("drawn", "extra"):
+                out.append(A.Pass(seat))
+            elif _can_draw(s, seat):
+                out.append(A.Press(seat) if s.edition.launcher else A.Draw(seat))
+        elif s.queue:
+            out.append(A.Press(seat))
+        elif s.phase == "challenge":
+            out.extend((A.Challenge(seat), A.Accept(seat)))
+        elif s.phase == "verdict":
+            out.extend((A.Verdict(seat, True), A.Verdict(seat, False)))
+        elif s.phase == "first_colour":
+            out.extend(A.ChooseColour(seat, c) for c in COLOURS)
+        elif s.phase == "four_towers":
+            if s.table:
+                out.append(A.Pass(seat))
+            else:
+                hand = s.hands[seat]
+                for keep in dict.fromkeys(hand):
+                    for u in (True, False):
+                        out.append(A.FourTowerDiscard(seat, _remove(hand, (keep,)), u))
+                out.append(A.Pass(seat))
+        elif s.phase == "hand_entry" and not s.table:
+            out.append(A.EnterHand(seat, s.hands[seat]))
+    if s.exposed >= 0 and seat != CHANCE:
+        out.append(A.CallUno(s.exposed))
+        out.extend(A.Catch(i, s.exposed) for i in range(s.n) if i != s.exposed)
+    return out
+
+
+def is_legal(state: State, action: Action) -> bool:
+    try:
+        apply(state, action)
+    except IllegalAction:
+        return False
+    return True
+
+
+def options_of(state: State) -> Options:
+    return state.options
+
+
+def replay(edition: str | Edition, seats: int, actions: Iterable[Action],
+           options: Mapping[str, object] | None = None,
+           mode: str = "simulation") -> tuple[State, list[E.Effect]]:
+    """Re-run a match from its action list; returns the final state and the last effects."""
+    s = new_match(edition, seats, options, mode)
+    fx: list[E.Effect] = []
+    for a in actions:
+        s, fx = apply(s, a)
+    return s, fx

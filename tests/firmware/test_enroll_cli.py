@@ -1,0 +1,151 @@
+"""`unotable enroll`: scripted answers, a simulated reader, the config edited in place."""
+
+import io
+
+import pytest
+import tomlkit
+
+from firmware.cli import main
+from hal.sim.pn532 import SimPN532
+from hal.sim.tray import DEMO_UIDS
+from hal.tray import parse_config
+
+CONFIG = """\
+# the table in the living room
+[table]
+seats = 4  # four players
+
+[tray]
+seen_polls = 2  # debounce
+"""
+
+
+@pytest.fixture
+def config(tmp_path):
+    path = tmp_path / "unotable.toml"
+    path.write_text(CONFIG, encoding="utf-8")
+    return path
+
+
+def enroll(monkeypatch, *argv, stdin=""):
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    return main(["enroll", *argv])
+
+
+def test_enrolls_all_four_towers_from_a_simulated_reader_keeping_comments(
+    monkeypatch, config, capsys
+):
+    status = enroll(monkeypatch, "--config", str(config), "--port", "sim", stdin="\n\n\n\n")
+    assert status == 0
+    text = config.read_text(encoding="utf-8")
+    assert "# the table in the living room" in text and "# debounce" in text
+    doc = tomlkit.parse(text)
+    assert dict(doc["tray"]["towers"]) == DEMO_UIDS["pn532"]
+    assert parse_config(doc["tray"], path="tray").towers == DEMO_UIDS["pn532"]
+    assert "Saved 4 tower tags" in capsys.readouterr().out
+
+
+def test_skip_keeps_the_old_entry_and_quit_changes_nothing(monkeypatch, config, capsys):
+    config.write_text(CONFIG + '\n[tray.towers]\nO = "04FFFFFFFFFF01"\n', encoding="utf-8")
+    assert enroll(monkeypatch, "--config", str(config), "--port", "sim", stdin="\n\ns\n\n") == 0
+    towers = tomlkit.parse(config.read_text(encoding="utf-8"))["tray"]["towers"]
+    assert towers["O"] == "04FFFFFFFFFF01"
+    assert towers["U"] == DEMO_UIDS["pn532"]["U"]
+    before = config.read_text(encoding="utf-8")
+    assert enroll(monkeypatch, "--config", str(config), "--port", "sim", stdin="\nq\n") == 1
+    assert (
+        enroll(monkeypatch, "--config", str(config), "--port", "sim", stdin="\n") == 1
+    )  # input ends
+    assert config.read_text(encoding="utf-8") == before
+    assert "unchanged" in capsys.readouterr().out
+
+
+def test_two_tags_on_the_reader_or_none_are_refused_until_one_is_left(monkeypatch, config, capsys):
+    with SimPN532(["04A1000000000A", "04A1000000000B"]) as chip:
+        steps = iter(
+            [
+                lambda: None,  # two tags: refused
+                lambda: (chip.lift("04A1000000000A"), chip.lift("04A1000000000B")),  # none
+                lambda: chip.place("04A1000000000A"),  # U
+                lambda: (
+                    chip.lift("04A1000000000A"),
+                    chip.place("04A1000000000A"),
+                ),  # same tag: refused
+                lambda: (chip.lift("04A1000000000A"), chip.place("04A1000000000B")),  # N
+            ]
+        )
+
+        def answer(prompt=""):
+            step = next(steps, None)
+            if step is None:
+                return "s"
+            step()
+            return ""
+
+        monkeypatch.setattr("builtins.input", answer)
+        status = main(["enroll", "--config", str(config), "--port", chip.port, "--timeout", "0.2"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "2 tags seen (04A1000000000A, 04A1000000000B): leave only tower U" in out
+    assert "No tag seen" in out
+    assert "just enrolled as tower U" in out
+    towers = tomlkit.parse(config.read_text(encoding="utf-8"))["tray"]["towers"]
+    assert dict(towers) == {"U": "04A1000000000A", "N": "04A1000000000B"}
+
+
+def test_the_configs_neutral_reader_is_used_without_port(monkeypatch, config):
+    with SimPN532(["04C0000000000C"]) as chip:
+        config.write_text(
+            CONFIG
+            + '\n[[tray.readers]]\nslot = 1\nport = "/dev/nonexistent"\n'
+            + f'\n[[tray.readers]]\nslot = "neutral"\nport = "{chip.port}"\n',
+            encoding="utf-8",
+        )
+        assert enroll(monkeypatch, "--config", str(config), stdin="\ns\ns\ns\n") == 0
+    towers = tomlkit.parse(config.read_text(encoding="utf-8"))["tray"]["towers"]
+    assert dict(towers) == {"U": "04C0000000000C"}
+
+
+def test_unopenable_reader_is_exit_1_and_changes_nothing(monkeypatch, config, capsys):
+    status = enroll(
+        monkeypatch,
+        "--config",
+        str(config),
+        "--port",
+        "/dev/nope-3",
+        "--timeout",
+        "0.1",
+        stdin="\n",
+    )
+    assert status == 1
+    assert "cannot open port /dev/nope-3" in capsys.readouterr().err
+    assert config.read_text(encoding="utf-8") == CONFIG
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "no reader"),
+        (["--driver", "rdm6300"], "--driver needs --port"),
+    ],
+)
+def test_bad_arguments_are_exit_2(monkeypatch, config, capsys, argv, message):
+    assert enroll(monkeypatch, "--config", str(config), *argv) == 2
+    assert message in capsys.readouterr().err
+    assert config.read_text(encoding="utf-8") == CONFIG
+
+
+def test_the_builtin_default_config_is_never_edited(monkeypatch, capsys):
+    monkeypatch.delenv("UNOTABLE_CONFIG", raising=False)
+    monkeypatch.setattr(
+        "firmware.config.SYSTEM_PATH", __import__("pathlib").Path("/nonexistent.toml")
+    )
+    assert enroll(monkeypatch, "--port", "sim") == 2
+    assert "--config" in capsys.readouterr().err
+
+
+def test_a_broken_config_file_is_exit_1(monkeypatch, tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("[tray\n", encoding="utf-8")
+    assert enroll(monkeypatch, "--config", str(path), "--port", "sim") == 1
+    assert "cannot read" in capsys.readouterr().err

@@ -55,7 +55,7 @@ def test_unit_drives_the_motor_pins_low_after_every_stop():
     assert post.startswith("+")  # full privileges: works even if device access broke
     helper = post.split()[1]
     assert helper == "/opt/unotable/bin/unotable-safe-pins"
-    assert f'"$PREFIX/bin/unotable-safe-pins"' in INSTALL.read_text()
+    assert '"$PREFIX/bin/unotable-safe-pins"' in INSTALL.read_text()
 
 
 HARDENING = {

@@ -1,0 +1,1 @@
+"""Benchmarks: scripts that measure and print figures (tests never assert time)."""

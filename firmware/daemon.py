@@ -1,0 +1,108 @@
+"""The daemon's start-up and stop sequence, independent of what the game is.
+
+    config -> journal -> loop -> table (the controller, built by `make_table`)
+    -> API server -> READY=1 + watchdog -> ... -> STOPPING=1 -> API closed
+    -> journal closed -> safe state (motor off)
+
+`make_table(services)` builds the controller from the opened services; it registers
+its own loop handlers and safe-state callbacks and returns the `Table` the API serves.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from firmware.api import ApiServer, Table
+from firmware.config import Config
+from firmware.errors import JournalError
+from firmware.journal import Journal
+from firmware.loop import TableLoop
+from firmware.notify import Notifier
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    """What the controller gets to work with; everything here lives on the loop."""
+
+    config: Config
+    journal: Journal
+    loop: TableLoop
+    notifier: Notifier
+    _listeners: list[Callable[[Mapping[str, Any]], None]] = field(default_factory=list)
+
+    def publish(self, event: Mapping[str, Any]) -> None:
+        """Send a public event to every event-stream client (call on the loop)."""
+        for listener in self._listeners:
+            listener(event)
+
+
+TableFactory = Callable[[Services], Table]
+
+
+class Daemon:
+    def __init__(
+        self,
+        config: Config,
+        make_table: TableFactory,
+        *,
+        env: Mapping[str, str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self._make_table = make_table
+        self._env = os.environ if env is None else env
+        self.loop = TableLoop(clock=clock)
+        self.notifier = Notifier(self._env)
+        self.services: Services | None = None
+        self.server: ApiServer | None = None
+
+    def run(self, *, signals: bool = True) -> int:
+        """Run until SIGTERM/SIGINT or `stop()`; the exit status (0 after an orderly stop)."""
+        try:
+            return self.loop.run(self._start, signals=signals)
+        finally:
+            self.notifier.close()
+
+    def stop(self, reason: str = "stop requested") -> None:
+        """Ask for an orderly stop (from any thread)."""
+        self.loop.stop(reason)
+
+    async def _start(self) -> None:
+        self.notifier.status("opening the journal")
+        path = self.config.journal.resolve(self._env)
+        try:
+            journal = Journal.open(path)
+        except JournalError as exc:
+            self.notifier.status(f"cannot start: {exc}")
+            raise
+        self.loop.on_shutdown(_closer(journal))
+        services = Services(self.config, journal, self.loop, self.notifier)
+        self.services = services
+        table = self._make_table(services)
+        server = ApiServer.from_config(self.config.api, table, self.loop)
+        self.server = server
+        services._listeners.append(server.publish)
+        self.loop.on_shutdown(self._stopping)  # registered last: runs first at a stop
+        self.notifier.status("starting the API")
+        await server.start()
+        self.loop.spawn(self.notifier.keep_alive())
+        self.notifier.ready(f"serving {server.url}, journal {path}")
+        log.info("ready: API %s, journal %s (last entry %d)", server.url, path, journal.last_seq)
+
+    async def _stopping(self) -> None:
+        self.notifier.stopping(f"stopping: {self.loop.stop_reason}")
+
+
+def _closer(journal: Journal) -> Callable[[], Any]:
+    async def close() -> None:
+        journal.close()
+
+    return close
+

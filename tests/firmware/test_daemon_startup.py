@@ -1,0 +1,111 @@
+"""The daemon's start-up and stop sequence with a real notify socket, HTTP and journal."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import urllib.request
+
+import pytest
+
+from firmware.api import Request
+from firmware.config import load_config
+from firmware.daemon import Daemon, Services
+from firmware.journal import Journal
+
+
+class RecordingTable:
+    def __init__(self, services: Services, order: list[str]) -> None:
+        self.services = services
+        services.loop.on_safe_state(lambda: order.append("motor off"))
+        if services.journal.match is None:
+            services.journal.start_match(edition="classic", options={}, seats=2, seed=1,
+                                         config_hash=services.config.digest)
+
+    def public_state(self):
+        return {"entries": self.services.journal.last_seq}
+
+    def health(self):
+        return {"ok": True}
+
+    def submit(self, request: Request):
+        entry = self.services.journal.append("request", {"type": type(request).__name__})
+        self.services.publish({"seq": entry.seq})
+        return {"seq": entry.seq}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def manager(tmp_path):
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(tmp_path / "notify"))
+    sock.settimeout(10)
+    yield sock
+    sock.close()
+
+
+def messages_until(sock, line: str) -> list[str]:
+    seen: list[str] = []
+    while line not in seen:
+        seen.extend(sock.recv(4096).decode().split("\n"))
+    return seen
+
+
+def start(tmp_path, manager, order):
+    cfg_path = tmp_path / "config.toml"
+    cfg_path.write_text(f"[api]\nport = {free_port()}\n[journal]\npath = 'journal.db'\n")
+    env = {"NOTIFY_SOCKET": manager.getsockname(), "WATCHDOG_USEC": "4000000",
+           "STATE_DIRECTORY": str(tmp_path / "state")}
+    daemon = Daemon(load_config(cfg_path), lambda s: RecordingTable(s, order), env=env)
+    status: list[int] = []
+    thread = threading.Thread(target=lambda: status.append(daemon.run(signals=False)))
+    thread.start()
+    return daemon, thread, status
+
+
+def test_ready_only_when_serving_then_orderly_stop(tmp_path, manager):
+    order: list[str] = []
+    daemon, thread, status = start(tmp_path, manager, order)
+    before_ready = messages_until(manager, "READY=1")
+    assert "STATUS=opening the journal" in before_ready
+    # READY=1 came after the API listens: a request works right away
+    url = daemon.server.url
+    with urllib.request.urlopen(url + "/api/state", timeout=10) as resp:
+        assert json.load(resp) == {"entries": 0}
+    req = urllib.request.Request(url + "/api/uno", data=b'{"seat": 1}', method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        assert json.load(resp) == {"result": {"seq": 1}}
+    assert "WATCHDOG=1" in before_ready + messages_until(manager, "WATCHDOG=1")
+
+    daemon.stop("test over")
+    thread.join(timeout=20)
+    assert status == [0]
+    assert any(m.startswith("STOPPING=1") for m in messages_until(manager, "STOPPING=1"))
+    assert order == ["motor off"]
+    with Journal.open(tmp_path / "state" / "journal.db") as journal:  # closed and durable
+        assert [e.payload for e in journal.entries()] == [{"type": "CallUno"}]
+
+
+def test_a_corrupt_journal_stops_start_up_in_safe_state_without_ready(tmp_path, manager):
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "journal.db").write_bytes(b"garbage" * 1000)
+    order: list[str] = []
+    daemon, thread, status = start(tmp_path, manager, order)
+    thread.join(timeout=20)
+    assert status == [1]
+    manager.settimeout(0.5)
+    lines = []
+    try:
+        while True:
+            lines.extend(manager.recv(4096).decode().split("\n"))
+    except TimeoutError:
+        pass
+    assert "READY=1" not in lines
+    assert any("cannot start" in line and "corrupt" in line for line in lines)

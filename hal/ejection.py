@@ -263,6 +263,63 @@ def _probabilities(sec: Section, name: str) -> list[float]:
 
 # --- goodness of fit, for launcher-stats and the fairness tests -------------
 
+DISTRIBUTIONS = ("cards_per_press", "cards_per_ejection", "presses_between")
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What ``presses`` presses of a model produced, as counts per value."""
+
+    presses: int
+    cards_per_press: dict[int, int]
+    cards_per_ejection: dict[int, int]
+    presses_between: dict[int, int]
+
+    @property
+    def ejections(self) -> int:
+        return sum(self.cards_per_ejection.values())
+
+    @property
+    def cards(self) -> int:
+        return sum(k * c for k, c in self.cards_per_press.items())
+
+    def fit(self, model: EjectionModel) -> dict[str, tuple[float, int, float] | None]:
+        """Chi-square (statistic, df, p) of each distribution against the model's
+        theory; None where nothing was observed."""
+        out: dict[str, tuple[float, int, float] | None] = {}
+        for name in DISTRIBUTIONS:
+            observed = getattr(self, name)
+            expected = getattr(model, name)()
+            out[name] = (
+                chi_square(observed, expected, open_tail=True)
+                if sum(observed.values()) and expected
+                else None
+            )
+        return out
+
+
+def observe(model: EjectionModel, rng: random.Random, presses: int) -> Observation:
+    """Press ``presses`` times; gaps count presses since the previous ejection
+    (the first from the start)."""
+    per_press: dict[int, int] = {}
+    per_ejection: dict[int, int] = {}
+    gaps: dict[int, int] = {}
+    since = 0
+    for _ in range(presses):
+        cards = model.press(rng)
+        per_press[cards] = per_press.get(cards, 0) + 1
+        since += 1
+        if cards:
+            per_ejection[cards] = per_ejection.get(cards, 0) + 1
+            gaps[since] = gaps.get(since, 0) + 1
+            since = 0
+    return Observation(
+        presses,
+        dict(sorted(per_press.items())),
+        dict(sorted(per_ejection.items())),
+        dict(sorted(gaps.items())),
+    )
+
 
 def chi_square(
     observed: Mapping[int, int],

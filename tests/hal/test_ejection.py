@@ -1,7 +1,6 @@
 """Ejection models: seeded samples fit each model's stated distribution (chi-square)."""
 
 import random
-from collections import Counter
 
 import pytest
 
@@ -11,6 +10,7 @@ from hal.ejection import (
     chi_square,
     fixed_model,
     geometric_model,
+    observe,
     parse_model_config,
     table_model,
     upper_gamma_regularized,
@@ -22,15 +22,7 @@ ALPHA = 1e-3  # with fixed seeds a test either always passes or always fails
 
 
 def sample(model, presses=PRESSES, seed=2024):
-    rng = random.Random(seed)
-    outcomes = [model.press(rng) for _ in range(presses)]
-    gaps, since = [], 0
-    for cards in outcomes:
-        since += 1
-        if cards:
-            gaps.append(since)
-            since = 0
-    return outcomes, gaps
+    return observe(model, random.Random(seed), presses)
 
 
 def test_measured_model_uses_the_published_gap_table():
@@ -45,10 +37,12 @@ def test_measured_model_uses_the_published_gap_table():
 
 
 def test_measured_launcher_is_never_more_than_five_presses_apart_and_ejects_up_to_13():
-    outcomes, gaps = sample(MeasuredModel())
-    assert max(gaps) == 5 and min(gaps) == 1
-    assert set(outcomes) <= set(range(14))
-    assert max(outcomes) >= 10  # bursts do happen
+    seen = sample(MeasuredModel())
+    assert set(seen.presses_between) == {1, 2, 3, 4, 5}
+    assert set(seen.cards_per_press) <= set(range(14))
+    assert max(seen.cards_per_press) >= 10  # bursts do happen
+    assert sum(seen.cards_per_press.values()) == PRESSES
+    assert seen.ejections == sum(seen.presses_between.values()) == PRESSES - seen.cards_per_press[0]
 
 
 @pytest.mark.parametrize(
@@ -62,34 +56,32 @@ def test_measured_launcher_is_never_more_than_five_presses_apart_and_ejects_up_t
     ids=["measured", "geometric", "geometric-steep", "table"],
 )
 def test_samples_fit_the_stated_distributions(model):
-    outcomes, gaps = sample(model)
-    ejected = [k for k in outcomes if k]
-    for observed, expected in (
-        (Counter(outcomes), model.cards_per_press()),
-        (Counter(ejected), model.cards_per_ejection()),
-        (Counter(gaps), model.presses_between()),
-    ):
-        stat, df, p = chi_square(observed, expected, open_tail=True)
+    fits = sample(model).fit(model)
+    assert set(fits) == {"cards_per_press", "cards_per_ejection", "presses_between"}
+    for stat, df, p in fits.values():
         assert df >= 1
         assert p > ALPHA, (stat, df)
 
 
 def test_the_fit_test_notices_a_launcher_that_is_not_the_measured_one():
-    # a fair-looking geometric launcher with the same ejection rate is still caught
+    # independent presses with the measured per-press distribution: every single
+    # press looks right, only the rhythm between ejections gives it away
     impostor = geometric_model(p_eject=1 / 2.48, p_more=0.7, max_cards=13)
-    _, gaps = sample(impostor)
-    stat, df, p = chi_square(Counter(gaps), MeasuredModel().presses_between())
-    assert p < 1e-12
+    fits = sample(impostor).fit(MeasuredModel())
+    assert fits["presses_between"][2] < 1e-12
+    assert fits["cards_per_press"][2] > ALPHA
 
 
 def test_fixed_model_always_ejects_the_same():
     model = fixed_model(3)
-    outcomes, gaps = sample(model, presses=200)
-    assert set(outcomes) == {3} and set(gaps) == {1}
+    seen = sample(model, presses=200)
+    assert seen.cards_per_press == {3: 200} and seen.presses_between == {1: 200}
     assert model.cards_per_press() == {3: 1.0} and model.presses_between() == {1: 1.0}
     never = fixed_model(0)
-    assert sample(never, presses=50)[0] == [0] * 50
+    seen = sample(never, presses=50)
+    assert seen.cards_per_press == {0: 50} and seen.ejections == 0
     assert never.presses_between() == {}
+    assert seen.fit(never)["presses_between"] is None
 
 
 def test_geometric_gap_table_holds_its_tail_in_the_last_entry():
@@ -99,9 +91,12 @@ def test_geometric_gap_table_holds_its_tail_in_the_last_entry():
 
 
 def test_same_seed_same_presses_and_state_restores_mid_sequence():
-    a, b = MeasuredModel(), MeasuredModel()
-    assert sample(a, 500, seed=1) == sample(b, 500, seed=1)
-    assert sample(a, 500, seed=1) != sample(a, 500, seed=2)
+    def presses(seed):
+        model, rng = MeasuredModel(), random.Random(seed)
+        return [model.press(rng) for _ in range(300)]
+
+    assert presses(1) == presses(1)
+    assert presses(1) != presses(2)
 
     rng = random.Random(9)
     model = MeasuredModel()

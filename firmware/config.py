@@ -191,6 +191,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     sim = _sim(reader, doc)
     hardware = {name: _hardware(reader, name, doc[name]) for name in SECTION_PARSERS if name in doc}
     _check_pins(reader, hardware)
+    _check_seats(reader, table, hardware)
     for name in hardware:
         _check_ports(reader, name, doc[name])
     if errors or None in (table, api, journal, sim):
@@ -348,6 +349,18 @@ def _check_pins(reader: _Reader, hardware: Mapping[str, Any]) -> None:
                 reader.add(ConfigError(key, f"GPIO {pin} is already used by {owner[pin]}"))
             else:
                 owner[pin] = key
+
+
+def _check_seats(reader: _Reader, table: TableConfig | None, hardware: Mapping[str, Any]) -> None:
+    """The hardware must serve every seat the table plays with."""
+    if table is None:
+        return
+    wired = getattr(hardware.get("seats"), "seats", None)
+    if isinstance(wired, int) and table.seats > wired:
+        reader.add(ConfigError("table.seats", f"is {table.seats} but [seats] wires buttons for {wired}"))
+    angles = getattr(hardware.get("launcher"), "seat_angles", None)
+    if angles and len(angles) < table.seats:
+        reader.add(ConfigError("launcher.seat_angles", f"has {len(angles)} angles for {table.seats} seats"))
 
 
 def _check_ports(reader: _Reader, path: str, value: Any) -> None:

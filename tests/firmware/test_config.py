@@ -29,6 +29,51 @@ def test_built_in_default_describes_the_simulated_table():
     assert len(cfg.digest) == 64
 
 
+def test_built_in_default_wires_the_hardware_through_the_hal_parsers():
+    from hal.launcher import LauncherConfig
+    from hal.seats import SeatsConfig
+    from hal.tray import TrayConfig
+
+    cfg = load_config(DEFAULT_PATH)
+    assert (type(cfg.hardware["launcher"]), type(cfg.hardware["seats"]), type(cfg.hardware["tray"])) == (
+        LauncherConfig, SeatsConfig, TrayConfig,
+    )
+    pins = cfg.pins()
+    assert len(set(pins.values())) == len(pins)  # no pin twice
+    assert cfg.hardware["seats"].seats == cfg.table.seats
+    assert {r.port for r in cfg.hardware["tray"].readers} >= {"/dev/unotable-reader-1", "/dev/serial0"}
+
+
+HARDWARE = DEFAULT_PATH.read_text().split("# ---- the daemon ----")[0]
+
+
+def test_a_pin_shared_between_hal_sections_names_both_keys(tmp_path):
+    text = HARDWARE.replace("motor_forward = 20", "motor_forward = 17")  # seats.buttons[1]
+    [error] = check_config(write(tmp_path, text))
+    assert (error.key, error.message) == ("seats.buttons[1]", "GPIO 17 is already used by launcher.motor_forward")
+
+
+def test_the_table_cannot_seat_more_players_than_the_hardware_serves(tmp_path):
+    text = HARDWARE.replace("seats = 4 ", "seats = 5 ").replace(
+        'names = ["North", "East", "South", "West"]', 'names = ["A", "B", "C", "D", "E"]')
+    errors = check_config(write(tmp_path, text))
+    assert [(e.key, e.message) for e in errors] == [
+        ("table.seats", "is 5 but [seats] wires buttons for 4"),
+        ("launcher.seat_angles", "has 4 angles for 5 seats"),
+    ]
+
+
+def test_a_bad_reader_port_in_the_real_tray_section_is_named(tmp_path):
+    text = HARDWARE.replace('"/dev/unotable-reader-3"', '"COM3"')
+    [error] = check_config(write(tmp_path, text))
+    assert error.key == "tray.readers[2].port" and "device path" in error.message
+
+
+def test_hal_errors_come_with_the_daemons_own(tmp_path):
+    text = HARDWARE.replace("max_run_s = 4.0", "max_run_s = 400") + "[api]\nport = 1\n"
+    assert [e.key for e in check_config(write(tmp_path, text))] == ["api.port", "launcher.max_run_s"]
+
+
 def test_an_empty_file_gets_every_default(tmp_path):
     cfg = load_config(write(tmp_path, ""))
     assert (cfg.table.edition, cfg.table.seats, cfg.table.names) == (

@@ -126,6 +126,15 @@ def test_helper_drives_every_motor_pin_low_with_pinctrl(tmp_path):
     assert "launcher.motor_pin (GPIO 17): low" in proc.stdout
 
 
+def test_helper_stops_exactly_the_launcher_motor_of_the_shipped_config(tmp_path):
+    text = DEFAULT_PATH.read_text().replace("enabled = true", "enabled = false")
+    proc, calls = run_helper(tmp_path, text, {"pinctrl": ("", 0)})
+    motor = load_config(DEFAULT_PATH).hardware["launcher"]
+    expected = sorted(p for p in (motor.motor_forward, motor.motor_backward, motor.motor_enable) if p is not None)
+    assert proc.returncode == 0, proc.stderr
+    assert calls == [f"pinctrl set {pin} op dl" for pin in expected]
+
+
 def test_helper_falls_back_to_gpioset_on_the_chip_gpiofind_names(tmp_path):
     proc, calls = run_helper(
         tmp_path, MOTOR_CONFIG, {"gpioset": ("", 0), "gpiofind": ("gpiochip4 17", 0)}

@@ -21,13 +21,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import uno_core
 from firmware.errors import ConfigError
 from hal.config import Section
 from hal.errors import ConfigError as HalConfigError
+from uno_core.errors import OptionError
+from uno_core.options import make_options
 
 SYSTEM_PATH = Path("/etc/unotable/config.toml")
 DEFAULT_PATH = Path(__file__).with_name("default_config.toml")
-EDITIONS = ("classic", "power", "attack", "extreme")
+EDITIONS = tuple(uno_core.EDITIONS)
 TOWER_CONFIRM = ("wait", "warn", "off")
 MIN_TOKEN_LENGTH = 16
 # Hardware sections: "module:function" of the hal parser, imported only when used.
@@ -216,8 +219,13 @@ def _table(reader: _Reader, doc: Mapping[str, Any]) -> TableConfig | None:
     edition = reader.get(sec, "string", "edition", "classic", choices=EDITIONS)
     seats = reader.get(sec, "integer", "seats", 4, minimum=2, maximum=10)
     tower_confirm = reader.get(sec, "string", "tower_confirm", "wait", choices=TOWER_CONFIRM)
+    if edition is not _BAD and seats is not _BAD:
+        spec = uno_core.get_edition(edition)
+        if not spec.min_players <= seats <= spec.max_players:
+            reader.add(ConfigError(sec[0].key("seats"), f"{edition} is for {spec.min_players}-{spec.max_players} players, not {seats}"))
+            seats = _BAD
     names = _names(reader, sec, seats)
-    options = _options(reader, sec)
+    options = _options(reader, sec, edition)
     reader.finish(sec, doc.get("table"))
     if _BAD in (edition, seats, tower_confirm, names, options):
         return None
@@ -248,7 +256,7 @@ def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:
     return _BAD if bad else tuple(raw)
 
 
-def _options(reader: _Reader, sec: tuple[Section, set[str]]) -> Any:
+def _options(reader: _Reader, sec: tuple[Section, set[str]], edition: Any) -> Any:
     raw = reader.get(sec, "raw", "options", {})
     key = sec[0].key("options")
     if raw is _BAD:
@@ -261,6 +269,12 @@ def _options(reader: _Reader, sec: tuple[Section, set[str]]) -> Any:
         if not isinstance(value, OptionValue):  # type: ignore[arg-type]
             reader.add(ConfigError(f"{key}.{name}", f"must be true/false, a number or a string, not {value!r}"))
             bad = True
+        elif edition is not _BAD:
+            try:  # one at a time, so that every bad option is reported
+                make_options(uno_core.get_edition(edition), {name: value})
+            except OptionError as exc:
+                reader.add(ConfigError(f"{key}.{name}", exc.message))
+                bad = True
     return _BAD if bad else MappingProxyType(dict(raw))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from firmware.api.requests import ADMIN_ACTIONS, COLORS, OVERRIDES
+from uno_core import EDITIONS
 
 Schema = dict[str, Any]
 
@@ -44,7 +45,7 @@ BODIES: dict[str, tuple[Schema, str]] = {
 }
 ADMIN_BODIES: dict[str, Schema] = {
     "new-match": obj({
-        "edition": {"type": "string", "enum": ["classic", "power", "attack", "extreme"]},
+        "edition": {"type": "string", "enum": list(EDITIONS)},
         "seats": {"type": "integer", "minimum": 2, "maximum": 10},
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**53},
         "options": {"type": "object", "maxProperties": 64,

@@ -116,6 +116,11 @@ def test_the_config_hash_changes_with_the_file(tmp_path):
         ("[table]\ntower_confirm = 'maybe'\n", "table.tower_confirm", "'wait', 'warn', 'off'"),
         ("[table]\ncolour = 'red'\n", "table.colour", "unknown option"),
         ("[table.options]\nstacking = [1]\n", "table.options.stacking", "true/false, a number"),
+        ("[table.options]\nstacking = true\n", "table.options.stacking", "unknown option (known: "),
+        ("[table.options]\ntarget_score = 'lots'\n", "table.options.target_score", "expected an integer"),
+        ("[table]\nedition = 'classic'\n[table.options]\nwild_restricted = true\n",
+         "table.options.wild_restricted", "does not apply to edition 'classic'"),
+        ("[table]\nedition = 'power'\nseats = 7\n", "table.seats", "power is for 2-6 players, not 7"),
         ("[api]\nport = 80\n", "api.port", "at least 1024"),
         ("[api]\nport = 70000\n", "api.port", "at most 65535"),
         ("[api]\nport = 8080.5\n", "api.port", "whole number"),
@@ -137,6 +142,18 @@ def test_a_bad_option_is_an_error_naming_its_key(tmp_path, text, key, message):
     assert info.value.key == key
     assert message in info.value.message
     assert [e.key for e in check_config(path)] == [key]
+
+
+def test_edition_and_house_rules_come_from_the_rules_engine(tmp_path):
+    cfg = load_config(write(tmp_path, "[table]\nedition = 'extreme'\n[table.options]\n"
+                                      "target_score = 250\nwild_restricted = false\n"))
+    assert cfg.table.edition == "extreme"
+    assert dict(cfg.table.options) == {"target_score": 250, "wild_restricted": False}
+
+
+def test_every_bad_house_rule_is_reported(tmp_path):
+    path = write(tmp_path, "[table.options]\nfoo = 1\ntarget_score = 'x'\nhand_size = 7\n")
+    assert [e.key for e in check_config(path)] == ["table.options.foo", "table.options.target_score"]
 
 
 def test_public_address_with_a_token_is_accepted(tmp_path):

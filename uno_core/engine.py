@@ -155,16 +155,21 @@ def _wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
 
 
 def _playable(s: State, hand: Iterable[Card], full: tuple[Card, ...]) -> list[Card]:
+    """The distinct cards of `hand` that may be played now."""
     top = s.discard[-1]
     colour = s.colour
     forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
+    tkind = top.kind
+    tnum = top.number
+    check_wild = s.options.wild_restricted and not s.table
     out: list[Card] = []
-    seen: set[Card] = set()
-    for c in hand:
-        if c in seen:
+    for c in dict.fromkeys(hand):
+        if c.kind == forbid:
             continue
-        seen.add(c)
-        if _matches(c, top, colour, forbid) and not _wild_blocked(s, c, full):
+        if c.colour == "":
+            if not (check_wild and _wild_blocked(s, c, full)):
+                out.append(c)
+        elif c.colour == colour or (c.kind == tkind and (c.kind != NUMBER or c.number == tnum)):
             out.append(c)
     return out
 
@@ -669,7 +674,7 @@ def _check_play(s: State, p: A.Play) -> None:
         raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
     if not _matches(card, top, s.colour, ""):
         raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
-    if not s.table and _wild_blocked(s, card, _remove(hand, (card,))):
+    if card.kind == WILD and not s.table and _wild_blocked(s, card, _remove(hand, (card,))):
         raise IllegalAction(p, f"a Wild may only be played with no {s.colour} card in hand")
     kind = _effective_kind(s, card)
     if card.colour == "":
@@ -1094,11 +1099,12 @@ def legal_actions(state: State) -> list[Action]:
             else:
                 hand = s.hands[seat]
                 pool = s.drawn if s.phase == "drawn" else hand
-            for card in _playable(s, pool, hand):
+            playable = _playable(s, pool, hand)
+            for card in playable:
                 out.extend(_play_variants(s, seat, card, hand))
-            if s.phase in ("drawn", "extra"):
+            if s.phase != "play":
                 out.append(A.Pass(seat))
-            elif _can_draw(s, seat):
+            elif s.options.draw_when_playable or s.table or not playable:
                 out.append(A.Press(seat) if s.edition.launcher else A.Draw(seat))
         elif s.queue:
             out.append(A.Press(seat))

@@ -19,8 +19,12 @@ What the chip does, and so does this twin:
   field is switched off and on again (RFConfiguration item 0x01), which resets
   them. With the field off no tag is powered and none answers.
 
-Faults for tests: `inject(kind, count)` with kind one of FAULTS; `unplug()` /
-`replug()` (the replugged chip is asleep again, as after a power cycle).
+Faults for tests: `inject(kind, count)` with kind one of FAULTS (line damage to
+the next answer: garbage, bitflip, bad_checksum, drop; or the next command is
+answered with a NACK, with the error frame, or not at all: nack, error, silence);
+`first_ack_delay_s` delays the first ACK after power-up (USB-serial adapters on a
+Pi can take up to ~1 s); `unplug()` / `replug()` (the replugged chip is asleep
+again, as after a power cycle).
 """
 
 from __future__ import annotations
@@ -43,7 +47,7 @@ from hal.pn532.frames import (
 from hal.sim.ptydevice import PtyDevice
 
 FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])  # IC PN532, version 1.6, supports A, B, ISO18092
-FAULTS = ("garbage", "bitflip", "bad_checksum", "drop", "nack", "silence")
+FAULTS = ("garbage", "bitflip", "bad_checksum", "drop", "nack", "silence", "error")
 WAKE_BYTE = 0x55
 
 SAM_CONFIGURATION = 0x14
@@ -74,12 +78,14 @@ class SimPN532(PtyDevice):
         *,
         baud: int | None = 115200,
         activation_attempt_s: float = 0.002,
+        first_ack_delay_s: float = 0.0,
         seed: int = 0,
     ) -> None:
         self._tags: dict[bytes, _Tag] = {}
         self._faults: deque[str] = deque()
         self._rng = random.Random(seed)
         self.activation_attempt_s = activation_attempt_s
+        self.first_ack_delay_s = first_ack_delay_s
         self.commands: list[int] = []  # every command code executed, for tests
         super().__init__(baud=baud, name="ttyPN532")
         for uid in tags:
@@ -127,6 +133,7 @@ class SimPN532(PtyDevice):
         for tag in self._tags.values():
             tag.state = _IDLE
         self._faults.clear()
+        self._first_ack_pending = True
 
     # -- bytes from the host -------------------------------------------------------
     def received(self, data: bytes) -> None:
@@ -156,9 +163,17 @@ class SimPN532(PtyDevice):
             self._faults.popleft()
             self.send(NACK)
             return
+        if fault == "error":
+            self._faults.popleft()
+            self.send(ACK)
+            self._answer_raw(ERROR_FRAME)
+            return
         code, params = data[0], data[1:]
         if not self._sam_done and code != SAM_CONFIGURATION:
             return  # still in LowVbat: SAMConfiguration must come first
+        if self._first_ack_pending:
+            self._first_ack_pending = False
+            time.sleep(self.first_ack_delay_s)  # a USB-serial adapter waking up
         self.send(ACK)
         self.commands.append(code)
         self._pending = None
@@ -183,7 +198,7 @@ class SimPN532(PtyDevice):
 
     def _damage(self, frame: bytes) -> bytes:
         """Apply the next queued line fault to an answer (the chip keeps the good copy)."""
-        if not self._faults or self._faults[0] in ("silence", "nack"):
+        if not self._faults or self._faults[0] in ("silence", "nack", "error"):
             return frame
         kind = self._faults.popleft()
         body = len(frame) - 3  # index of a byte inside TFI..data (never the start code)

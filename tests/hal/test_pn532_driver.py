@@ -3,7 +3,7 @@
 import pytest
 import serial
 
-from hal.errors import ReaderDisconnected, SerialTimeout
+from hal.errors import FrameError, ReaderDisconnected, SerialTimeout
 from hal.pn532 import PN532
 from hal.pn532.frames import encode_frame
 from hal.sim.pn532 import SimPN532
@@ -163,3 +163,21 @@ def test_a_port_that_cannot_be_opened_names_the_port():
 def test_max_retries_must_be_finite():
     with pytest.raises(ValueError, match="max_retries"):
         PN532("loop://", max_retries=255)
+
+
+def test_an_error_frame_is_a_frame_error_and_the_next_turn_recovers(chip):
+    with PN532(chip.port, **FAST) as reader:
+        reader.read_tags()
+        chip.inject("error")
+        with pytest.raises(FrameError, match="reports an error"):
+            reader.read_tags()
+        assert sorted(reader.read_tags()) == UIDS
+
+
+def test_a_slow_first_ack_is_waited_for():
+    with (
+        SimPN532(UIDS[:1], first_ack_delay_s=0.1) as sim,
+        PN532(sim.port, ack_timeout_s=0.5, response_timeout_s=0.15) as reader,
+    ):
+        assert reader.read_tags() == UIDS[:1]
+        assert reader.get_status()["resends"] == 0

@@ -209,3 +209,22 @@ def test_simtray_refuses_unknown_slots_and_drivers(sim):
         sim.place("U", 9)
     with pytest.raises(ValueError, match="driver"):
         SimTray(driver="acr122")
+
+
+def test_watch_hands_each_event_to_the_callback_until_stopped():
+    import threading
+
+    cfg = parse_config({"towers": {"U": U}, "seen_polls": 1, "poll_interval_s": 0}, path="tray")
+    reader = ScriptedReader("/dev/r0")
+    reader.tags = [U, "DEADBEEF"]
+    tray = Tray(cfg, {0: reader})
+    stop = threading.Event()
+    got = []
+
+    def on_event(event):
+        got.append(event)
+        stop.set()
+
+    tray.watch(on_event, stop)
+    assert set(got) == {TowerPlaced("U", 0), UnknownTag("DEADBEEF", 0)}
+    assert tray.get_status()["scans"] == 1

@@ -8,13 +8,14 @@ from typing import Any
 
 from firmware.api.requests import ADMIN_ACTIONS, COLORS, OVERRIDES
 from uno_core import EDITIONS
+from uno_core.editions import TOWERS
 
 Schema = dict[str, Any]
 
 SEAT: Schema = {"type": "integer", "minimum": 0, "maximum": 9, "description": "seat number, 0-based"}
 CARD: Schema = {
-    "type": "string", "minLength": 1, "maxLength": 16, "pattern": "^[A-Za-z0-9+_-]+$",
-    "description": "card in the compact card notation (see docs/api.md)",
+    "type": "string", "minLength": 1, "maxLength": 4, "pattern": "^[RGBYW][A-Z0-9+!]{0,3}$",
+    "description": "a card in the compact notation of uno_core.cards: R7, G3!, B+2, YS, W, W+4, WT1",
 }
 CARDS: Schema = {"type": "array", "items": CARD, "maxItems": 120}
 
@@ -58,7 +59,7 @@ ADMIN_BODIES: dict[str, Schema] = {
     "override": obj({
         "kind": {"type": "string", "enum": list(OVERRIDES)},
         "seat": SEAT,
-        "tower": {"type": "string", "minLength": 1, "maxLength": 32},
+        "tower": {"type": "string", "enum": list(TOWERS)},
         "count": {"type": "integer", "minimum": 0, "maximum": 120},
     }, ("kind",)),
 }

@@ -32,16 +32,40 @@ from firmware.api.requests import (
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
 from firmware.loop import TableLoop
+from uno_core.cards import parse_card
+from uno_core.errors import NotationError
 
 log = logging.getLogger(__name__)
 
 MAX_BODY = 64 * 1024
+
+
+def _card(field: str, text: str) -> str:
+    """`text` if it is a card in uno_core's notation (the schema checked it is a string)."""
+    try:
+        parse_card(text)
+    except NotationError as exc:
+        raise schema.Invalid(field, f"is not a card: {exc.message}") from None
+    return text
+
+
+def _cards(field: str, texts: list[str]) -> tuple[str, ...]:
+    return tuple(_card(f"{field}[{i}]", t) for i, t in enumerate(texts))
+
+
+def _play(body: dict[str, Any]) -> Play:
+    choices = dict(body.get("choices", {}))
+    if "cards" in choices:
+        choices["cards"] = _cards("choices.cards", choices["cards"])
+    return Play(body["seat"], _card("card", body["card"]), MappingProxyType(choices))
+
+
 BUILDERS: dict[str, Callable[[dict[str, Any]], Request]] = {
-    "/api/play": lambda b: Play(b["seat"], b["card"], MappingProxyType(b.get("choices", {}))),
+    "/api/play": _play,
     "/api/uno": lambda b: CallUno(b["seat"]),
     "/api/catch": lambda b: Catch(b["seat"], b["target"]),
     "/api/challenge": lambda b: Challenge(b["seat"]),
-    "/api/hands": lambda b: Hands(b["seat"], tuple(b["cards"])),
+    "/api/hands": lambda b: Hands(b["seat"], _cards("cards", b["cards"])),
 }
 assert set(BUILDERS) == set(schema.BODIES)
 

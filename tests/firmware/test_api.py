@@ -107,15 +107,15 @@ def test_state_is_public_and_a_play_changes_it():
 
 def test_requests_reach_the_table_as_typed_values_with_their_choices():
     async def test(session, table, _server):
-        await post(session, "/api/play", {"seat": 0, "card": "WD4", "choices": {"color": "blue", "target": 2}})
+        await post(session, "/api/play", {"seat": 0, "card": "W+4", "choices": {"color": "blue", "target": 2}})
         await post(session, "/api/uno", {"seat": 1})
         await post(session, "/api/catch", {"seat": 2, "target": 1})
-        await post(session, "/api/hands", {"seat": 2, "cards": ["G1", "B2"]})
+        await post(session, "/api/hands", {"seat": 2, "cards": ["G1", "B4!"]})
         await post(session, "/api/admin/new-match", {"edition": "power", "seats": 4, "seed": 9})
         await post(session, "/api/admin/resume", raw="")
         assert table.log == [
-            Play(0, "WD4", {"color": "blue", "target": 2}), CallUno(1), Catch(2, 1),
-            Hands(2, ("G1", "B2")), Admin("new-match", {"edition": "power", "seats": 4, "seed": 9}),
+            Play(0, "W+4", {"color": "blue", "target": 2}), CallUno(1), Catch(2, 1),
+            Hands(2, ("G1", "B4!")), Admin("new-match", {"edition": "power", "seats": 4, "seed": 9}),
             Admin("resume", {}),
         ]
 
@@ -134,6 +134,10 @@ def test_requests_reach_the_table_as_typed_values_with_their_choices():
         ("/api/play", {"seat": -1, "card": "R7"}, 400, "seat", "at least 0"),
         ("/api/play", {"seat": 0, "card": ""}, 400, "card", "must not be empty"),
         ("/api/play", {"seat": 0, "card": "R 7"}, 400, "card", "is not valid"),
+        ("/api/play", {"seat": 0, "card": "R77"}, 400, "card", "is not a card"),
+        ("/api/play", {"seat": 0, "card": "W", "choices": {"cards": ["R1", "RX"]}}, 400, "choices.cards[1]", "is not a card"),
+        ("/api/hands", {"seat": 0, "cards": ["W+5"]}, 400, "cards[0]", "is not a card"),
+        ("/api/admin/override", {"kind": "tower-seen", "tower": "X"}, 400, "tower", "one of 'U', 'N', 'O', '!'"),
         ("/api/play", {"seat": 0, "card": "R7", "extra": 1}, 400, "extra", "not a known field"),
         ("/api/play", {"seat": 0, "card": "W", "choices": {"color": "pink"}}, 400, "choices.color", "one of"),
         ("/api/hands", {"seat": 0, "cards": ["R1", 5]}, 400, "cards[1]", "must be string"),

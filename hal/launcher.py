@@ -447,6 +447,8 @@ class Launcher:
         self._check_open()
         if cards is None:
             self._check_seat(seat)
+            if self._fault is not None:  # refused: no chance is spent on a press that can't run
+                return EjectionResult(0, 0, "fault", seat, fault=self._fault)
             cards = self.draw()
         return self.deal(cards, seat)
 
@@ -489,7 +491,8 @@ class Launcher:
                 self._state = "idle"
 
     def stop(self) -> None:
-        """Motor off now (from any thread); a running deal ends with a fault."""
+        """Motor off now (from any thread). A running deal ends with status ``fault`` and
+        the launcher stays faulted until `reset_fault`."""
         self._motor_off()
         with self._lock:
             if self._op is not None:

@@ -97,6 +97,9 @@ def test_a_faulted_launcher_refuses_to_run_until_reset(table):
     refused = launcher.deal(2)
     assert (refused.status, refused.counted) == ("fault", 0)
     assert launcher.fire(cards=3).status == "fault"
+    model_state = launcher.model.get_state()
+    assert launcher.fire(seat=1).status == "fault"
+    assert launcher.model.get_state() == model_state  # a refused press draws nothing
     assert len(sim.motor_log) == log_length and sim.exited == []
     assert launcher.get_status()["state"] == "faulted"
     launcher.reset_fault()

@@ -140,9 +140,10 @@ def test_fire_draws_the_outcome_from_the_model(table):
     assert all(r.status == "ok" and r.counted == r.requested for r in results)
     assert sum(r.counted for r in results) == len(sim.exited)
     outcomes = [r.requested for r in results]
-    # the measured launcher ejects on some presses only, never 6 blank presses in a row
+    # the measured launcher ejects on some presses only, never 5 blank presses in a row
     assert 0 in outcomes and any(k > 0 for k in outcomes)
-    assert "0, 0, 0, 0, 0" not in ", ".join(map(str, outcomes))
+    blank_runs = "".join("x" if k else "0" for k in outcomes).split("x")
+    assert max(map(len, blank_runs)) <= 4
 
 
 def test_fire_is_reproducible_from_the_seed(mock_factory):

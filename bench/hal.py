@@ -30,7 +30,7 @@ from hal.sim.ptydevice import WIRE_BITS_PER_BYTE  # noqa: E402
 from hal.sim.tray import SimTray  # noqa: E402
 from hal.tray import Tray  # noqa: E402
 
-BAUD = 115200
+BAUD = 115200  # what SimTray(paced=True) spends per PN532 byte
 SLOTS = ("neutral", 0, 1, 2, 3, 4, 5)
 # Mid-game: two towers with seat 0, one neutral, one with seat 3, four seats empty.
 LAYOUT = {"U": 0, "N": 0, "O": "neutral", "!": 3}
@@ -42,7 +42,7 @@ def _bytes_on_line(tray: Tray) -> int:
 
 
 def measure_tray_scan(runs: int, layout: dict[str, Any]) -> dict[str, Any]:
-    with SimTray(SLOTS, baud=BAUD) as sim, Tray.from_config(sim.config()) as tray:
+    with SimTray(SLOTS, paced=True) as sim, Tray.from_config(sim.config()) as tray:
         for tower, slot in layout.items():
             sim.place(tower, slot)
         for _ in range(3):

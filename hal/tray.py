@@ -33,6 +33,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Protocol
 
 import serial
@@ -190,7 +191,7 @@ def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray") -> Tr
     tsec.finish()
     cfg = TrayConfig(
         readers=tuple(readers),
-        towers=towers,
+        towers=MappingProxyType(towers),
         seen_polls=sec.integer("seen_polls", defaults.seen_polls, minimum=1, maximum=100),
         missed_polls=sec.integer("missed_polls", defaults.missed_polls, minimum=1, maximum=100),
         poll_interval_s=sec.number(

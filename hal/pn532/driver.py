@@ -10,8 +10,9 @@ InListPassiveTarget activates at most two:
 
 1. RF field on: every tag in the field is freshly powered and answers REQA.
 2. InListPassiveTarget (MaxTg 2, 106 kbps type A) lists up to two tags.
-3. InRelease (all) halts them (HLTA): a halted tag ignores REQA, so the next
-   listing finds the others. Repeat 2-3 until a listing finds nothing new.
+3. InDeselect (Tg 0: all) halts them (HLTA): a halted tag ignores REQA, so the
+   next listing finds the others. Repeat 2-3 until a listing finds nothing new
+   (libnfc enumerates targets the same way).
 4. RF field off: halted tags are reset for the next turn, and the field does not
    disturb the neighbouring readers while they poll (readers take turns).
 
@@ -41,7 +42,7 @@ SAM_CONFIGURATION = 0x14
 GET_FIRMWARE_VERSION = 0x02
 RF_CONFIGURATION = 0x32
 IN_LIST_PASSIVE_TARGET = 0x4A
-IN_RELEASE = 0x52
+IN_DESELECT = 0x44
 RF_ITEM_FIELD = 0x01
 RF_ITEM_MAX_RETRIES = 0x05
 BRTY_106_TYPE_A = 0x00
@@ -131,7 +132,7 @@ class PN532:
                 found += new
                 if not listed:
                     break
-                self._command(IN_RELEASE, b"\x00")
+                self._command(IN_DESELECT, b"\x00")
                 if not new:
                     break  # a tag that ignores HLTA keeps answering: nothing more to learn
             self._rf_field(False)

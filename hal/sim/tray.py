@@ -38,8 +38,9 @@ class SimTray:
         *,
         driver: str = "pn532",
         towers: Mapping[str, str] | None = None,
-        baud: int | None = None,
+        paced: bool = True,
     ) -> None:
+        """`paced`: every byte takes its wire time at the reader's real baud rate."""
         if driver not in DEMO_UIDS:
             raise ValueError(f"driver must be 'pn532' or 'rdm6300', not {driver!r}")
         self.driver = driver
@@ -54,9 +55,9 @@ class SimTray:
                 if slot in self.readers:
                     raise ValueError(f"slot {slot!r} given twice")
                 if driver == "pn532":
-                    self.readers[slot] = SimPN532(baud=115200 if baud is None else baud)
+                    self.readers[slot] = SimPN532(baud=115200 if paced else None)
                 else:
-                    self.readers[slot] = SimRDM6300(baud=9600 if baud is None else baud)
+                    self.readers[slot] = SimRDM6300(baud=9600 if paced else None)
         except BaseException:
             self.close()
             raise

@@ -119,7 +119,7 @@ def test_at_most_two_targets_and_halted_tags_stay_silent_until_the_field_cycles(
     host.command("52 00")  # release: both halted
     second = host.command("4A 02 00")[-1].data
     assert second[1] == 1
-    host.command("52 00")
+    host.command("44 00")  # deselect halts them as well
     assert host.command("4A 02 00")[-1].data == b"\x4b\x00"  # all halted: silence
     host.command("32 01 00")
     host.command("32 01 01")  # field cycled: all answer again

@@ -104,6 +104,11 @@ class PN532:
         self._response_timeout = response_timeout_s
         self._max_retries = max_retries
         self._ready = False
+        # A chip that does not come up (adapter present, chip dead) is retried with
+        # backoff too, so it does not cost every tray round its full timeouts.
+        self._backoff_min, self._backoff_max = backoff_min_s, backoff_max_s
+        self._bring_up_backoff = backoff_min_s
+        self._bring_up_at = float("-inf")
         self.firmware: str | None = None
         self.frames_ok = 0
         self.frames_bad = 0
@@ -187,7 +192,16 @@ class PN532:
             if self._link.open():
                 self._ready = False
             if not self._ready:
-                self._bring_up()
+                now = self._clock()
+                if now < self._bring_up_at:
+                    raise SerialTimeout(f"{self.port}: chip not answering ({self.last_error})")
+                try:
+                    self._bring_up()
+                except (SerialTimeout, FrameError):
+                    self._bring_up_at = now + self._bring_up_backoff
+                    self._bring_up_backoff = min(self._bring_up_backoff * 2, self._backoff_max)
+                    raise
+                self._bring_up_backoff = self._backoff_min
         except (SerialTimeout, FrameError, ReaderDisconnected) as exc:
             self._failed(exc)
             raise

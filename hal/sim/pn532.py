@@ -112,6 +112,10 @@ class SimPN532(PtyDevice):
         with self.lock:
             self._faults.extend([kind] * count)
 
+    def clear_faults(self) -> None:
+        with self.lock:
+            self._faults.clear()
+
     @property
     def awake(self) -> bool:
         return self._awake

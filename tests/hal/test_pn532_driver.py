@@ -181,3 +181,38 @@ def test_a_slow_first_ack_is_waited_for():
     ):
         assert reader.read_tags() == UIDS[:1]
         assert reader.get_status()["resends"] == 0
+
+
+def test_a_chip_that_never_comes_up_is_retried_with_backoff_not_every_turn():
+    class Clock:
+        now = 0.0
+
+        def __call__(self):
+            return self.now
+
+    clock = Clock()
+    with SimPN532(UIDS[:1]) as sim:
+        sim.inject("silence", count=100)
+        rec = Recorder()
+        opts = {**FAST, "backoff_min_s": 5.0, "backoff_max_s": 20.0}
+        reader = PN532(sim.port, clock=_ticking(clock), open_port=rec, **opts)
+        with pytest.raises(SerialTimeout):
+            reader.read_tags()
+        sent = len(rec.written)
+        with pytest.raises(SerialTimeout, match="not answering"):
+            reader.read_tags()
+        assert len(rec.written) == sent  # nothing sent while backing off
+        clock.now += 5.0
+        sim.clear_faults()
+        assert reader.read_tags() == UIDS[:1]
+        reader.close()
+
+
+def _ticking(clock, step=0.01):
+    """A clock that advances a little on every reading (time passes while reading)."""
+
+    def read():
+        clock.now += step
+        return clock.now
+
+    return read

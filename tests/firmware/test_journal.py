@@ -188,3 +188,16 @@ def test_replay_of_a_corrupt_journal_fails_naming_the_damage(path, capsys):
     out = capsys.readouterr()
     assert len(out.out.splitlines()) == 2  # header and the good entry
     assert "entry 2 (pass) fails its checksum" in out.err
+
+
+def test_replay_reads_a_journal_the_daemon_is_still_writing(path, capsys):
+    with Journal.open(path) as writer:
+        writer.start_match(**HEADER)
+        writer.append("play", {"n": 1})
+        assert main(["replay", str(path)]) == 0
+        early = capsys.readouterr().out.splitlines()
+        writer.append("play", {"n": 2})  # the reader did not block the writer
+        assert main(["replay", str(path)]) == 0
+        late = capsys.readouterr().out.splitlines()
+    assert [json.loads(line).get("payload") for line in early] == [None, {"n": 1}]
+    assert [json.loads(line).get("payload") for line in late] == [None, {"n": 1}, {"n": 2}]

@@ -1,0 +1,77 @@
+"""`unotable scenario FILE`: set up a position from a scenario file, apply its actions,
+print the public state and the effects of the last action.
+
+    unotable scenario docs/scenarios/power-capture.toml
+    unotable scenario bug.json --json
+
+Exit status 2 for a bad file or an illegal action (the message names the action, its
+index and the rule it breaks). The format is in docs/formats.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from firmware.cli import UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "scenario",
+        help="apply a scenario file and print the resulting position",
+        description="Set up the position in FILE (TOML, or JSON if it ends in .json), apply "
+        "its actions, and print the public state and the effects of the last action.",
+    )
+    parser.add_argument("file", metavar="FILE", help="scenario file (.toml or .json)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+def _text(state: dict[str, Any], effects: list[dict[str, Any]], applied: int) -> str:
+    lines = [f"{state['edition']} ({state['mode']}), round {state['round']}, "
+             f"phase {state['phase']}, after {applied} action(s)"]
+    lines.append(f"top {state['top']}  colour {state['colour']}  direction {state['direction']}"
+                 f"  to act {state['to_act']}")
+    lines.append("hand counts: " + "  ".join(
+        f"seat {i}: {c}" for i, c in enumerate(state["hand_counts"])))
+    lines.append(f"draw pile: {state['pile_count']}")
+    if state["towers"] is not None:
+        lines.append("towers: " + "  ".join(
+            f"{t}: {'neutral' if s is None else f'seat {s}'}" for t, s in state["towers"].items()))
+    for owed in state["owed"]:
+        lines.append(f"owed: seat {owed['seat']} {owed['kind']} {owed['count']}")
+    lines.append("scores: " + " ".join(str(s) for s in state["scores"]))
+    lines.append("effects of the last action:" if effects else "effects of the last action: none")
+    for e in effects:
+        rest = ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")
+        lines.append(f"  {e['type']}({rest})")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    from uno_core import RuleError, effect_to_dict, public_state
+    from uno_core.scenario import ScenarioActionError, parse_scenario, run_scenario
+
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+    fmt = "json" if path.suffix.lower() == ".json" else "toml"
+    try:
+        result = run_scenario(parse_scenario(text, fmt))
+    except ScenarioActionError as exc:
+        raise UsageError(f"{args.file}: {exc}") from None
+    except RuleError as exc:
+        raise UsageError(f"{args.file}: {exc}") from None
+    state = public_state(result.state)
+    effects = [effect_to_dict(e) for e in result.effects]
+    if args.json:
+        print(json.dumps({"state": state, "effects": effects, "applied": result.applied},
+                         sort_keys=True))
+    else:
+        print(_text(state, effects, result.applied))
+    return 0

@@ -52,14 +52,15 @@ from hal.launcher import Launcher, LauncherConfig
 from hal.sim.clock import VirtualClock
 
 SERVO_FRAME_S = 0.02  # gpiozero's default servo frame width
-# The wiring of docs/wiring.md for four seats: what the simulated table runs on.
+# The example wiring of docs/wiring.md (and of firmware/default_config.toml), four seats.
 EXAMPLE_SECTION: dict[str, Any] = {
     "driver": "h_bridge",
     "motor_forward": 20,
     "motor_backward": 21,
+    "motor_enable": 12,
     "exit_sensor": 5,
     "hopper_sensor": 6,
-    "servo": 12,
+    "servo": 13,
     "seat_angles": [-60, -20, 20, 60],
 }
 

@@ -20,13 +20,13 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hal.seats import SeatPanel, SeatsConfig
 
-# The wiring of docs/wiring.md for four seats: what the simulated table runs on.
+# The example wiring of docs/wiring.md (and of firmware/default_config.toml), four seats.
 EXAMPLE_SECTION: dict[str, Any] = {
-    "launcher_button": 17,
-    "buttons": [22, 23, 24, 25],
-    "leds": [26, 27, 4, 18],
-    "status_led": 16,
-    "buzzer": 13,
+    "launcher_button": 16,
+    "buttons": [4, 17, 27, 22],
+    "leds": [23, 24, 25, 26],
+    "status_led": 19,
+    "buzzer": 18,
 }
 
 

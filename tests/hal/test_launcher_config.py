@@ -33,7 +33,7 @@ def test_pins_name_every_pin_with_its_dotted_key():
         "table.launcher.motor_enable": 19,
         "table.launcher.exit_sensor": 5,
         "table.launcher.hopper_sensor": 6,
-        "table.launcher.servo": 12,
+        "table.launcher.servo": 13,
     }
 
 
@@ -107,8 +107,8 @@ def test_single_driver_cannot_be_given_a_reverse():
 
 def test_a_device_that_fails_to_build_releases_what_it_claimed(mock_factory):
     cfg = parse_config(EXAMPLE_SECTION)
-    squatter = DigitalOutputDevice(12, pin_factory=mock_factory)  # the servo's pin
-    with pytest.raises(Exception, match="12"):
+    squatter = DigitalOutputDevice(13, pin_factory=mock_factory)  # the servo's pin
+    with pytest.raises(Exception, match="13"):
         Launcher.from_config(cfg, pin_factory=mock_factory)
     squatter.close()
     # every pin the failed launcher had claimed is free again

@@ -190,7 +190,7 @@ def test_launcher_never_moves_unless_asked(table, mock_factory):
     for name in MOTOR_PINS:
         states = mock_factory.pin(name).states
         assert len(states) == 1 and states[0].state == 0
-    assert mock_factory.pin("GPIO12").state == 0  # servo: no pulses at all
+    assert mock_factory.pin("GPIO13").state == 0  # servo: no pulses at all
     assert sim.motor_log == []
     assert launcher.get_status()["stray_cards"] == 1
 

@@ -75,8 +75,8 @@ def test_a_long_press_is_reported_as_a_hold_of_that_seat(seats):
 
 def test_debounce_time_is_handed_to_the_pins(seats, mock_factory):
     seats(bounce_time=0.08)
-    assert mock_factory.pin("GPIO17").bounce == 0.08
-    assert mock_factory.pin("GPIO23").bounce == 0.08
+    assert mock_factory.pin("GPIO16").bounce == 0.08  # launcher button
+    assert mock_factory.pin("GPIO27").bounce == 0.08  # seat 2
 
 
 def test_lights_switch_on_off_and_blink(seats):
@@ -177,7 +177,7 @@ def test_config_defaults_and_pins():
         ({"bounce_time": 2}, "seats.bounce_time"),
         ({"pull_up": 1}, "seats.pull_up"),
         ({"buzzer": 22}, "seats.buzzer"),
-        ({"leds": [26, 27, 4, 17]}, "seats.leds[3]"),
+        ({"leds": [23, 24, 25, 16]}, "seats.leds[3]"),
     ],
 )
 def test_bad_config_is_refused_by_key(change, key):
@@ -192,4 +192,4 @@ def test_inverted_buttons_press_by_driving_high(seats, mock_factory):
     panel.on_launcher_press(lambda: pressed.append(True))
     sim.press_launcher()
     assert pressed == [True]
-    assert mock_factory.pin("GPIO17").state == 0
+    assert mock_factory.pin("GPIO16").state == 0

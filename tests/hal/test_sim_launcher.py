@@ -73,7 +73,7 @@ def test_a_card_half_way_out_keeps_its_progress_when_the_motor_stops(mock_factor
     sim = SimLauncher(cfg, factory=mock_factory, clock=clock, cards_per_s=2)
     sim.load(["x", "y"])
     # the twin only sees pins: any gpiozero Motor on them drives it
-    with Motor(20, 21, pin_factory=mock_factory) as motor:
+    with Motor(20, 21, enable=12, pin_factory=mock_factory) as motor:
         motor.forward()
         clock.advance(0.3)
         motor.stop()

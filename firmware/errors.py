@@ -47,3 +47,7 @@ class Rejected(TableError):
 
 class LoopStopped(TableError):
     """The event loop stopped before it could handle an event."""
+
+
+class NoHandler(TableError, LookupError):
+    """An event was called on the loop that no handler is registered for."""

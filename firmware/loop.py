@@ -24,7 +24,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from firmware.errors import LoopStopped, Rejected
+from firmware.errors import LoopStopped, NoHandler, Rejected
 
 log = logging.getLogger(__name__)
 
@@ -207,7 +207,7 @@ class TableLoop:
                     result = self._handle(item.event, required=True)
                 except Exception as exc:
                     item.future.set_exception(exc)
-                    if not isinstance(exc, (Rejected, LookupError)):
+                    if not isinstance(exc, (Rejected, NoHandler)):
                         self._crashed(item.event, exc)
                         return
                 else:
@@ -232,7 +232,7 @@ class TableLoop:
         handlers = [h for cls in type(event).__mro__ for h in self._handlers.get(cls, ())]
         if not handlers:
             if required:
-                raise LookupError(f"no handler for {type(event).__name__}")
+                raise NoHandler(f"no handler for {type(event).__name__}")
             log.warning("no handler for %r: dropped", event)
             return None
         self.handled += 1

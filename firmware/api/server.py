@@ -75,6 +75,12 @@ def error(status: int, kind: str, reason: str, field: str | None = None, **heade
                              status=status, headers=headers or None)
 
 
+async def _drop(ws: web.WebSocketResponse) -> None:
+    """Disconnect a client that cannot keep up; its own failure concerns nobody else."""
+    with contextlib.suppress(Exception):
+        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too slow")
+
+
 class _Client:
     def __init__(self, ws: web.WebSocketResponse, backlog: int) -> None:
         self.ws = ws
@@ -103,6 +109,7 @@ class ApiServer:
         self._max_clients = max_clients
         self._backlog = backlog
         self._clients: set[_Client] = set()
+        self._closing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
         self.app = self._build_app()
         loop.on(Request, table.submit)
@@ -143,7 +150,8 @@ class ApiServer:
             except asyncio.QueueFull:
                 # A client that cannot keep up is dropped rather than slowing the table.
                 self._clients.discard(client)
-                self.loop.spawn(client.ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too slow"))
+                self._closing.add(asyncio.get_running_loop().create_task(_drop(client.ws)))
+                self._closing = {t for t in self._closing if not t.done()}
 
     # -- HTTP ---------------------------------------------------------------------
     def _build_app(self) -> web.Application:
@@ -172,6 +180,9 @@ class ApiServer:
                 raise
             kind = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status, "http_error")
             return error(exc.status, kind, exc.reason, **({"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else {}))
+        except Exception as exc:  # a bug in the table: the loop stops, the client is told
+            log.exception("%s %s failed", request.method, request.path)
+            return error(500, "internal", f"the table failed: {type(exc).__name__}")
 
     @web.middleware
     async def _auth(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:

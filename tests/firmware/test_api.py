@@ -272,3 +272,21 @@ def test_openapi_document_declares_the_token_when_one_is_required():
     assert doc["security"] == [{"bearer": []}]
     assert all("401" in op["responses"] for ops in doc["paths"].values() for op in ops.values())
     assert openapi(token_required=False) == copy.deepcopy(openapi(token_required=False))
+
+
+def test_a_failing_table_answers_500_in_json_and_stops_the_loop_in_safe_state():
+    class BrokenTable(FakeTable):
+        def submit(self, request):
+            raise KeyError("bug")
+
+    off = []
+
+    async def test(session, _table, server):
+        server.loop.on_safe_state(lambda: off.append(True))
+        status, body = await post(session, "/api/uno", {"seat": 0})
+        assert (status, body["error"], body["reason"]) == (500, "internal", "the table failed: KeyError")
+        await server.loop.wait()  # the loop asked itself to stop
+        assert isinstance(server.loop.failure, KeyError)
+
+    with_api(test, table=BrokenTable())
+    assert off == [True]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from firmware.errors import LoopStopped, Rejected
+from firmware.errors import LoopStopped, NoHandler, Rejected
 from firmware.loop import TableLoop
 
 
@@ -96,7 +96,7 @@ def test_call_returns_the_handler_result_and_a_rejection_changes_nothing():
         with pytest.raises(Rejected, match="seat 3 owes no press"):
             await loop.call(Press(3))
         results.append(await loop.call(Press(0)))
-        with pytest.raises(LookupError):
+        with pytest.raises(NoHandler):
             await loop.call("unknown")
         loop.stop()
 
@@ -235,3 +235,18 @@ def test_signals_become_an_orderly_stop_with_the_motor_off(tmp_path, sig):
     child.send_signal(sig)
     assert child.wait(timeout=20) == 0
     assert marker.read_text() == "motor off"
+
+
+def test_a_handler_bug_behind_call_reaches_the_caller_and_stops_the_loop():
+    loop = TableLoop()
+    loop.on(Press, lambda e: {}[e.seat])  # KeyError: a bug, not a refusal
+    seen = []
+
+    async def main():
+        try:
+            await loop.call(Press(4))
+        except KeyError as exc:
+            seen.append(exc)
+
+    assert loop.run(main, signals=False) == 1
+    assert len(seen) == 1 and isinstance(loop.failure, KeyError)

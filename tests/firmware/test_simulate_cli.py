@@ -1,0 +1,107 @@
+"""`unotable simulate`: full bot matches, a deterministic summary, records, bad arguments."""
+
+import io
+import json
+
+import pytest
+
+from firmware.cli import main
+from uno_core.record import read_record, replay_record
+
+
+def simulate(capsys, *args):
+    code = main(["simulate", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_json_summary_counts_matches_rounds_and_wins(capsys):
+    code, out, err = simulate(capsys, "--variant", "classic", "--players", "3", "--games", "4",
+                              "--seed", "7", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert {"variant": "classic", "players": 3, "games": 4, "seed": 7, "errors": 0}.items() \
+        <= summary.items()
+    assert sum(summary["wins"].values()) >= 4  # one winner per match (ties count twice)
+    assert set(summary["wins"]) == {"0", "1", "2"}
+    assert summary["rounds"] >= 4 and summary["turns"] > summary["rounds"] * 5
+    assert summary["actions"] > summary["turns"]
+    assert err == ""  # no progress bar when stderr is not a terminal
+
+
+def test_same_arguments_same_output(capsys):
+    args = ("--variant", "attack", "--players", "4", "--games", "3", "--seed", "11")
+    first = simulate(capsys, *args)
+    second = simulate(capsys, *args)
+    other = simulate(capsys, *args[:-1], "12")
+    assert first == second
+    assert other[1] != first[1]
+
+
+def test_text_summary_names_the_figures(capsys):
+    code, out, _ = simulate(capsys, "--variant", "extreme", "--players", "2", "--seed", "1",
+                            "--bot", "random")
+    assert code == 0
+    assert "1 matches of extreme, 2 players, random bots, seed 1" in out
+    assert "errors 0" in out and "seat 0:" in out and "seat 1:" in out
+
+
+def test_record_dir_gets_one_replayable_record_per_match(capsys, tmp_path):
+    code, out, _ = simulate(capsys, "--variant", "power", "--players", "3", "--games", "2",
+                            "--seed", "5", "--json", "--record", str(tmp_path / "recs"))
+    assert code == 0
+    files = sorted((tmp_path / "recs").iterdir())
+    assert [f.name for f in files] == ["power-p3-s5-0000.jsonl", "power-p3-s5-0001.jsonl"]
+    wins = [0, 0, 0]
+    for f in files:
+        record = read_record(f.read_text())
+        assert (record.edition, record.seats, record.seed) == ("power", 3, 5)
+        state, _ = replay_record(record)
+        assert state.over
+        for w in state.winners:
+            wins[w] += 1
+    assert {str(i): w for i, w in enumerate(wins)} == json.loads(out)["wins"]
+
+
+def test_progress_bar_on_a_terminal(capsys, monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty = Tty()
+    monkeypatch.setattr("sys.stderr", tty)
+    code = main(["simulate", "--variant", "classic", "--players", "2", "--games", "3"])
+    assert code == 0
+    assert tty.getvalue().endswith("[" + "#" * 30 + "] 3/3 matches\n")
+    assert "1/3 matches" in tty.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--variant", "flip", "--players", "3"), "unknown variant 'flip'"),
+        (("--variant", "power", "--players", "7"), "power is for 2-6 players, not 7"),
+        (("--variant", "classic", "--players", "1"), "classic is for 2-10 players, not 1"),
+        (("--variant", "classic", "--players", "3", "--games", "0"), "at least 1"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_clear_error(capsys, args, words):
+    code, out, err = simulate(capsys, *args)
+    assert code == 2
+    assert out == ""
+    assert words in err
+
+
+def test_a_record_dir_that_cannot_be_made_exits_2(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, out, err = simulate(capsys, "--variant", "classic", "--players", "2",
+                              "--record", str(blocker / "sub"))
+    assert code == 2 and "--record" in err and out == ""
+
+
+def test_non_numeric_players_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--variant", "classic", "--players", "three"])
+    assert exc.value.code == 2
+    assert "--players" in capsys.readouterr().err

@@ -266,7 +266,7 @@ def _options(reader: _Reader, sec: tuple[Section, set[str]], edition: Any) -> An
         return _BAD
     bad = False
     for name, value in raw.items():
-        if not isinstance(value, OptionValue):  # type: ignore[arg-type]
+        if not isinstance(value, OptionValue):
             reader.add(ConfigError(f"{key}.{name}", f"must be true/false, a number or a string, not {value!r}"))
             bad = True
         elif edition is not _BAD:

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("config", help="inspect the table's configuration")
     actions = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     check = actions.add_parser(

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="print the journal of a table, one JSON object per line",

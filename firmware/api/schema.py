@@ -31,6 +31,8 @@ CHOICES = obj({
     "color": {"type": "string", "enum": list(COLORS)},
     "target": SEAT,
     "cards": CARDS,
+    "towers": {"type": "array", "items": {"type": "string", "enum": list(TOWERS)}, "maxItems": 2,
+               "description": "towers taken by Take-2-Towers / Wild Take-1-Tower"},
 })
 
 # POST endpoints: path -> (request body schema, summary)
@@ -49,6 +51,8 @@ ADMIN_BODIES: dict[str, Schema] = {
         "edition": {"type": "string", "enum": list(EDITIONS)},
         "seats": {"type": "integer", "minimum": 2, "maximum": 10},
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**53},
+        "names": {"type": "array", "maxItems": 10,
+                  "items": {"type": "string", "maxLength": 24}, "description": "players' names by seat"},
         "options": {"type": "object", "maxProperties": 64,
                     "additionalProperties": {"anyOf": [
                         {"type": "boolean"}, {"type": "integer"},
@@ -188,6 +192,9 @@ def openapi(*, token_required: bool) -> Schema:
                                 "responses": responses(FREE)}},
         "/api/openapi.json": {"get": {"operationId": "openapi", "summary": "this document",
                                       "responses": responses(FREE)}},
+        "/api/editions": {"get": {"operationId": "editions", "summary": (
+            "editions with deck, players and house-rule options (type, default, limits)"),
+            "responses": responses(FREE)}},
         "/api/ws": {"get": {"operationId": "events", "summary": (
             "WebSocket: the public state on connect, then one JSON message per event"),
             "responses": {"101": {"description": "switching protocols"},

@@ -32,6 +32,7 @@ from firmware.api.requests import (
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
 from firmware.loop import TableLoop
+from firmware.serve import add_screen_routes, is_public
 from uno_core.cards import parse_card
 from uno_core.errors import NotationError
 
@@ -163,6 +164,7 @@ class ApiServer:
         for path in schema.BODIES:
             app.router.add_post(path, self._poster(path))
         app.router.add_post("/api/admin/{action}", self._admin)
+        add_screen_routes(app)  # the table's screen: /, /static/..., /api/editions
         return app
 
     @web.middleware
@@ -186,9 +188,11 @@ class ApiServer:
 
     @web.middleware
     async def _auth(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        if self._token is not None:
+        if self._token is not None and not is_public(request.path):
             given = request.headers.get("Authorization", "")
             scheme, _, value = given.partition(" ")
+            if request.path == "/api/ws" and "token" in request.query:
+                scheme, value = "bearer", request.query["token"]  # browsers cannot set WS headers
             if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), self._token.encode()):
                 return error(401, "unauthorized", "send the table's token as 'Authorization: Bearer <token>'",
                              **{"WWW-Authenticate": 'Bearer realm="unotable"'})

@@ -255,7 +255,8 @@ def test_openapi_document_covers_every_route_the_server_has():
         assert status == 200 and doc["openapi"].startswith("3.0")
         routes = {
             (r.method.lower(), r.resource.canonical)
-            for r in server.app.router.routes() if r.method != "HEAD"
+            for r in server.app.router.routes()
+            if r.method != "HEAD" and r.resource.canonical.startswith("/api/")  # not the static page
         }
         documented = {(m, p) for p, ops in doc["paths"].items() for m in ops}
         admin = {(m, p) for m, p in documented if p.startswith("/api/admin/")}
@@ -290,3 +291,26 @@ def test_a_failing_table_answers_500_in_json_and_stops_the_loop_in_safe_state():
 
     with_api(test, table=BrokenTable())
     assert off == [True]
+
+
+def test_the_screen_loads_without_the_token_but_the_api_still_needs_it():
+    async def test(session, _table, _server):
+        async with aiohttp.ClientSession(_server.url) as bare:  # no Authorization header
+            async with bare.get("/") as resp:
+                assert resp.status == 200 and "<html" in (await resp.text()).lower()
+            async with bare.get("/static/app.js") as resp:
+                assert resp.status == 200 and "javascript" in resp.content_type
+            async with bare.get("/api/editions") as resp:
+                assert resp.status == 401
+            async with bare.ws_connect(f"/api/ws?token={TOKEN}") as ws:  # browsers cannot set WS headers
+                assert (await ws.receive_json())["type"] == "state"
+            with pytest.raises(aiohttp.WSServerHandshakeError):
+                await bare.ws_connect("/api/ws?token=wrong-token-wrong-token")
+        status, catalog = await get(session, "/api/editions")
+        power = next(e for e in catalog["editions"] if e["name"] == "power")
+        assert status == 200 and power["towers"] and "G3O" in power["deck"] and "G3" in power["deck"]
+        assert power["options"]["wild_draw4_restricted"] == {
+            "type": "bool", "default": True, "doc": power["options"]["wild_draw4_restricted"]["doc"]}
+        assert power["options"]["target_score"]["minimum"] == 1
+
+    with_api(test, token=TOKEN)

@@ -1,0 +1,70 @@
+"""The table's screen: the static page (`firmware/web/`) and the edition catalogue it reads.
+
+`add_screen_routes(app)` adds, to the API's aiohttp application:
+
+* ``GET /`` — the page (``web/index.html``) and ``GET /static/<file>`` — its modules,
+  style and icons, all from the installed package (no CDN, no build step);
+* ``GET /api/editions`` — every edition with its deck (distinct cards in notation),
+  player range, draw mode, and its house-rule options with type, default and limits,
+  so that match set-up and the card picker are built from the rules engine's data.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from uno_core import EDITIONS, OPTION_SPECS
+from uno_core.cards import format_card
+
+WEB_DIR = Path(__file__).with_name("web")
+PUBLIC_PREFIXES = ("/static/",)  # served without the API token: the page holds no secrets
+PUBLIC_PATHS = ("/",)
+
+
+def editions_catalog() -> dict[str, Any]:
+    """``{"editions": [{name, description, players, launcher, towers, deck, options}]}``."""
+    out = []
+    for ed in EDITIONS.values():
+        options = {}
+        for name, default in ed.option_defaults.items():
+            spec = OPTION_SPECS[name]
+            entry: dict[str, Any] = {"type": spec.type.__name__, "default": default, "doc": spec.doc}
+            if spec.choices:
+                entry["choices"] = list(spec.choices)
+            if spec.minimum is not None:
+                entry["minimum"] = spec.minimum
+            if spec.maximum is not None:
+                entry["maximum"] = spec.maximum
+            options[name] = entry
+        out.append({
+            "name": ed.name,
+            "description": ed.description,
+            "players": {"min": ed.min_players, "max": ed.max_players},
+            "launcher": ed.launcher,
+            "towers": ed.towers,
+            "deck": list(dict.fromkeys(format_card(c) for c in ed.deck)),
+            "options": options,
+        })
+    return {"editions": out}
+
+
+def is_public(path: str) -> bool:
+    """Whether `path` is part of the static page (no token needed to load it)."""
+    return path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
+
+
+async def _index(request: web.Request) -> web.FileResponse:
+    return web.FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+async def _editions(request: web.Request) -> web.Response:
+    return web.json_response(editions_catalog())
+
+
+def add_screen_routes(app: web.Application) -> None:
+    app.router.add_get("/", _index)
+    app.router.add_get("/api/editions", _editions)
+    app.router.add_static("/static/", WEB_DIR, append_version=False)

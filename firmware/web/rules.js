@@ -1,0 +1,113 @@
+// The public rules the page checks before it sends anything: card notation and the
+// matching check (uno_core.cards / uno_core.engine._matches). The daemon stays the
+// authority; this only spares a round trip for plays everyone can see are wrong.
+
+export const COLOURS = ["R", "G", "B", "Y"];
+export const COLOUR_NAMES = { R: "red", G: "green", B: "blue", Y: "yellow" };
+// a shape per colour, so that colour is never the only cue
+export const COLOUR_SHAPES = { R: "▲", G: "●", B: "■", Y: "◆" };
+export const TOWERS = ["U", "N", "O", "!"];
+
+const COLOURED_KINDS = ["+1", "+2", "S", "R", "T2", "H2", "DA", "TH"];
+const WILD_KINDS = ["W", "W+4", "WT1", "WH4", "WAA", "WC", "WHF", "WAH", "WX"];
+export const KIND_NAMES = {
+  "#": "number", "+1": "Draw 1", "+2": "Draw 2", S: "Skip", R: "Reverse",
+  T2: "Take-2-Towers", H2: "Hit 2", DA: "Discard All", TH: "Trade Hands",
+  W: "Wild", "W+4": "Wild Draw 4", WT1: "Wild Take-1-Tower", WH4: "Wild Hit 4",
+  WAA: "Wild Attack-Attack", WC: "Wild Customizable", WHF: "Wild Hit Fire",
+  WAH: "Wild All Hit", WX: "Wild Extremer Zug",
+};
+// the action each tower protects against; a symbol card forbids that action on top of it
+const TOWER_PROTECTS = { U: "+1", N: "+2", O: "W+4", "!": "S" };
+const TARGETED = new Set(["WAA", "WX", "TH"]);
+const CUSTOM_KIND = {
+  wild: "W", skip: "S", reverse: "R", "hit-2": "H2", "hit-4": "WH4",
+  "attack-attack": "WAA", "hit-fire": "WHF", "all-hit": "WAH", "trade-hands": "TH",
+};
+
+/** Parse the compact notation ("R7", "G3!", "B+2", "W+4") into {text, colour, kind, number, symbol}. */
+export function parseCard(text) {
+  if (WILD_KINDS.includes(text)) return { text, colour: "", kind: text, number: -1, symbol: "" };
+  const colour = text[0];
+  const rest = text.slice(1);
+  if (!COLOURS.includes(colour)) throw new Error(`not a card: ${text}`);
+  if (/^[0-9]/.test(rest)) {
+    const symbol = rest.slice(1);
+    if (symbol && !TOWERS.includes(symbol)) throw new Error(`not a card: ${text}`);
+    return { text, colour, kind: "#", number: Number(rest[0]), symbol };
+  }
+  if (COLOURED_KINDS.includes(rest)) return { text, colour, kind: rest, number: -1, symbol: "" };
+  throw new Error(`not a card: ${text}`);
+}
+
+/** Short face of a card for a button: "7", "7U", "+2", "Skip". */
+export function face(card) {
+  const c = typeof card === "string" ? parseCard(card) : card;
+  if (c.kind === "#") return `${c.number}${c.symbol}`;
+  if (c.kind === "+1" || c.kind === "+2" || c.kind === "W+4") return c.kind.replace("W", "");
+  return { S: "⊘", R: "⇄" }[c.kind] ?? c.kind.replace(/^W(?=.)/, "");
+}
+
+/** "red 7 (U)", "blue Draw 2", "Wild Draw 4": words a person reads. */
+export function cardName(text) {
+  const c = parseCard(text);
+  if (c.kind === "#") return `${COLOUR_NAMES[c.colour]} ${c.number}${c.symbol ? ` (${c.symbol})` : ""}`;
+  return c.colour ? `${COLOUR_NAMES[c.colour]} ${KIND_NAMES[c.kind]}` : KIND_NAMES[c.kind];
+}
+
+export function seatName(state, seat) {
+  const name = state?.names?.[seat];
+  return name ? `${name} (seat ${seat + 1})` : `Seat ${seat + 1}`;
+}
+
+function effectiveKind(state, card) {
+  if (card.kind === "WC") return CUSTOM_KIND[state.options?.wild_customizable ?? "wild"] ?? "W";
+  return card.kind;
+}
+
+/** Whether `text` may go on the current top card and colour (seed rules, public part). */
+export function matchReason(state, text) {
+  const card = parseCard(text);
+  const top = state.top ? parseCard(state.top) : null;
+  if (!top) return null;
+  const forbid = top.symbol ? TOWER_PROTECTS[top.symbol] : "";
+  if (card.kind === forbid) {
+    return `no ${KIND_NAMES[card.kind]} on a power symbol ${top.symbol} card (${top.text})`;
+  }
+  if (card.colour === "" || card.colour === state.colour) return null;
+  if (card.kind === top.kind && (card.kind !== "#" || card.number === top.number)) return null;
+  return `${text} matches neither colour ${state.colour} nor ${top.text}`;
+}
+
+/** Why `seat` cannot declare a play now (public facts only), or null. */
+export function turnReason(state, seat) {
+  if (state.paused) return "the table is paused";
+  if (!["play", "drawn", "extra"].includes(state.phase)) return `no play now (${state.phase})`;
+  if ((state.owed ?? []).length) return "the table is waiting for owed cards first";
+  if (state.to_act !== seat) return `it is ${seatName(state, state.to_act)}'s turn, not ${seatName(state, seat)}'s`;
+  return null;
+}
+
+/** What a declared card needs besides itself: colour, target seat, towers, laid cards. */
+export function needs(state, seat, text) {
+  const card = parseCard(text);
+  const kind = effectiveKind(state, card);
+  let towers = 0;
+  let free = [];
+  if (state.towers && (card.kind === "T2" || card.kind === "WT1")) {
+    free = TOWERS.filter((t) => state.towers[t] !== seat);
+    towers = Math.min(card.kind === "T2" ? 2 : 1, free.length);
+  }
+  return {
+    colour: card.colour === "",
+    target: TARGETED.has(kind),
+    towers,
+    freeTowers: free,
+    laid: card.kind === "DA" ? card.colour : "",
+  };
+}
+
+/** The distinct cards of an edition's deck, in deck order (from GET /api/editions). */
+export function cardsOfColour(deck, colour) {
+  return deck.filter((t) => (colour === "W" ? t.startsWith("W") : t[0] === colour && !t.startsWith("W")));
+}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +22,7 @@ from firmware.errors import JournalError
 from firmware.journal import Journal
 from firmware.loop import TableLoop
 from firmware.notify import Notifier
+from hal.clock import Clock
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class Daemon:
         make_table: TableFactory,
         *,
         env: Mapping[str, str] | None = None,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock | None = None,
     ) -> None:
         self.config = config
         self._make_table = make_table

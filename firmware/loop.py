@@ -8,6 +8,10 @@ at a time, in arrival order, so handlers need no locks.
 Handlers are plain functions: a handler never waits for hardware. Work that takes time
 is started with `spawn` and reports back by posting another event.
 
+Time comes from an injected `hal.clock.Clock` (`MonotonicClock` in the daemon,
+`hal.sim.clock.VirtualClock` in tests): `now()` reads it and `after(delay, event)`
+posts an event later (a timeout), so tests drive timeouts without waiting.
+
 On every way out (orderly stop, SIGTERM, SIGINT, a crashing handler) the safe-state
 callbacks run (motor off) before `run` returns.
 """
@@ -19,12 +23,12 @@ import contextlib
 import logging
 import signal
 import threading
-import time
 from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from firmware.errors import LoopStopped, NoHandler, Rejected
+from hal.clock import Cancellable, Clock, MonotonicClock
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +46,9 @@ class _Call:
 
 
 class TableLoop:
-    def __init__(self, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.clock = clock
+    def __init__(self, *, clock: Clock | None = None) -> None:
+        self.clock: Clock = MonotonicClock() if clock is None else clock
+        self._timers: set[Cancellable] = set()
         self._handlers: dict[type, list[Handler]] = defaultdict(list)
         self._safe_state: list[Callable[[], object]] = []
         self._shutdown: list[Callable[[], Awaitable[object]]] = []
@@ -89,6 +94,23 @@ class TableLoop:
         except RuntimeError:  # the asyncio loop closed between the check and the call
             return False
         return True
+
+    def now(self) -> float:
+        """Monotonic seconds from the injected clock."""
+        return self.clock.now()
+
+    def after(self, delay: float, event: object) -> Cancellable:
+        """Post `event` once `delay` seconds have passed on the clock; `cancel()` the
+        returned handle to drop it (a handler must still check that the event is current)."""
+        timer: Cancellable | None = None
+
+        def fire() -> None:
+            self._timers.discard(timer)  # type: ignore[arg-type]
+            self.post(event)
+
+        timer = self.clock.call_later(delay, fire)
+        self._timers.add(timer)
+        return timer
 
     async def call(self, event: object) -> Any:
         """On the loop: queue `event` behind earlier ones and return its handler's result."""
@@ -137,6 +159,9 @@ class TableLoop:
         try:
             with self._inbox_lock:
                 self.closed = True
+            for timer in list(self._timers):
+                timer.cancel()
+            self._timers.clear()
             if self._stop is not None:
                 self._request_stop(self.stop_reason or "closed")
             for callback in reversed(self._shutdown):

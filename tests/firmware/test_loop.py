@@ -14,6 +14,7 @@ import pytest
 
 from firmware.errors import LoopStopped, NoHandler, Rejected
 from firmware.loop import TableLoop
+from hal.sim.clock import VirtualClock
 
 
 @dataclass(frozen=True)
@@ -203,10 +204,44 @@ def test_call_waiting_when_the_loop_stops_is_told_so():
     assert outcome == ["ZeroDivisionError"]
 
 
-def test_injected_clock_is_what_handlers_read():
-    ticks = iter([10.0, 10.5])
-    loop = TableLoop(clock=lambda: next(ticks))
-    assert (loop.clock(), loop.clock()) == (10.0, 10.5)
+@dataclass(frozen=True)
+class Timeout:
+    what: str
+
+
+def test_timeouts_run_on_the_injected_clock():
+    clock = VirtualClock(start=100.0)
+    loop = TableLoop(clock=clock)
+    fired: list[tuple[str, float]] = []
+    loop.on(Timeout, lambda e: fired.append((e.what, loop.now())))
+
+    async def main():
+        loop.after(5.0, Timeout("uno window"))
+        tower = loop.after(30.0, Timeout("tower not seen"))
+        loop.after(2.0, Timeout("servo settled"))
+        clock.advance(10.0)  # virtual time: nothing really waits
+        tower.cancel()
+        clock.advance(60.0)
+        await asyncio.sleep(0)
+        loop.post(Done())
+
+    assert run_until_done(loop, main) == 0
+    assert fired == [("servo settled", 170.0), ("uno window", 170.0)]  # handled after both advances
+
+
+def test_pending_timeouts_are_dropped_at_stop():
+    clock = VirtualClock()
+    loop = TableLoop(clock=clock)
+    fired = []
+    loop.on(Timeout, fired.append)
+
+    async def main():
+        loop.after(1.0, Timeout("late"))
+        loop.stop()
+
+    assert loop.run(main, signals=False) == 0
+    clock.advance(5.0)
+    assert fired == [] and clock.pending() == 0
 
 
 CHILD = textwrap.dedent(

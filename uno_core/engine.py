@@ -154,23 +154,27 @@ def _wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
     return any(c.colour == colour for c in hand)
 
 
+_MATCH_CACHE: dict[tuple[str, Card, str], frozenset[Card]] = {}
+
+
+def _match_set(s: State) -> frozenset[Card]:
+    """The deck's cards that may go on the current top card and colour (cached)."""
+    top = s.discard[-1]
+    key = (s.edition.name, top, s.colour)
+    found = _MATCH_CACHE.get(key)
+    if found is None:
+        forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
+        found = frozenset(c for c in s.edition.deck if _matches(c, top, s.colour, forbid))
+        _MATCH_CACHE[key] = found
+    return found
+
+
 def _playable(s: State, hand: Iterable[Card], full: tuple[Card, ...]) -> list[Card]:
     """The distinct cards of `hand` that may be played now."""
-    top = s.discard[-1]
-    colour = s.colour
-    forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
-    tkind = top.kind
-    tnum = top.number
-    check_wild = s.options.wild_restricted and not s.table
-    out: list[Card] = []
-    for c in dict.fromkeys(hand):
-        if c.kind == forbid:
-            continue
-        if c.colour == "":
-            if not (check_wild and _wild_blocked(s, c, full)):
-                out.append(c)
-        elif c.colour == colour or (c.kind == tkind and (c.kind != NUMBER or c.number == tnum)):
-            out.append(c)
+    ok = _match_set(s)
+    out = [c for c in dict.fromkeys(hand) if c in ok]
+    if s.options.wild_restricted and not s.table:
+        out = [c for c in out if not _wild_blocked(s, c, full)]
     return out
 
 
@@ -251,6 +255,10 @@ def _needs_reshuffle(s: State) -> bool:
 
 def _settle(s: State, fx: Effects) -> None:
     """Run pending obligations, then decide who acts next (or end the round)."""
+    if not s.queue and s.out < 0 and s.exposed < 0 and (s.pile_count or len(s.discard) < 2):
+        s.chance = ""
+        s.to_act = s.actor
+        return
     while s.queue:
         kind, seat, count, tag = s.queue[0]
         if _needs_reshuffle(s):
@@ -668,20 +676,30 @@ def _check_play(s: State, p: A.Play) -> None:
             raise IllegalAction(p, f"seat {seat} does not hold {card}")
         if s.phase == "drawn" and card not in s.drawn:
             raise IllegalAction(p, "after drawing only the drawn card may be played")
-    top = s.discard[-1]
-    forbid = _symbol_forbid(s)
-    if card.kind == forbid:
-        raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
-    if not _matches(card, top, s.colour, ""):
+    if card not in _match_set(s):
+        top = s.discard[-1]
+        if card.kind == _symbol_forbid(s):
+            raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
         raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
     if card.kind == WILD and not s.table and _wild_blocked(s, card, _remove(hand, (card,))):
         raise IllegalAction(p, f"a Wild may only be played with no {s.colour} card in hand")
-    kind = _effective_kind(s, card)
     if card.colour == "":
         if p.colour not in COLOURS:
             raise IllegalAction(p, f"a wild needs a colour (one of {' '.join(COLOURS)})")
     elif p.colour:
         raise IllegalAction(p, "only a wild card names a colour")
+    if card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid:
+        if p.uno and s.counts[seat] != 2:
+            raise IllegalAction(p, f"UNO is called with one card left, not {s.counts[seat] - 1}")
+        return
+    _check_choices(s, p, hand)
+
+
+def _check_choices(s: State, p: A.Play, hand: tuple[Card, ...]) -> None:
+    """The choices of a card: target seat, towers, laid cards, UNO."""
+    card = p.card
+    seat = p.seat
+    kind = _effective_kind(s, card)
     if kind in _TARGETED:
         if not (0 <= p.target < s.n) or p.target == seat:
             raise IllegalAction(p, f"{card} needs a target seat other than {seat}")
@@ -742,20 +760,27 @@ def _close_window(s: State, seat: int) -> None:
 def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
     _check_play(s, p)
     seat, card = p.seat, p.card
-    _close_window(s, seat)
-    old_colour = s.colour
+    if s.exposed >= 0 and seat != s.exposed:
+        s.exposed = -1
+    guilty = False
     if s.table:
         _unseen_take(s, p.laid + (card,), p, "play")
         _set_count(s, seat, s.counts[seat] - 1 - len(p.laid))
-        guilty = False
     else:
         hand = s.hands[seat]
         i = hand.index(card)
         hand = hand[:i] + hand[i + 1:]
         if p.laid:
             hand = _remove(hand, p.laid)
-        _set_hand(s, seat, hand)
-        guilty = card.kind == WILD_DRAW4 and any(c.colour == old_colour for c in hand)
+        hands = list(s.hands)
+        hands[seat] = hand
+        s.hands = tuple(hands)
+        counts = list(s.counts)
+        counts[seat] = len(hand)
+        s.counts = tuple(counts)
+        if card.kind == WILD_DRAW4:
+            colour = s.colour
+            guilty = any(c.colour == colour for c in hand)
     if p.laid:
         s.discard = s.discard + p.laid + (card,)
         fx.append(E.CardsLaid(seat, p.laid))
@@ -775,8 +800,12 @@ def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
             s.exposed = seat
     elif left == 0:
         s.out = seat
-    s.pending = (seat, -1, guilty) if card.kind == WILD_DRAW4 else ()
-    s.drawn = ()
+    if card.kind == WILD_DRAW4:
+        s.pending = (seat, -1, guilty)
+    elif s.pending:
+        s.pending = ()
+    if s.drawn:
+        s.drawn = ()
     _BEHAVIOUR[_effective_kind(s, card)](s, seat, p, fx)
     _settle(s, fx)
 
@@ -1046,7 +1075,7 @@ def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
         raise IllegalAction(action, "the match is over")
     s = state.clone()
     fx: Effects = []
-    if isinstance(action, A.Play):
+    if type(action) is A.Play:
         _apply_play(s, action, fx)
     elif isinstance(action, _CHANCE_TYPES):
         _apply_chance(s, action, fx)
@@ -1059,9 +1088,23 @@ def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
 
 # ---------------------------------------------------------------- legal actions
 
+_VARIANT_CACHE: dict[tuple[int, Card, bool], list[A.Play]] = {}
+_PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
+                             WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
+
+
 def _play_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...]) -> list[A.Play]:
+    if card.kind in _PLAIN_VARIANTS:  # no choices but colour and UNO: cache the values
+        key = (seat, card, s.counts[seat] == 2)
+        found = _VARIANT_CACHE.get(key)
+        if found is None:
+            colours: tuple[str, ...] = COLOURS if card.colour == "" else ("",)
+            unos = (False, True) if key[2] else (False,)
+            found = [A.Play(seat, card, col, uno=u) for col in colours for u in unos]
+            _VARIANT_CACHE[key] = found
+        return found
     kind = _effective_kind(s, card)
-    colours: tuple[str, ...] = COLOURS if card.colour == "" else ("",)
+    colours = COLOURS if card.colour == "" else ("",)
     targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in _TARGETED else [-1])
     want = _tower_count(s, card) if s.edition.towers else 0
     if want:
@@ -1078,6 +1121,27 @@ def _play_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...]) -> l
             for col in colours for t in targets for tw in tower_sets for u in unos]
 
 
+_DRAW = tuple(A.Draw(i) for i in range(16))
+_PRESS = tuple(A.Press(i) for i in range(16))
+_PASS = tuple(A.Pass(i) for i in range(16))
+
+
+def _plain_turn_actions(s: State, seat: int) -> list[Action]:
+    hand = s.hands[seat]
+    ok = _match_set(s)
+    two = s.counts[seat] == 2
+    out: list[Action] = []
+    found = False
+    for card in dict.fromkeys(hand):
+        if card in ok:
+            found = True
+            cached = _VARIANT_CACHE.get((seat, card, two))
+            out.extend(cached if cached is not None else _play_variants(s, seat, card, hand))
+    if s.options.draw_when_playable or not found:
+        out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
+    return out
+
+
 def legal_actions(state: State) -> list[Action]:
     """Every legal seat action now, including call/catch interjections by any seat.
 
@@ -1087,10 +1151,13 @@ def legal_actions(state: State) -> list[Action]:
     without laid cards there.
     """
     s = state
+    seat = s.to_act
+    if (s.phase == "play" and seat == s.actor and seat >= 0 and not s.queue and not s.table
+            and s.exposed < 0 and not s.options.wild_restricted):
+        return _plain_turn_actions(s, seat)  # the common case, kept lean
     out: list[Action] = []
     if s.phase == "match_over":
         return out
-    seat = s.to_act
     if seat >= 0:
         if _play_phase(s):
             if s.table:
@@ -1103,9 +1170,9 @@ def legal_actions(state: State) -> list[Action]:
             for card in playable:
                 out.extend(_play_variants(s, seat, card, hand))
             if s.phase != "play":
-                out.append(A.Pass(seat))
+                out.append(_PASS[seat])
             elif s.options.draw_when_playable or s.table or not playable:
-                out.append(A.Press(seat) if s.edition.launcher else A.Draw(seat))
+                out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
         elif s.queue:
             out.append(A.Press(seat))
         elif s.phase == "challenge":

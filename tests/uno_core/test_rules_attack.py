@@ -227,3 +227,13 @@ def test_empty_launcher_is_reloaded_from_the_discard_pile():
 def test_pass_only_where_a_pass_exists():
     s = position("attack", hands=["B1", "G5"], discard="R7", pile=LOAD)
     assert "passing" in illegal(s, Pass(0))
+
+
+def test_other_first_cards_are_colour_cards_or_name_a_colour():
+    s, fx = started("attack-1999", 3, "RDA", dealer=0)
+    assert s.to_act == 1 and s.phase == "play" and s.colour == "R"
+    s, fx = started("attack-1999", 3, "GTH", dealer=0)
+    assert s.to_act == 1 and s.phase == "play" and s.counts == (7, 7, 7)
+    for wild in ("WHF", "WAH"):
+        s, fx = started("attack-1999", 3, wild, dealer=0)
+        assert s.phase == "first_colour" and s.to_act == 1 and not of(fx, "owe_presses")

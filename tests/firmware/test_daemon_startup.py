@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -109,3 +115,57 @@ def test_a_corrupt_journal_stops_start_up_in_safe_state_without_ready(tmp_path, 
         pass
     assert "READY=1" not in lines
     assert any("cannot start" in line and "corrupt" in line for line in lines)
+
+
+def test_a_port_already_in_use_fails_start_up_without_ready(tmp_path, manager):
+    order: list[str] = []
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        cfg_path = tmp_path / "config.toml"
+        cfg_path.write_text(f"[api]\nport = {port}\n")
+        env = {"NOTIFY_SOCKET": manager.getsockname(), "STATE_DIRECTORY": str(tmp_path)}
+        daemon = Daemon(load_config(cfg_path), lambda s: RecordingTable(s, order), env=env)
+        assert daemon.run(signals=False) == 1
+    assert isinstance(daemon.loop.failure, OSError)
+    assert order == ["motor off"]  # the table was built, so its safe state ran
+    manager.settimeout(0.5)
+    lines: list[str] = []
+    with contextlib.suppress(TimeoutError):
+        while True:
+            lines.extend(manager.recv(4096).decode().split("\n"))
+    assert "READY=1" not in lines
+
+
+CHILD = """
+import sys
+sys.path.insert(0, sys.argv[3])
+from test_daemon_startup import RecordingTable
+from firmware.config import load_config
+from firmware.daemon import Daemon
+
+order = []
+daemon = Daemon(load_config(sys.argv[1]), lambda s: RecordingTable(s, order))
+status = daemon.run()
+open(sys.argv[2], "w").write(" ".join(order))
+sys.exit(status)
+"""
+
+
+def test_sigterm_to_the_daemon_process_is_an_orderly_stop(tmp_path, manager):
+    cfg_path = tmp_path / "config.toml"
+    cfg_path.write_text(f"[api]\nport = {free_port()}\n")
+    env = {**os.environ, "NOTIFY_SOCKET": manager.getsockname(), "STATE_DIRECTORY": str(tmp_path)}
+    marker = tmp_path / "safe"
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(cfg_path), str(marker), str(Path(__file__).parent)], env=env
+    )
+    try:
+        messages_until(manager, "READY=1")
+        child.send_signal(signal.SIGTERM)
+        assert child.wait(timeout=20) == 0
+    finally:
+        child.kill()
+    assert "STOPPING=1" in messages_until(manager, "STOPPING=1")
+    assert marker.read_text() == "motor off"

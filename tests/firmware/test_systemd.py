@@ -36,6 +36,9 @@ def test_unit_runs_a_notify_service_as_an_unprivileged_user():
     assert s["User"] == ["unotable"]
     assert set(s["SupplementaryGroups"][0].split()) == {"gpio", "dialout"}
     assert s["StateDirectory"] == ["unotable"]
+    # the only writable place under ProtectSystem=strict; lgpio needs a writable cwd
+    assert s["WorkingDirectory"] == ["%S/unotable"] and "LG_WD=%S/unotable" in s["Environment"]
+    assert "ProcSubset" not in s  # gpiozero reads /proc/device-tree and /proc/cpuinfo
     assert s["ExecStart"] == ["/opt/unotable/venv/bin/unotable run --config /etc/unotable/config.toml"]
     assert s["Restart"] == ["on-failure"]
 

@@ -34,7 +34,6 @@ from typing import Any  # noqa: E402
 
 from uno_core import CHANCE, EDITIONS, Play, apply, legal_actions, new_match  # noqa: E402
 from uno_core import actions as A  # noqa: E402
-from uno_core import effects as E  # noqa: E402
 from uno_core.chance import sample_outcome  # noqa: E402
 from uno_core.state import State  # noqa: E402
 
@@ -43,18 +42,18 @@ NEVER_ENDS = {"target_score": 100000}  # rounds follow each other; the match nev
 
 
 def _choose(state: State, rng: random.Random) -> A.Action:
-    """A random playable card (calling UNO), else the one other thing to do."""
+    """A uniformly random playable action (as RLCard: one per card, one per colour of a
+    wild), calling UNO with the second-to-last card; else the one other thing to do."""
     seat = state.to_act
-    legal = [a for a in legal_actions(state)
-             if a.seat == seat and not isinstance(a, A.CallUno | A.Catch)]
-    plays = [a for a in legal if isinstance(a, Play)]
+    legal = legal_actions(state)
+    plays = [a for a in legal if type(a) is Play and not a.uno]
     if plays:
-        cards = list(dict.fromkeys(p.card for p in plays))
-        card = cards[rng.randrange(len(cards))]
-        variants = [p for p in plays if p.card == card and (p.uno or not any(
-            q.uno for q in plays if q.card == card))]
-        return variants[rng.randrange(len(variants))]
-    return legal[rng.randrange(len(legal))]
+        p = plays[rng.randrange(len(plays))]
+        if state.counts[seat] - len(p.laid) == 2:
+            return Play(seat, p.card, p.colour, p.target, p.towers, p.laid, True)
+        return p
+    own = [a for a in legal if a.seat == seat and not isinstance(a, A.CallUno | A.Catch)]
+    return own[rng.randrange(len(own))]
 
 
 def run_ours(edition: str, rounds: int, seed: int) -> tuple[int, float]:
@@ -64,14 +63,11 @@ def run_ours(edition: str, rounds: int, seed: int) -> tuple[int, float]:
     done = actions = 0
     start = time.perf_counter()
     while done < rounds:
-        if state.to_act == CHANCE:
-            action = sample_outcome(state, rng)
-        else:
-            action = _choose(state, rng)
-        state, fx = apply(state, action)
+        action = sample_outcome(state, rng) if state.to_act == CHANCE else _choose(state, rng)
+        before = state.round_no
+        state, _ = apply(state, action)
         actions += 1
-        if any(isinstance(e, E.RoundOver) for e in fx):
-            done += 1
+        done += state.round_no != before  # the next round starts when one is over
     return actions, time.perf_counter() - start
 
 

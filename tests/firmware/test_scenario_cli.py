@@ -83,3 +83,18 @@ def test_the_suffix_picks_the_format(capsys, tmp_path):
     shutil.copy(EXAMPLE, path)  # TOML text in a .json file
     code, _, err = scenario(capsys, str(path))
     assert code == 2 and "not JSON" in err
+
+
+@pytest.mark.parametrize("path", sorted(EXAMPLE.parent.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_documented_example_applies(capsys, path):
+    code, out, err = scenario(capsys, str(path), "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["applied"] >= 1
+
+
+def test_table_example_reports_the_guilty_verdict(capsys):
+    code, out, _ = scenario(capsys, str(EXAMPLE.parent / "classic-table-draw4.toml"), "--json")
+    data = json.loads(out)
+    assert data["state"]["mode"] == "table"
+    assert data["state"]["hand_counts"] == [5, 7, 6]  # the guilty player took four
+    assert {"type": "dispense", "seat": 1, "count": 4} in data["effects"]

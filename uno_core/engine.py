@@ -278,13 +278,15 @@ def _settle(s: State, fx: Effects) -> None:
                 continue
             s.queue = s.queue[1:]  # an exhausted pile and discard forgive the rest
             if tag == TAG_TURN:
-                _after_turn_draw(s, seat, k)
+                _after_turn_draw(s, seat, k, fx)
             continue
         if s.pile_count == 0:  # launcher empty and nothing to reshuffle: presses are void
             s.queue = s.queue[1:]
             if tag == TAG_TURN:
-                _after_turn_draw(s, seat, 0)
+                _after_turn_draw(s, seat, 0, fx)
             continue
+        if s.to_act != seat or s.chance:
+            fx.append(E.Prompt(seat, "press"))
         s.to_act = seat
         s.chance = ""
         return
@@ -304,10 +306,11 @@ def _settle(s: State, fx: Effects) -> None:
     s.to_act = s.actor
 
 
-def _after_turn_draw(s: State, seat: int, got: int) -> None:
+def _after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     if s.options.draw_then_play and got and (s.table or _playable(s, s.drawn, s.hands[seat])):
         s.phase = "drawn"
         s.actor = seat
+        fx.append(E.Prompt(seat, "play_drawn"))
         return
     _advance(s, 0)
 
@@ -490,10 +493,11 @@ def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
     return True
 
 
-def _four_tower_check(s: State, seat: int) -> None:
+def _four_tower_check(s: State, seat: int, fx: Effects) -> None:
     if s.towers == (seat, seat, seat, seat) and s.counts[seat] > 1:
         s.phase = "four_towers"
         s.actor = seat
+        fx.append(E.Prompt(seat, "four_towers"))
 
 
 def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
@@ -501,7 +505,7 @@ def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         _capture(s, seat, p.card.symbol, fx)
     _advance(s, 0)
     if p.card.symbol:
-        _four_tower_check(s, seat)
+        _four_tower_check(s, seat, fx)
 
 
 def _b_plain(s: State, seat: int, p: A.Play, fx: Effects) -> None:
@@ -532,6 +536,7 @@ def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         s.skip_pending += 1
         s.phase = "extra"
         s.actor = seat
+        fx.append(E.Prompt(seat, "extra_play"))
         return
     _advance(s, 1)
 
@@ -546,6 +551,7 @@ def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     if _extra_turn(s) and s.counts[seat] > 0:
         s.phase = "extra"
         s.actor = seat
+        fx.append(E.Prompt(seat, "extra_play"))
         return
     _advance(s, 0)
 
@@ -554,7 +560,7 @@ def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     for t in p.towers:
         _capture(s, seat, t, fx)
     _advance(s, 0)
-    _four_tower_check(s, seat)
+    _four_tower_check(s, seat, fx)
 
 
 def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
@@ -570,6 +576,7 @@ def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         s.actor = victim
         fx.append(E.Prompt(victim, "challenge"))
         return
+    s.pending = ()
     _owe(s, fx, OWE_DRAW, victim, 4)
     fx.append(E.PlayerSkipped(victim))
     _advance(s, 1)
@@ -659,7 +666,8 @@ def _play_phase(s: State) -> bool:
 
 def _check_play(s: State, p: A.Play) -> None:
     """Raise IllegalAction unless `p` is legal in `s`."""
-    if not _play_phase(s) or p.seat != s.to_act:
+    if (p.seat != s.to_act or s.to_act != s.actor or s.queue
+            or s.phase not in ("play", "drawn", "extra")):
         raise IllegalAction(p, f"it is not seat {p.seat}'s turn to play "
                                f"(to act: {s.to_act}, phase {s.phase})")
     card = p.card
@@ -806,7 +814,10 @@ def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
         s.pending = ()
     if s.drawn:
         s.drawn = ()
-    _BEHAVIOUR[_effective_kind(s, card)](s, seat, p, fx)
+    kind = card.kind
+    if kind == WILD_CUSTOM:
+        kind = _CUSTOM_KIND[s.options.wild_customizable]
+    _BEHAVIOUR[kind](s, seat, p, fx)
     _settle(s, fx)
 
 
@@ -1060,7 +1071,7 @@ def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
     if done:
         s.queue = s.queue[1:]
         if tag == TAG_TURN:
-            _after_turn_draw(s, seat, a.count)
+            _after_turn_draw(s, seat, a.count, fx)
     else:
         s.queue = ((kind, seat, count, tag),) + s.queue[1:]
     _settle(s, fx)

@@ -14,7 +14,7 @@ from uno_core import (
     position,
 )
 from uno_core.actions import CHANCE
-from uno_core.effects import EVERYONE_ONCE, FIXED, UNTIL_CARDS, OwePresses
+from uno_core.effects import EVERYONE_ONCE, FIXED, UNTIL_CARDS, OwePresses, Prompt
 
 LOAD = "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 G1 G2 G3"
 
@@ -51,6 +51,7 @@ def test_hit2_next_presses_twice_turn_over():
     s = position("attack", hands=["RH2 R1 R2", "G5", "B6"], discard="R7", pile=LOAD)
     s, fx = run(s, Play(0, c("RH2")))
     assert of(fx, "owe_presses") == [OwePresses(1, 2, FIXED)] and s.to_act == 1
+    assert of(fx, "prompt") == [Prompt(1, "press")]  # aim the launcher at seat 1
     assert legal_actions(s) == [Press(1)]
     assert "not seat 1's turn" in illegal(s, Play(1, c("G5")))
     s, fx = run(s, Press(1), Eject(0), Press(1), Eject(2))

@@ -16,7 +16,7 @@ from uno_core import (
     position,
 )
 from uno_core.actions import CHANCE
-from uno_core.effects import FIXED, OwePresses
+from uno_core.effects import FIXED, OwePresses, Prompt
 
 LOAD = "Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 G1 G2 R3"
 
@@ -56,7 +56,8 @@ def test_first_wild_first_player_names_colour_extremer_zug_goes_back():
 def test_press_and_play_the_ejected_card_if_it_fits_no_second_press():
     s = position("extreme", hands=["B1 B2", "G5"], discard="R7", pile=LOAD)
     assert Press(0) in legal_actions(s)
-    s, _ = run(s, Press(0), Eject(2))  # G2 and R3 come out
+    s, fx = run(s, Press(0), Eject(2))  # G2 and R3 come out
+    assert of(fx, "prompt")[-1] == Prompt(0, "play_drawn")
     assert s.phase == "drawn" and set(legal_actions(s)) == {Play(0, c("R3")), Pass(0)}
     assert "cannot draw now" in illegal(s, Press(0))
     s2, _ = run(s, Play(0, c("R3")))

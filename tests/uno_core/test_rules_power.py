@@ -17,7 +17,7 @@ from uno_core import (
     new_match,
     position,
 )
-from uno_core.effects import NEUTRAL, TowerMoved
+from uno_core.effects import NEUTRAL, Prompt, TowerMoved
 
 
 def test_dealer_highest_number_action_cards_count_zero():
@@ -189,6 +189,7 @@ def test_all_four_towers_lay_down_all_but_one():
                  towers={"U": 0, "N": 0, "O": 0})
     s, fx = run(s, Play(0, c("R4!")))
     assert s.phase == "four_towers" and s.to_act == 0
+    assert of(fx, "prompt")[-1] == Prompt(0, "four_towers")
     s, fx = run(s, FourTowerDiscard(0, cs("R1 B9 W+4"), uno=True))
     assert s.hands[0] == cs("G5") and s.towers == (-1, -1, -1, -1)
     assert of(fx, "tower_moved") == [TowerMoved(t, NEUTRAL) for t in "UNO!"]

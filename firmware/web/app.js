@@ -1,1 +1,581 @@
+// The table's screen: shows the public state live and declares what players did.
+// Plain ES module, no build step. Talks only to the daemon's API (docs/api.md).
+import {
+  COLOURS, COLOUR_NAMES, COLOUR_SHAPES, TOWERS,
+  cardName, cardsOfColour, face, matchReason, needs, parseCard, seatName, turnReason,
+} from "./rules.js";
 
+const params = new URLSearchParams(location.search);
+// a phone or `demo --serve` may bind the page to one seat: ?seat=2 (0-based, as the API)
+const MY_SEAT = params.has("seat") ? Number(params.get("seat")) : null;
+const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
+if (hashToken) localStorage.setItem("unotable-token", hashToken);
+const TOKEN = localStorage.getItem("unotable-token");
+
+const ui = {
+  state: null,      // the last public state from the daemon
+  catalog: null,    // GET /api/editions
+  health: null,     // GET /api/health
+  live: false,      // WebSocket open
+  sheet: null,      // the open overlay: {kind: "play" | "hand" | "catch" | "setup" | "health", ...}
+  lastEvent: null,
+};
+window.unotable = ui; // for people poking at the screen from the browser console
+
+// ---------------------------------------------------------------- DOM helpers
+
+function h(tag, attrs = {}, ...kids) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const kid of kids.flat()) {
+    if (kid === null || kid === undefined || kid === false) continue;
+    el.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  }
+  return el;
+}
+const $ = (sel) => document.querySelector(sel);
+
+function cardEl(text, attrs = {}, big = false) {
+  const c = parseCard(text);
+  const colour = c.colour || "W";
+  const letter = c.colour ? `${COLOUR_SHAPES[c.colour]}${c.colour}` : "W";
+  return h("span", { class: `card c-${colour}${big ? " big" : ""}`, title: cardName(text), ...attrs },
+    h("span", { class: "face" }, face(c)), h("span", { class: "cl" }, letter));
+}
+
+function colourLabel(letter) {
+  return `${COLOUR_SHAPES[letter]} ${letter} ${COLOUR_NAMES[letter]}`;
+}
+
+// ---------------------------------------------------------------- talking to the daemon
+
+async function request(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (TOKEN) headers.Authorization = `Bearer ${TOKEN}`;
+  const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await resp.json(); } catch { data = null; }
+  return { ok: resp.ok, status: resp.status, data };
+}
+
+/** POST and show the daemon's reason when it refuses; true when accepted. */
+async function send(path, body) {
+  showError(null);
+  let res;
+  try {
+    res = await request("POST", path, body);
+  } catch (err) {
+    showError(`the table did not answer: ${err.message}`);
+    return false;
+  }
+  if (!res.ok) {
+    showError(res.data?.reason ?? `refused (${res.status})`);
+    return false;
+  }
+  refresh();
+  return true;
+}
+
+function showError(text) {
+  const el = $("#error");
+  el.textContent = text ?? "";
+  el.hidden = !text;
+}
+
+let fetching = null;
+let fetchAgain = false;
+/** Fetch the state; calls that arrive while one is running are folded into one more fetch. */
+async function refresh() {
+  if (fetching) { fetchAgain = true; return fetching; }
+  fetching = (async () => {
+    do {
+      fetchAgain = false;
+      try {
+        const res = await request("GET", "/api/state");
+        if (res.ok) ui.state = res.data;
+      } catch { /* the socket's close handler reports the outage */ }
+    } while (fetchAgain);
+    fetching = null;
+    render();
+  })();
+  return fetching;
+}
+
+async function refreshHealth() {
+  try {
+    const res = await request("GET", "/api/health");
+    ui.health = res.ok ? res.data : { ok: false, error: res.data?.reason ?? `HTTP ${res.status}` };
+  } catch (err) {
+    ui.health = { ok: false, error: `no answer: ${err.message}` };
+  }
+  renderBar();
+  if (ui.sheet?.kind === "health") renderSheet();
+}
+
+async function loadCatalog() {
+  const res = await request("GET", "/api/editions");
+  if (res.ok) ui.catalog = res.data;
+}
+
+let socket = null;
+let backoff = 250;
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
+  socket = new WebSocket(`${scheme}://${location.host}/api/ws${query}`);
+  socket.onopen = () => {
+    backoff = 250;
+    ui.live = true;
+    // the first message is the state too; fetching as well never leaves a stale view
+    refresh();
+    refreshHealth();
+  };
+  socket.onmessage = (msg) => {
+    const data = JSON.parse(msg.data);
+    if (data.type === "state") {
+      ui.state = data.state;
+      render();
+    } else if (data.type === "event") {
+      ui.lastEvent = data.event;
+      refresh();
+    }
+  };
+  socket.onclose = () => {
+    ui.live = false;
+    renderBar();
+    document.body.classList.add("stale");
+    setTimeout(connect, backoff);
+    backoff = Math.min(backoff * 2, 4000);
+  };
+}
+setInterval(() => { if (ui.live) refreshHealth(); }, 3000);
+
+// ---------------------------------------------------------------- what the table waits for
+
+function waitingText(s) {
+  const w = s.waiting;
+  if (w) {
+    const who = w.seat === undefined || w.seat === null ? "" : `${seatName(s, w.seat)}: `;
+    switch (w.kind) {
+      case "press": return `${who}press the launcher ${w.presses ?? w.count ?? 1}×`;
+      case "draw": case "dispense": return `${who}take ${w.count ?? 1} card${(w.count ?? 1) === 1 ? "" : "s"} from the dispenser`;
+      case "tower": return `move the ${w.tower} tower to ${w.seat === null || w.seat === undefined ? "the neutral spot" : seatName(s, w.seat)}`;
+      case "reload": case "hopper_empty": case "hopper-empty": return "reload the launcher";
+      case "jam": return "jam: clear it and press resume";
+      case "paused": return `paused${w.reason ? `: ${w.reason}` : ""}`;
+      default: if (w.text || w.message) return w.text || w.message;
+    }
+  }
+  if (s.paused) return `paused${s.paused_reason ? `: ${s.paused_reason}` : ""}`;
+  const owed = (s.owed ?? [])[0];
+  if (owed) {
+    if (owed.kind === "draw") return `${seatName(s, owed.seat)}: take ${owed.count} card${owed.count === 1 ? "" : "s"}`;
+    if (owed.kind === "until") return `${seatName(s, owed.seat)}: press the launcher until cards come out`;
+    return `${seatName(s, owed.seat)}: press the launcher ${owed.count}×`;
+  }
+  const who = s.to_act >= 0 ? seatName(s, s.to_act) : "";
+  switch (s.phase) {
+    case "play": return `${who} to play`;
+    case "drawn": return `${who}: play the drawn card or keep it`;
+    case "extra": return `${who}: play another card or pass`;
+    case "challenge": return `${who}: challenge the Wild Draw 4 or take the cards`;
+    case "verdict": return `${who}: look at the hand and give the verdict`;
+    case "first_colour": return `${who}: choose the first colour`;
+    case "four_towers": return `${who}: all four towers — lay down all cards but one?`;
+    case "hand_entry": return `${who}: enter the cards left in your hand`;
+    case "match_over": return `Match over — ${(s.winners ?? []).map((w) => seatName(s, w)).join(", ")} won`;
+    default: return s.chance ? `the table: ${s.chance}` : s.phase ?? "";
+  }
+}
+
+function describeEvent(e) {
+  if (!e) return "";
+  if (e.text) return e.text;
+  const bits = [e.kind ?? "event"];
+  if (e.seat !== undefined && e.seat !== null && e.seat >= 0) bits.push(seatName(ui.state, e.seat));
+  if (e.card) bits.push(e.card);
+  return bits.join(" · ");
+}
+
+// ---------------------------------------------------------------- the board
+
+function render() {
+  document.body.classList.toggle("stale", !ui.live);
+  renderBar();
+  const s = ui.state;
+  if (!s) return;
+  const top = $("#top-card");
+  top.replaceChildren(s.top ? cardEl(s.top, { id: "top" }, true) : h("span", { class: "card big blank" }, "–"));
+  $("#colour").replaceChildren(s.colour ? h("span", { class: `pill c-${s.colour}`, id: "current-colour" }, colourLabel(s.colour)) : "");
+  $("#waiting").textContent = waitingText(s);
+  $("#notice").textContent = describeEvent(ui.lastEvent);
+  renderSeats(s);
+  renderHand(s);
+  renderActions(s);
+  if (ui.sheet) renderSheet();
+}
+
+function renderBar() {
+  const s = ui.state;
+  const conn = $("#conn");
+  conn.textContent = ui.live ? "live" : "reconnecting…";
+  conn.className = `conn ${ui.live ? "up" : "down"}`;
+  const hb = $("#open-health");
+  hb.className = `small ${ui.health ? (ui.health.ok ? "ok" : "bad") : ""}`;
+  hb.textContent = ui.health ? (ui.health.ok ? "Health ✓" : "Health ✗") : "Health";
+  if (!s) return;
+  $("#edition").textContent = s.edition ?? "";
+  $("#round").textContent = s.round ? `round ${s.round} · to ${s.options?.target_score ?? "?"}` : "";
+  const order = Array.from({ length: Math.min(s.seats, 3) }, (_, i) => (s.direction >= 0 ? i : s.seats - 1 - i) + 1);
+  $("#direction").textContent = `${s.direction >= 0 ? "↻" : "↺"} ${order.join("→")}…`;
+}
+
+function renderSeats(s) {
+  const rows = [];
+  for (let seat = 0; seat < s.seats; seat++) {
+    const count = s.hand_counts[seat];
+    const held = s.towers ? TOWERS.filter((t) => s.towers[t] === seat) : [];
+    let uno = "";
+    if (s.uno_exposed === seat) uno = h("span", { class: "badge warn" }, "UNO not called");
+    else if (count === 1) uno = h("span", { class: "badge" }, "UNO");
+    const turn = seat === s.to_act;
+    rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
+      h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] || `Seat ${seat + 1}`,
+        s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : "", MY_SEAT === seat ? " (you)" : ""),
+      h("span", { class: "count", title: "cards in hand" }, `${count} 🂠`),
+      uno,
+      h("span", { class: "towers" }, held.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t))),
+      h("span", { class: "score", title: "score" }, `${s.scores[seat]} pts`)));
+  }
+  if (s.towers) {
+    const neutral = TOWERS.filter((t) => s.towers[t] === null);
+    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "name" }, "neutral"),
+      h("span", { class: "towers" }, neutral.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t)))));
+  }
+  $("#seats").replaceChildren(...rows);
+}
+
+const towerClass = (t) => (t === "!" ? "X" : t);
+
+/** `demo --serve`: the cards the simulated launcher delivered to this seat, if the daemon shows them. */
+function renderHand(s) {
+  const hand = MY_SEAT !== null ? s.screen_hands?.[MY_SEAT] : null;
+  const el = $("#hand");
+  el.hidden = !hand;
+  if (!hand) return;
+  el.replaceChildren(h("span", { class: "label" }, "Your cards:"),
+    ...hand.map((c) => h("button", { type: "button", class: "cardbtn", "data-hand": c,
+      onclick: () => openPlay(MY_SEAT, c) }, cardEl(c))));
+}
+
+function actor(s) {
+  return MY_SEAT ?? (s.to_act >= 0 ? s.to_act : null);
+}
+
+function renderActions(s) {
+  const buttons = [];
+  const seat = actor(s);
+  const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
+  if (playPhase && seat !== null) {
+    buttons.push(h("button", { id: "declare", type: "button", class: "primary",
+      onclick: () => openPlay(seat) }, `${seatName(s, seat)} played…`));
+  }
+  if (s.uno_exposed !== null && s.uno_exposed !== undefined) {
+    const x = s.uno_exposed;
+    if (MY_SEAT === null || MY_SEAT === x) {
+      buttons.push(h("button", { id: "call-uno", type: "button", class: "uno",
+        onclick: () => send("/api/uno", { seat: x }) }, `${seatName(s, x)}: UNO!`));
+    }
+    if (MY_SEAT === null) {
+      buttons.push(h("button", { id: "catch", type: "button", onclick: () => openSheet({ kind: "catch", target: x }) },
+        `Catch ${seatName(s, x)}`));
+    } else if (MY_SEAT !== x) {
+      buttons.push(h("button", { id: "catch", type: "button", onclick: () => send("/api/catch", { seat: MY_SEAT, target: x }) },
+        `Catch ${seatName(s, x)}`));
+    }
+  }
+  if (s.phase === "challenge" && s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act)) {
+    buttons.push(h("button", { id: "challenge", type: "button",
+      onclick: () => send("/api/challenge", { seat: s.to_act }) }, `${seatName(s, s.to_act)} challenges the Wild Draw 4`));
+  }
+  if (s.phase === "hand_entry" && s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act)) {
+    buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary",
+      onclick: () => openSheet({ kind: "hand", seat: s.to_act, tab: "R", cards: [] }) },
+    `Enter ${seatName(s, s.to_act)}'s cards`));
+  }
+  if (s.paused) {
+    buttons.push(h("button", { id: "resume", type: "button", onclick: () => send("/api/admin/resume", {}) }, "Resume"));
+  }
+  $("#actions").replaceChildren(...buttons);
+}
+
+// ---------------------------------------------------------------- overlays
+
+function openSheet(sheet) {
+  showError(null);
+  ui.sheet = sheet;
+  renderSheet();
+}
+
+function closeSheet() {
+  ui.sheet = null;
+  $("#sheet").hidden = true;
+  $("#sheet").replaceChildren();
+}
+
+function openPlay(seat, card = null) {
+  const s = ui.state;
+  openSheet({ kind: "play", seat, tab: s.colour && COLOURS.includes(s.colour) ? s.colour : "R",
+    card: null, colour: null, target: null, towers: [], laid: [] });
+  if (card) pickCard(card);
+}
+
+function renderSheet() {
+  const sh = ui.sheet;
+  const el = $("#sheet");
+  if (!sh) { closeSheet(); return; }
+  const body = { play: playSheet, hand: handSheet, catch: catchSheet, setup: setupSheet, health: healthSheet }[sh.kind](sh);
+  el.replaceChildren(
+    h("div", { class: "sheet-head" }, h("span", { class: "title" }, body.title),
+      h("button", { type: "button", class: "small", id: "close", onclick: closeSheet }, "✕ Close")),
+    ...body.content);
+  el.hidden = false;
+  el.dataset.kind = sh.kind;
+}
+
+function deck() {
+  const s = ui.state;
+  const ed = ui.catalog?.editions.find((e) => e.name === s?.edition);
+  return ed?.deck ?? [];
+}
+
+function tabs(sh) {
+  return h("div", { class: "tabs" }, [...COLOURS, "W"].map((c) =>
+    h("button", { type: "button", class: `tab c-${c}${sh.tab === c ? " on" : ""}`, "data-tab": c,
+      onclick: () => { sh.tab = c; showError(null); renderSheet(); } },
+    c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
+}
+
+function grid(sh, onPick, dim) {
+  return h("div", { class: "grid" }, cardsOfColour(deck(), sh.tab).map((c) =>
+    h("button", { type: "button", class: `cardbtn${dim && dim(c) ? " dim" : ""}`, "data-card": c,
+      onclick: () => onPick(c) }, cardEl(c))));
+}
+
+// -- declaring a play
+
+function pickCard(text) {
+  const s = ui.state;
+  const sh = ui.sheet;
+  const reason = turnReason(s, sh.seat) ?? matchReason(s, text);
+  if (reason) {  // refused here: nothing is sent
+    showError(reason);
+    return;
+  }
+  showError(null);
+  Object.assign(sh, { card: text, colour: null, target: null, towers: [], laid: [], tab: parseCard(text).colour || sh.tab });
+  renderSheet();
+}
+
+function playSheet(sh) {
+  const s = ui.state;
+  const title = `${seatName(s, sh.seat)} played…`;
+  if (!sh.card) {
+    return { title, content: [tabs(sh), grid(sh, pickCard, (c) => matchReason(s, c) !== null)] };
+  }
+  const need = needs(s, sh.seat, sh.card);
+  const parts = [h("div", { class: "chosen" }, cardEl(sh.card, {}, true), h("span", {}, cardName(sh.card)))];
+  if (need.colour) {
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, "Colour:"),
+      COLOURS.map((c) => h("button", { type: "button", class: `pick c-${c}${sh.colour === c ? " on" : ""}`,
+        "data-choose-colour": c, onclick: () => { sh.colour = c; renderSheet(); } }, colourLabel(c)))));
+  }
+  if (need.target) {
+    const seats = [...Array(s.seats).keys()].filter((t) => t !== sh.seat);
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, "Target:"),
+      seats.map((t) => h("button", { type: "button", class: `pick${sh.target === t ? " on" : ""}`, "data-target": t,
+        onclick: () => { sh.target = t; renderSheet(); } }, seatName(s, t)))));
+  }
+  if (need.towers) {
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, `Take ${need.towers} tower${need.towers > 1 ? "s" : ""}:`),
+      need.freeTowers.map((t) => {
+        const owner = s.towers[t];
+        const on = sh.towers.includes(t);
+        return h("button", { type: "button", class: `pick tower-pick${on ? " on" : ""}`, "data-tower": t,
+          onclick: () => {
+            sh.towers = on ? sh.towers.filter((x) => x !== t) : [...sh.towers, t].slice(-need.towers);
+            renderSheet();
+          } }, `${t} (${owner === null ? "neutral" : seatName(s, owner)})`);
+      })));
+  }
+  if (need.laid) {
+    const laidTab = { ...sh, tab: need.laid };
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, `Also laid (${COLOUR_NAMES[need.laid]}):`),
+      sh.laid.map((c, i) => h("button", { type: "button", class: "chip", "data-laid": c, title: "tap to remove",
+        onclick: () => { sh.laid.splice(i, 1); renderSheet(); } }, cardEl(c))),
+      sh.laid.length ? "" : h("span", { class: "hint" }, "none yet — tap the cards below")),
+    grid(laidTab, (c) => {
+      if (sh.laid.length + 1 >= (s.hand_counts[sh.seat] ?? 99)) { showError(`${seatName(s, sh.seat)} does not hold that many cards`); return; }
+      sh.laid.push(c);
+      renderSheet();
+    }));
+  }
+  const missing = [];
+  if (need.colour && !sh.colour) missing.push("a colour");
+  if (need.target && sh.target === null) missing.push("a target seat");
+  if (need.towers && sh.towers.length !== need.towers) missing.push(`${need.towers} tower${need.towers > 1 ? "s" : ""}`);
+  parts.push(h("div", { class: "confirm-row" },
+    h("button", { type: "button", id: "back", onclick: () => { sh.card = null; showError(null); renderSheet(); } }, "← Other card"),
+    h("button", { type: "button", id: "confirm", class: "primary", disabled: missing.length > 0,
+      onclick: () => declare(sh) }, missing.length ? `choose ${missing.join(", ")}` : `Play ${sh.card}${sh.laid.length ? ` + ${sh.laid.length}` : ""}`)));
+  return { title, content: parts };
+}
+
+async function declare(sh) {
+  const choices = {};
+  if (sh.colour) choices.color = COLOUR_NAMES[sh.colour];
+  if (sh.target !== null) choices.target = sh.target;
+  if (sh.towers.length) choices.towers = sh.towers;
+  if (sh.laid.length) choices.cards = sh.laid;
+  const body = { seat: sh.seat, card: sh.card };
+  if (Object.keys(choices).length) body.choices = choices;
+  if (await send("/api/play", body)) closeSheet();
+}
+
+// -- end of round: the cards left in a hand
+
+function handSheet(sh) {
+  const s = ui.state;
+  const need = s.hand_counts[sh.seat];
+  return {
+    title: `${seatName(s, sh.seat)}: cards left in hand (${sh.cards.length} of ${need})`,
+    content: [
+      h("div", { class: "choice" }, sh.cards.map((c, i) => h("button", { type: "button", class: "chip", "data-entered": c,
+        title: "tap to remove", onclick: () => { sh.cards.splice(i, 1); renderSheet(); } }, cardEl(c)))),
+      tabs(sh),
+      grid(sh, (c) => {
+        if (sh.cards.length >= need) { showError(`${seatName(s, sh.seat)} holds ${need} cards`); return; }
+        sh.cards.push(c);
+        renderSheet();
+      }),
+      h("div", { class: "confirm-row" }, h("button", { type: "button", id: "confirm", class: "primary",
+        disabled: sh.cards.length !== need,
+        onclick: async () => { if (await send("/api/hands", { seat: sh.seat, cards: sh.cards })) closeSheet(); } },
+      `Enter ${sh.cards.length} card${sh.cards.length === 1 ? "" : "s"}`)),
+    ],
+  };
+}
+
+// -- catching a forgotten UNO: who caught?
+
+function catchSheet(sh) {
+  const s = ui.state;
+  if (s.uno_exposed !== sh.target) return { title: "Too late", content: [h("p", {}, "The UNO window has closed.")] };
+  const seats = [...Array(s.seats).keys()].filter((t) => t !== sh.target);
+  return {
+    title: `Who caught ${seatName(s, sh.target)}?`,
+    content: [h("div", { class: "choice" }, seats.map((t) => h("button", { type: "button", class: "pick", "data-catcher": t,
+      onclick: async () => { if (await send("/api/catch", { seat: t, target: sh.target })) closeSheet(); } }, seatName(s, t))))],
+  };
+}
+
+// -- match set-up
+
+function setupSheet(sh) {
+  const eds = ui.catalog?.editions ?? [];
+  const ed = eds.find((e) => e.name === sh.edition) ?? eds[0];
+  if (!ed) return { title: "Match", content: [h("p", {}, "loading the editions…")] };
+  sh.seats = Math.min(Math.max(sh.seats, ed.players.min), ed.players.max);
+  const names = [];
+  for (let i = 0; i < sh.seats; i++) {
+    names.push(h("input", { type: "text", maxlength: 24, placeholder: `Seat ${i + 1}`, value: sh.names[i] ?? "",
+      "data-name": i, oninput: (e) => { sh.names[i] = e.target.value; } }));
+  }
+  const opts = Object.entries(ed.options).map(([name, o]) => {
+    const value = sh.options[name] ?? o.default;
+    const set = (v) => { sh.options[name] = v; };
+    let input;
+    if (o.type === "bool") {
+      input = h("input", { type: "checkbox", checked: value, "data-option": name, onchange: (e) => set(e.target.checked) });
+    } else if (o.choices) {
+      input = h("select", { "data-option": name, onchange: (e) => set(e.target.value) },
+        o.choices.map((c) => h("option", { value: c, selected: c === value }, c)));
+    } else {
+      input = h("input", { type: "number", min: o.minimum, max: o.maximum, value, "data-option": name,
+        onchange: (e) => set(Number(e.target.value)) });
+    }
+    return h("label", { class: "option", title: o.doc }, h("span", {}, name.replaceAll("_", " ")), input);
+  });
+  const start = async () => {
+    const options = {};
+    for (const [name, v] of Object.entries(sh.options)) if (v !== ed.options[name]?.default) options[name] = v;
+    const body = { edition: ed.name, seats: sh.seats };
+    const named = sh.names.slice(0, sh.seats).map((n) => (n ?? "").trim());
+    if (named.some((n) => n)) body.names = named;
+    if (Object.keys(options).length) body.options = options;
+    if (await send("/api/admin/new-match", body)) closeSheet();
+  };
+  return {
+    title: "Match",
+    content: [
+      h("div", { class: "setup" },
+        h("label", {}, "Edition ",
+          h("select", { id: "edition-select", onchange: (e) => { sh.edition = e.target.value; sh.options = {}; renderSheet(); } },
+            eds.map((e) => h("option", { value: e.name, selected: e.name === ed.name }, e.name)))),
+        h("label", {}, `Seats (${ed.players.min}–${ed.players.max}) `,
+          h("input", { id: "seats-input", type: "number", min: ed.players.min, max: ed.players.max, value: sh.seats,
+            onchange: (e) => { sh.seats = Number(e.target.value); renderSheet(); } })),
+        h("p", { class: "hint" }, ed.description)),
+      h("div", { class: "names" }, names),
+      h("details", {}, h("summary", {}, "House rules"), h("div", { class: "options" }, opts)),
+      h("div", { class: "confirm-row" },
+        h("button", { type: "button", id: "pause", onclick: () => send("/api/admin/pause", {}) }, "Pause"),
+        h("button", { type: "button", id: "resume-setup", onclick: () => send("/api/admin/resume", {}) }, "Resume"),
+        h("button", { type: "button", id: "start", class: "primary", onclick: start }, "Start new match")),
+    ],
+  };
+}
+
+// -- hardware health
+
+function healthRows(value, name = "") {
+  if (value === null || typeof value !== "object") {
+    return [h("div", { class: "hrow" }, h("span", {}, name), h("span", {}, String(value)))];
+  }
+  const ok = value.ok;
+  const rows = [];
+  if (name) {
+    rows.push(h("div", { class: `hrow ${ok === false ? "bad" : ok === true ? "ok" : ""}`, "data-device": name },
+      h("span", { class: "dev" }, name), h("span", {}, ok === false ? "✗ fault" : ok === true ? "✓ ok" : "")));
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (k === "ok") continue;
+    if (v !== null && typeof v === "object") rows.push(h("div", { class: "nested" }, healthRows(v, k)));
+    else rows.push(h("div", { class: "hrow detail" }, h("span", {}, k), h("span", {}, String(v))));
+  }
+  return rows;
+}
+
+function healthSheet() {
+  const hl = ui.health;
+  return {
+    title: hl ? (hl.ok ? "Hardware: all ok" : "Hardware: needs attention") : "Hardware",
+    content: [h("div", { class: "health" }, hl ? healthRows(hl) : "asking the table…")],
+  };
+}
+
+// ---------------------------------------------------------------- start
+
+$("#open-setup").addEventListener("click", () => {
+  const s = ui.state;
+  openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names: [...(s?.names ?? [])], options: {} });
+});
+$("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
+
+loadCatalog().then(render, () => showError("cannot load the editions"));
+connect();

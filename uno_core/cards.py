@@ -1,7 +1,7 @@
 """Cards of every edition and their compact text notation.
 
-A card is a `Card(colour, kind, number, symbol)` named tuple (hashable, cheap to
-compare). Colours are ``R`` ``G`` ``B`` ``Y``; wild cards have colour ``""``.
+A card is a `Card(colour, kind, number, symbol)`: frozen and interned (one object per
+value), so hashing and comparing are as cheap as for ints. Colours are ``R`` ``G`` ``B`` ``Y``; wild cards have colour ``""``.
 
 Notation (``format_card`` / ``parse_card`` round-trip for every card):
 
@@ -34,8 +34,6 @@ Towers (power) are named by their letters ``U`` ``N`` ``O`` ``!``.
 """
 
 from __future__ import annotations
-
-from typing import NamedTuple
 
 from uno_core.errors import NotationError
 
@@ -87,20 +85,58 @@ TOWER_PROTECTS = {"U": DRAW1, "N": DRAW2, "O": WILD_DRAW4, "!": SKIP}
 PROTECTING_TOWER = {kind: tower for tower, kind in TOWER_PROTECTS.items()}
 
 
-class Card(NamedTuple):
-    """One card. `number` is -1 and `symbol` "" unless the card is a number card."""
+class Card:
+    """One card: `colour` ("" for wilds), `kind`, `number` (-1 unless a number card) and
+    power `symbol` ("" if none). Frozen and interned: ``Card(...)`` returns the one
+    instance for those values, so equality and hashing are by identity (fast) and
+    equal cards are the same object."""
+
+    __slots__ = ("colour", "kind", "number", "symbol")
 
     colour: str
     kind: str
-    number: int = -1
-    symbol: str = ""
+    number: int
+    symbol: str
+
+    def __new__(cls, colour: str, kind: str, number: int = -1, symbol: str = "") -> Card:
+        key = (colour, kind, number, symbol)
+        card = _INTERNED.get(key)
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "colour", colour)
+            object.__setattr__(card, "kind", kind)
+            object.__setattr__(card, "number", number)
+            object.__setattr__(card, "symbol", symbol)
+            _INTERNED[key] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Card is immutable (cannot set {name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Card is immutable (cannot delete {name})")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[str, str, int, str]]:
+        return (Card, (self.colour, self.kind, self.number, self.symbol))
+
+    def sort_key(self) -> tuple[str, str, int, str]:
+        return (self.colour, self.kind, self.number, self.symbol)
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key() < other.sort_key()
 
     @property
     def is_wild(self) -> bool:
         return self.colour == ""
 
+    def __repr__(self) -> str:
+        return f"Card({format_card(self)!r})"
+
     def __str__(self) -> str:
         return format_card(self)
+
+
+_INTERNED: dict[tuple[str, str, int, str], Card] = {}
 
 
 def number_card(colour: str, number: int, symbol: str = "") -> Card:

@@ -765,6 +765,10 @@ def _close_window(s: State, seat: int) -> None:
         s.exposed = -1
 
 
+_PLAYED: dict[tuple[int, Card], E.CardPlayed] = {}  # immutable values, shared
+_DISPENSE_ONE = tuple(E.Dispense(i, 1) for i in range(16))
+
+
 def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
     _check_play(s, p)
     seat, card = p.seat, p.card
@@ -794,7 +798,10 @@ def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
         fx.append(E.CardsLaid(seat, p.laid))
     else:
         s.discard = s.discard + (card,)
-    fx.append(E.CardPlayed(seat, card))
+    played = _PLAYED.get((seat, card))
+    if played is None:
+        played = _PLAYED[(seat, card)] = E.CardPlayed(seat, card)
+    fx.append(played)
     if card.colour == "":
         s.colour = p.colour
         fx.append(E.ColourChosen(seat, p.colour))
@@ -815,9 +822,12 @@ def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
     if s.drawn:
         s.drawn = ()
     kind = card.kind
-    if kind == WILD_CUSTOM:
-        kind = _CUSTOM_KIND[s.options.wild_customizable]
-    _BEHAVIOUR[kind](s, seat, p, fx)
+    if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
+        _advance(s, 0)
+    else:
+        if kind == WILD_CUSTOM:
+            kind = _CUSTOM_KIND[s.options.wild_customizable]
+        _BEHAVIOUR[kind](s, seat, p, fx)
     _settle(s, fx)
 
 
@@ -863,7 +873,12 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
             s.chance = "eject"
             fx.append(E.Prompt(CHANCE, "eject"))
             return
-        s.queue = ((OWE_DRAW, a.seat, 1, TAG_TURN),)
+        if s.pile_count:  # the usual case: no reshuffle needed first
+            s.drawn = _give(s, a.seat, 1)
+            fx.append(_DISPENSE_ONE[a.seat])
+            _after_turn_draw(s, a.seat, 1, fx)
+        else:
+            s.queue = ((OWE_DRAW, a.seat, 1, TAG_TURN),)
         _settle(s, fx)
         return
     if isinstance(a, A.Pass):

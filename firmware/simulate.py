@@ -14,7 +14,7 @@ from uno_core import EDITIONS, get_edition
 from uno_core import actions as A
 from uno_core import effects as E
 from uno_core.actions import Action
-from uno_core.bots import BOTS, play_match
+from uno_core.bots import BOTS, MatchError, play_match
 from uno_core.record import write_record
 from uno_core.state import State
 
@@ -96,9 +96,14 @@ def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "h
         try:
             log = play_match(variant, players, bots, rng, max_actions=max_actions,
                              observe=count_turn)
-        except Exception as exc:  # noqa: BLE001 - an engine bug: count it, keep going
+        except MatchError as exc:  # an engine (or bot) bug: count it, keep the record
             summary.errors += 1
-            summary.error_messages.append(f"match {i}: {type(exc).__name__}: {exc}")
+            summary.error_messages.append(f"match {i}: {exc}")
+            if on_match is not None:
+                on_match(i, write_record(variant, players, exc.log.actions, seed=seed,
+                                         meta={"match": i, "bot": bot, "error": str(exc)}))
+            if on_progress is not None:
+                on_progress(i + 1, games)
             continue
         state = log.state
         if not state.over:

@@ -21,6 +21,7 @@ from uno_core.cards import COLOURS, TOWER_INDEX, Card
 from uno_core.chance import MEASURED, LauncherModel, sample_hand_entry, sample_outcome
 from uno_core.effects import Effect
 from uno_core.engine import apply, hand_points, legal_actions, new_match
+from uno_core.errors import RuleError
 from uno_core.state import State
 
 
@@ -178,6 +179,16 @@ class MatchLog:
     effects: tuple[tuple[Effect, ...], ...]
 
 
+class MatchError(RuleError):
+    """A match stopped on an exception (an illegal bot action or an engine bug); `log`
+    holds every action applied before it, so the match can be replayed to that point."""
+
+    def __init__(self, log: MatchLog, cause: Exception) -> None:
+        super().__init__(f"after {len(log.actions)} actions: {type(cause).__name__}: {cause}")
+        self.log = log
+        self.cause = cause
+
+
 Observer = Callable[[State, Action, State, Sequence[Effect]], None]
 
 
@@ -195,7 +206,8 @@ def play_match(edition: str, seats: int, bots: Sequence[Bot], chance_rng: BotRng
                observe: Observer | None = None) -> MatchLog:
     """Play one match to its end: `bots[i]` plays seat i, `chance_rng` drives the chance
     player (and table-mode hand entries). `observe(before, action, after, effects)` sees
-    every step. Stops after `max_actions` (the log then ends before the match does)."""
+    every step. Stops after `max_actions` (the log then ends before the match does).
+    Raises MatchError (with the log so far) if anything goes wrong."""
     state = new_match(edition, seats, options, mode)
     actions: list[Action] = []
     effects: list[tuple[Effect, ...]] = []
@@ -209,25 +221,28 @@ def play_match(edition: str, seats: int, bots: Sequence[Bot], chance_rng: BotRng
         if observe is not None:
             observe(before, action, state, fx)
 
-    while not state.over and len(actions) < max_actions:
-        if state.to_act == CHANCE:
-            step(sample_outcome(state, chance_rng, launcher))
-            continue
-        if state.phase == "hand_entry" and state.table:
-            step(sample_hand_entry(state, chance_rng))
-            continue
-        legal = legal_actions(state)
-        own, calls = _turn_actions(state, legal)
-        if calls:
-            exposed = state.exposed
-            order = [exposed] + [(exposed + i) % seats for i in range(1, seats)]
-            taken = next((a for a in (bots[s].interject(state, s, calls) for s in order)
-                          if a is not None), None)
-            if taken is not None:
-                step(taken)
+    try:
+        while not state.over and len(actions) < max_actions:
+            if state.to_act == CHANCE:
+                step(sample_outcome(state, chance_rng, launcher))
                 continue
-        step(bots[state.to_act].act(state, own))
+            if state.phase == "hand_entry" and state.table:
+                step(sample_hand_entry(state, chance_rng))
+                continue
+            legal = legal_actions(state)
+            own, calls = _turn_actions(state, legal)
+            if calls:
+                exposed = state.exposed
+                order = [exposed] + [(exposed + i) % seats for i in range(1, seats)]
+                taken = next((a for a in (bots[s].interject(state, s, calls) for s in order)
+                              if a is not None), None)
+                if taken is not None:
+                    step(taken)
+                    continue
+            step(bots[state.to_act].act(state, own))
+    except Exception as exc:
+        raise MatchError(MatchLog(state, tuple(actions), tuple(effects)), exc) from exc
     return MatchLog(state, tuple(actions), tuple(effects))
 
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "MatchLog", "RandomBot", "play_match"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "MatchError", "MatchLog", "RandomBot", "play_match"]

@@ -105,3 +105,29 @@ def test_non_numeric_players_is_a_usage_error(capsys):
         main(["simulate", "--variant", "classic", "--players", "three"])
     assert exc.value.code == 2
     assert "--players" in capsys.readouterr().err
+
+
+def test_a_match_that_fails_is_counted_and_its_record_kept(capsys, tmp_path, monkeypatch):
+    from uno_core import Draw, bots
+
+    class Cheater(bots.RandomBot):
+        decisions = 0
+
+        def act(self, state, legal):
+            self.decisions += 1
+            if self.decisions == 20:  # plays properly for a while, then draws out of turn
+                return Draw((state.to_act + 1) % state.n)
+            return super().act(state, legal)
+
+    monkeypatch.setitem(bots.BOTS, "random", Cheater)
+    code, out, _ = simulate(capsys, "--variant", "classic", "--players", "2", "--games", "2",
+                            "--bot", "random", "--json", "--record", str(tmp_path))
+    summary = json.loads(out)
+    assert code == 1
+    assert summary["errors"] == 2
+    assert summary["error_messages"][0].startswith("match 0: after ")
+    assert "IllegalAction" in summary["error_messages"][0]
+    record = read_record((tmp_path / "classic-p2-s0-0000.jsonl").read_text())
+    assert record.result is None and "IllegalAction" in record.meta["error"]
+    state, _ = replay_record(record)  # replays to the moment before the failure
+    assert len(record.actions) > 20 and not state.over

@@ -5,8 +5,19 @@ import random
 
 import pytest
 
-from uno_core import EDITIONS, Catch, ChooseColour, Play, apply, legal_actions, position
-from uno_core.bots import BOTS, HeuristicBot, RandomBot, play_match
+from uno_core import (
+    EDITIONS,
+    Catch,
+    ChooseColour,
+    Draw,
+    IllegalAction,
+    Play,
+    apply,
+    legal_actions,
+    position,
+    replay,
+)
+from uno_core.bots import BOTS, HeuristicBot, MatchError, RandomBot, play_match
 from uno_core.cards import parse_card
 
 
@@ -130,3 +141,33 @@ def test_heuristic_beats_random():
         log = play_match("classic", 2, bots, rng)
         wins += log.state.winners == (heuristic_seat,)
     assert wins >= 15
+
+
+class _Cheater:
+    """Plays correctly until its 10th decision, then draws out of turn."""
+
+    def __init__(self, rng):
+        self.inner = RandomBot(rng)
+        self.calls = 0
+
+    def act(self, state, legal):
+        self.calls += 1
+        if self.calls == 10:
+            return Draw((state.to_act + 1) % state.n)
+        return self.inner.act(state, legal)
+
+    def interject(self, state, seat, legal):
+        return None
+
+
+def test_a_failing_match_keeps_its_log_up_to_the_failure():
+    rng = random.Random(8)
+    cheater = _Cheater(rng)
+    with pytest.raises(MatchError) as err:
+        play_match("classic", 2, [cheater, cheater], rng)
+    log = err.value.log
+    assert isinstance(err.value.cause, IllegalAction)
+    assert "IllegalAction" in str(err.value) and f"after {len(log.actions)} actions" in str(
+        err.value)
+    replayed, _ = replay("classic", 2, log.actions)
+    assert replayed == log.state  # the log is exactly what was applied before the failure

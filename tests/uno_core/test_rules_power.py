@@ -234,3 +234,29 @@ def test_power_scoring_and_alternative():
     s = position("power", hands=["R1", "R+1 WT1 W+4 G5U", "Y3"], discard="R7")
     s, fx = run(s, Play(0, c("R1")))
     assert of(fx, "round_over")[0].points == (0, 20 + 50 + 50 + 5, 3)
+
+
+def test_take_two_towers_completing_four_offers_the_discard():
+    s = position("power", hands=["RT2 R1 B9", "B1"], discard="R7", towers={"U": 0, "N": 0})
+    s, fx = run(s, Play(0, c("RT2"), towers=("O", "!")))
+    assert s.phase == "four_towers" and s.to_act == 0
+
+
+def test_going_out_on_wild_draw4_the_challenge_still_happens():
+    s = position("power", hands=["W+4", "B5", "Y6"], discard="R7", pile="G1 G2 G3 G4 G5 G6")
+    s, fx = run(s, Play(0, c("W+4"), colour="G"))
+    assert s.phase == "challenge" and not of(fx, "round_over")
+    s, fx = run(s, Challenge(1))
+    assert not of(fx, "challenge_resolved")[0].guilty  # an empty hand holds no green
+    assert of(fx, "round_over")[0].points == (0, 5 + 1 + 2 + 3 + 4 + 5 + 6, 6)
+
+
+def test_table_mode_four_tower_discard_is_declared():
+    s = position("power", counts=[5, 3], discard="R7", towers={"U": 0, "N": 0, "O": 0},
+                 mode="table")
+    s, fx = run(s, Play(0, c("R4!")))
+    assert s.phase == "four_towers"
+    assert "all cards but one" in illegal(s, FourTowerDiscard(0, cs("B1 B9")))
+    s, fx = run(s, FourTowerDiscard(0, cs("B1 B9 G5"), uno=True))
+    assert s.counts == (1, 3) and s.towers == (-1, -1, -1, -1)
+    assert s.unseen[c("G5")] == 0 and s.discard[-4:] == cs("B1 B9 G5 R4!")

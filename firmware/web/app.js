@@ -210,7 +210,7 @@ function render() {
   const s = ui.state;
   if (!s) return;
   const top = $("#top-card");
-  top.replaceChildren(s.top ? cardEl(s.top, { id: "top" }, true) : h("span", { class: "card big blank" }, "–"));
+  top.replaceChildren(s.top ? cardEl(s.top, { id: "top", "data-card": s.top }, true) : h("span", { class: "card big blank" }, "–"));
   $("#colour").replaceChildren(s.colour ? h("span", { class: `pill c-${s.colour}`, id: "current-colour" }, colourLabel(s.colour)) : "");
   $("#waiting").textContent = waitingText(s);
   $("#notice").textContent = describeEvent(ui.lastEvent);
@@ -282,8 +282,10 @@ function renderActions(s) {
   const seat = actor(s);
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
   if (playPhase && seat !== null) {
-    buttons.push(h("button", { id: "declare", type: "button", class: "primary",
-      onclick: () => openPlay(seat) }, `${seatName(s, seat)} played…`));
+    // tap the colour, tap the card, confirm: three taps for a number card
+    buttons.push(h("span", { class: "declare-label", id: "declare" }, `${seatName(s, seat)} played:`),
+      ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
+        onclick: () => openPlay(seat, null, c) }, c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
   }
   if (s.uno_exposed !== null && s.uno_exposed !== undefined) {
     const x = s.uno_exposed;
@@ -328,9 +330,9 @@ function closeSheet() {
   $("#sheet").replaceChildren();
 }
 
-function openPlay(seat, card = null) {
+function openPlay(seat, card = null, tab = null) {
   const s = ui.state;
-  openSheet({ kind: "play", seat, tab: s.colour && COLOURS.includes(s.colour) ? s.colour : "R",
+  openSheet({ kind: "play", seat, tab: tab ?? (COLOURS.includes(s.colour) ? s.colour : "R"),
     card: null, colour: null, target: null, towers: [], laid: [] });
   if (card) pickCard(card);
 }

@@ -1,0 +1,166 @@
+"""Helpers for the screen tests: a `Table` over the rules engine and the API server in a thread.
+
+`EngineTable` is a small `Table` over the rules engine in simulation mode, for tests that
+set up a particular position; `Served` runs the real API server (`firmware.api.ApiServer`)
+on a real `TableLoop` in a background thread, like the daemon does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from firmware.api import Admin, ApiServer, CallUno, Catch, Challenge, Hands, Play
+from firmware.errors import Rejected
+from firmware.loop import TableLoop
+from uno_core import (
+    CHANCE,
+    IllegalAction,
+    State,
+    apply,
+    new_match,
+    parse_card,
+    public_state,
+    sample_outcome,
+)
+from uno_core import actions as A
+from uno_core.effects import effect_to_dict
+
+COLOUR_LETTER = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
+
+
+class EngineTable:
+    """The referee of a simulated table: requests become engine actions; chance is seeded.
+
+    `hardware(action)` is what the table's buttons would do (draw, press, pass).
+    """
+
+    def __init__(self, state: State, *, seed: int = 1, names: list[str] | None = None) -> None:
+        self.state = state
+        self.rng = random.Random(seed)
+        self.names = names
+        self.paused = False
+        self.extra: dict[str, Any] = {}
+        self.publish: Callable[[dict[str, Any]], None] = lambda event: None
+        self.requests: list[Any] = []
+        self._chance()
+
+    @classmethod
+    def new(cls, edition: str, seats: int, *, seed: int = 1, options: dict[str, Any] | None = None,
+            names: list[str] | None = None) -> EngineTable:
+        return cls(new_match(edition, seats, options), seed=seed, names=names)
+
+    def _chance(self) -> None:
+        while self.state.to_act == CHANCE:
+            self.state, _ = apply(self.state, sample_outcome(self.state, self.rng))
+
+    def act(self, action: Any) -> dict[str, Any]:
+        try:
+            self.state, effects = apply(self.state, action)
+        except IllegalAction as exc:
+            raise Rejected(exc.rule, status=422) from None
+        self._chance()
+        for effect in effects:
+            self.publish(effect_to_dict(effect))
+        return {"effects": len(effects)}
+
+    def hardware(self, action: Any) -> dict[str, Any]:
+        return self.act(action)
+
+    # -- the Table interface
+    def public_state(self) -> dict[str, Any]:
+        out = dict(public_state(self.state), paused=self.paused, **self.extra)
+        if self.names:
+            out["names"] = self.names
+        return out
+
+    def health(self) -> dict[str, Any]:
+        return {"ok": True, "launcher": {"ok": True, "hopper": "full"},
+                "tray": {"ok": True, "readers": 5, "connected": 5}}
+
+    def submit(self, request: Any) -> dict[str, Any]:
+        self.requests.append(request)
+        if isinstance(request, Admin):
+            return self._admin(request)
+        if self.paused:
+            raise Rejected("the table is paused")
+        if isinstance(request, Play):
+            ch = request.choices
+            return self.act(A.Play(
+                request.seat, parse_card(request.card), COLOUR_LETTER.get(ch.get("color", ""), ""),
+                ch.get("target", -1), tuple(ch.get("towers", ())),
+                tuple(parse_card(c) for c in ch.get("cards", ()))))
+        if isinstance(request, CallUno):
+            return self.act(A.CallUno(request.seat))
+        if isinstance(request, Catch):
+            return self.act(A.Catch(request.seat, request.target))
+        if isinstance(request, Challenge):
+            return self.act(A.Challenge(request.seat))
+        if isinstance(request, Hands):
+            return self.act(A.EnterHand(request.seat, tuple(parse_card(c) for c in request.cards)))
+        raise Rejected(f"unknown request {request!r}")
+
+    def _admin(self, request: Admin) -> dict[str, Any]:
+        p = request.params
+        if request.action == "pause":
+            self.paused = True
+        elif request.action == "resume":
+            self.paused = False
+        elif request.action == "new-match":
+            self.state = new_match(p.get("edition", self.state.edition.name), p.get("seats", self.state.n),
+                                   dict(p.get("options", {})))
+            self.names = list(p["names"]) if "names" in p else None
+            self._chance()
+        self.publish({"kind": request.action})
+        return {}
+
+
+class Served:
+    """The API server on a TableLoop in a thread, like the daemon; `restart()` is a daemon restart."""
+
+    def __init__(self, table: EngineTable, port: int = 0) -> None:
+        self.table = table
+        self.aio = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.aio.run_forever, daemon=True)
+        self.thread.start()
+        self.port = port
+        self._run(self._start())
+
+    def _run(self, coro: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coro, self.aio).result(10)
+
+    async def _start(self) -> None:
+        self.loop = TableLoop()
+        await self.loop.start()
+        self.server = ApiServer(self.table, self.loop, port=self.port)
+        self.table.publish = self.server.publish
+        await self.server.start()
+        self.port = self.server.port
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def do(self, fn: Callable[[], Any]) -> Any:
+        """Run `fn()` on the table's loop (as a hardware event would be handled)."""
+
+        async def call() -> Any:
+            return fn()
+
+        return self._run(call())
+
+    def stop(self) -> None:
+        self._run(self.loop.close())
+
+    def start(self) -> None:
+        self._run(self._start())
+
+    def close(self) -> None:
+        if not self.loop.closed:
+            self.stop()
+        self.aio.call_soon_threadsafe(self.aio.stop)
+        self.thread.join(5)
+        self.aio.close()

@@ -1,0 +1,230 @@
+"""The table's screen in a real browser: what it shows, what it refuses, what it sends."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.web.screen import EngineTable
+from uno_core import Play, format_card, parse_card, position
+from uno_core import actions as A
+
+
+def open_page(page, server, query: str = "") -> None:
+    page.goto(server.url + "/" + query)
+    expect(page.locator("#conn")).to_have_text("live")
+
+
+def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_table(page, served):
+    table = EngineTable(position("classic", hands=["R7 B3 W", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server)
+    page.click('[data-declare="B"]')
+    expect(page.locator('.grid [data-card="B3"]')).to_have_class("cardbtn dim")  # the picker greys it out
+    page.click('.grid [data-card="B3"]')
+    expect(page.locator("#error")).to_have_text("B3 matches neither colour R nor R5")
+    assert table.requests == [] and format_card(table.state.discard[-1]) == "R5"
+    # what only the table knows is its to say: seat 0 does not hold R9; its reason is shown
+    page.click('[data-tab="R"]')
+    page.click('.grid [data-card="R9"]')
+    page.click("#confirm")
+    expect(page.locator("#error")).to_contain_text("seat 0 does not hold R9")
+    expect(page.locator("#sheet")).to_be_visible()
+    assert len(table.requests) == 1 and table.state.counts == (3, 2, 2)
+
+
+def test_a_seat_bound_screen_refuses_to_play_out_of_turn(page, served):
+    table = EngineTable(position("classic", hands=["R7", "R8 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server, "?seat=1")
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="R8"]')
+    expect(page.locator("#error")).to_have_text("it is Seat 1's turn, not Seat 2's")
+    assert table.requests == []
+
+
+def test_wild_and_targeted_cards_ask_for_colour_and_target_seat(page, served):
+    table = EngineTable(position("attack", hands=["WAA R3 R4", "G1 G2", "Y1 Y2"], discard="R5", turn=0),
+                        names=["Ann", "Bob", "Cy"])
+    server = served(table)
+    open_page(page, server)
+    page.click('[data-declare="W"]')
+    page.click('.grid [data-card="WAA"]')
+    expect(page.locator("#confirm")).to_be_disabled()
+    expect(page.locator("#confirm")).to_have_text("choose a colour, a target seat")
+    expect(page.locator('[data-target="0"]')).to_have_count(0)  # not yourself
+    page.click('[data-choose-colour="G"]')
+    page.click('[data-target="2"]')
+    page.click("#confirm")
+    assert dict(table.requests[-1].choices) == {"color": "green", "target": 2}
+    expect(page.locator("#current-colour")).to_have_text("● G green")
+    expect(page.locator("#waiting")).to_have_text("Cy (seat 3): press the launcher 2×")
+
+
+def test_discard_all_lists_the_cards_laid_with_it(page, served):
+    table = EngineTable(position("attack", hands=["RDA R3 G2", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server)
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="RDA"]')
+    page.click('.grid [data-card="R3"]')
+    page.click('.grid [data-card="R4"]')
+    page.click('.grid [data-card="R9"]')  # a third would leave no card for the Discard All itself
+    expect(page.locator("#error")).to_have_text("Seat 1 does not hold that many cards")
+    assert page.locator("[data-laid]").evaluate_all("els => els.map(e => e.dataset.laid)") == ["R3", "R4"]
+    page.click('[data-laid="R4"]')  # tapped by mistake: tap it again to take it back
+    page.click("#confirm")
+    assert dict(table.requests[-1].choices) == {"cards": ("R3",)}
+    expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("1 🂠")
+
+
+def test_take_two_towers_asks_which_towers_and_the_board_shows_who_holds_them(page, served):
+    table = EngineTable(position("power", hands=["RT2 G5", "B3 B4", "Y5 Y6"], discard="R5",
+                                 towers={"U": 1, "N": 2}, turn=0))
+    server = served(table)
+    open_page(page, server)
+    expect(page.locator('.seat[data-seat="1"] .tower')).to_have_text(["U"])
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="RT2"]')
+    expect(page.locator("[data-tower]")).to_have_text(
+        ["U (Seat 2)", "N (Seat 3)", "O (neutral)", "! (neutral)"])
+    page.click('[data-tower="U"]')
+    page.click('[data-tower="N"]')
+    page.click('[data-tower="O"]')  # only two: the first one picked is let go
+    page.click("#confirm")
+    assert dict(table.requests[-1].choices) == {"towers": ["N", "O"]}
+    expect(page.locator('.seat[data-seat="0"] .tower')).to_have_text(["N", "O"])
+    expect(page.locator('.seat[data-seat="1"] .tower')).to_have_text(["U"])
+    expect(page.locator(".seat.neutral .tower")).to_have_text(["!"])
+
+
+def test_a_power_symbol_card_forbids_its_action_and_says_why(page, served):
+    table = EngineTable(position("power", hands=["R+2 G5", "B3 B4", "Y5 Y6"], discard="R2N", turn=0))
+    server = served(table)
+    open_page(page, server)
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="R+2"]')
+    expect(page.locator("#error")).to_have_text("no Draw 2 on a power symbol N card (R2N)")
+    assert table.requests == []
+
+
+def test_forgotten_uno_is_caught_by_the_seat_chosen_on_the_screen(page, served):
+    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server)
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="R7"]')
+    page.click("#confirm")
+    expect(page.locator('.seat[data-seat="0"] .badge')).to_have_text("UNO not called")
+    page.click("#catch")
+    page.click('[data-catcher="2"]')
+    expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("3 🂠")  # 1 + 2 penalty cards
+    expect(page.locator('.seat[data-seat="0"] .badge')).to_have_count(0)
+    assert table.requests[-1].seat == 2 and table.requests[-1].target == 0
+
+
+def test_wild_draw_four_is_challenged_from_the_screen(page, served):
+    table = EngineTable(position("classic", hands=["W+4 R3 R4", "G1 G2", "Y1 Y2"], discard="R5", turn=0,
+                                 options={"wild_draw4_restricted": True}))
+    server = served(table)
+    open_page(page, server)
+    page.click('[data-declare="W"]')
+    page.click('.grid [data-card="W+4"]')
+    page.click('[data-choose-colour="B"]')
+    page.click("#confirm")
+    expect(page.locator("#waiting")).to_have_text("Seat 2: challenge the Wild Draw 4 or take the cards")
+    page.click("#challenge")
+    # seat 0 held red cards: guilty, takes 4 (the engine knows the hand in simulation)
+    expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("6 🂠")
+    expect(page.locator("#waiting")).to_have_text("Seat 2 to play")
+
+
+def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, served):
+    table = EngineTable(position("classic", counts=[1, 2, 1], discard="R5", turn=0, mode="table"))
+    server = served(table)
+    open_page(page, server)
+    server.do(lambda: table.act(Play(0, parse_card("R7"))))
+    expect(page.locator("#waiting")).to_have_text("Seat 2: enter the cards left in your hand")
+    page.click("#enter-hand")
+    page.click('[data-tab="W"]')
+    page.click('.grid [data-card="W+4"]')
+    expect(page.locator("#confirm")).to_be_disabled()
+    page.click('[data-tab="G"]')
+    page.click('.grid [data-card="G9"]')
+    page.click('.grid [data-card="G8"]')  # one too many
+    expect(page.locator("#error")).to_have_text("Seat 2 holds 2 cards")
+    page.click('[data-entered="G9"]')  # tap an entered card to take it back
+    page.click('.grid [data-card="G8"]')
+    page.click("#confirm")
+    assert table.requests[-1].cards == ("W+4", "G8")
+    page.click("#enter-hand")
+    page.click('[data-tab="Y"]')
+    page.click('.grid [data-card="YS"]')
+    page.click("#confirm")
+    # the round winner scores 70 + 8 + 20 and the next round starts
+    expect(page.locator('.seat[data-seat="0"] .score')).to_have_text("98 pts")
+    expect(page.locator("#round")).to_contain_text("round 2")
+
+
+def test_what_the_table_waits_for_is_spelled_out(page, served):
+    table = EngineTable(position("power", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server)
+    expect(page.locator("#waiting")).to_have_text("Seat 1 to play")
+    for waiting, text in [
+        ({"kind": "press", "seat": 2, "presses": 2}, "Seat 3: press the launcher 2×"),
+        ({"kind": "tower", "tower": "N", "seat": 1}, "move the N tower to Seat 2"),
+        ({"kind": "reload"}, "reload the launcher"),
+        ({"kind": "jam"}, "jam: clear it and press resume"),
+    ]:
+        server.do(lambda w=waiting: (table.extra.update(waiting=w), table.publish({"kind": "changed"})))
+        expect(page.locator("#waiting")).to_have_text(text)
+
+
+def test_match_setup_names_options_pause_resume_and_health(page, served):
+    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server)
+    expect(page.locator("#open-health")).to_have_text("Health ✓")
+    page.click("#open-setup")
+    page.select_option("#edition-select", "power")
+    page.fill("#seats-input", "4")
+    page.dispatch_event("#seats-input", "change")
+    for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"]):
+        page.fill(f'[data-name="{seat}"]', name)
+    page.click("details summary")
+    expect(page.locator('[data-option="wild_draw4_restricted"]')).to_be_checked()
+    page.uncheck('[data-option="wild_draw4_restricted"]')
+    page.fill('[data-option="target_score"]', "250")
+    page.dispatch_event('[data-option="target_score"]', "change")
+    page.click("#start")
+    expect(page.locator("#edition")).to_have_text("power")
+    expect(page.locator(".seat[data-seat] .name")).to_contain_text(["Ann", "Bob", "Cy", "Dee"])
+    expect(page.locator("#round")).to_have_text("round 1 · to 250")
+    assert table.state.options.wild_draw4_restricted is False and table.state.n == 4
+    page.click("#open-setup")
+    page.click("#pause")
+    page.click("#close")
+    expect(page.locator("#waiting")).to_have_text("paused")
+    page.click("#resume")
+    expect(page.locator("#waiting")).not_to_have_text("paused")
+    # the launcher reports a fault: the health button turns red and its sheet says what
+    table.health = lambda: {"ok": False, "launcher": {"ok": False, "error": "jammed"},
+                            "tray": {"ok": True, "readers": 5}}
+    expect(page.locator("#open-health")).to_have_text("Health ✗")
+    page.click("#open-health")
+    expect(page.locator('[data-device="launcher"]')).to_have_text("launcher✗ fault")
+    expect(page.locator(".health")).to_contain_text("jammed")
+
+
+def test_a_reconnecting_page_shows_the_current_state_not_the_old_one(page, served):
+    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server)
+    expect(page.locator("#top")).to_have_attribute("data-card", "R5")
+    server.stop()  # the daemon goes away (restart, crash) ...
+    expect(page.locator("#conn")).to_have_text("reconnecting…")
+    server.do(lambda: table.act(A.Play(0, parse_card("R7"))))  # ... play went on
+    server.start()
+    expect(page.locator("#conn")).to_have_text("live")
+    expect(page.locator("#top")).to_have_attribute("data-card", "R7")
+    expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("1 🂠")

@@ -1,6 +1,6 @@
 """Benchmark the rules engine, and RLCard's UNO on the same workload.
 
-    python bench/engine.py [--rounds N] [--seed S] [--json] [--profile]
+    python bench/engine.py [--rounds N] [--seed S] [--repeat R] [--json] [--profile]
 
 Shared workload (issue 2, point 11): 4-player classic rounds with known hands; the
 policy plays a uniformly random playable card (a wild gets a random colour) and
@@ -30,6 +30,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from typing import Any  # noqa: E402
 
 from uno_core import CHANCE, EDITIONS, Play, apply, legal_actions, new_match  # noqa: E402
@@ -92,6 +93,19 @@ def run_rlcard(rounds: int, seed: int) -> tuple[int, float] | str:
     return steps, time.perf_counter() - start
 
 
+def _best(run: Callable[..., Any], repeat: int, *args: Any) -> Any:
+    """The fastest of `repeat` identical runs (the others were disturbed by the machine);
+    a run that returns a reason (str) why it cannot run is returned at once."""
+    best = None
+    for _ in range(max(1, repeat)):
+        got = run(*args)
+        if isinstance(got, str):
+            return got
+        if best is None or got[1] < best[1]:
+            best = got
+    return best
+
+
 def _figures(actions: int, rounds: int, seconds: float) -> dict[str, float]:
     return {"rounds_per_s": round(rounds / seconds, 1),
             "actions_per_s": round(actions / seconds, 1),
@@ -102,6 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2000, help="rounds per run (2000)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs per figure; the fastest counts (3)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", action="store_true", help="cProfile our classic run")
     args = parser.parse_args(argv)
@@ -112,9 +128,9 @@ def main(argv: list[str] | None = None) -> int:
         prof.runcall(run_ours, "classic", args.rounds, args.seed)
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return 0
-    ours_actions, ours_s = run_ours("classic", args.rounds, args.seed)
+    ours_actions, ours_s = _best(run_ours, args.repeat, "classic", args.rounds, args.seed)
     ours = _figures(ours_actions, args.rounds, ours_s)
-    theirs_run = run_rlcard(args.rounds, args.seed)
+    theirs_run = _best(run_rlcard, args.repeat, args.rounds, args.seed)
     result: dict[str, Any] = {"workload": f"{WORKLOAD_SEATS}-player classic rounds, random "
                                           f"playable card, seed {args.seed}",
                               "rounds": args.rounds,
@@ -130,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     editions: dict[str, dict[str, float]] = {}
     per_edition = max(1, args.rounds // 4)
     for name in EDITIONS:
-        n_actions, seconds = run_ours(name, per_edition, args.seed)
+        n_actions, seconds = _best(run_ours, args.repeat, name, per_edition, args.seed)
         editions[name] = _figures(n_actions, per_edition, seconds)
     result["editions"] = editions
     if args.json:

@@ -104,3 +104,9 @@ def test_public_state_in_table_mode():
     view = public_state(s)
     assert view["hand_counts"] == [2, 3] and view["towers"]["O"] == 1
     assert view["towers"]["U"] is None and view["mode"] == "table"
+
+
+def test_table_trade_hands_swaps_the_counts():
+    s = position("attack-1999", counts=[4, 5, 1], discard="R7", mode="table")
+    s, fx = run(s, Play(0, c("RTH"), target=2))
+    assert s.counts == (1, 5, 3) and of(fx, "hands_traded")[0].other == 2

@@ -1,0 +1,51 @@
+"""`unotable demo`: the daemon on the simulated table, bots playing at it."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "demo",
+        help="run the table daemon on the simulated table with bots playing",
+        description="Start the daemon, unchanged, on the simulated twin (launcher with "
+        "real card tokens, seat buttons, NFC tower tray) and seat bots at it: they "
+        "look at their cards, declare plays, press the buttons and move the towers. "
+        "Prints a live log and a summary.",
+    )
+    parser.add_argument("--variant", default="classic",
+                        help="classic, power, attack, attack-1999 or extreme (default classic)")
+    parser.add_argument("--players", type=int, default=4, help="seats (default 4)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="stop after this many rounds (default 1)")
+    parser.add_argument("--fast", action="store_true",
+                        help="no human-speed delays: virtual time for the launcher")
+    parser.add_argument("--json", action="store_true",
+                        help="print only the summary, as one JSON object")
+    parser.add_argument("--journal", metavar="PATH",
+                        help="keep the journal here (and the world beside it); running "
+                        "again with the same path continues the match")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.cli import UsageError
+    from firmware.sim.demo import DemoError, run_demo, summary_json, summary_text
+
+    try:
+        result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
+                          journal=args.journal, out=None if args.json else sys.stdout)
+    except DemoError as exc:
+        raise UsageError(str(exc)) from None
+    summary = result.summary
+    if args.json:
+        print(summary_json(summary))
+    else:
+        print(summary_text(summary))
+    if result.status != 0:
+        print(f"unotable demo: error: {summary.get('error')}", file=sys.stderr)
+        return 1
+    return 0 if summary["world_agrees"] else 1

@@ -1,0 +1,48 @@
+"""Events the hardware posts into the table's event loop.
+
+Hardware callbacks run on gpiozero, timer and serial threads; they only build one of
+these frozen values and hand it to `TableLoop.post`. The controller handles them one
+at a time on the loop (see `firmware.controller.table`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from hal.launcher import EjectionResult
+
+
+@dataclass(frozen=True)
+class LauncherPressed:
+    """The launcher button went down (it does not know who pressed it)."""
+
+
+@dataclass(frozen=True)
+class SeatPressed:
+    """A seat's button went down: a UNO call for its own seat, or a catch."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
+class CardCounted:
+    """The exit sensor counted a card of the running ejection (`counted` so far)."""
+
+    intent: int
+    counted: int
+
+
+@dataclass(frozen=True)
+class EjectionDone:
+    """The ejection journaled as intent `intent` ended (in a worker thread)."""
+
+    intent: int
+    result: EjectionResult
+
+
+@dataclass(frozen=True)
+class TrayChanged:
+    """What `hal.tray.Tray.scan` reported (TowerPlaced, TowerRemoved, ReaderDown, ...)."""
+
+    event: Any

@@ -1,0 +1,102 @@
+"""The table's devices as one bundle, and the threads that turn their callbacks into
+loop events.
+
+`Hardware.from_config(config)` builds the real devices from the config sections
+(gpiozero's default pin factory, serial ports by URL). The simulated twin builds the
+same production classes on mock pins and pty readers (`firmware.sim.world`) and hands
+them over as a `Hardware` too, so the controller never knows which one it drives.
+
+`start(post)` subscribes to the launcher button, the seat buttons, the exit sensor
+and the tray (a watcher thread): each callback only calls `post(event)`.
+`close()` stops the motor first, then releases everything; it is idempotent.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from firmware.controller.events import LauncherPressed, SeatPressed, TrayChanged
+from hal.launcher import Launcher
+from hal.seats import SeatPanel
+from hal.tray import Tray
+
+log = logging.getLogger(__name__)
+
+Post = Callable[[object], object]
+
+
+class Hardware:
+    def __init__(self, launcher: Launcher, panel: SeatPanel, tray: Tray | None) -> None:
+        self.launcher = launcher
+        self.panel = panel
+        self.tray = tray
+        self._stop = threading.Event()
+        self._watcher: threading.Thread | None = None
+        self._unsubscribe: list[Callable[[], None]] = []
+        self.closed = False
+
+    @classmethod
+    def from_config(cls, config: Any) -> Hardware:
+        """Real devices from a loaded `firmware.config.Config`."""
+        hw = config.hardware
+        launcher = Launcher.from_config(hw["launcher"])
+        try:
+            panel = SeatPanel.from_config(hw["seats"])
+            try:
+                tray = Tray.from_config(hw["tray"]) if hw.get("tray") is not None else None
+            except Exception:
+                panel.close()
+                raise
+        except Exception:
+            launcher.close()
+            raise
+        return cls(launcher, panel, tray)
+
+    def start(self, post: Post) -> None:
+        """Route every device callback to `post` (thread-safe `TableLoop.post`)."""
+        self._unsubscribe.append(self.panel.on_launcher_press(lambda: post(LauncherPressed())))
+        self._unsubscribe.append(self.panel.on_seat_press(lambda seat: post(SeatPressed(seat))))
+        if self.tray is not None:
+            tray = self.tray
+
+            def watch() -> None:
+                try:
+                    tray.watch(lambda event: post(TrayChanged(event)), self._stop)
+                except Exception:  # a closed tray at shutdown, or a driver bug: log, stop watching
+                    if not self._stop.is_set():
+                        log.exception("tray watcher stopped")
+
+            self._watcher = threading.Thread(target=watch, name="tray-watch", daemon=True)
+            self._watcher.start()
+
+    def get_status(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"launcher": self.launcher.get_status(),
+                               "seats": self.panel.get_status()}
+        if self.tray is not None:
+            out["tray"] = self.tray.get_status()
+        return out
+
+    def safe_state(self) -> None:
+        """Motor off now (any thread)."""
+        if not self.launcher.closed:
+            self.launcher.stop()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        self._stop.set()
+        for unsubscribe in self._unsubscribe:
+            unsubscribe()
+        self.launcher.close()  # the motor first
+        self.panel.close()
+        if self._watcher is not None:
+            self._watcher.join(timeout=2.0)
+        if self.tray is not None:
+            self.tray.close()
+
+    def __repr__(self) -> str:
+        return f"<Hardware launcher={self.launcher!r} tray={'yes' if self.tray else 'no'}>"

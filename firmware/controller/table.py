@@ -1,0 +1,741 @@
+"""The table controller: events in, engine actions, effects out to the hardware.
+
+It implements `firmware.api.Table` and lives on the daemon's one event loop. The
+engine runs in **table mode**: it knows only public information. Players declare
+plays (API), the launcher button and seat buttons say the rest, and the hardware is
+the chance player (the exit sensor counts an `Eject`; the dispenser deals exactly
+what a `Dispense` says). Everything is journaled before it takes effect, and the same
+functions rebuild the state from the journal after a restart (`docs/architecture.md`,
+section "Controller").
+
+Journal entries of a match:
+
+* ``meta``   {"names": [...]} once, after the header;
+* ``action`` an accepted engine action or chance outcome (``action_to_dict``);
+* ``intent`` {"job": "deal"|"fire"|"turn", "seat", "want", "model"?}: an ejection is
+  about to start; ``card`` {"intent", "counted"} per card the exit sensor counted;
+  ``result`` (ref = the intent) {"counted", "status", "fault"}; a press's ``Eject``
+  action is written in the same transaction as its result;
+* ``admin``  {"action": "pause"|"resume", ...}; ``arm`` {"seat"}: a UNO call made
+  before the play that leaves one card (seat button or POST /api/uno).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import uno_core as U
+from firmware.api import requests as api
+from firmware.controller import requests as ctl
+from firmware.controller.events import (
+    CardCounted,
+    EjectionDone,
+    LauncherPressed,
+    SeatPressed,
+    TrayChanged,
+)
+from firmware.controller.hardware import Hardware
+from firmware.errors import Rejected
+from firmware.journal import INTENT, RESULT, Entry
+from hal.launcher import EjectionResult
+from hal.tray import NEUTRAL, TowerPlaced, TowerRemoved
+from uno_core.cards import COLOUR_NAMES, TOWERS
+from uno_core.state import OWE_UNTIL
+
+log = logging.getLogger(__name__)
+
+COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}
+RngFor = Callable[[str], random.Random]
+# A launcher press draws its card count from the ejection model with an rng made for
+# that step; production uses the system's entropy, the simulated table (seed, step).
+SYSTEM_RNG: RngFor = lambda step: random.SystemRandom()  # noqa: E731
+
+
+@dataclass
+class Job:
+    """Cards the launcher owes: ``deal`` exactly `count` to `seat`; ``fire`` one press
+    (the count is drawn when it starts); ``turn`` the first card, to the dealer."""
+
+    kind: str
+    seat: int
+    count: int
+
+
+def _colour(name: str) -> str:
+    """The API names colours (red, ...); the engine uses letters (R, ...)."""
+    return COLOUR_LETTERS.get(name, name)
+
+
+def _slot(seat: int) -> int | str:
+    return NEUTRAL if seat < 0 else seat
+
+
+def _slot_name(slot: int | str | None) -> str:
+    return "the neutral slot" if slot == NEUTRAL else "nowhere" if slot is None else f"seat {slot}"
+
+
+class Controller:
+    """The `Table` the API serves. Build with the daemon's `Services` and a `Hardware`."""
+
+    def __init__(self, services: Any, hardware: Hardware, *, rng_for: RngFor = SYSTEM_RNG,
+                 tower_confirm: str | None = None,
+                 first_match: Mapping[str, Any] | None = None) -> None:
+        """`first_match` ({"edition", "seats", "options", "seed", "names"}, each optional)
+        is the match started when the journal holds none; the config's by default."""
+        self.services = services
+        self.loop = services.loop
+        self.journal = services.journal
+        self.config = services.config
+        self.hw = hardware
+        self.rng_for = rng_for
+        self.tower_confirm = tower_confirm or self.config.table.tower_confirm
+        self.listeners: list[Callable[[Mapping[str, Any]], None]] = []
+        self.first_match = dict(first_match or {})
+        self.tower_pos: dict[str, int | str | None] = {}  # what the tray sees (physical)
+        self._reset()
+        loop = self.loop
+        loop.on(LauncherPressed, self._on_launcher)
+        loop.on(SeatPressed, self._on_seat)
+        loop.on(CardCounted, self._on_card)
+        loop.on(EjectionDone, self._on_done)
+        loop.on(TrayChanged, self._on_tray)
+        loop.on_safe_state(hardware.close)
+        self._load()
+        hardware.start(loop.post)
+        self._unsub_card = hardware.launcher.on_card(self._card_callback)
+        loop.post(_Pump())
+        loop.on(_Pump, lambda _e: self._pump())
+
+    def _reset(self) -> None:
+        self.state: U.State | None = None
+        self.match: Any = None
+        self.names: list[str] = []
+        self.step = 0
+        self.jobs: deque[Job] = deque()
+        self.running: tuple[int, Job, int] | None = None  # (intent seq, job, want)
+        self.recover: dict[str, Any] | None = None
+        self.blocker: dict[str, Any] | None = None
+        self.paused: str | None = None
+        self.alarm: dict[str, Any] | None = None
+        self.tower_waits: dict[str, int | str] = {}
+        self.turned = False
+        self.armed: set[int] = set()
+        self.dealer_cards: dict[int, U.Card] = {}
+        self.stats = {"actions": 0, "launcher_presses": 0, "cards_ejected": 0,
+                      "tower_moves": 0, "rounds": 0}
+
+    # ------------------------------------------------------------------ journal replay
+    def _load(self) -> None:
+        match = self.journal.match
+        if match is None:
+            table = self.config.table
+            first = self.first_match
+            edition = first.get("edition", table.edition)
+            self._start_match(
+                edition, first.get("seats", table.seats),
+                first.get("options", dict(table.options) if edition == table.edition else {}),
+                first.get("seed", self.config.sim.seed if self.config.sim.enabled else None),
+                list(first.get("names", table.names)))
+            return
+        self._begin(match)
+        intents: dict[int, Entry] = {}
+        for entry in self.journal.entries(match_id=match.id):
+            self._replay(entry)
+            if entry.kind == INTENT:
+                intents[entry.seq] = entry
+            elif entry.kind == RESULT and entry.ref is not None:
+                intents.pop(entry.ref, None)
+        if intents:
+            seq = max(intents)
+            assert self.running is not None and self.running[0] == seq
+            _seq, job, want = self.running
+            self.recover = {"intent": seq, "seat": job.seat, "want": want, "job": job.kind}
+            log.warning("ejection %d to seat %d was cut off: asking the table", seq, job.seat)
+
+    def _begin(self, match: Any) -> None:
+        self._reset()
+        self.match = match
+        self.state = U.new_match(match.edition, match.seats, match.options, mode=U.TABLE)
+        self.names = [f"seat {i}" for i in range(match.seats)]
+        if self.state.edition.towers and self.tower_confirm != "off":
+            self.tower_waits = {t: NEUTRAL for t in TOWERS if self.tower_pos.get(t) != NEUTRAL}
+
+    def _replay(self, entry: Entry) -> None:
+        p = entry.payload
+        if entry.kind == "meta":
+            self.names = list(p.get("names") or self.names)
+        elif entry.kind == "action":
+            action = U.action_from_dict(p)
+            new, fx = U.apply(self.state, action)
+            self._adopt(action, new, fx, live=False)
+        elif entry.kind == INTENT:
+            self._started(entry.seq, p)
+            if p.get("model") is not None:
+                self.hw.launcher.model.set_state(p["model"])
+        elif entry.kind == RESULT:
+            self._finished(p)
+        elif entry.kind == "admin":
+            self._admin_effect(p)
+        elif entry.kind == "arm":
+            self.armed.add(int(p["seat"]))
+
+    def _start_match(self, edition: str, seats: int, options: Mapping[str, Any],
+                     seed: int | None, names: list[str]) -> None:
+        U.new_match(edition, seats, options, mode=U.TABLE)  # validates before writing
+        match = self.journal.start_match(edition=edition, options=dict(options), seats=seats,
+                                         seed=seed, config_hash=self.config.digest)
+        self._begin(match)
+        names = (names + self.names[len(names):])[:seats]
+        self.names = names
+        self.journal.append("meta", {"names": names})
+        self._publish({"kind": "new_match", "edition": edition, "seats": seats, "names": names})
+
+    # ------------------------------------------------------------------ state changes
+    # Each function below is used twice: live (after the journal write) and in replay.
+    def _adopt(self, action: U.Action, new: U.State, fx: list[Any], *, live: bool) -> None:
+        self.state = new
+        self.step += 1
+        self.stats["actions"] += 1
+        if isinstance(action, U.Play | U.FourTowerDiscard):
+            self.armed.discard(action.seat)
+        if isinstance(action, U.Press | U.Draw | U.Accept):
+            self.stats["launcher_presses"] += 1
+        if isinstance(action, U.Reveal):
+            self.turned = False
+        if isinstance(action, U.DealerCards):
+            self.dealer_cards.clear()
+        for e in fx:
+            name = e.name
+            if name == "dispense":
+                self.jobs.append(Job("deal", e.seat, e.count))
+            elif name == "tower_moved":
+                self.stats["tower_moves"] += 1
+                if self.tower_confirm != "off":
+                    self.tower_waits[e.tower] = _slot(e.seat)
+                    if live and self.tower_pos.get(e.tower) == _slot(e.seat):
+                        del self.tower_waits[e.tower]
+            elif name == "card_returned":
+                self.turned = False
+            elif name == "round_over":
+                self.stats["rounds"] += 1
+        s = new
+        if s.to_act == U.CHANCE and s.chance == "eject" and not self._has_job("fire"):
+            self.jobs.appendleft(Job("fire", s.queue[0][1], 0))
+        if s.to_act == U.CHANCE and s.chance == "reveal" and not self.turned \
+                and not self._has_job("turn"):
+            self.jobs.append(Job("turn", s.dealer, 1))
+        if live:
+            self._announce(action, fx)
+
+    def _has_job(self, kind: str) -> bool:
+        return any(j.kind == kind for j in self.jobs) or (
+            self.running is not None and self.running[1].kind == kind)
+
+    def _started(self, seq: int, payload: Mapping[str, Any]) -> None:
+        job = self.jobs[0]
+        self.running = (seq, job, int(payload["want"]))
+
+    def _finished(self, payload: Mapping[str, Any]) -> None:
+        assert self.running is not None
+        _seq, job, want = self.running
+        self.running = None
+        self.recover = None
+        counted = int(payload["counted"])
+        status = payload.get("status", "ok")
+        self.stats["cards_ejected"] += counted
+        if job.kind == "fire":
+            self.jobs.popleft()
+        elif job.kind == "turn":
+            if counted:
+                self.turned = True
+                self.jobs.popleft()
+        else:
+            job.count -= counted
+            if job.count <= 0:
+                self.jobs.popleft()
+        short = counted < want and job.kind != "fire"
+        if status == "jam" or status == "fault":
+            self.blocker = {"kind": "jam", "message": "the launcher is jammed: clear it, "
+                            "then resume (POST /api/admin/resume)", "fault": payload.get("fault")}
+        elif short:
+            self.blocker = {"kind": "reload", "message": "the launcher's hopper is empty: "
+                            "reload it, then resume (POST /api/admin/resume)"}
+
+    def _admin_effect(self, payload: Mapping[str, Any]) -> None:
+        action = payload["action"]
+        if action == "pause":
+            self.paused = payload.get("reason") or "paused"
+        elif action == "resume":
+            if self.paused is not None:
+                self.paused = None
+            else:
+                self.blocker = None
+
+    # ------------------------------------------------------------------ engine actions
+    def _accept(self, action: U.Action) -> list[Any]:
+        """Validate with the engine, journal, adopt; raise Rejected (nothing changed)."""
+        assert self.state is not None
+        try:
+            new, fx = U.apply(self.state, action)
+        except U.IllegalAction as exc:
+            raise Rejected(exc.rule, status=422) from None
+        self.journal.append("action", U.action_to_dict(action))
+        self._adopt(action, new, fx, live=True)
+        self._pump()
+        return fx
+
+    def _gate(self, *, chance_ok: bool = False) -> U.State:
+        """Raise Rejected (409) while the table waits for something physical."""
+        s = self.state
+        if s is None:
+            raise Rejected("no match: start one with POST /api/admin/new-match")
+        if s.over:
+            raise Rejected("the match is over: start a new one with POST /api/admin/new-match")
+        waiting = self._physical_wait()
+        if waiting is not None:
+            raise Rejected(f"the table waits: {waiting['message']}")
+        if s.to_act == U.CHANCE and not chance_ok:
+            raise Rejected(f"the table waits: {self._engine_wait(s)['message']}")
+        return s
+
+    # ------------------------------------------------------------------ Table interface
+    def public_state(self) -> dict[str, Any]:
+        s = self.state
+        out: dict[str, Any] = {"match": None, "step": self.step, "names": list(self.names),
+                               "stats": dict(self.stats), "paused": self.paused,
+                               "alarm": self.alarm, "tower_confirm": self.tower_confirm}
+        if s is not None:
+            out.update(U.public_state(s))
+            out["match"] = {"id": self.match.id, "seed": self.match.seed}
+            out["uno_armed"] = sorted(self.armed)
+            out["towers_seen"] = ({t: self.tower_pos.get(t) for t in TOWERS}
+                                  if s.edition.towers else None)
+        out["waiting"] = self.waiting()
+        return out
+
+    def health(self) -> dict[str, Any]:
+        status = self.hw.get_status()
+        launcher = status["launcher"]
+        ok = launcher.get("fault") is None and launcher.get("state") != "closed"
+        tray = status.get("tray")
+        if tray is not None:
+            ok = ok and all(r.get("ok") for r in tray["readers"].values())
+        return {"ok": ok, **status}
+
+    def submit(self, request: api.Request) -> dict[str, Any]:
+        if isinstance(request, api.Admin):
+            return self._admin(request)
+        if isinstance(request, ctl.Reveal):
+            return self._reveal(request)
+        self._check_seat(request)
+        if isinstance(request, api.CallUno):
+            return self._uno(request.seat)
+        s = self._gate()
+        if isinstance(request, api.Play):
+            action: U.Action = self._play_action(s, request)
+        elif isinstance(request, api.Catch):
+            action = U.Catch(request.seat, request.target)
+        elif isinstance(request, api.Challenge):
+            action = U.Challenge(request.seat)
+        elif isinstance(request, api.Hands):
+            action = U.EnterHand(request.seat, tuple(U.parse_card(c) for c in request.cards))
+        elif isinstance(request, ctl.Decide):
+            action = self._decision(request)
+        else:
+            raise Rejected(f"unknown request {type(request).__name__}", status=404)
+        fx = self._accept(action)
+        return {"accepted": U.action_to_dict(action),
+                "effects": [U.effect_to_dict(e) for e in fx], "step": self.step}
+
+    def _check_seat(self, request: Any) -> None:
+        n = self.state.n if self.state is not None else self.config.table.seats
+        for name in ("seat", "target"):
+            value = getattr(request, name, None)
+            if isinstance(value, int) and not 0 <= value < n:
+                raise Rejected(f"{name} {value}: the table has seats 0-{n - 1}", field=name,
+                               status=404)
+
+    def _play_action(self, s: U.State, r: api.Play) -> U.Play:
+        ch = dict(r.choices)
+        laid = tuple(U.parse_card(c) for c in ch.get("cards", ()))
+        left = s.counts[r.seat] - 1 - len(laid)
+        return U.Play(r.seat, U.parse_card(r.card), colour=_colour(ch.get("color", "")),
+                      target=ch.get("target", -1), towers=tuple(ch.get("towers", ())),
+                      laid=laid, uno=r.seat in self.armed and left == 1)
+
+    def _decision(self, r: ctl.Decide) -> U.Action:
+        seat = r.seat
+        if r.decision == "pass":
+            return U.Pass(seat)
+        if r.decision == "accept":
+            return U.Accept(seat)
+        if r.decision in ("guilty", "innocent"):
+            return U.Verdict(seat, r.decision == "guilty")
+        if r.decision == "colour":
+            return U.ChooseColour(seat, _colour(r.color))
+        if r.decision == "four-towers":
+            laid = tuple(U.parse_card(c) for c in r.cards)
+            return U.FourTowerDiscard(seat, laid, uno=seat in self.armed)
+        raise Rejected(f"decision {r.decision!r} is not one of {', '.join(ctl.DECISIONS)}",
+                       field="decision", status=400)
+
+    def _uno(self, seat: int) -> dict[str, Any]:
+        """A seat's own button (or POST /api/uno): call UNO now if the seat is open to a
+        catch, else arm the call for its next play that leaves one card."""
+        s = self._gate()
+        if s.exposed == seat:
+            self._accept(U.CallUno(seat))
+            return {"called": True, "step": self.step}
+        if s.counts[seat] == 2 or (s.phase == "four_towers" and s.to_act == seat):
+            if seat not in self.armed:
+                self.journal.append("arm", {"seat": seat})
+                self.armed.add(seat)
+            self._publish({"kind": "uno_armed", "seat": seat})
+            return {"armed": True, "step": self.step}
+        raise Rejected(f"seat {seat} has {s.counts[seat]} cards: nothing to call", status=422)
+
+    def _reveal(self, r: ctl.Reveal) -> dict[str, Any]:
+        s = self._gate(chance_ok=True)
+        card = U.parse_card(r.card)
+        if s.to_act == U.CHANCE and s.chance == "dealer_cards":
+            if r.seat is None or not 0 <= r.seat < s.n:
+                raise Rejected("choosing the dealer: say which seat turned the card",
+                               field="seat", status=422)
+            self.dealer_cards[r.seat] = card
+            missing = [i for i in range(s.n) if i not in self.dealer_cards]
+            if missing:
+                return {"missing": missing, "step": self.step}
+            cards = tuple(self.dealer_cards[i] for i in range(s.n))
+            self.dealer_cards.clear()
+            fx = self._accept(U.DealerCards(cards))
+            return {"effects": [U.effect_to_dict(e) for e in fx], "step": self.step}
+        if s.to_act == U.CHANCE and s.chance == "reveal" and self.turned:
+            fx = self._accept(U.Reveal(card))
+            return {"effects": [U.effect_to_dict(e) for e in fx], "step": self.step}
+        raise Rejected("no card is waiting to be turned now")
+
+    def _admin(self, r: api.Admin) -> dict[str, Any]:
+        p = dict(r.params)
+        if r.action == "new-match":
+            table = self.config.table
+            edition = p.get("edition", table.edition)
+            seats = p.get("seats", table.seats)
+            options = p.get("options", dict(table.options) if edition == table.edition else {})
+            if seats > self.hw.panel.config.seats:
+                raise Rejected(f"seats {seats}: the table has buttons for "
+                               f"{self.hw.panel.config.seats}", field="seats", status=422)
+            try:
+                self._check_idle_for_new_match()
+                self._start_match(edition, seats, options, p.get("seed"),
+                                  list(p.get("names", table.names)))
+            except (U.SetupError, U.OptionError) as exc:
+                raise Rejected(str(exc), status=422) from None
+            self._pump()
+            return {"match": self.match.id}
+        if r.action == "pause":
+            if self.paused is not None:
+                raise Rejected("the table is already paused")
+            payload = {"action": "pause", "reason": p.get("reason") or "paused"}
+            self.journal.append("admin", payload)
+            self._admin_effect(payload)
+            self._publish({"kind": "paused", "reason": self.paused})
+            return {"paused": self.paused}
+        if r.action == "resume":
+            return self._resume()
+        return self._override(p)
+
+    def _check_idle_for_new_match(self) -> None:
+        if self.running is not None:
+            raise Rejected("the launcher is ejecting: wait for it before a new match")
+
+    def _resume(self) -> dict[str, Any]:
+        s = self.state
+        if self.paused is None and self.blocker is None:
+            if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
+                    and self._physical_wait() is None:
+                self._accept(U.Shuffle(()))
+                return {"shuffled": True, "step": self.step}
+            raise Rejected("nothing to resume: the table is not paused and waits for no reload")
+        payload = {"action": "resume"}
+        self.journal.append("admin", payload)
+        was_blocked = self.paused is None
+        self._admin_effect(payload)
+        if was_blocked:
+            self.hw.launcher.reset_fault()
+        self._publish({"kind": "resumed"})
+        self._pump()
+        return {"resumed": True}
+
+    def _override(self, p: Mapping[str, Any]) -> dict[str, Any]:
+        kind = p["kind"]
+        if kind == "cards-out":
+            if self.recover is None:
+                raise Rejected("no ejection was cut off: there is nothing to count")
+            if "count" not in p:
+                raise Rejected("cards-out needs the counted cards: count", field="count",
+                               status=400)
+            self._complete(self.recover["intent"], EjectionResult(
+                self.recover["want"], int(p["count"]), "ok", self.recover["seat"]),
+                status="recovered")
+            return {"recovered": p["count"], "step": self.step}
+        if kind == "tower-seen":
+            tower, seat = p.get("tower"), p.get("seat")
+            if tower is None:
+                raise Rejected("tower-seen needs the tower", field="tower", status=400)
+            slot = NEUTRAL if seat is None else seat
+            if self.tower_waits.get(tower) != slot:
+                raise Rejected(f"the table does not wait for tower {tower} at {_slot_name(slot)}",
+                               field="tower")
+            self._tower_seen(tower, slot, by="admin")
+            return {"seen": tower}
+        if self.alarm is None:
+            raise Rejected("there is no alarm to clear")
+        self.alarm = None
+        self.hw.panel.buzz(None)
+        self._publish({"kind": "alarm_cleared"})
+        self._pump()
+        return {"cleared": True}
+
+    # ------------------------------------------------------------------ hardware events
+    def _on_launcher(self, _event: LauncherPressed) -> None:
+        s = self.state
+        try:
+            s = self._gate()
+            seat = s.to_act
+            if seat < 0:
+                raise Rejected("nobody is to press now")
+            if s.phase == "challenge":
+                action: U.Action = U.Accept(seat)
+            elif s.edition.launcher or s.queue:
+                action = U.Press(seat)
+            else:
+                action = U.Draw(seat)
+            self._accept(action)
+        except Rejected as exc:
+            self._refuse("launcher", exc.reason)
+
+    def _refuse(self, what: str, reason: str) -> None:
+        self.hw.panel.buzz("click")
+        self._publish({"kind": "refused", "what": what, "reason": reason})
+
+    def _on_seat(self, event: SeatPressed) -> None:
+        s = self.state
+        seat = event.seat
+        try:
+            if s is None or seat >= s.n:
+                raise Rejected(f"seat {seat} does not play in this match")
+            if s.exposed >= 0 and s.exposed != seat:
+                self._gate()
+                self._accept(U.Catch(seat, s.exposed))
+            else:
+                self._uno(seat)
+        except Rejected as exc:
+            self._refuse(f"seat {seat} button", exc.reason)
+
+    def _card_callback(self, counted: int, seat: int | None) -> None:
+        running = self.running
+        if running is not None:
+            self.loop.post(CardCounted(running[0], counted))
+
+    def _on_card(self, event: CardCounted) -> None:
+        if self.running is not None and self.running[0] == event.intent:
+            self.journal.append("card", {"intent": event.intent, "counted": event.counted})
+
+    def _on_done(self, event: EjectionDone) -> None:
+        if self.running is None or self.running[0] != event.intent:
+            return
+        self._complete(event.intent, event.result, status=event.result.status)
+
+    def _complete(self, intent: int, result: EjectionResult, *, status: str) -> None:
+        assert self.running is not None
+        _seq, job, _want = self.running
+        payload = {"counted": result.counted, "status": status, "fault": result.fault}
+        items: list[tuple[str, Any]] = [(RESULT, payload)]
+        eject = None
+        if job.kind == "fire":
+            eject = U.Eject(min(result.counted, self.state.pile_count))
+            items.append(("action", U.action_to_dict(eject)))
+        self.journal.append_all(items, ref=intent)
+        self._finished(payload)
+        self._publish({"kind": "ejected", "seat": job.seat, "job": job.kind,
+                       "counted": result.counted, "status": status})
+        if eject is not None:
+            new, fx = U.apply(self.state, eject)
+            self._adopt(eject, new, fx, live=True)
+        if self.blocker is not None:
+            self.hw.panel.buzz("error")
+            self._publish({"kind": "blocked", **self.blocker})
+        self._pump()
+
+    def _on_tray(self, event: TrayChanged) -> None:
+        ev = event.event
+        if isinstance(ev, TowerPlaced):
+            self.tower_pos[ev.tower] = ev.slot
+            if self.state is None or not self.state.edition.towers:
+                return
+            if self.tower_waits.get(ev.tower) == ev.slot:
+                self._tower_seen(ev.tower, ev.slot, by="tray")
+                return
+            expected = self._expected_slot(ev.tower)
+            if ev.slot != expected and ev.tower not in self.tower_waits:
+                self.alarm = {"kind": "alarm", "tower": ev.tower, "slot": ev.slot,
+                              "expected": expected,
+                              "message": f"tower {ev.tower} moved to {_slot_name(ev.slot)} "
+                                         f"without a capture: put it back at "
+                                         f"{_slot_name(expected)}"}
+                self.hw.panel.buzz("alarm")
+                self._publish({"kind": "alarm", **self.alarm})
+            elif self.alarm is not None and self.alarm["tower"] == ev.tower:
+                self.alarm = None
+                self.hw.panel.buzz(None)
+                self._publish({"kind": "alarm_cleared", "tower": ev.tower})
+                self._pump()
+        elif isinstance(ev, TowerRemoved):
+            self.tower_pos[ev.tower] = None
+            self._publish({"kind": "tower_lifted", "tower": ev.tower, "slot": ev.slot})
+        else:
+            self._publish({"kind": "tray", "event": type(ev).__name__,
+                           "slot": getattr(ev, "slot", None)})
+
+    def _expected_slot(self, tower: str) -> int | str:
+        assert self.state is not None
+        return _slot(self.state.towers[TOWERS.index(tower)])
+
+    def _tower_seen(self, tower: str, slot: int | str, *, by: str) -> None:
+        del self.tower_waits[tower]
+        if isinstance(slot, int):
+            self.hw.panel.light(slot, False)
+        self._publish({"kind": "tower_seen", "tower": tower, "slot": slot, "by": by})
+        self._pump()
+
+    # ------------------------------------------------------------------ the launcher
+    def _pump(self) -> None:
+        """Start the next ejection the table owes, unless something blocks it."""
+        if self.running is not None or self.recover is not None or self.blocker is not None \
+                or self.paused is not None or not self.jobs or self.state is None:
+            self._lights()
+            return
+        job = self.jobs[0]
+        launcher = self.hw.launcher
+        payload: dict[str, Any] = {"job": job.kind, "seat": job.seat}
+        if job.kind == "fire":
+            want = launcher.model.press(self.rng_for(f"press:{self.step}"))
+            want = min(want, self.state.pile_count, launcher.config.max_cards)
+            payload["model"] = launcher.model.get_state()
+        else:
+            want = min(job.count, launcher.config.max_cards)
+        payload["want"] = want
+        entry = self.journal.append(INTENT, payload)
+        self._started(entry.seq, payload)
+        self._publish({"kind": "ejecting", "seat": job.seat, "job": job.kind, "intent": entry.seq})
+        self.loop.spawn(self._eject(entry.seq, want, job.seat))
+
+    async def _eject(self, intent: int, want: int, seat: int) -> None:
+        result = await asyncio.to_thread(self.hw.launcher.deal, want, seat)
+        self.loop.post(EjectionDone(intent, result))
+
+    def _lights(self) -> None:
+        s = self.state
+        if s is None or self.hw.panel.closed:
+            return
+        for seat in range(min(s.n, self.hw.panel.config.seats)):
+            waiting_tower = any(v == seat for v in self.tower_waits.values())
+            self.hw.panel.light(seat, "blink" if waiting_tower else seat == s.to_act)
+
+    # ------------------------------------------------------------------ waiting
+    def _physical_wait(self) -> dict[str, Any] | None:
+        if self.recover is not None:
+            r = self.recover
+            return {"kind": "cards-out", "seat": r["seat"], "want": r["want"],
+                    "message": f"an ejection to seat {r['seat']} was cut off: count the cards "
+                               "that came out and enter them (override cards-out)"}
+        if self.paused is not None:
+            return {"kind": "paused", "reason": self.paused,
+                    "message": f"paused ({self.paused}): resume to go on"}
+        if self.blocker is not None:
+            return dict(self.blocker)
+        if self.alarm is not None:
+            return dict(self.alarm)
+        if self.running is not None or self.jobs:
+            job = self.running[1] if self.running else self.jobs[0]
+            return {"kind": "ejecting", "seat": job.seat, "job": job.kind,
+                    "message": f"the launcher is ejecting for seat {job.seat}"}
+        if self.tower_waits and self.tower_confirm == "wait":
+            tower, slot = next(iter(self.tower_waits.items()))
+            return {"kind": "tower", "tower": tower, "slot": slot,
+                    "seat": slot if isinstance(slot, int) else None,
+                    "message": f"move tower {tower} to {_slot_name(slot)}"}
+        return None
+
+    def waiting(self) -> dict[str, Any]:
+        s = self.state
+        if s is None:
+            return {"kind": "new-match", "message": "start a match (admin new-match)"}
+        if s.over:
+            return {"kind": "match-over", "winners": list(s.winners), "message": "match over"}
+        return self._physical_wait() or self._engine_wait(s)
+
+    def _engine_wait(self, s: U.State) -> dict[str, Any]:
+        if s.to_act == U.CHANCE:
+            if s.chance == "dealer_cards":
+                missing = [i for i in range(s.n) if i not in self.dealer_cards]
+                return {"kind": "dealer-cards", "missing": missing,
+                        "message": "everyone turns a card to choose the dealer (reveal)"}
+            if s.chance == "shuffle":
+                start = s.phase == "shuffle"
+                return {"kind": "shuffle", "round_start": start,
+                        "message": ("gather all cards, shuffle, load the launcher" if start else
+                                    "the launcher is empty: shuffle the discard pile but its "
+                                    "top card into it") + ", then resume"}
+            if s.chance == "reveal":
+                return {"kind": "reveal", "seat": s.dealer,
+                        "message": f"seat {s.dealer}: turn the first card and say which it is"}
+            return {"kind": "ejecting", "seat": s.queue[0][1] if s.queue else None,
+                    "message": "the launcher is ejecting"}
+        seat = s.to_act
+        if s.queue:
+            kind, _, count, _ = s.queue[0]
+            until = kind == OWE_UNTIL
+            return {"kind": "press", "seat": seat, "presses": 0 if until else count,
+                    "until_cards": until,
+                    "message": f"seat {seat}: press the launcher " +
+                               ("until cards come" if until else f"{count} more time(s)")}
+        what = {"play": "turn", "drawn": "play-drawn", "extra": "extra-play",
+                "challenge": "challenge", "verdict": "verdict", "first_colour": "colour",
+                "four_towers": "four-towers", "hand_entry": "hand"}.get(s.phase, s.phase)
+        return {"kind": what, "seat": seat, "message": f"seat {seat}: {what}"}
+
+    # ------------------------------------------------------------------ announcements
+    def _publish(self, event: Mapping[str, Any]) -> None:
+        event = {**event, "step": self.step}
+        self.services.publish(event)
+        for listener in list(self.listeners):
+            listener(event)
+
+    def _announce(self, action: U.Action, fx: list[Any]) -> None:
+        self._publish({"kind": "action", "action": U.action_to_dict(action),
+                       "effects": [U.effect_to_dict(e) for e in fx]})
+        for e in fx:
+            if e.name == "tower_moved":
+                if e.seat >= 0:
+                    self.hw.panel.light(e.seat, "blink")
+                self._publish({"kind": "tower_capture", "tower": e.tower, "slot": _slot(e.seat),
+                               "message": f"move tower {e.tower} to {_slot_name(_slot(e.seat))}"})
+            elif e.name == "protection_used":
+                self.hw.panel.buzz("ok")
+                self._publish({"kind": "protected", "seat": e.seat, "tower": e.tower,
+                               "card": U.format_card(e.card),
+                               "message": f"tower {e.tower} protects seat {e.seat} from "
+                                          f"{U.format_card(e.card)}"})
+            elif e.name in ("uno_called", "uno_penalty"):
+                self.hw.panel.buzz("uno")
+
+
+class _Pump:
+    """Posted once at start: begin owed ejections after the loop is running."""

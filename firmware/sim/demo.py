@@ -1,0 +1,152 @@
+"""`unotable demo`: the daemon, unchanged, on the simulated table with bots seated at it.
+
+`run_demo(...)` builds the built-in default config for the chosen edition and player
+count, a `World` (the twin, persisted beside the journal), and runs
+`firmware.daemon.Daemon` with a factory that builds the `Controller` on the world's
+devices and seats `TablePlayers` at the table. The API listens on 127.0.0.1 with an
+ephemeral port, as for any client. The match stops after `rounds` rounds (or when
+it is over); then the daemon stops and the summary is returned.
+
+Run again with the same `journal` after a crash and the daemon replays the journal,
+the world reloads its file, and the match continues where it was.
+
+Seam for a person at the table (a later ``--serve``): pass `human_seats`; those seats
+get no bot, and the table waits for their requests from the browser like at a real
+table.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import tempfile
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, TextIO
+
+from firmware.config import DEFAULT_PATH, JournalConfig, SimConfig, load_config
+from firmware.controller.table import Controller
+from firmware.daemon import Daemon
+from firmware.sim.players import TablePlayers
+from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
+from uno_core import EDITIONS, get_edition
+
+NAMES = ("North", "East", "South", "West", "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
+WATCHABLE_PACE_S = 0.25
+
+
+class DemoError(ValueError):
+    """A demo argument is out of range; the message names it."""
+
+
+@dataclass
+class DemoResult:
+    summary: dict[str, Any]
+    status: int
+
+
+def check_arguments(variant: str, players: int, rounds: int) -> None:
+    if variant not in EDITIONS:
+        raise DemoError(f"--variant {variant!r}: one of {', '.join(EDITIONS)}")
+    ed = get_edition(variant)
+    if not ed.min_players <= players <= min(ed.max_players, 10):
+        raise DemoError(f"--players {players}: {variant} is for {ed.min_players}-"
+                        f"{ed.max_players} players")
+    if rounds < 1:
+        raise DemoError(f"--rounds {rounds}: play at least one round")
+
+
+def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: int = 1, *,
+             fast: bool = False, journal: str | Path | None = None, out: TextIO | None = None,
+             pace: float | None = None) -> DemoResult:
+    check_arguments(variant, players, rounds)
+    logging.getLogger("firmware").setLevel(logging.WARNING)
+    with tempfile.TemporaryDirectory(prefix="unotable-demo-") as tmp:
+        path = Path(journal) if journal is not None else Path(tmp) / "journal.db"
+        world_path = path.with_name(path.name + ".world.json")
+        base = load_config(DEFAULT_PATH)
+        launcher_cfg = demo_launcher_config(base.hardware["launcher"], players)
+        panel_cfg = demo_panel_config(base.hardware["seats"], players)
+        names = list(NAMES[:players])
+        config = replace(
+            base,
+            table=replace(base.table, edition=variant, seats=players, names=tuple(names),
+                          options={}),
+            api=replace(base.api, host="127.0.0.1", port=0),
+            journal=JournalConfig(str(path.resolve())),
+            sim=SimConfig(True, seed),
+            hardware={**base.hardware, "launcher": launcher_cfg, "seats": panel_cfg},
+        )
+        world = World(variant, players, seed, launcher=launcher_cfg, panel=panel_cfg,
+                      fast=fast, path=world_path)
+        seated: dict[str, Any] = {}
+
+        def make_table(services: Any) -> Controller:
+            controller = Controller(
+                services, world.hardware(),
+                rng_for=lambda step: rng(seed, step),
+                first_match={"edition": variant, "seats": players, "options": {},
+                             "seed": seed, "names": names})
+            bots = TablePlayers(world, controller, services.loop, seed=seed, rounds=rounds,
+                                pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None
+                                                       else pace),
+                                out=out, names=names)
+            controller.listeners.append(bots.on_event)
+            seated.update(controller=controller, bots=bots)
+
+            async def play() -> None:
+                await bots.run()
+                daemon.stop("the demo is over")
+
+            services.loop.spawn(play())
+            return controller
+
+        daemon = Daemon(config, make_table, env={})
+        try:
+            status = daemon.run(signals=True)
+        finally:
+            world.close()
+        controller = seated.get("controller")
+        summary = _summary(variant, players, seed, rounds, controller, world, path
+                           if journal is not None else None)
+        if status != 0:
+            summary["error"] = str(daemon.loop.failure)
+        return DemoResult(summary, status)
+
+
+def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any,
+             world: World, journal: Path | None) -> dict[str, Any]:
+    stats = dict(controller.stats) if controller is not None else {}
+    state = controller.state if controller is not None else None
+    return {
+        "variant": variant, "players": players, "seed": seed, "rounds": stats.get("rounds", 0),
+        "rounds_asked": rounds,
+        "actions": stats.get("actions", 0),
+        "launcher_presses": stats.get("launcher_presses", 0),
+        "cards_ejected": stats.get("cards_ejected", 0),
+        "tower_moves": stats.get("tower_moves", 0),
+        "world_agrees": world.agree,
+        "mismatches": world.mismatches,
+        "scores": list(state.scores) if state is not None else [],
+        "match_over": bool(state is not None and state.over),
+        "winners": list(state.winners) if state is not None else [],
+        "journal": str(journal) if journal is not None else None,
+    }
+
+
+def summary_text(summary: dict[str, Any]) -> str:
+    lines = [
+        f"{summary['variant']}, {summary['players']} players, seed {summary['seed']}: "
+        f"{summary['rounds']} round(s), {summary['actions']} actions",
+        f"launcher presses {summary['launcher_presses']}, cards ejected "
+        f"{summary['cards_ejected']}, tower moves {summary['tower_moves']}",
+        f"scores {summary['scores']}" + ("  (match over)" if summary["match_over"] else ""),
+        "world and referee agreed at every step" if summary["world_agrees"] else
+        "WORLD AND REFEREE DISAGREED:",
+    ]
+    lines += [f"  {m}" for m in summary["mismatches"]]
+    return "\n".join(lines)
+
+
+def summary_json(summary: dict[str, Any]) -> str:
+    return json.dumps(summary, sort_keys=True)

@@ -1,0 +1,387 @@
+"""Bots seated at the simulated table, playing through the same paths as people.
+
+A `TablePlayers` runs on the daemon's event loop next to the controller. It looks at
+the table the way players do: the referee's public state (the controller's engine
+state is table mode: it holds no hidden card) plus, for each seat, the real card
+tokens that seat holds in the `World`. Then it acts the way people act:
+
+* lays cards on the discard pile in the world and declares them (`Play`, `Decide`,
+  `Reveal`, `Hands` requests through `TableLoop.call`, the path every API request
+  takes);
+* presses the simulated launcher button and seat buttons (`SimSeats`: mock pins, the
+  production `SeatPanel` callbacks, the controller's hardware events);
+* moves towers on the simulated tray when the table asks, shuffles and loads the
+  launcher, counts the cards of a cut-off ejection.
+
+One decision at a time, in a fixed order (late UNO call, catches, then the seat to
+act), each from an rng made of (seed, seat, step): the same seed plays the same match,
+also after the daemon was killed and restarted. A declaration in progress is written
+into the world file first (`World.pending`), so a restart can tell whether the referee
+got it (its step moved on) or the cards go back into the hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+import uno_core as U
+from firmware.api import requests as api
+from firmware.controller import requests as ctl
+from firmware.errors import Rejected
+from firmware.sim.world import World, deck_of, rng
+from uno_core.bots import HeuristicBot
+from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
+
+SEAT_DECISIONS = ("turn", "play-drawn", "extra-play", "challenge", "colour", "four-towers",
+                  "press", "verdict")
+
+
+class _Barrier:
+    """Queued behind every event posted before it: awaiting it means they were handled."""
+
+
+def private_view(state: U.State, seat: int, hand: list[str], drawn: list[str]) -> U.State:
+    """What `seat` knows: the public table-mode state plus its own cards."""
+    view = state.clone()
+    view.table = False
+    cards = tuple(U.parse_card(c) for c in hand)
+    view.hands = tuple(cards if i == seat else () for i in range(state.n))
+    view.drawn = tuple(U.parse_card(c) for c in drawn) if state.phase == "drawn" else ()
+    return view
+
+
+class TablePlayers:
+    def __init__(self, world: World, controller: Any, loop: Any, *, seed: int, rounds: int,
+                 pace: float = 0.0, out: TextIO | None = None,
+                 names: list[str] | None = None) -> None:
+        self.world = world
+        self.ctl = controller
+        self.loop = loop
+        self.seed = seed
+        self.rounds = rounds
+        self.pace = pace
+        self.out = out
+        self.names = names or [f"seat {i}" for i in range(world.n)]
+        self.refusals = 0
+        loop.on(_Barrier, lambda _e: None)
+
+    # ------------------------------------------------------------------ events
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        """Controller events (on the loop): the world reacts, the log prints."""
+        kind = event.get("kind")
+        if kind == "ejecting":
+            self.world.ejection_started(event["seat"])
+        elif kind == "ejected":
+            self.world.ejection_ended(event["seat"], event["job"])
+        line = self.describe(event)
+        if line and self.out is not None:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    def _name(self, seat: int | None) -> str:
+        if seat is None or seat < 0:
+            return "the neutral slot"
+        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+
+    def describe(self, e: Mapping[str, Any]) -> str | None:
+        kind = e.get("kind")
+        if kind == "action":
+            return self._describe_action(e["action"], e["effects"])
+        if kind == "ejected":
+            job = {"deal": "dealt", "turn": "turned up", "fire": "launcher fired"}[e["job"]]
+            return f"      {job}: {e['counted']} card(s) to {self._name(e['seat'])}"
+        if kind == "tower_seen":
+            return f"      tray sees tower {e['tower']} at {self._slot(e['slot'])}"
+        if kind in ("protected", "alarm", "blocked", "refused"):
+            return f"  !   {e.get('message') or e.get('reason')}"
+        if kind == "new_match":
+            return (f"new match: {e['edition']}, {e['seats']} players "
+                    f"({', '.join(e['names'])})")
+        return None
+
+    def _slot(self, slot: Any) -> str:
+        return "the neutral slot" if slot == "neutral" else self._name(slot)
+
+    def _describe_action(self, a: Mapping[str, Any], fx: list[Mapping[str, Any]]) -> str | None:
+        t = a["type"]
+        who = self._name(a.get("seat"))
+        if t == "play":
+            extra = ""
+            if a.get("colour"):
+                extra += f", colour {COLOUR_NAMES.get(a['colour'], a['colour'])}"
+            if a.get("target") is not None and a.get("target", -1) >= 0:
+                extra += f", at {self._name(a['target'])}"
+            if a.get("towers"):
+                extra += f", takes tower(s) {' '.join(a['towers'])}"
+            if a.get("laid"):
+                extra += f", lays {' '.join(a['laid'])}"
+            if a.get("uno"):
+                extra += " — UNO!"
+            text = f"{who} plays {a['card']}{extra}"
+        elif t in ("draw", "press"):
+            text = f"{who} {'draws' if t == 'draw' else 'presses the launcher'}"
+        elif t == "shuffle":
+            text = "cards shuffled into the launcher"
+        elif t == "dealer_cards":
+            text = "dealer cards turned: " + " ".join(a["cards"])
+        elif t == "reveal":
+            text = f"first card: {a['card']}"
+        elif t == "eject":
+            return None
+        elif t == "call_uno":
+            text = f"{who} calls UNO"
+        elif t == "catch":
+            text = f"{who} catches {self._name(a['target'])}"
+        elif t == "enter_hand":
+            text = f"{who} shows {' '.join(a['cards']) or 'nothing'}"
+        else:
+            text = f"{who}: {t.replace('_', ' ')}"
+        notes = []
+        for f in fx:
+            n = f["type"]
+            if n == "tower_moved":
+                notes.append(f"tower {f['tower']} → {self._name(f['seat'])}")
+            elif n == "uno_penalty":
+                notes.append(f"{self._name(f['seat'])} forgot UNO")
+            elif n == "challenge_resolved":
+                notes.append("guilty" if f["guilty"] else "not guilty")
+            elif n == "round_over":
+                notes.append(f"round won by {self._name(f['winner'])}, scores {f['scores']}")
+            elif n == "match_over":
+                notes.append(f"MATCH OVER: {', '.join(self._name(w) for w in f['winners'])}")
+            elif n == "hands_traded":
+                notes.append(f"{self._name(f['seat'])} and {self._name(f['other'])} trade hands")
+        return f"[{self._step()}] {text}" + (f"  ({'; '.join(notes)})" if notes else "")
+
+    def _step(self) -> int:
+        return int(self.ctl.step)
+
+    # ------------------------------------------------------------------ the loop
+    def finished(self) -> bool:
+        s = self.ctl.state
+        return s is not None and (s.over or self.ctl.stats["rounds"] >= self.rounds)
+
+    async def run(self) -> None:
+        await self._sync()
+        self._after_restart()
+        while True:
+            await self._settle()
+            if self.finished():
+                return
+            if self.pace:
+                await asyncio.sleep(self.pace)
+            await self._act(self.ctl.public_state())
+
+    async def _sync(self) -> None:
+        await asyncio.sleep(0)  # let posts from this thread reach the queue
+        await self.loop.call(_Barrier())
+
+    async def _settle(self) -> None:
+        """Wait until the table waits for people (not for the launcher or the tray)."""
+        while True:
+            await self._sync()
+            w = self.ctl.waiting()
+            if w["kind"] == "ejecting" or (w["kind"] == "tower"
+                                            and self.world.towers.get(w["tower"]) == w["slot"]):
+                await asyncio.sleep(0.001 if self.world.fast else 0.02)
+                continue
+            return
+
+    def _after_restart(self) -> None:
+        w = self.world
+        pending = w.pending
+        if pending is not None and self._step() <= pending["step"]:
+            if pending.get("swap"):
+                w.swap_hands(*pending["swap"])
+            for seat, card in reversed(pending.get("undo", [])):
+                w.take_back(seat, [card])
+            if pending.get("aside"):
+                card = pending["aside"]
+                if w.discard[-1:] == [card]:
+                    w.discard.pop()
+                else:  # it went back under the stack in the launcher
+                    stack = w.launcher_sim.empty_hopper()
+                    del stack[len(stack) - 1 - stack[::-1].index(card)]
+                    w.launcher_sim.load(stack)
+                w.aside.append(card)
+        w.set_pending(None)
+        if self.ctl.recover is None and self.ctl.running is None:
+            w.collect()
+            w.ejection = None
+            w.save()
+
+    async def _submit(self, request: api.Request) -> dict[str, Any] | None:
+        try:
+            result: dict[str, Any] = await self.loop.call(request)
+            return result
+        except Rejected as exc:
+            self.refusals += 1
+            self.world._disagree(f"step {self._step()}: the table refused {request}: {exc.reason}")
+            if self.out is not None:
+                self.out.write(f"  !   refused {type(request).__name__}: {exc.reason}\n")
+            return None
+
+    # ------------------------------------------------------------------ acting
+    async def _act(self, st: Mapping[str, Any]) -> None:
+        w = st["waiting"]
+        kind = w["kind"]
+        world = self.world
+        step = st["step"]
+        if kind in SEAT_DECISIONS:
+            world.check(st)
+        if kind == "cards-out":
+            await self._submit(api.Admin("override", {"kind": "cards-out",
+                                                      "count": world.cards_out()}))
+        elif kind in ("paused", "jam", "reload"):
+            world.launcher_sim.clear_jam()
+            await self._submit(api.Admin("resume", {}))
+        elif kind == "alarm":
+            world.move_tower(w["tower"], w["expected"])
+        elif kind == "tower":
+            world.move_tower(w["tower"], w["slot"])
+        elif kind == "dealer-cards":
+            deck = deck_of(world.edition)
+            picks = rng(self.seed, "dealer", step).sample(deck, len(w["missing"]))
+            for seat, card in zip(w["missing"], picks, strict=True):
+                await self._submit(ctl.Reveal(card, seat))
+        elif kind == "shuffle":
+            if w["round_start"]:
+                world.gather_and_load(step)
+            else:
+                world.reload_from_discard(step)
+            await self._submit(api.Admin("resume", {}))
+        elif kind == "reveal":
+            await self._reveal(step)
+        elif kind == "hand":
+            seat = w["seat"]
+            await self._submit(api.Hands(seat, tuple(world.hands[seat])))
+        elif kind == "verdict":
+            guilty = bool(world.notes.get("w4_guilty"))
+            await self._submit(ctl.Decide(w["seat"], "guilty" if guilty else "innocent"))
+        elif kind == "press":
+            if not await self._interject(st):
+                await self._press()
+        elif kind in SEAT_DECISIONS:
+            if not await self._interject(st):
+                await self._decide(w["seat"], step)
+        else:
+            raise RuntimeError(f"the simulated players do not know how to answer {w}")
+
+    async def _press(self) -> None:
+        self.world.seats_sim.press_launcher()
+
+    async def _reveal(self, step: int) -> None:
+        world = self.world
+        card = world.turn_up()
+        if card is None:
+            raise RuntimeError("the table asks for the first card, but none was turned up")
+        _new, fx = U.apply(self.ctl.state, U.Reveal(U.parse_card(card)))
+        world.set_pending({"step": step, "aside": card})
+        if any(e.name == "card_returned" for e in fx):
+            world.back_under(card)
+        else:
+            world.to_pile(card)
+        await self._submit(ctl.Reveal(card))
+        world.set_pending(None)
+
+    def _bot(self, seat: int, step: int, what: str) -> HeuristicBot:
+        return HeuristicBot(rng(self.seed, "bot", seat, step, what))
+
+    def _view(self, seat: int) -> U.State:
+        world = self.world
+        return private_view(self.ctl.state, seat, world.hands[seat],
+                            world.received.get(seat, []))
+
+    async def _interject(self, st: Mapping[str, Any]) -> bool:
+        exposed = st.get("uno_exposed")
+        if exposed is None:
+            return False
+        n = self.world.n
+        calls: list[U.Action] = [U.CallUno(exposed)]
+        calls += [U.Catch(i, exposed) for i in range(n) if i != exposed]
+        for seat in [exposed] + [(exposed + i) % n for i in range(1, n)]:
+            choice = self._bot(seat, st["step"], "interject").interject(
+                self._view(seat), seat, calls)
+            if choice is not None:
+                self.world.seats_sim.press_seat(seat)  # own button: call; another's: catch
+                return True
+        return False
+
+    async def _decide(self, seat: int, step: int) -> None:
+        view = self._view(seat)
+        legal = [a for a in U.legal_actions(view)
+                 if a.seat == seat and not isinstance(a, U.CallUno | U.Catch)]
+        action = self._bot(seat, step, "act").act(view, legal)
+        await self._perform(seat, step, action)
+
+    async def _perform(self, seat: int, step: int, a: U.Action) -> None:
+        world = self.world
+        if isinstance(a, U.Draw | U.Press | U.Accept):
+            await self._press()
+        elif isinstance(a, U.Play):
+            await self._play(seat, step, a)
+        elif isinstance(a, U.Pass):
+            await self._submit(ctl.Decide(seat, "pass"))
+        elif isinstance(a, U.Challenge):
+            await self._submit(api.Challenge(seat))
+        elif isinstance(a, U.ChooseColour):
+            await self._submit(ctl.Decide(seat, "colour", color=COLOUR_NAMES[a.colour]))
+        elif isinstance(a, U.FourTowerDiscard):
+            if a.uno:
+                await self._arm(seat)
+            laid = [U.format_card(c) for c in a.laid]
+            world.set_pending({"step": step, "undo": [[seat, c] for c in laid]})
+            world.lay(seat, laid, under_top=True)
+            await self._declare(ctl.Decide(seat, "four-towers", cards=tuple(laid)), seat, laid)
+        else:
+            raise RuntimeError(f"no way to perform {a} at the table")
+
+    async def _arm(self, seat: int) -> None:
+        self.world.seats_sim.press_seat(seat)
+        await self._sync()
+
+    async def _play(self, seat: int, step: int, a: U.Play) -> None:
+        world = self.world
+        state = self.ctl.state
+        if a.uno:
+            await self._arm(seat)
+        card = U.format_card(a.card)
+        laid = [U.format_card(c) for c in a.laid]
+        if a.card.kind == WILD_DRAW4:
+            rest = list(world.hands[seat])
+            for c in [card, *laid]:
+                rest.remove(c)
+            world.notes["w4_guilty"] = any(U.parse_card(c).colour == state.colour for c in rest)
+        pending: dict[str, Any] = {"step": step, "undo": [[seat, c] for c in [*laid, card]]}
+        swap = a.card.kind == TRADE_HANDS and state.counts[seat] > 1
+        if swap:
+            pending["swap"] = [seat, a.target]
+        world.set_pending(pending)
+        world.lay(seat, [*laid, card])
+        if swap:
+            world.swap_hands(seat, a.target)
+        choices: dict[str, Any] = {}
+        if a.colour:
+            choices["color"] = COLOUR_NAMES[a.colour]
+        if a.target >= 0:
+            choices["target"] = a.target
+        if a.towers:
+            choices["towers"] = list(a.towers)
+        if laid:
+            choices["cards"] = tuple(laid)
+        undo: Callable[[], None] | None = None
+        if swap:
+            def undo() -> None:
+                world.swap_hands(seat, a.target)
+        await self._declare(api.Play(seat, card, choices), seat, [*laid, card], undo)
+
+    async def _declare(self, request: api.Request, seat: int, cards: list[str],
+                       undo: Callable[[], None] | None = None) -> None:
+        result = await self._submit(request)
+        if result is None:
+            if undo is not None:
+                undo()
+            self.world.take_back(seat, cards)
+        self.world.set_pending(None)

@@ -1,0 +1,338 @@
+"""The simulated table as a physical world: real card tokens, towers on slots.
+
+`World` owns the twins of every device (`hal.sim.launcher.SimLauncher` with the real
+cards in its hopper, `hal.sim.seats.SimSeats`, `hal.sim.tray.SimTray`) on one mock pin
+factory and one clock, and hands the daemon the production device classes built on
+them (`hardware()`). Besides the hopper it holds what people hold at a table: each
+seat's hand, the discard pile, the cards that just came out of the launcher and are
+still lying in front of a seat (`landed`), a card turned face up but not yet on the
+pile (`aside`), and where each tower stands.
+
+The world is physical, so it outlives the daemon: with a `path` it writes itself to a
+JSON file atomically (temp file + rename) on every physical change, including every
+card the exit sensor sees leave the hopper. A daemon killed with SIGKILL and
+restarted finds the cards where they physically are, and when it asks how many
+cards a cut-off ejection produced, `cards_out()` counts the cards lying in front of
+the seat since that ejection started — never a guess from the journal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import threading
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from firmware.controller.hardware import Hardware
+from hal.clock import Clock, MonotonicClock
+from hal.launcher import LauncherConfig
+from hal.seats import SeatsConfig
+from hal.sim.clock import VirtualClock
+from hal.sim.launcher import SimLauncher
+from hal.sim.seats import SimSeats
+from hal.sim.tray import SimTray
+from hal.tray import NEUTRAL, Tray
+from uno_core import format_card, get_edition
+from uno_core.cards import TOWERS
+
+VERSION = 1
+
+
+def deck_of(edition: str) -> list[str]:
+    return sorted(format_card(c) for c in get_edition(edition).deck)
+
+
+def rng(seed: int, *parts: object) -> random.Random:
+    """Every random choice of the simulated table comes from (seed, what, step): a run
+    restarted after a crash makes the same choices at the same steps."""
+    return random.Random(":".join(str(p) for p in (seed, *parts)))
+
+
+class WorldError(Exception):
+    """The world file cannot be read, or does not fit the match."""
+
+
+class World:
+    def __init__(self, edition: str, seats: int, seed: int, *, launcher: LauncherConfig,
+                 panel: SeatsConfig, fast: bool = True, path: str | Path | None = None,
+                 tray_poll_s: float | None = None) -> None:
+        self.edition = edition
+        self.n = seats
+        self.seed = seed
+        self.path = Path(path) if path is not None else None
+        self.fast = fast
+        self.clock: Clock = VirtualClock() if fast else MonotonicClock()
+        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.launcher_sim = SimLauncher(launcher, factory=self.factory, clock=self.clock)
+        self.seats_sim = SimSeats(panel, factory=self.factory)
+        self.towers_used = get_edition(edition).towers
+        self.tray_sim = SimTray((NEUTRAL, *range(min(seats, 8))), paced=not fast)
+        self.tray_poll_s = tray_poll_s if tray_poll_s is not None else (0.005 if fast else 0.2)
+        self._lock = threading.RLock()
+        self._cursor = 0
+        self.hands: list[list[str]] = [[] for _ in range(seats)]
+        self.discard: list[str] = []
+        self.aside: list[str] = []
+        self.landed: list[tuple[str, int | None]] = []
+        self.ejection: int | None = None  # seat of the ejection under way
+        self.received: dict[int, list[str]] = {}  # seat -> cards of its last ejection
+        self.towers: dict[str, int | str] = {}
+        self.agree = True
+        self.mismatches: list[str] = []
+        self.pending: dict[str, Any] | None = None  # a declaration under way
+        self.notes: dict[str, Any] = {}  # what players remember (a Wild Draw 4's guilt)
+        if self.path is not None and self.path.exists():
+            self._restore(json.loads(self.path.read_text()))
+        else:
+            self.launcher_sim.load(deck_of(edition))
+            if self.towers_used:
+                self.towers = {t: NEUTRAL for t in TOWERS}
+        for tower, slot in self.towers.items():
+            self.tray_sim.place(tower, slot)
+        self.save()
+
+    # ------------------------------------------------------------------ devices
+    def hardware(self) -> Hardware:
+        """The production device classes on this world's pins, ports and clock."""
+        launcher = self.launcher_sim.launcher(rng=random.Random(self.seed))
+        launcher.on_card(self._card_out)  # before the daemon's: the world is saved first
+        panel = self.seats_sim.panel()
+        tray = Tray.from_config(self.tray_sim.config(poll_interval_s=self.tray_poll_s))
+        return Hardware(launcher, panel, tray)
+
+    def close(self) -> None:
+        self.tray_sim.close()
+
+    # ------------------------------------------------------------------ persistence
+    def snapshot(self) -> dict[str, Any]:
+        with self._lock:
+            return {
+                "version": VERSION, "edition": self.edition, "seats": self.n, "seed": self.seed,
+                "hopper": list(self.launcher_sim.stack), "hands": self.hands,
+                "discard": self.discard, "aside": self.aside,
+                "landed": [[c, s] for c, s in self.landed], "ejection": self.ejection,
+                "received": {str(k): v for k, v in self.received.items()},
+                "towers": self.towers, "agree": self.agree, "mismatches": self.mismatches,
+                "pending": self.pending, "notes": self.notes,
+            }
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        with self._lock:
+            text = json.dumps(self.snapshot(), sort_keys=True)
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            tmp.write_text(text)
+            os.replace(tmp, self.path)
+
+    def _restore(self, data: Mapping[str, Any]) -> None:
+        if data.get("version") != VERSION or data.get("edition") != self.edition \
+                or data.get("seats") != self.n or data.get("seed") != self.seed:
+            raise WorldError(f"{self.path} holds another table ({data.get('edition')}, "
+                             f"{data.get('seats')} seats, seed {data.get('seed')})")
+        self.launcher_sim.load(data["hopper"])
+        self.hands = [list(h) for h in data["hands"]]
+        self.discard = list(data["discard"])
+        self.aside = list(data["aside"])
+        self.landed = [(c, s) for c, s in data["landed"]]
+        self.ejection = data["ejection"]
+        self.received = {int(k): list(v) for k, v in data["received"].items()}
+        self.towers = {t: (NEUTRAL if s == NEUTRAL else int(s)) for t, s in data["towers"].items()}
+        self.agree = bool(data["agree"])
+        self.mismatches = list(data["mismatches"])
+        self.pending = data["pending"]
+        self.notes = dict(data["notes"])
+
+    # ------------------------------------------------------------------ the launcher
+    def _card_out(self, counted: int, seat: int | None) -> None:
+        """A card broke the exit beam (launcher thread): it lies in front of a seat now."""
+        with self._lock:
+            exited = self.launcher_sim.exited
+            for token, where in exited[self._cursor:]:
+                self.landed.append((token, where))
+            self._cursor = len(exited)
+            self.save()
+
+    def ejection_started(self, seat: int) -> None:
+        with self._lock:
+            self.collect()
+            self.ejection = seat
+            self.save()
+
+    def ejection_ended(self, seat: int, job: str) -> None:
+        with self._lock:
+            cards = [c for c, _ in self.landed]
+            self.collect(turned=job == "turn")
+            self.received[seat] = cards
+            self.ejection = None
+            self.save()
+
+    def collect(self, *, turned: bool = False) -> None:
+        """Players pick up the cards lying in front of them (a turned card goes aside)."""
+        with self._lock:
+            for token, where in self.landed:
+                if turned:
+                    self.aside.append(token)
+                elif where is not None:
+                    self.hands[where].append(token)
+                else:
+                    self.aside.append(token)
+            self.landed = []
+
+    def cards_out(self) -> int:
+        """How many cards came out since the ejection under way started: counted on the
+        table, in front of the seat."""
+        with self._lock:
+            return len(self.landed) if self.ejection is not None else 0
+
+    # ------------------------------------------------------------------ people's hands
+    def gather_and_load(self, step: int) -> None:
+        """Round start: every card back, shuffled (by seed and step), into the hopper."""
+        with self._lock:
+            self.collect()
+            cards = (self.launcher_sim.empty_hopper() + self.discard + self.aside
+                     + [c for h in self.hands for c in h])
+            if Counter(cards) != Counter(deck_of(self.edition)):
+                self._disagree(f"step {step}: gathered {len(cards)} cards, not the "
+                               f"{self.edition} deck")
+            cards.sort()
+            rng(self.seed, "shuffle", step).shuffle(cards)
+            self.hands = [[] for _ in range(self.n)]
+            self.discard, self.aside, self.received = [], [], {}
+            self.launcher_sim.load(cards)
+            self.save()
+
+    def reload_from_discard(self, step: int) -> None:
+        """The hopper ran out: the discard pile but its top card, shuffled, goes in."""
+        with self._lock:
+            rest = sorted(self.discard[:-1])
+            rng(self.seed, "reload", step).shuffle(rest)
+            self.discard = self.discard[-1:]
+            self.launcher_sim.load(rest)
+            self.save()
+
+    def lay(self, seat: int, cards: Iterable[str], *, under_top: bool = False) -> None:
+        """`seat` lays `cards` from its hand on the discard pile (last = new top), or
+        under the top card (the four-tower discard)."""
+        with self._lock:
+            cards = list(cards)
+            for c in cards:
+                self.hands[seat].remove(c)
+            if under_top and self.discard:
+                self.discard[-1:-1] = cards
+            else:
+                self.discard.extend(cards)
+            self.save()
+
+    def take_back(self, seat: int, cards: Iterable[str]) -> None:
+        """Undo `lay` (the table refused the declaration)."""
+        with self._lock:
+            for c in cards:
+                self.discard.remove(c)
+                self.hands[seat].append(c)
+            self.save()
+
+    def swap_hands(self, a: int, b: int) -> None:
+        with self._lock:
+            self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
+            self.save()
+
+    def turn_up(self) -> str | None:
+        with self._lock:
+            return self.aside[-1] if self.aside else None
+
+    def to_pile(self, card: str) -> None:
+        with self._lock:
+            self.aside.remove(card)
+            self.discard.append(card)
+            self.save()
+
+    def back_under(self, card: str) -> None:
+        """A first card that may not start goes back under the stack in the launcher."""
+        with self._lock:
+            self.aside.remove(card)
+            self.launcher_sim.load([card])
+            self.save()
+
+    def move_tower(self, tower: str, slot: int | str) -> None:
+        with self._lock:
+            self.tray_sim.place(tower, slot)
+            self.towers[tower] = slot
+            self.save()
+
+    def set_pending(self, pending: dict[str, Any] | None) -> None:
+        with self._lock:
+            self.pending = pending
+            self.save()
+
+    # ------------------------------------------------------------------ agreement
+    def check(self, public: Mapping[str, Any]) -> list[str]:
+        """Compare the world with the referee's public state; record disagreements."""
+        problems: list[str] = []
+        with self._lock:
+            hopper = len(self.launcher_sim.stack)
+            if hopper != public["pile_count"]:
+                problems.append(f"launcher holds {hopper} cards, referee says {public['pile_count']}")
+            counts = [len(h) for h in self.hands]
+            if counts != public["hand_counts"]:
+                problems.append(f"hands hold {counts}, referee says {public['hand_counts']}")
+            if self.discard != public["discard"]:
+                problems.append(f"discard pile {self.discard[-3:]}..., referee says "
+                                f"{public['discard'][-3:]}...")
+            if self.landed:
+                problems.append(f"{len(self.landed)} cards lie unclaimed on the table")
+            owners = public.get("towers")
+            if owners:
+                for t, owner in owners.items():
+                    want = NEUTRAL if owner is None else owner
+                    if self.towers.get(t) != want:
+                        problems.append(f"tower {t} stands at {self.towers.get(t)}, "
+                                        f"referee says {want}")
+            for p in problems:
+                self._disagree(f"step {public['step']}: {p}")
+        return problems
+
+    def _disagree(self, message: str) -> None:
+        self.agree = False
+        if len(self.mismatches) < 20:
+            self.mismatches.append(message)
+        self.save()
+
+    def __repr__(self) -> str:
+        return (f"<World {self.edition} seats={self.n} hopper={len(self.launcher_sim.stack)} "
+                f"hands={[len(h) for h in self.hands]} discard={len(self.discard)} "
+                f"agree={self.agree}>")
+
+
+def demo_panel_config(base: SeatsConfig, seats: int) -> SeatsConfig:
+    """The example seat panel, extended with free GPIO pins for more than four seats."""
+    if seats <= len(base.buttons):
+        return replace(base, buttons=base.buttons[:seats], leds=base.leds[:seats])
+    used = set(base.pins().values())
+    free = [p for p in range(28) if p not in used and p not in (20, 21, 12, 5, 6, 13)]
+    status = base.status_led
+    if seats - len(base.buttons) > len(free) // 2 and status is not None:
+        free.append(status)
+        status = None
+    extra = seats - len(base.buttons)
+    if extra > len(free) // 2:
+        raise WorldError(f"the simulated table has pins for at most "
+                         f"{len(base.buttons) + len(free) // 2} seats")
+    return replace(base, buttons=base.buttons + tuple(free[:extra]),
+                   leds=base.leds + tuple(free[extra:2 * extra]), status_led=status)
+
+
+def demo_launcher_config(base: LauncherConfig, seats: int) -> LauncherConfig:
+    """The example launcher with one aiming angle per seat, spread over the servo's range."""
+    if base.servo is None:
+        return base
+    lo, hi = base.servo_min_angle + 10, base.servo_max_angle - 10
+    angles = tuple(lo + (hi - lo) * i / max(1, seats - 1) for i in range(seats))
+    return replace(base, seat_angles=angles)

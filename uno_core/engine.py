@@ -422,8 +422,7 @@ def _start_round(s: State, fx: Effects) -> None:
     s.exposed = -1
     s.pending = ()
     s.out = -1
-    s.skip_pending = 0
-    s.since_eject = 0
+    s.skip_pending = 0  # since_eject stays: the launcher's mechanism does not reset
     s.entered = (False,) * s.n
     if s.edition.towers and any(o >= 0 for o in s.towers):
         for t, o in zip(TOWERS, s.towers, strict=True):
@@ -1115,6 +1114,8 @@ def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
 # ---------------------------------------------------------------- legal actions
 
 _VARIANT_CACHE: dict[tuple[int, Card, bool], list[A.Play]] = {}
+# per (seat, holds two cards): card -> its play variants; only for cards without choices
+_VARIANT_MAPS: dict[tuple[int, bool], dict[Card, list[A.Play]]] = {}
 _PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
                              WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
 
@@ -1155,15 +1156,21 @@ _PASS = tuple(A.Pass(i) for i in range(16))
 def _plain_turn_actions(s: State, seat: int) -> list[Action]:
     hand = s.hands[seat]
     ok = _match_set(s)
-    two = s.counts[seat] == 2
+    cache = _VARIANT_MAPS.get((seat, s.counts[seat] == 2))
+    if cache is None:
+        cache = _VARIANT_MAPS[(seat, s.counts[seat] == 2)] = {}
     out: list[Action] = []
     found = False
     for card in dict.fromkeys(hand):
         if card in ok:
             found = True
-            cached = _VARIANT_CACHE.get((seat, card, two))
-            out.extend(cached if cached is not None else _play_variants(s, seat, card, hand))
-    if s.options.draw_when_playable or not found:
+            variants = cache.get(card)
+            if variants is None:
+                variants = _play_variants(s, seat, card, hand)
+                if card.kind in _PLAIN_VARIANTS:
+                    cache[card] = variants
+            out.extend(variants)
+    if not found or s.options.draw_when_playable:
         out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
     return out
 

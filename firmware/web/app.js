@@ -159,46 +159,100 @@ setInterval(() => { if (ui.live) refreshHealth(); }, 3000);
 
 function waitingText(s) {
   const w = s.waiting;
+  const named = (seat) => (seat === undefined || seat === null ? "" : seatName(s, seat));
   if (w) {
-    const who = w.seat === undefined || w.seat === null ? "" : `${seatName(s, w.seat)}: `;
+    const who = named(w.seat) ? `${named(w.seat)}: ` : "";
     switch (w.kind) {
-      case "press": return `${who}press the launcher ${w.presses ?? w.count ?? 1}×`;
+      case "press":
+        return w.until_cards ? `${who}press the launcher until cards come out`
+          : `${who}press the launcher ${w.presses ?? w.count ?? 1}×`;
       case "draw": case "dispense": return `${who}take ${w.count ?? 1} card${(w.count ?? 1) === 1 ? "" : "s"} from the dispenser`;
-      case "tower": return `move the ${w.tower} tower to ${w.seat === null || w.seat === undefined ? "the neutral spot" : seatName(s, w.seat)}`;
-      case "reload": case "hopper_empty": case "hopper-empty": return "reload the launcher";
+      case "tower": return `move the ${w.tower} tower to ${w.seat === null || w.seat === undefined ? "the neutral spot" : named(w.seat)}`;
+      case "reload": return "reload the launcher, then press resume";
       case "jam": return "jam: clear it and press resume";
-      case "paused": return `paused${w.reason ? `: ${w.reason}` : ""}`;
+      case "paused": return `paused${w.reason && w.reason !== "paused" ? `: ${w.reason}` : ""}`;
+      case "ejecting": return `the launcher is ejecting${w.seat === null || w.seat === undefined ? "" : ` for ${named(w.seat)}`}`;
+      case "new-match": return "no match yet: tap Match to start one";
+      case "match-over": return `Match over — ${(w.winners ?? s.winners ?? []).map(named).join(", ")} won`;
+      case "turn": return `${named(w.seat)} to play`;
+      case "play-drawn": return `${who}play the drawn card or keep it`;
+      case "extra-play": return `${who}play another card or pass`;
+      case "challenge": return `${who}challenge the Wild Draw 4 or take the cards`;
+      case "verdict": return `${who}look at the hand: guilty or innocent?`;
+      case "colour": return `${who}choose the first colour`;
+      case "four-towers": return `${who}all four towers: lay down all cards but one?`;
+      case "hand": return `${who}enter the cards left in your hand`;
+      case "reveal": return `${who}turn the first card and enter it`;
+      case "dealer-cards": return `everyone turns a card to choose the dealer (${(w.missing ?? []).map(named).join(", ")})`;
+      case "shuffle": return w.round_start ? "gather and shuffle all cards, load the launcher, then resume"
+        : "shuffle the discard pile (all but its top card) into the launcher, then resume";
       default: if (w.text || w.message) return w.text || w.message;
     }
   }
-  if (s.paused) return `paused${s.paused_reason ? `: ${s.paused_reason}` : ""}`;
+  if (s.paused) return `paused${typeof s.paused === "string" && s.paused !== "paused" ? `: ${s.paused}` : ""}`;
+  if (!s.edition) return "no match yet: tap Match to start one";
   const owed = (s.owed ?? [])[0];
   if (owed) {
-    if (owed.kind === "draw") return `${seatName(s, owed.seat)}: take ${owed.count} card${owed.count === 1 ? "" : "s"}`;
-    if (owed.kind === "until") return `${seatName(s, owed.seat)}: press the launcher until cards come out`;
-    return `${seatName(s, owed.seat)}: press the launcher ${owed.count}×`;
+    if (owed.kind === "draw") return `${named(owed.seat)}: take ${owed.count} card${owed.count === 1 ? "" : "s"}`;
+    if (owed.kind === "until") return `${named(owed.seat)}: press the launcher until cards come out`;
+    return `${named(owed.seat)}: press the launcher ${owed.count}×`;
   }
-  const who = s.to_act >= 0 ? seatName(s, s.to_act) : "";
+  const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
     case "play": return `${who} to play`;
     case "drawn": return `${who}: play the drawn card or keep it`;
     case "extra": return `${who}: play another card or pass`;
     case "challenge": return `${who}: challenge the Wild Draw 4 or take the cards`;
-    case "verdict": return `${who}: look at the hand and give the verdict`;
+    case "verdict": return `${who}: look at the hand: guilty or innocent?`;
     case "first_colour": return `${who}: choose the first colour`;
-    case "four_towers": return `${who}: all four towers — lay down all cards but one?`;
+    case "four_towers": return `${who}: all four towers: lay down all cards but one?`;
     case "hand_entry": return `${who}: enter the cards left in your hand`;
-    case "match_over": return `Match over — ${(s.winners ?? []).map((w) => seatName(s, w)).join(", ")} won`;
+    case "match_over": return `Match over — ${(s.winners ?? []).map(named).join(", ")} won`;
     default: return s.chance ? `the table: ${s.chance}` : s.phase ?? "";
   }
 }
 
+const ACTION_WORDS = {
+  play: (a) => `played ${a.card}${a.colour ? ` (${COLOUR_NAMES[a.colour]})` : ""}${a.target !== undefined ? ` at seat ${a.target + 1}` : ""}${a.towers ? ` taking ${a.towers.join(" ")}` : ""}${a.laid ? ` with ${a.laid.join(" ")}` : ""}`,
+  draw: () => "drew", press: () => "pressed the launcher", pass: () => "passed",
+  call_uno: () => "called UNO", catch: (a) => `caught seat ${a.target + 1}`, challenge: () => "challenged",
+  accept: () => "took the cards", verdict: (a) => (a.guilty ? "found guilty" : "found innocent"),
+  enter_hand: (a) => `entered ${(a.cards ?? []).join(" ")}`, choose_colour: (a) => `chose ${COLOUR_NAMES[a.colour]}`,
+  four_tower_discard: (a) => `laid down ${(a.laid ?? []).length} cards`,
+};
+
+// the daemon's own event texts number seats from 0; the screen says "Seat 1" for seat 0
+function slotName(s, slot) {
+  return typeof slot === "number" ? seatName(s, slot) : "the neutral spot";
+}
+
+const EVENT_WORDS = {
+  tower_capture: (s, e) => `move the ${e.tower} tower to ${slotName(s, e.slot)}`,
+  tower_seen: (s, e) => `the ${e.tower} tower is at ${slotName(s, e.slot)}`,
+  protected: (s, e) => `the ${e.tower} tower protects ${seatName(s, e.seat)} from ${e.card}`,
+  ejected: (s, e) => `${e.counted || "no"} card${e.counted === 1 ? "" : "s"} out for ${seatName(s, e.seat)}`,
+  uno_armed: (s, e) => `${seatName(s, e.seat)} says UNO with the next card`,
+  paused: (s, e) => `paused${e.reason && e.reason !== "paused" ? `: ${e.reason}` : ""}`,
+  resumed: () => "resumed",
+  new_match: (s, e) => `new match: ${e.edition}, ${e.seats} seats`,
+};
+
 function describeEvent(e) {
   if (!e) return "";
-  if (e.text) return e.text;
-  const bits = [e.kind ?? "event"];
-  if (e.seat !== undefined && e.seat !== null && e.seat >= 0) bits.push(seatName(ui.state, e.seat));
+  const s = ui.state;
+  if (EVENT_WORDS[e.kind]) return EVENT_WORDS[e.kind](s, e);
+  if (e.text || e.message) return e.text || e.message;
+  if (e.kind === "action" && e.action) {
+    const a = e.action;
+    const words = ACTION_WORDS[a.type];
+    if (a.seat === undefined || a.seat < 0) return a.type === "eject" ? `the launcher ejected ${a.count}` : "";
+    return `${seatName(s, a.seat)} ${words ? words(a) : a.type}`;
+  }
+  if (e.kind === "played") return `${seatName(s, e.seat)} played ${e.card}`;
+  const bits = [String(e.kind ?? "event").replaceAll("_", " ")];
+  if (typeof e.seat === "number" && e.seat >= 0) bits.push(seatName(s, e.seat));
   if (e.card) bits.push(e.card);
+  if (e.reason) bits.push(e.reason);
   return bits.join(" · ");
 }
 
@@ -209,6 +263,16 @@ function render() {
   renderBar();
   const s = ui.state;
   if (!s) return;
+  if (!s.edition) {  // no match yet
+    $("#top-card").replaceChildren(h("span", { class: "card big blank" }, "–"));
+    $("#colour").replaceChildren();
+    $("#waiting").textContent = waitingText(s);
+    $("#seats").replaceChildren();
+    $("#actions").replaceChildren(h("button", { type: "button", class: "primary", id: "setup-now",
+      onclick: () => $("#open-setup").click() }, "Start a match"));
+    if (ui.sheet) renderSheet();
+    return;
+  }
   const top = $("#top-card");
   top.replaceChildren(s.top ? cardEl(s.top, { id: "top", "data-card": s.top }, true) : h("span", { class: "card big blank" }, "–"));
   $("#colour").replaceChildren(s.colour ? h("span", { class: `pill c-${s.colour}`, id: "current-colour" }, colourLabel(s.colour)) : "");
@@ -286,6 +350,12 @@ function renderActions(s) {
     buttons.push(h("span", { class: "declare-label", id: "declare" }, `${seatName(s, seat)} played:`),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
         onclick: () => openPlay(seat, null, c) }, c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
+  }
+  if (playPhase && seat !== null && s.hand_counts[seat] === 2 && Array.isArray(s.uno_armed)) {
+    // the daemon arms the call: UNO is said together with the second-to-last card
+    const armed = s.uno_armed.includes(seat);
+    buttons.push(h("button", { id: "arm-uno", type: "button", class: armed ? "" : "uno", disabled: armed,
+      onclick: () => send("/api/uno", { seat }) }, armed ? "UNO said ✓" : "UNO!"));
   }
   if (s.uno_exposed !== null && s.uno_exposed !== undefined) {
     const x = s.uno_exposed;

@@ -56,7 +56,8 @@ export function cardName(text) {
 }
 
 export function seatName(state, seat) {
-  const name = state?.names?.[seat];
+  let name = state?.names?.[seat];
+  if (name && /^seat \d+$/i.test(name)) name = "";  // the daemon's placeholder, not a person's name
   return name ? `${name} (seat ${seat + 1})` : `Seat ${seat + 1}`;
 }
 

@@ -9,6 +9,12 @@ from uno_core import Play, format_card, parse_card, position
 from uno_core import actions as A
 
 
+def confirm(page) -> None:
+    """Tap the confirm button and wait until the table accepted (the sheet closes)."""
+    page.click("#confirm")
+    expect(page.locator("#sheet")).to_be_hidden()
+
+
 def open_page(page, server, query: str = "") -> None:
     page.goto(server.url + "/" + query)
     expect(page.locator("#conn")).to_have_text("live")
@@ -54,7 +60,7 @@ def test_wild_and_targeted_cards_ask_for_colour_and_target_seat(page, served):
     expect(page.locator('[data-target="0"]')).to_have_count(0)  # not yourself
     page.click('[data-choose-colour="G"]')
     page.click('[data-target="2"]')
-    page.click("#confirm")
+    confirm(page)
     assert dict(table.requests[-1].choices) == {"color": "green", "target": 2}
     expect(page.locator("#current-colour")).to_have_text("● G green")
     expect(page.locator("#waiting")).to_have_text("Cy (seat 3): press the launcher 2×")
@@ -72,7 +78,7 @@ def test_discard_all_lists_the_cards_laid_with_it(page, served):
     expect(page.locator("#error")).to_have_text("Seat 1 does not hold that many cards")
     assert page.locator("[data-laid]").evaluate_all("els => els.map(e => e.dataset.laid)") == ["R3", "R4"]
     page.click('[data-laid="R4"]')  # tapped by mistake: tap it again to take it back
-    page.click("#confirm")
+    confirm(page)
     assert dict(table.requests[-1].choices) == {"cards": ("R3",)}
     expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("1 🂠")
 
@@ -90,7 +96,7 @@ def test_take_two_towers_asks_which_towers_and_the_board_shows_who_holds_them(pa
     page.click('[data-tower="U"]')
     page.click('[data-tower="N"]')
     page.click('[data-tower="O"]')  # only two: the first one picked is let go
-    page.click("#confirm")
+    confirm(page)
     assert dict(table.requests[-1].choices) == {"towers": ["N", "O"]}
     expect(page.locator('.seat[data-seat="0"] .tower')).to_have_text(["N", "O"])
     expect(page.locator('.seat[data-seat="1"] .tower')).to_have_text(["U"])
@@ -113,7 +119,7 @@ def test_forgotten_uno_is_caught_by_the_seat_chosen_on_the_screen(page, served):
     open_page(page, server)
     page.click('[data-declare="R"]')
     page.click('.grid [data-card="R7"]')
-    page.click("#confirm")
+    confirm(page)
     expect(page.locator('.seat[data-seat="0"] .badge')).to_have_text("UNO not called")
     page.click("#catch")
     page.click('[data-catcher="2"]')
@@ -130,7 +136,7 @@ def test_wild_draw_four_is_challenged_from_the_screen(page, served):
     page.click('[data-declare="W"]')
     page.click('.grid [data-card="W+4"]')
     page.click('[data-choose-colour="B"]')
-    page.click("#confirm")
+    confirm(page)
     expect(page.locator("#waiting")).to_have_text("Seat 2: challenge the Wild Draw 4 or take the cards")
     page.click("#challenge")
     # seat 0 held red cards: guilty, takes 4 (the engine knows the hand in simulation)
@@ -154,12 +160,12 @@ def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, served):
     expect(page.locator("#error")).to_have_text("Seat 2 holds 2 cards")
     page.click('[data-entered="G9"]')  # tap an entered card to take it back
     page.click('.grid [data-card="G8"]')
-    page.click("#confirm")
+    confirm(page)
     assert table.requests[-1].cards == ("W+4", "G8")
     page.click("#enter-hand")
     page.click('[data-tab="Y"]')
     page.click('.grid [data-card="YS"]')
-    page.click("#confirm")
+    confirm(page)
     # the round winner scores 70 + 8 + 20 and the next round starts
     expect(page.locator('.seat[data-seat="0"] .score')).to_have_text("98 pts")
     expect(page.locator("#round")).to_contain_text("round 2")
@@ -173,7 +179,7 @@ def test_what_the_table_waits_for_is_spelled_out(page, served):
     for waiting, text in [
         ({"kind": "press", "seat": 2, "presses": 2}, "Seat 3: press the launcher 2×"),
         ({"kind": "tower", "tower": "N", "seat": 1}, "move the N tower to Seat 2"),
-        ({"kind": "reload"}, "reload the launcher"),
+        ({"kind": "reload"}, "reload the launcher, then press resume"),
         ({"kind": "jam"}, "jam: clear it and press resume"),
     ]:
         server.do(lambda w=waiting: (table.extra.update(waiting=w), table.publish({"kind": "changed"})))

@@ -304,7 +304,7 @@ function renderSeats(s) {
   for (let seat = 0; seat < s.seats; seat++) {
     const count = s.hand_counts[seat];
     const held = s.towers ? TOWERS.filter((t) => s.towers[t] === seat) : [];
-    let uno = "";
+    let uno = h("span", {});  // keeps the grid's columns in place
     if (s.uno_exposed === seat) uno = h("span", { class: "badge warn" }, "UNO not called");
     else if (count === 1) uno = h("span", { class: "badge" }, "UNO");
     const turn = seat === s.to_act;
@@ -318,7 +318,7 @@ function renderSeats(s) {
   }
   if (s.towers) {
     const neutral = TOWERS.filter((t) => s.towers[t] === null);
-    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "name" }, "neutral"),
+    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "name" }, "neutral"), h("span", {}), h("span", {}),
       h("span", { class: "towers" }, neutral.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t)))));
   }
   $("#seats").replaceChildren(...rows);
@@ -341,13 +341,19 @@ function actor(s) {
   return MY_SEAT ?? (s.to_act >= 0 ? s.to_act : null);
 }
 
+function shortName(s, seat) {
+  const name = s.names?.[seat];
+  return name && !/^seat \d+$/i.test(name) ? name : `Seat ${seat + 1}`;
+}
+
 function renderActions(s) {
   const buttons = [];
+  const prompts = [];
   const seat = actor(s);
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
   if (playPhase && seat !== null) {
     // tap the colour, tap the card, confirm: three taps for a number card
-    buttons.push(h("span", { class: "declare-label", id: "declare" }, `${seatName(s, seat)} played:`),
+    buttons.push(h("span", { class: "declare-label", id: "declare" }, `${shortName(s, seat)} played:`),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
         onclick: () => openPlay(seat, null, c) }, c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
   }
@@ -360,20 +366,20 @@ function renderActions(s) {
   if (s.uno_exposed !== null && s.uno_exposed !== undefined) {
     const x = s.uno_exposed;
     if (MY_SEAT === null || MY_SEAT === x) {
-      buttons.push(h("button", { id: "call-uno", type: "button", class: "uno",
-        onclick: () => send("/api/uno", { seat: x }) }, `${seatName(s, x)}: UNO!`));
+      prompts.push(h("button", { id: "call-uno", type: "button", class: "uno",
+        onclick: () => send("/api/uno", { seat: x }) }, `${shortName(s, x)}: UNO!`));
     }
     if (MY_SEAT === null) {
-      buttons.push(h("button", { id: "catch", type: "button", onclick: () => openSheet({ kind: "catch", target: x }) },
-        `Catch ${seatName(s, x)}`));
+      prompts.push(h("button", { id: "catch", type: "button", onclick: () => openSheet({ kind: "catch", target: x }) },
+        `Catch ${shortName(s, x)}`));
     } else if (MY_SEAT !== x) {
-      buttons.push(h("button", { id: "catch", type: "button", onclick: () => send("/api/catch", { seat: MY_SEAT, target: x }) },
-        `Catch ${seatName(s, x)}`));
+      prompts.push(h("button", { id: "catch", type: "button", onclick: () => send("/api/catch", { seat: MY_SEAT, target: x }) },
+        `Catch ${shortName(s, x)}`));
     }
   }
   if (s.phase === "challenge" && s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act)) {
-    buttons.push(h("button", { id: "challenge", type: "button",
-      onclick: () => send("/api/challenge", { seat: s.to_act }) }, `${seatName(s, s.to_act)} challenges the Wild Draw 4`));
+    prompts.push(h("button", { id: "challenge", type: "button",
+      onclick: () => send("/api/challenge", { seat: s.to_act }) }, `${shortName(s, s.to_act)}: challenge!`));
   }
   if (s.phase === "hand_entry" && s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act)) {
     buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary",
@@ -384,6 +390,7 @@ function renderActions(s) {
     buttons.push(h("button", { id: "resume", type: "button", onclick: () => send("/api/admin/resume", {}) }, "Resume"));
   }
   $("#actions").replaceChildren(...buttons);
+  $("#prompts").replaceChildren(...prompts);
 }
 
 // ---------------------------------------------------------------- overlays

@@ -1,0 +1,68 @@
+"""Take the screen's screenshots for the docs: `.venv/bin/python tests/web/screenshots.py`.
+
+Serves positions of a Power match through the real API server, opens the page in
+Debian's headless Chromium at 800x480 (the table's touchscreen) and 390x844 (a phone),
+and writes PNGs into docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREEN  # noqa: E402
+from tests.web.screen import EngineTable, Served  # noqa: E402
+from uno_core import position  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+
+
+def main() -> int:
+    OUT.mkdir(parents=True, exist_ok=True)
+    state = position("power", hands=["R7 WT1 B3", "B4", "G5 G6 Y2 Y3 R1U", "Y5 Y6 B9"],
+                     discard="R5", towers={"U": 1, "N": 2, "O": 2}, turn=0,
+                     scores=[120, 45, 0, 310], exposed=1)
+    table = EngineTable(state, names=["Ann", "Bob", "Cy", "Dee"])
+    server = Served(table)
+    try:
+        with sync_playwright() as pw:
+            context = pw.chromium.launch_persistent_context(
+                tempfile.mkdtemp(prefix="unotable-shots-"), executable_path=CHROMIUM,
+                args=CHROMIUM_ARGS, headless=True, viewport=SCREEN)
+            page = context.new_page()
+            page.goto(server.url)
+            expect(page.locator("#conn")).to_have_text("live")
+            expect(page.locator("#open-health")).to_have_text("Health ✓")
+            page.screenshot(path=OUT / "board.png")
+            page.click('[data-declare="R"]')
+            page.screenshot(path=OUT / "declare.png")
+            page.click('[data-tab="W"]')
+            page.click('.grid [data-card="WT1"]')
+            page.click('[data-choose-colour="B"]')
+            page.click('[data-tower="N"]')
+            page.screenshot(path=OUT / "choices.png")
+            page.click("#close")
+            page.click("#open-setup")
+            page.click("details summary")
+            page.screenshot(path=OUT / "setup.png")
+            phone = context.new_page()
+            phone.set_viewport_size({"width": 390, "height": 844})
+            phone.goto(server.url)
+            expect(phone.locator("#conn")).to_have_text("live")
+            phone.screenshot(path=OUT / "phone.png", full_page=True)
+            context.close()
+    finally:
+        server.close()
+    for name in ("board.png", "declare.png", "choices.png", "setup.png", "phone.png"):
+        print(OUT / name)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

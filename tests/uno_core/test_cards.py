@@ -37,3 +37,15 @@ def test_bad_notation_names_the_text(bad):
 
 def test_parse_cards_splits_on_spaces():
     assert parse_cards("R1 W") == (Card("R", NUMBER, 1), Card("", "W"))
+
+
+def test_cards_are_interned_frozen_values():
+    import copy
+    import pickle
+
+    card = parse_card("B+2")
+    assert Card("B", "+2") is card and hash(card) == hash(parse_card("B+2"))
+    assert copy.deepcopy(card) is card and pickle.loads(pickle.dumps(card)) is card
+    with pytest.raises(AttributeError):
+        card.colour = "R"  # type: ignore[misc]
+    assert sorted(parse_cards("R7 B1 R2")) == sorted(parse_cards("R2 R7 B1"))

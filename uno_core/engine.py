@@ -43,7 +43,7 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.options import Options, make_options
+from uno_core.options import make_options
 from uno_core.state import (
     MODES,
     NOBODY,
@@ -1113,23 +1113,32 @@ def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
 
 # ---------------------------------------------------------------- legal actions
 
-_VARIANT_CACHE: dict[tuple[int, Card, bool], list[A.Play]] = {}
 # per (seat, holds two cards): card -> its play variants; only for cards without choices
 _VARIANT_MAPS: dict[tuple[int, bool], dict[Card, list[A.Play]]] = {}
 _PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
                              WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
 
 
+def _variant_map(s: State, seat: int) -> dict[Card, list[A.Play]]:
+    key = (seat, s.counts[seat] == 2)
+    found = _VARIANT_MAPS.get(key)
+    if found is None:
+        found = _VARIANT_MAPS[key] = {}
+    return found
+
+
+def _cached_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...],
+                     cache: dict[Card, list[A.Play]]) -> list[A.Play]:
+    """The Play values for `card`; those without choices are cached (they are immutable)."""
+    found = cache.get(card)
+    if found is None:
+        found = _play_variants(s, seat, card, hand)
+        if card.kind in _PLAIN_VARIANTS:
+            cache[card] = found
+    return found
+
+
 def _play_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...]) -> list[A.Play]:
-    if card.kind in _PLAIN_VARIANTS:  # no choices but colour and UNO: cache the values
-        key = (seat, card, s.counts[seat] == 2)
-        found = _VARIANT_CACHE.get(key)
-        if found is None:
-            colours: tuple[str, ...] = COLOURS if card.colour == "" else ("",)
-            unos = (False, True) if key[2] else (False,)
-            found = [A.Play(seat, card, col, uno=u) for col in colours for u in unos]
-            _VARIANT_CACHE[key] = found
-        return found
     kind = _effective_kind(s, card)
     colours = COLOURS if card.colour == "" else ("",)
     targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in _TARGETED else [-1])
@@ -1156,20 +1165,13 @@ _PASS = tuple(A.Pass(i) for i in range(16))
 def _plain_turn_actions(s: State, seat: int) -> list[Action]:
     hand = s.hands[seat]
     ok = _match_set(s)
-    cache = _VARIANT_MAPS.get((seat, s.counts[seat] == 2))
-    if cache is None:
-        cache = _VARIANT_MAPS[(seat, s.counts[seat] == 2)] = {}
+    cache = _variant_map(s, seat)
     out: list[Action] = []
     found = False
     for card in dict.fromkeys(hand):
         if card in ok:
             found = True
-            variants = cache.get(card)
-            if variants is None:
-                variants = _play_variants(s, seat, card, hand)
-                if card.kind in _PLAIN_VARIANTS:
-                    cache[card] = variants
-            out.extend(variants)
+            out.extend(_cached_variants(s, seat, card, hand, cache))
     if not found or s.options.draw_when_playable:
         out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
     return out
@@ -1200,8 +1202,9 @@ def legal_actions(state: State) -> list[Action]:
                 hand = s.hands[seat]
                 pool = s.drawn if s.phase == "drawn" else hand
             playable = _playable(s, pool, hand)
+            cache = _variant_map(s, seat)
             for card in playable:
-                out.extend(_play_variants(s, seat, card, hand))
+                out.extend(_cached_variants(s, seat, card, hand, cache))
             if s.phase != "play":
                 out.append(_PASS[seat])
             elif s.options.draw_when_playable or s.table or not playable:
@@ -1237,10 +1240,6 @@ def is_legal(state: State, action: Action) -> bool:
     except IllegalAction:
         return False
     return True
-
-
-def options_of(state: State) -> Options:
-    return state.options
 
 
 def replay(edition: str | Edition, seats: int, actions: Iterable[Action],

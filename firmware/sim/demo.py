@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from firmware.config import DEFAULT_PATH, JournalConfig, SimConfig, load_config
+from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load_config
 from firmware.controller.table import Controller
 from firmware.daemon import Daemon
 from firmware.sim.players import TablePlayers
@@ -56,6 +56,23 @@ def check_arguments(variant: str, players: int, rounds: int) -> None:
         raise DemoError(f"--rounds {rounds}: play at least one round")
 
 
+def sim_config(variant: str, players: int, seed: int, journal: Path, *,
+               tower_confirm: str = "wait") -> Config:
+    """The built-in default config, fitted to `players` seats of `variant`."""
+    base = load_config(DEFAULT_PATH)
+    launcher_cfg = demo_launcher_config(base.hardware["launcher"], players)
+    panel_cfg = demo_panel_config(base.hardware["seats"], players)
+    return replace(
+        base,
+        table=replace(base.table, edition=variant, seats=players,
+                      names=tuple(NAMES[:players]), options={}, tower_confirm=tower_confirm),
+        api=replace(base.api, host="127.0.0.1", port=0),
+        journal=JournalConfig(str(journal.resolve())),
+        sim=SimConfig(True, seed),
+        hardware={**base.hardware, "launcher": launcher_cfg, "seats": panel_cfg},
+    )
+
+
 def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: int = 1, *,
              fast: bool = False, journal: str | Path | None = None, out: TextIO | None = None,
              pace: float | None = None) -> DemoResult:
@@ -64,21 +81,10 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
     with tempfile.TemporaryDirectory(prefix="unotable-demo-") as tmp:
         path = Path(journal) if journal is not None else Path(tmp) / "journal.db"
         world_path = path.with_name(path.name + ".world.json")
-        base = load_config(DEFAULT_PATH)
-        launcher_cfg = demo_launcher_config(base.hardware["launcher"], players)
-        panel_cfg = demo_panel_config(base.hardware["seats"], players)
-        names = list(NAMES[:players])
-        config = replace(
-            base,
-            table=replace(base.table, edition=variant, seats=players, names=tuple(names),
-                          options={}),
-            api=replace(base.api, host="127.0.0.1", port=0),
-            journal=JournalConfig(str(path.resolve())),
-            sim=SimConfig(True, seed),
-            hardware={**base.hardware, "launcher": launcher_cfg, "seats": panel_cfg},
-        )
-        world = World(variant, players, seed, launcher=launcher_cfg, panel=panel_cfg,
-                      fast=fast, path=world_path)
+        config = sim_config(variant, players, seed, path)
+        world = World(variant, players, seed, launcher=config.hardware["launcher"],
+                      panel=config.hardware["seats"], fast=fast, path=world_path)
+        names = list(config.table.names)
         seated: dict[str, Any] = {}
 
         def make_table(services: Any) -> Controller:

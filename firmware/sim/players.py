@@ -55,7 +55,7 @@ def private_view(state: U.State, seat: int, hand: list[str], drawn: list[str]) -
 class TablePlayers:
     def __init__(self, world: World, controller: Any, loop: Any, *, seed: int, rounds: int,
                  pace: float = 0.0, out: TextIO | None = None,
-                 names: list[str] | None = None) -> None:
+                 names: list[str] | None = None, forget_uno: float = 0.05) -> None:
         self.world = world
         self.ctl = controller
         self.loop = loop
@@ -65,6 +65,7 @@ class TablePlayers:
         self.out = out
         self.names = names or [f"seat {i}" for i in range(world.n)]
         self.refusals = 0
+        self.forget_uno = forget_uno
         loop.on(_Barrier, lambda _e: None)
 
     # ------------------------------------------------------------------ events
@@ -287,7 +288,7 @@ class TablePlayers:
         world.set_pending(None)
 
     def _bot(self, seat: int, step: int, what: str) -> HeuristicBot:
-        return HeuristicBot(rng(self.seed, "bot", seat, step, what))
+        return HeuristicBot(rng(self.seed, "bot", seat, step, what), forget_uno=self.forget_uno)
 
     def _view(self, seat: int) -> U.State:
         world = self.world

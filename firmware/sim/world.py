@@ -62,14 +62,14 @@ class WorldError(Exception):
 class World:
     def __init__(self, edition: str, seats: int, seed: int, *, launcher: LauncherConfig,
                  panel: SeatsConfig, fast: bool = True, path: str | Path | None = None,
-                 tray_poll_s: float | None = None) -> None:
+                 tray_poll_s: float | None = None, factory: MockFactory | None = None) -> None:
         self.edition = edition
         self.n = seats
         self.seed = seed
         self.path = Path(path) if path is not None else None
         self.fast = fast
         self.clock: Clock = VirtualClock() if fast else MonotonicClock()
-        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.factory = factory if factory is not None else MockFactory(pin_class=MockPWMPin)
         self.launcher_sim = SimLauncher(launcher, factory=self.factory, clock=self.clock)
         self.seats_sim = SimSeats(panel, factory=self.factory)
         self.towers_used = get_edition(edition).towers

@@ -1,0 +1,198 @@
+"""A simulated table under a running daemon, driven step by step from ordinary code.
+
+`SimTable` starts the real `Daemon` (journal, loop, controller, API on an ephemeral
+port) on a `World` in a background thread; the caller acts like people at the table:
+presses buttons on `world.seats_sim`, moves towers with `world.move_tower`, declares
+through `submit` (the path of every API request) or over HTTP at `url`, and lets the
+seated bots take single decisions (`bot_step`, `play_until`). Used by the tests of the
+controller's rules, and by anything that wants a table to poke at::
+
+    with SimTable(tmp_path, "attack") as table:
+        table.play_until(lambda st: st["waiting"]["kind"] == "press")
+        table.world.seats_sim.press_launcher()
+        table.settle()
+
+`stop()` stops the daemon like SIGTERM would; `SimTable(..., journal=same)` then
+restarts it on the same journal and world file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+from firmware.api import requests as api
+from firmware.controller.table import Controller
+from firmware.daemon import Daemon
+from firmware.sim.demo import sim_config
+from firmware.sim.players import TablePlayers
+from firmware.sim.world import World, rng
+
+Predicate = Callable[[Mapping[str, Any]], bool]
+
+
+class SimTable:
+    def __init__(self, directory: str | Path, variant: str = "classic", players: int = 4,
+                 seed: int = 1, *, tower_confirm: str = "wait",
+                 wrap_hardware: Callable[[Any], Any] | None = None,
+                 factory: Any = None, forget_uno: float = 0.05) -> None:
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.journal_path = self.directory / "journal.db"
+        self.variant = variant
+        self.seed = seed
+        self.config = sim_config(variant, players, seed, self.journal_path,
+                                 tower_confirm=tower_confirm)
+        self.world = World(variant, players, seed, launcher=self.config.hardware["launcher"],
+                           panel=self.config.hardware["seats"], fast=True,
+                           path=self.journal_path.with_name("journal.db.world.json"),
+                           factory=factory)
+        self.events: list[Mapping[str, Any]] = []
+        self.controller: Controller | None = None
+        self.bots: TablePlayers | None = None
+        self._wrap = wrap_hardware
+        self.forget_uno = forget_uno
+        self.daemon = Daemon(self.config, self._make_table, env={})
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="sim-table", daemon=True)
+        self.status: int | None = None
+        self._thread.start()
+        if not self._ready.wait(20):
+            raise RuntimeError("the simulated table did not start")
+        self.settle()
+
+    def _make_table(self, services: Any) -> Controller:
+        hardware = self.world.hardware()
+        if self._wrap is not None:
+            hardware = self._wrap(hardware)
+        ctl = Controller(services, hardware, rng_for=lambda step: rng(self.seed, step),
+                         first_match={"edition": self.variant, "seats": self.world.n,
+                                      "options": {}, "seed": self.seed,
+                                      "names": list(self.config.table.names)})
+        self.controller = ctl
+        self.bots = TablePlayers(self.world, ctl, services.loop, seed=self.seed, rounds=10**6,
+                                 forget_uno=self.forget_uno)
+        ctl.listeners.append(self.bots.on_event)
+        ctl.listeners.append(self.events.append)
+        services.loop.spawn(self._started())
+        return ctl
+
+    async def _started(self) -> None:
+        await asyncio.sleep(0)
+        self._ready.set()
+
+    def _run(self) -> None:
+        self.status = self.daemon.run(signals=False)
+        self._ready.set()
+
+    # ------------------------------------------------------------------ on the loop
+    def on_loop(self, coro_fn: Callable[[], Any], timeout: float = 20) -> Any:
+        """Run `coro_fn()` (a coroutine function) on the daemon's loop; its result."""
+        aio = self.daemon.loop._aio
+        assert aio is not None
+        future: Future[Any] = asyncio.run_coroutine_threadsafe(coro_fn(), aio)
+        return future.result(timeout)
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        async def run() -> Any:
+            return fn()
+        return self.on_loop(run)
+
+    def submit(self, request: api.Request) -> dict[str, Any]:
+        """As the API does: queued behind earlier events; raises Rejected."""
+        async def run() -> Any:
+            return await self.daemon.loop.call(request)
+        return self.on_loop(run)  # type: ignore[no-any-return]
+
+    def state(self) -> dict[str, Any]:
+        assert self.controller is not None
+        ctl = self.controller
+        return self.call(ctl.public_state)  # type: ignore[no-any-return]
+
+    @property
+    def url(self) -> str:
+        assert self.daemon.server is not None
+        return self.daemon.server.url
+
+    @property
+    def journal_seq(self) -> int:
+        assert self.controller is not None
+        return int(self.call(lambda: self.controller.journal.last_seq))  # type: ignore[union-attr]
+
+    def settle(self, timeout: float = 20) -> dict[str, Any]:
+        """Wait until every posted event was handled and the launcher is idle."""
+        deadline = time.monotonic() + timeout
+        while True:
+            async def sync() -> None:
+                await asyncio.sleep(0)
+                await asyncio.sleep(0)
+            self.on_loop(sync)
+            st = self.state()
+            if st["waiting"]["kind"] != "ejecting":
+                return st
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the table is still ejecting: {st['waiting']}")
+            time.sleep(0.002)
+
+    def wait_for(self, predicate: Predicate, timeout: float = 10) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            st = self.settle()
+            if predicate(st):
+                return st
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"condition not reached; the table waits for {st['waiting']}")
+            time.sleep(0.005)
+
+    # ------------------------------------------------------------------ bots
+    def bot_step(self) -> dict[str, Any]:
+        """The seated bots take one decision (or do one chore: shuffle, move a tower)."""
+        bots = self.bots
+        assert bots is not None
+
+        async def step() -> None:
+            await bots._settle()
+            await bots._act(bots.ctl.public_state())
+        self.on_loop(step)
+        return self.settle()
+
+    def bot_act(self) -> dict[str, Any]:
+        """The seat to act takes its decision, without anyone calling or catching first."""
+        bots = self.bots
+        assert bots is not None
+
+        async def act() -> None:
+            await bots._settle()
+            st = bots.ctl.public_state()
+            if st["waiting"]["kind"] == "press":
+                await bots._press()
+            else:
+                await bots._decide(st["waiting"]["seat"], st["step"])
+        self.on_loop(act)
+        return self.settle()
+
+    def play_until(self, predicate: Predicate, max_steps: int = 3000) -> dict[str, Any]:
+        st = self.settle()
+        for _ in range(max_steps):
+            if predicate(st):
+                return st
+            st = self.bot_step()
+        raise TimeoutError(f"not reached in {max_steps} decisions; waiting for {st['waiting']}")
+
+    # ------------------------------------------------------------------ life
+    def stop(self) -> int | None:
+        self.daemon.stop("test over")
+        self._thread.join(20)
+        self.world.close()
+        return self.status
+
+    def __enter__(self) -> SimTable:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -131,3 +131,20 @@ def test_a_match_that_fails_is_counted_and_its_record_kept(capsys, tmp_path, mon
     assert record.result is None and "IllegalAction" in record.meta["error"]
     state, _ = replay_record(record)  # replays to the moment before the failure
     assert len(record.actions) > 20 and not state.over
+
+
+def test_same_output_across_processes_and_hash_seeds():
+    import os
+    import subprocess
+    import sys
+
+    def run(hash_seed):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        return subprocess.run(
+            [sys.executable, "-m", "firmware.cli", "simulate", "--variant", "power",
+             "--players", "3", "--games", "2", "--seed", "9", "--json"],
+            capture_output=True, text=True, env=env, check=True).stdout
+
+    first = run("1")
+    assert first == run("2")
+    assert json.loads(first)["games"] == 2

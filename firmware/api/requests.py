@@ -16,6 +16,8 @@ from typing import Any, Protocol
 COLORS = ("red", "yellow", "green", "blue")
 ADMIN_ACTIONS = ("new-match", "pause", "resume", "override")
 OVERRIDES = ("tower-seen", "cards-out", "clear-alarm")
+# the decisions of POST /api/decide (firmware.controller.requests.Decide)
+DECISIONS = ("pass", "accept", "guilty", "innocent", "colour", "four-towers")
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from firmware.api.requests import ADMIN_ACTIONS, COLORS, OVERRIDES
+from firmware.api.requests import ADMIN_ACTIONS, COLORS, DECISIONS, OVERRIDES
 from uno_core import EDITIONS
 from uno_core.editions import TOWERS
 
@@ -45,6 +45,14 @@ BODIES: dict[str, tuple[Schema, str]] = {
     "/api/challenge": (obj({"seat": SEAT}, ("seat",)), "challenge the last challengeable play"),
     "/api/hands": (obj({"seat": SEAT, "cards": CARDS}, ("seat", "cards")),
                    "end of round: the cards left in a hand"),
+    "/api/decide": (obj({"seat": SEAT, "decision": {"type": "string", "enum": list(DECISIONS)},
+                         "color": {"type": "string", "enum": list(COLORS)}, "cards": CARDS},
+                        ("seat", "decision")),
+                    "a seat's decision: pass, accept (no challenge), guilty / innocent "
+                    "(challenge verdict), colour (first card a wild), four-towers (cards laid)"),
+    "/api/reveal": (obj({"card": CARD, "seat": SEAT}, ("card",)),
+                    "a card turned face up: the first card of the pile, or (with seat) "
+                    "the card a seat turned to choose the dealer"),
 }
 ADMIN_BODIES: dict[str, Schema] = {
     "new-match": obj({

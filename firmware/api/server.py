@@ -61,7 +61,22 @@ def _play(body: dict[str, Any]) -> Play:
     return Play(body["seat"], _card("card", body["card"]), MappingProxyType(choices))
 
 
+def _decide(body: dict[str, Any]) -> Request:
+    from firmware.controller.requests import Decide  # imports firmware.api: not at module load
+
+    return Decide(body["seat"], body["decision"], body.get("color", ""),
+                  _cards("cards", body.get("cards", [])))
+
+
+def _reveal(body: dict[str, Any]) -> Request:
+    from firmware.controller.requests import Reveal
+
+    return Reveal(_card("card", body["card"]), body.get("seat"))
+
+
 BUILDERS: dict[str, Callable[[dict[str, Any]], Request]] = {
+    "/api/decide": _decide,
+    "/api/reveal": _reveal,
     "/api/play": _play,
     "/api/uno": lambda b: CallUno(b["seat"]),
     "/api/catch": lambda b: Catch(b["seat"], b["target"]),

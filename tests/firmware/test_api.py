@@ -314,3 +314,32 @@ def test_the_screen_loads_without_the_token_but_the_api_still_needs_it():
         assert power["options"]["target_score"]["minimum"] == 1
 
     with_api(test, token=TOKEN)
+
+
+def test_decisions_and_revealed_cards_reach_the_table_as_the_controllers_requests():
+    from firmware.controller.requests import DECISIONS, Decide, Reveal
+
+    async def test(session, table, _server):
+        assert await post(session, "/api/decide", {"seat": 1, "decision": "colour", "color": "red"}) == (200, {"result": {}})
+        await post(session, "/api/decide", {"seat": 0, "decision": "four-towers", "cards": ["G1", "B2"]})
+        await post(session, "/api/reveal", {"card": "Y7"})
+        await post(session, "/api/reveal", {"card": "R3", "seat": 2})
+        status, body = await post(session, "/api/decide", {"seat": 0, "decision": "fold"})
+        assert status == 400 and body["field"] == "decision"
+        status, body = await post(session, "/api/reveal", {"card": "Q9"})
+        assert status == 400 and body["field"] == "card"
+        assert table.log == [Decide(1, "colour", "red"), Decide(0, "four-towers", "", ("G1", "B2")),
+                             Reveal("Y7"), Reveal("R3", 2)]
+
+    class Recorder(FakeTable):
+        def submit(self, request):
+            self.log.append(request)
+            return {}
+
+    assert schema_decisions() == DECISIONS
+    with_api(test, table=Recorder())
+
+
+def schema_decisions():
+    from firmware.api.schema import BODIES as bodies
+    return tuple(bodies["/api/decide"][0]["properties"]["decision"]["enum"])

@@ -150,8 +150,9 @@ class SimTable:
             time.sleep(0.005)
 
     # ------------------------------------------------------------------ bots
-    def bot_step(self) -> dict[str, Any]:
-        """The seated bots take one decision (or do one chore: shuffle, move a tower)."""
+    def bot_step(self, *, settle: bool = True) -> dict[str, Any] | None:
+        """The seated bots take one decision (or do one chore: shuffle, move a tower);
+        then wait for the launcher unless `settle` is false."""
         bots = self.bots
         assert bots is not None
 
@@ -159,7 +160,7 @@ class SimTable:
             await bots._settle()
             await bots._act(bots.ctl.public_state())
         self.on_loop(step)
-        return self.settle()
+        return self.settle() if settle else None
 
     def bot_act(self) -> dict[str, Any]:
         """The seat to act takes its decision, without anyone calling or catching first."""
@@ -182,6 +183,7 @@ class SimTable:
             if predicate(st):
                 return st
             st = self.bot_step()
+            assert st is not None
         raise TimeoutError(f"not reached in {max_steps} decisions; waiting for {st['waiting']}")
 
     # ------------------------------------------------------------------ life

@@ -1,0 +1,150 @@
+"""Journal and recovery (issue 4, point 3): the daemon restarts into exactly the same
+game; an ejection cut off by a crash is counted on the table, never guessed."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from firmware.api import requests as api
+from firmware.errors import Rejected
+from firmware.journal import Journal
+from firmware.sim.testbed import SimTable
+from firmware.sim.world import WorldError
+
+
+def cut_after(cards: int, which: int):
+    """Hardware wrapper: deal number `which` stops after `cards` cards and never returns
+    (the power fails with the motor running)."""
+    hang = threading.Event()
+    seen = {"deals": 0}
+
+    def wrap(hw):
+        real = hw.launcher.deal
+
+        def deal(n, seat=None):
+            seen["deals"] += 1
+            if seen["deals"] != which:
+                return real(n, seat)
+            real(cards, seat)
+            hang.wait(30)
+            return real(0, seat)
+
+        hw.launcher.deal = deal
+        return hw
+
+    return wrap, hang, seen
+
+
+def stop_while_hanging(table: SimTable, hang: threading.Event) -> None:
+    table.daemon.stop("power cut")
+    deadline = time.monotonic() + 10
+    while not table.daemon.loop.closed and time.monotonic() < deadline:
+        time.sleep(0.01)
+    hang.set()  # the worker thread may end now: its result can no longer reach the journal
+    table.stop()
+
+
+def test_cut_off_ejection_is_counted_on_the_table_not_guessed(tmp_path):
+    wrap, hang, seen = cut_after(3, which=2)  # the round's second hand: 3 of 7 cards came out
+    table = SimTable(tmp_path, "classic", wrap_hardware=wrap)
+    table.play_until(lambda st: st["waiting"]["kind"] == "shuffle")
+    table.bot_step(settle=False)  # shuffle and load: the deal starts
+    deadline = time.monotonic() + 10
+    while seen["deals"] < 2 or table.world.cards_out() < 3:
+        assert time.monotonic() < deadline, "the cut deal did not start"
+        time.sleep(0.005)
+    seat = table.world.ejection
+    stop_while_hanging(table, hang)
+
+    with Journal.open(tmp_path / "journal.db") as journal:
+        (intent,) = journal.open_intents()
+    assert intent.payload == {"job": "deal", "seat": seat, "want": 7}
+
+    table = SimTable(tmp_path, "classic")
+    try:
+        st = table.settle()
+        assert st["waiting"]["kind"] == "cards-out"
+        assert st["waiting"]["seat"] == seat and "count the cards" in st["waiting"]["message"]
+        with pytest.raises(Rejected) as err:
+            table.submit(api.Challenge(0))
+        assert err.value.status == 409
+        assert table.world.cards_out() == 3
+        table.submit(api.Admin("override", {"kind": "cards-out", "count": 3}))
+        st = table.settle()
+        assert st["hand_counts"] == [7, 7, 7, 7] or st["waiting"]["kind"] != "cards-out"
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+        assert table.world.check(st) == [] and table.world.agree, table.world.mismatches
+        assert [len(h) for h in table.world.hands] == st["hand_counts"]
+        recovered = [e for e in table.controller.journal.entries() if e.kind == "result"
+                     and e.payload["status"] == "recovered"]
+        assert [(e.ref, e.payload["counted"]) for e in recovered] == [(intent.seq, 3)]
+        with pytest.raises(Rejected, match="nothing to count"):
+            table.submit(api.Admin("override", {"kind": "cards-out", "count": 1}))
+    finally:
+        table.stop()
+
+
+def test_restart_continues_exactly_the_same_game(tmp_path):
+    table = SimTable(tmp_path, "power", seed=4)
+    try:
+        st = table.play_until(lambda st: st["step"] >= 40)
+        st = table.settle()
+    finally:
+        table.stop()
+    again = SimTable(tmp_path, "power", seed=4)
+    try:
+        st2 = again.wait_for(lambda s: s["waiting"] == st["waiting"])
+        assert {k: v for k, v in st2.items() if k != "towers_seen"} == \
+            {k: v for k, v in st.items() if k != "towers_seen"}
+        assert again.world.check(st2) == []
+    finally:
+        again.stop()
+
+
+def test_a_world_file_of_another_table_is_refused(tmp_path):
+    SimTable(tmp_path, "classic", seed=1).stop()
+    with pytest.raises(WorldError, match="another table"):
+        SimTable(tmp_path, "classic", seed=2)
+
+
+def demo(journal, variant, seed, rounds):
+    return [sys.executable, "-m", "firmware", "demo", "--fast", "--json", "--variant",
+            variant, "--seed", str(seed), "--rounds", str(rounds), "--journal", str(journal)]
+
+
+def actions(path):
+    with Journal.open(path, readonly=True) as journal:
+        return [e.payload for e in journal.entries() if e.kind == "action"]
+
+
+@pytest.mark.parametrize("variant, seed, rounds", [("power", 5, 2), ("extreme", 3, 2)])
+def test_sigkill_at_random_points_loses_and_doubles_nothing(tmp_path, variant, seed, rounds):
+    whole = subprocess.run(demo(tmp_path / "a.db", variant, seed, rounds), capture_output=True,
+                           text=True, timeout=120, check=True)
+    expected = json.loads(whole.stdout)
+    kills = 0
+    delays = random.Random(f"{variant}:{seed}")
+    cut = tmp_path / "b.db"
+    for _ in range(4):
+        proc = subprocess.Popen(demo(cut, variant, seed, rounds), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        time.sleep(delays.uniform(0.6, 1.4))
+        if proc.poll() is None:
+            proc.kill()
+            kills += 1
+        proc.communicate(timeout=60)
+    assert kills >= 2
+    final = subprocess.run(demo(cut, variant, seed, rounds), capture_output=True, text=True,
+                           timeout=120, check=True)
+    got = json.loads(final.stdout)
+    assert got["world_agrees"] is True, got["mismatches"]
+    same = ("actions", "launcher_presses", "cards_ejected", "tower_moves", "rounds", "scores")
+    assert {k: got[k] for k in same} == {k: expected[k] for k in same}
+    assert actions(cut) == actions(tmp_path / "a.db")

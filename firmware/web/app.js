@@ -381,10 +381,40 @@ function renderActions(s) {
     prompts.push(h("button", { id: "challenge", type: "button",
       onclick: () => send("/api/challenge", { seat: s.to_act }) }, `${shortName(s, s.to_act)}: challenge!`));
   }
-  if (s.phase === "hand_entry" && s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act)) {
-    buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary",
-      onclick: () => openSheet({ kind: "hand", seat: s.to_act, tab: "R", cards: [] }) },
-    `Enter ${seatName(s, s.to_act)}'s cards`));
+  const mine = s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act);
+  const who = s.to_act >= 0 ? shortName(s, s.to_act) : "";
+  const decide = (decision, extra = {}) => send("/api/decide", { seat: s.to_act, decision, ...extra });
+  if (mine && s.phase === "challenge") {
+    prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, `${who}: take the cards`));
+  }
+  if (mine && s.phase === "verdict") {
+    prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, "Guilty"),
+      h("button", { id: "innocent", type: "button", onclick: () => decide("innocent") }, "Innocent"));
+  }
+  if (mine && !(s.owed ?? []).length && (s.phase === "drawn" || s.phase === "extra")) {
+    prompts.push(h("button", { id: "pass", type: "button", onclick: () => decide("pass") },
+      s.phase === "drawn" ? `${who}: keep it` : `${who}: pass`));
+  }
+  if (mine && s.phase === "first_colour") {
+    prompts.push(...COLOURS.map((c) => h("button", { type: "button", class: `pick c-${c}`, "data-first-colour": c,
+      onclick: () => decide("colour", { color: COLOUR_NAMES[c] }) }, colourLabel(c))));
+  }
+  if (mine && s.phase === "four_towers") {
+    prompts.push(h("button", { id: "four-towers", type: "button", class: "primary", onclick: () => layFourTowers(s.to_act) },
+      `${who}: lay all but one`), h("button", { id: "pass", type: "button", onclick: () => decide("pass") }, "Keep playing"));
+  }
+  if (mine && s.phase === "hand_entry") {
+    buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary", onclick: () => enterHand(s.to_act) },
+      `Enter ${seatName(s, s.to_act)}'s cards`));
+  }
+  const w = s.waiting ?? {};
+  if (MY_SEAT === null && w.kind === "reveal") {
+    buttons.push(h("button", { id: "reveal", type: "button", class: "primary", onclick: () => revealCard() },
+      "Enter the first card turned up"));
+  }
+  if (MY_SEAT === null && w.kind === "dealer-cards") {
+    buttons.push(...(w.missing ?? []).map((seat) => h("button", { type: "button", "data-dealer-card": seat,
+      onclick: () => revealCard(seat) }, `${shortName(s, seat)} turned…`)));
   }
   if (s.paused) {
     buttons.push(h("button", { id: "resume", type: "button", onclick: () => send("/api/admin/resume", {}) }, "Resume"));
@@ -418,7 +448,7 @@ function renderSheet() {
   const sh = ui.sheet;
   const el = $("#sheet");
   if (!sh) { closeSheet(); return; }
-  const body = { play: playSheet, hand: handSheet, catch: catchSheet, setup: setupSheet, health: healthSheet }[sh.kind](sh);
+  const body = { play: playSheet, cards: cardsSheet, catch: catchSheet, setup: setupSheet, health: healthSheet }[sh.kind](sh);
   el.replaceChildren(
     h("div", { class: "sheet-head" }, h("span", { class: "title" }, body.title),
       h("button", { type: "button", class: "small", id: "close", onclick: closeSheet }, "✕ Close")),
@@ -526,28 +556,54 @@ async function declare(sh) {
   if (await send("/api/play", body)) closeSheet();
 }
 
-// -- end of round: the cards left in a hand
+// -- entering cards: the hand left at the end of a round, the cards laid holding four
+// towers, a card turned face up. `sh.need` cards, then `sh.submit(cards)`.
 
-function handSheet(sh) {
+function cardsSheet(sh) {
   const s = ui.state;
-  const need = s.hand_counts[sh.seat];
+  const need = sh.need(s);
   return {
-    title: `${seatName(s, sh.seat)}: cards left in hand (${sh.cards.length} of ${need})`,
+    title: `${sh.title(s)} (${sh.cards.length} of ${need})`,
     content: [
       h("div", { class: "choice" }, sh.cards.map((c, i) => h("button", { type: "button", class: "chip", "data-entered": c,
         title: "tap to remove", onclick: () => { sh.cards.splice(i, 1); renderSheet(); } }, cardEl(c)))),
       tabs(sh),
       grid(sh, (c) => {
-        if (sh.cards.length >= need) { showError(`${seatName(s, sh.seat)} holds ${need} cards`); return; }
+        if (sh.cards.length >= need) { showError(sh.tooMany(s, need)); return; }
         sh.cards.push(c);
+        showError(null);
         renderSheet();
       }),
       h("div", { class: "confirm-row" }, h("button", { type: "button", id: "confirm", class: "primary",
         disabled: sh.cards.length !== need,
-        onclick: async () => { if (await send("/api/hands", { seat: sh.seat, cards: sh.cards })) closeSheet(); } },
-      `Enter ${sh.cards.length} card${sh.cards.length === 1 ? "" : "s"}`)),
+        onclick: async () => { if (await sh.submit([...sh.cards])) closeSheet(); } },
+      `${sh.verb} ${sh.cards.length} card${sh.cards.length === 1 ? "" : "s"}`)),
     ],
   };
+}
+
+function enterHand(seat) {
+  openSheet({ kind: "cards", seat, tab: "R", cards: [], verb: "Enter",
+    need: (s) => s.hand_counts[seat],
+    title: (s) => `${seatName(s, seat)}: cards left in hand`,
+    tooMany: (s, n) => `${seatName(s, seat)} holds ${n} cards`,
+    submit: (cards) => send("/api/hands", { seat, cards }) });
+}
+
+function layFourTowers(seat) {
+  openSheet({ kind: "cards", seat, tab: "R", cards: [], verb: "Lay",
+    need: (s) => s.hand_counts[seat] - 1,
+    title: (s) => `${seatName(s, seat)}: the cards laid down (all but one)`,
+    tooMany: (s, n) => `all but one: ${n} cards`,
+    submit: (cards) => send("/api/decide", { seat, decision: "four-towers", cards }) });
+}
+
+function revealCard(seat = null) {
+  openSheet({ kind: "cards", seat, tab: "R", cards: [], verb: "Turned",
+    need: () => 1,
+    title: (s) => (seat === null ? "The first card turned up" : `The card ${seatName(s, seat)} turned`),
+    tooMany: () => "one card",
+    submit: ([card]) => send("/api/reveal", seat === null ? { card } : { card, seat }) });
 }
 
 // -- catching a forgotten UNO: who caught?

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from firmware.api import Admin, ApiServer, CallUno, Catch, Challenge, Hands, Play
+from firmware.controller.requests import Decide
 from firmware.errors import Rejected
 from firmware.loop import TableLoop
 from uno_core import (
@@ -99,9 +100,21 @@ class EngineTable:
             return self.act(A.Catch(request.seat, request.target))
         if isinstance(request, Challenge):
             return self.act(A.Challenge(request.seat))
+        if isinstance(request, Decide):
+            return self.act(self._decision(request))
         if isinstance(request, Hands):
             return self.act(A.EnterHand(request.seat, tuple(parse_card(c) for c in request.cards)))
         raise Rejected(f"unknown request {request!r}")
+
+    @staticmethod
+    def _decision(r: Decide) -> Any:
+        if r.decision in ("guilty", "innocent"):
+            return A.Verdict(r.seat, r.decision == "guilty")
+        if r.decision == "colour":
+            return A.ChooseColour(r.seat, COLOUR_LETTER[r.color])
+        if r.decision == "four-towers":
+            return A.FourTowerDiscard(r.seat, tuple(parse_card(c) for c in r.cards))
+        return {"pass": A.Pass, "accept": A.Accept}[r.decision](r.seat)
 
     def _admin(self, request: Admin) -> dict[str, Any]:
         p = request.params

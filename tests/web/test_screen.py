@@ -234,3 +234,33 @@ def test_a_reconnecting_page_shows_the_current_state_not_the_old_one(page, serve
     expect(page.locator("#conn")).to_have_text("live")
     expect(page.locator("#top")).to_have_attribute("data-card", "R7")
     expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("1 🂠")
+
+
+def test_after_drawing_the_player_keeps_the_card_or_takes_the_wild_draw_four(page, served):
+    table = EngineTable(position("power", hands=["G7 G8", "W+4 B3 B4", "Y5 Y6"], discard="R5", turn=0,
+                                 pile="R9 B1 B2 B5 B6 B7 R9"))
+    server = served(table)
+    open_page(page, server)
+    server.do(lambda: table.hardware(A.Draw(0)))  # the dispenser deals one card (R9: playable)
+    expect(page.locator("#waiting")).to_have_text("Seat 1: play the drawn card or keep it")
+    page.click("#pass")
+    expect(page.locator("#waiting")).to_have_text("Seat 2 to play")
+    page.click('[data-declare="W"]')
+    page.click('.grid [data-card="W+4"]')
+    page.click('[data-choose-colour="Y"]')
+    confirm(page)
+    page.click("#accept")  # no challenge: seat 3 takes four cards and misses the turn
+    expect(page.locator('.seat[data-seat="2"] .count')).to_have_text("6 🂠")
+    expect(page.locator("#waiting")).to_have_text("Seat 1 to play")
+    assert [r.decision for r in table.requests if hasattr(r, "decision")] == ["pass", "accept"]
+
+
+def test_the_first_card_a_wild_asks_the_first_player_for_the_colour(page, served):
+    table = EngineTable(position("classic", hands=["G7 G8", "B3 B4", "Y5 Y6"], discard="R5", turn=0))
+    table.state.phase = "first_colour"  # as after turning a Wild first (uno_core: _start_with)
+    server = served(table)
+    open_page(page, server)
+    expect(page.locator("#waiting")).to_have_text("Seat 1: choose the first colour")
+    page.click('[data-first-colour="G"]')
+    expect(page.locator("#current-colour")).to_have_text("● G green")
+    expect(page.locator("#waiting")).to_have_text("Seat 1 to play")

@@ -1,0 +1,109 @@
+"""The real daemon on the simulated twin, a whole round declared through the page.
+
+`firmware.sim.testbed.SimTable` runs the daemon (journal, loop, controller, API) on the
+twin: real card tokens in the launcher, seat buttons on mock pins. The test is the
+people at the table: each looks at the cards in front of them (the world), lays one,
+and declares it on the screen (tap colour, tap card, confirm); with nothing to play
+they press the launcher button; when the table wants UNO they tap UNO on the screen;
+at the round's end they enter their hands on the screen. The table's own chores
+(shuffle and load, turn the first card) are left to the twin's helpers. After every
+step the page must show what the daemon says.
+"""
+
+from __future__ import annotations
+
+import random
+
+from playwright.sync_api import expect
+
+from firmware.sim.players import private_view
+from firmware.sim.testbed import SimTable
+from uno_core import Play, format_card, legal_actions
+
+COLOUR = {"R": "R", "G": "G", "B": "B", "Y": "Y"}
+
+
+def seat_label(st, seat: int) -> str:
+    return f"{st['names'][seat]} (seat {seat + 1})"
+
+
+def expect_page_shows(page, st) -> None:
+    expect(page.locator("#top")).to_have_attribute("data-card", st["top"])
+    for seat, count in enumerate(st["hand_counts"]):
+        expect(page.locator(f'.seat[data-seat="{seat}"] .count')).to_have_text(f"{count} 🂠")
+    if st["waiting"]["kind"] == "turn":
+        expect(page.locator("#waiting")).to_have_text(f"{seat_label(st, st['waiting']['seat'])} to play")
+
+
+def declare(page, card: str, colour: str) -> None:
+    page.click(f'[data-declare="{"W" if card.startswith("W") else card[0]}"]')
+    page.click(f'.grid [data-card="{card}"]')
+    if colour:
+        page.click(f'[data-choose-colour="{colour}"]')
+    page.click("#confirm")
+    expect(page.locator("#sheet")).to_be_hidden()
+
+
+def enter_hand(page, cards: list[str]) -> None:
+    page.click("#enter-hand")
+    for card in cards:
+        page.click(f'[data-tab="{"W" if card.startswith("W") else card[0]}"]')
+        page.click(f'.grid [data-card="{card}"]')
+    page.click("#confirm")
+    expect(page.locator("#sheet")).to_be_hidden()
+
+
+def test_a_whole_round_on_the_daemon_is_declared_through_the_page(page, tmp_path):
+    pick = random.Random(3)
+    with SimTable(tmp_path, "classic", players=3, seed=5) as table:
+        world = table.world
+        page.goto(table.url)
+        expect(page.locator("#conn")).to_have_text("live")
+        plays = presses = entered = 0
+        for _ in range(600):
+            st = table.settle()
+            if st["round"] == 2:
+                break
+            w = st["waiting"]
+            if st["uno_exposed"] is not None:  # the player says UNO on the screen
+                page.click("#call-uno")
+                expect(page.locator(f'.seat[data-seat="{st["uno_exposed"]}"] .badge')).to_have_text("UNO")
+                continue
+            if w["kind"] == "turn":
+                seat = w["seat"]
+                expect_page_shows(page, st)
+                view = table.call(lambda seat=seat: private_view(
+                    table.controller.state, seat, world.hands[seat], world.received.get(seat, [])))
+                options = [a for a in legal_actions(view)
+                           if isinstance(a, Play) and a.seat == seat and not a.uno]
+                if not options:
+                    world.seats_sim.press_launcher()
+                    presses += 1
+                    continue
+                play = pick.choice(options)
+                card = format_card(play.card)
+                world.lay(seat, [card])
+                declare(page, card, COLOUR.get(play.colour, ""))
+                plays += 1
+                after = table.settle()
+                if after["round"] == 1 and after["phase"] != "hand_entry":
+                    expect(page.locator("#top")).to_have_attribute("data-card", card)
+            elif w["kind"] == "press":
+                world.seats_sim.press_launcher()
+                presses += 1
+            elif w["kind"] == "hand":
+                expect(page.locator("#waiting")).to_have_text(
+                    f"{seat_label(st, w['seat'])}: enter the cards left in your hand")
+                enter_hand(page, list(world.hands[w["seat"]]))
+                entered += 1
+            elif w["kind"] == "colour":
+                page.click('[data-first-colour="G"]')
+            else:  # the table's chores: shuffle and load, turn the first card, move a tower
+                table.bot_step()
+        st = table.settle()
+        assert st["round"] == 2 and plays >= 10 and presses >= 1 and entered == 2
+        assert world.agree, world.mismatches
+        expect(page.locator("#round")).to_contain_text("round 2")
+        for seat, score in enumerate(st["scores"]):
+            expect(page.locator(f'.seat[data-seat="{seat}"] .score')).to_have_text(f"{score} pts")
+        assert max(st["scores"]) > 0

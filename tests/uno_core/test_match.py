@@ -109,3 +109,15 @@ def test_round_score_is_the_card_values_left():
                 assert s.counts[e.winner] == 0
                 assert list(e.points) == [hand_points(s, h) for h in s.hands]
     assert rounds >= 2
+
+
+@pytest.mark.parametrize(("edition", "mode"), [(e, m) for e in sorted(EDITIONS)
+                                               for m in ("simulation", "table")])
+def test_public_view_and_snapshot_at_every_step(edition, mode):
+    _, log = play_match(edition, 3, seed=8, mode=mode, options={"target_score": 100})
+    s, _ = replay(edition, 3, [], {"target_score": 100}, mode)
+    for action, _fx in log[:400]:
+        s, _ = apply(s, action)
+        view = json.loads(json.dumps(public_state(s)))
+        assert view["hand_counts"] == list(s.counts) and view["phase"] == s.phase
+        assert restore(json.loads(json.dumps(snapshot(s)))) == s

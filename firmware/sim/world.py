@@ -104,7 +104,8 @@ class World:
         launcher = self.launcher_sim.launcher(rng=random.Random(self.seed))
         launcher.on_card(self._card_out)  # before the daemon's: the world is saved first
         panel = self.seats_sim.panel()
-        tray = Tray.from_config(self.tray_sim.config(poll_interval_s=self.tray_poll_s))
+        tray = Tray.from_config(self.tray_sim.config(
+            poll_interval_s=self.tray_poll_s, seen_polls=1 if self.fast else 2))
         return Hardware(launcher, panel, tray)
 
     def close(self) -> None:

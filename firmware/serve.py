@@ -4,6 +4,8 @@
 
 * ``GET /`` — the page (``web/index.html``) and ``GET /static/<file>`` — its modules,
   style and icons, all from the installed package (no CDN, no build step);
+* ``POST /api/screen/launcher`` — the simulated table's launcher button, for a person
+  playing in the browser (``unotable demo --serve``); 404 on a real table;
 * ``GET /api/editions`` — every edition with its deck (distinct cards in notation),
   player range, draw mode, and its house-rule options with type, default and limits,
   so that match set-up and the card picker are built from the rules engine's data.
@@ -11,6 +13,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +67,20 @@ async def _editions(request: web.Request) -> web.Response:
     return web.json_response(editions_catalog())
 
 
-def add_screen_routes(app: web.Application) -> None:
+def add_screen_routes(app: web.Application, table: Callable[[], Any]) -> None:
+    """Add the page's routes; `table()` is the served `Table` (for the on-screen launcher)."""
+
+    async def launcher(request: web.Request) -> web.Response:
+        press = getattr(table(), "screen_press", None)
+        if press is None:
+            return web.json_response(
+                {"error": "not_found", "field": None,
+                 "reason": "this table's launcher is pressed by hand, not on the screen "
+                           "(only `unotable demo --serve` has an on-screen launcher button)"},
+                status=404)
+        return web.json_response({"result": press()})
+
     app.router.add_get("/", _index)
     app.router.add_get("/api/editions", _editions)
+    app.router.add_post("/api/screen/launcher", launcher)
     app.router.add_static("/static/", WEB_DIR, append_version=False)

@@ -203,6 +203,9 @@ def openapi(*, token_required: bool) -> Schema:
         "/api/editions": {"get": {"operationId": "editions", "summary": (
             "editions with deck, players and house-rule options (type, default, limits)"),
             "responses": responses(FREE)}},
+        "/api/screen/launcher": {"post": {"operationId": "screen_launcher", "summary": (
+            "press the simulated launcher button (unotable demo --serve only; 404 otherwise)"),
+            "responses": responses(RESULT, 404)}},
         "/api/ws": {"get": {"operationId": "events", "summary": (
             "WebSocket: the public state on connect, then one JSON message per event"),
             "responses": {"101": {"description": "switching protocols"},

@@ -179,7 +179,7 @@ class ApiServer:
         for path in schema.BODIES:
             app.router.add_post(path, self._poster(path))
         app.router.add_post("/api/admin/{action}", self._admin)
-        add_screen_routes(app)  # the table's screen: /, /static/..., /api/editions
+        add_screen_routes(app, lambda: self.table)  # the screen: /, /static/, /api/editions
         return app
 
     @web.middleware

@@ -343,3 +343,11 @@ def test_decisions_and_revealed_cards_reach_the_table_as_the_controllers_request
 def schema_decisions():
     from firmware.api.schema import BODIES as bodies
     return tuple(bodies["/api/decide"][0]["properties"]["decision"]["enum"])
+
+
+def test_a_real_table_has_no_on_screen_launcher_button():
+    async def test(session, _table, _server):
+        status, body = await post(session, "/api/screen/launcher", {})
+        assert status == 404 and "pressed by hand" in body["reason"]
+
+    with_api(test)

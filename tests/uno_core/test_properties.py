@@ -56,7 +56,7 @@ PROFILE = settings(deadline=None, database=None, derandomize=PROFILE_NAME == "ci
                    suppress_health_check=[HealthCheck.too_slow],
                    **_PROFILES[PROFILE_NAME])
 
-# the soak profile runs for about an hour: lift pytest-timeout's per-test limit for it
+# the soak profile runs for minutes per test: lift pytest-timeout's per-test limit for it
 pytestmark = [pytest.mark.timeout(0)] if PROFILE_NAME == "soak" else []
 
 SEATS = (2, 3, 4, 6)

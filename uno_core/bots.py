@@ -1,8 +1,8 @@
 """Bots: a uniformly random legal player and a simple heuristic player, and the loop
 that plays a whole match between them with the chance player.
 
-Bots draw every decision from an injected rng (``random()``, ``randrange()``,
-``choice()``, ``shuffle()``: ``random.Random(seed)`` fits), so a seeded match replays bit for bit.
+Bots draw every decision from an injected rng (``random()`` and ``randrange()``;
+``random.Random(seed)`` fits), so a seeded match replays bit for bit.
 Both sometimes forget to call UNO (``forget_uno``, a probability), so that catches
 and penalties happen. ``play_match`` asks every other seat whether it catches a
 forgotten UNO before the next player acts.
@@ -63,8 +63,9 @@ def _say_uno(rng: BotRng, forget: float, actions: Sequence[Action]) -> list[Acti
 
 @dataclass
 class RandomBot:
-    """Plays a uniformly random legal action; calls UNO unless it forgets (`forget_uno`);
-    catches a forgotten UNO with probability `catch`."""
+    """Plays a uniformly random legal action (a play with and without the UNO call count
+    as one: it calls UNO unless it forgets, probability `forget_uno`); catches a
+    forgotten UNO with probability `catch`."""
 
     rng: BotRng
     forget_uno: float = 0.1

@@ -2,19 +2,22 @@
 
 Both are pure. ``apply`` validates the action with the same predicates that
 ``legal_actions`` uses and raises ``IllegalAction`` naming the rule it breaks; the
-input state is never changed. Card behaviour is the table ``_BEHAVIOUR`` keyed by
-card kind; edition differences are data (``uno_core.editions``) and options.
+input state is never changed. The parts: ``matching`` (which cards fit),
+``cardrules`` (what each card kind does, ``BEHAVIOUR``), ``turns`` (turn order, owed
+draws and presses, dealing, first cards, scoring); edition differences are data
+(``uno_core.editions``) and options (``uno_core.options``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from itertools import combinations
 
 from uno_core import actions as A
 from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
+from uno_core.cardrules import BEHAVIOUR
 from uno_core.cards import (
     COLOURS,
     DISCARD_ALL,
@@ -22,56 +25,65 @@ from uno_core.cards import (
     DRAW2,
     HIT2,
     NUMBER,
-    PROTECTING_TOWER,
     REVERSE,
     SKIP,
-    TAKE2,
-    TOWER_INDEX,
-    TOWER_PROTECTS,
     TOWERS,
-    TRADE_HANDS,
     WILD,
     WILD_ALL_HIT,
-    WILD_ATTACK,
     WILD_CUSTOM,
     WILD_DRAW4,
-    WILD_EXTREME,
     WILD_HIT4,
     WILD_HIT_FIRE,
-    WILD_TAKE1,
     Card,
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
+from uno_core.matching import (
+    CUSTOM_KIND,
+    TARGETED,
+    effective_kind,
+    free_towers,
+    match_set,
+    playable_cards,
+    symbol_forbid,
+    tower_count,
+    wild_blocked,
+)
 from uno_core.options import make_options
 from uno_core.state import (
     MODES,
-    NOBODY,
     OWE_DRAW,
     OWE_PRESS,
     OWE_UNTIL,
     TABLE,
-    TAG_ALL,
     TAG_PENALTY,
     TAG_TURN,
     State,
 )
+from uno_core.turns import (
+    NOT_FIRST,
+    Effects,
+    advance,
+    after_turn_draw,
+    card_rank,
+    deal,
+    give,
+    hand_points,
+    owe,
+    remove,
+    round_over,
+    set_count,
+    set_hand,
+    settle,
+    start_round,
+    start_with,
+    turn_first_card,
+    unseen_add,
+    unseen_take,
+)
 
-Effects = list[E.Effect]
+__all__ = ["apply", "legal_actions", "new_match", "replay", "hand_points", "is_legal"]
 
-# kinds whose card needs a target seat / towers / a colour
-_TARGETED = frozenset({WILD_ATTACK, WILD_EXTREME, TRADE_HANDS})
-_CUSTOM_KIND = {
-    "wild": WILD, "skip": SKIP, "reverse": REVERSE, "hit-2": HIT2, "hit-4": WILD_HIT4,
-    "attack-attack": WILD_ATTACK, "hit-fire": WILD_HIT_FIRE, "all-hit": WILD_ALL_HIT,
-    "trade-hands": TRADE_HANDS,
-}
-# first cards that go back into the pile (seed 000: Wild Draw 4; same for the other +4s)
-_NOT_FIRST = frozenset({WILD_DRAW4, WILD_HIT4, WILD_EXTREME})
-_NO_SYMBOL_FORBID: dict[str, str] = {}
-
-
-# ---------------------------------------------------------------- match set-up
 
 def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] | None = None,
               mode: str = "simulation") -> State:
@@ -118,547 +130,6 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     return s
 
 
-# ---------------------------------------------------------------- helpers
-
-def _nxt(s: State, steps: int = 1) -> int:
-    return (s.turn + s.direction * steps) % s.n
-
-
-def _advance(s: State, skip: int) -> None:
-    """End the current turn: the next turn goes `1 + skip (+ pending skip)` seats on."""
-    s.turn = _nxt(s, 1 + skip + s.skip_pending)
-    s.skip_pending = 0
-    s.phase = "play"
-    s.actor = s.turn
-    s.drawn = ()
-
-
-def _symbol_forbid(s: State) -> str:
-    top = s.discard[-1]
-    return TOWER_PROTECTS[top.symbol] if top.symbol else ""
-
-
-def _matches(card: Card, top: Card, colour: str, forbid: str) -> bool:
-    if card.kind == forbid:
-        return False
-    if card.colour == "" or card.colour == colour:
-        return True
-    return card.kind == top.kind and (card.kind != NUMBER or card.number == top.number)
-
-
-def _wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
-    """Extreme's plain Wild needs a hand without the current colour (simulation only)."""
-    if card.kind != WILD or not s.options.wild_restricted or s.table:
-        return False
-    colour = s.colour
-    return any(c.colour == colour for c in hand)
-
-
-_MATCH_CACHE: dict[tuple[str, Card, str], frozenset[Card]] = {}
-
-
-def _match_set(s: State) -> frozenset[Card]:
-    """The deck's cards that may go on the current top card and colour (cached)."""
-    top = s.discard[-1]
-    key = (s.edition.name, top, s.colour)
-    found = _MATCH_CACHE.get(key)
-    if found is None:
-        forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
-        found = frozenset(c for c in s.edition.deck if _matches(c, top, s.colour, forbid))
-        _MATCH_CACHE[key] = found
-    return found
-
-
-def _playable(s: State, hand: Iterable[Card], full: tuple[Card, ...]) -> list[Card]:
-    """The distinct cards of `hand` that may be played now."""
-    ok = _match_set(s)
-    out = [c for c in dict.fromkeys(hand) if c in ok]
-    if s.options.wild_restricted and not s.table:
-        out = [c for c in out if not _wild_blocked(s, c, full)]
-    return out
-
-
-def _effective_kind(s: State, card: Card) -> str:
-    if card.kind == WILD_CUSTOM:
-        return _CUSTOM_KIND[s.options.wild_customizable]
-    return card.kind
-
-
-def _free_towers(s: State, seat: int) -> list[str]:
-    return [t for t, owner in zip(TOWERS, s.towers, strict=True) if owner != seat]
-
-
-def _tower_count(s: State, card: Card) -> int:
-    if card.kind == TAKE2:
-        return 2
-    if card.kind == WILD_TAKE1:
-        return 1
-    return 0
-
-
-def _remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
-    lst = list(hand)
-    for c in cards:
-        lst.remove(c)
-    return tuple(lst)
-
-
-def _set_count(s: State, seat: int, count: int) -> None:
-    counts = list(s.counts)
-    counts[seat] = count
-    s.counts = tuple(counts)
-
-
-def _set_hand(s: State, seat: int, hand: tuple[Card, ...]) -> None:
-    hands = list(s.hands)
-    hands[seat] = hand
-    s.hands = tuple(hands)
-    _set_count(s, seat, len(hand))
-
-
-def _unseen_take(s: State, cards: Iterable[Card], action: Action, what: str) -> None:
-    unseen = dict(s.unseen)
-    for c in cards:
-        left = unseen.get(c, 0)
-        if left <= 0:
-            raise IllegalAction(action, f"{what}: no {c} is left unseen (all copies are "
-                                        "public since the last reshuffle)")
-        unseen[c] = left - 1
-    s.unseen = unseen
-
-
-def _unseen_add(s: State, cards: Iterable[Card]) -> None:
-    unseen = dict(s.unseen)
-    for c in cards:
-        unseen[c] = unseen.get(c, 0) + 1
-    s.unseen = unseen
-
-
-def _give(s: State, seat: int, count: int) -> tuple[Card, ...]:
-    """Move `count` cards from the pile to `seat` (caller checked the pile holds them)."""
-    if s.table:
-        s.pile_count -= count
-        _set_count(s, seat, s.counts[seat] + count)
-        return ()
-    cards = s.pile[len(s.pile) - count:]
-    s.pile = s.pile[:len(s.pile) - count]
-    s.pile_count = len(s.pile)
-    _set_hand(s, seat, s.hands[seat] + cards)
-    return cards
-
-
-def _needs_reshuffle(s: State) -> bool:
-    return s.pile_count == 0 and len(s.discard) > 1
-
-
-# ---------------------------------------------------------------- settling
-
-def _settle(s: State, fx: Effects) -> None:
-    """Run pending obligations, then decide who acts next (or end the round)."""
-    if not s.queue and s.out < 0 and s.exposed < 0 and (s.pile_count or len(s.discard) < 2):
-        s.chance = ""
-        s.to_act = s.actor
-        return
-    while s.queue:
-        kind, seat, count, tag = s.queue[0]
-        if _needs_reshuffle(s):
-            s.to_act = CHANCE
-            s.chance = "shuffle"
-            fx.append(E.Prompt(CHANCE, "shuffle"))
-            return
-        if kind == OWE_DRAW:
-            k = min(count, s.pile_count)
-            got = _give(s, seat, k)
-            if k:
-                fx.append(E.Dispense(seat, k))
-            if tag == TAG_TURN:
-                s.drawn = s.drawn + got
-            if k < count and _needs_reshuffle(s):
-                s.queue = ((kind, seat, count - k, tag),) + s.queue[1:]
-                continue
-            s.queue = s.queue[1:]  # an exhausted pile and discard forgive the rest
-            if tag == TAG_TURN:
-                _after_turn_draw(s, seat, k, fx)
-            continue
-        if s.pile_count == 0:  # launcher empty and nothing to reshuffle: presses are void
-            s.queue = s.queue[1:]
-            if tag == TAG_TURN:
-                _after_turn_draw(s, seat, 0, fx)
-            continue
-        if s.to_act != seat or s.chance:
-            fx.append(E.Prompt(seat, "press"))
-        s.to_act = seat
-        s.chance = ""
-        return
-    if s.exposed >= 0 and s.counts[s.exposed] != 1:
-        s.exposed = -1
-    if s.out >= 0 and s.phase in ("play", "drawn", "extra"):
-        if s.counts[s.out] == 0:
-            _round_over(s, fx)
-            return
-        s.out = -1
-    if _needs_reshuffle(s):
-        s.to_act = CHANCE
-        s.chance = "shuffle"
-        fx.append(E.Prompt(CHANCE, "shuffle"))
-        return
-    s.chance = ""
-    s.to_act = s.actor
-
-
-def _after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
-    if s.options.draw_then_play and got and (s.table or _playable(s, s.drawn, s.hands[seat])):
-        s.phase = "drawn"
-        s.actor = seat
-        fx.append(E.Prompt(seat, "play_drawn"))
-        return
-    _advance(s, 0)
-
-
-def _owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
-         front: bool = False) -> None:
-    if s.edition.launcher and kind == OWE_DRAW:
-        kind = OWE_PRESS
-    ob = (kind, seat, count, tag)
-    s.queue = (ob,) + s.queue if front else s.queue + (ob,)
-    if kind == OWE_DRAW:
-        return
-    mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
-                                                     else E.FIXED)
-    fx.append(E.OwePresses(seat, count, mode))
-
-
-# ---------------------------------------------------------------- round start and end
-
-def _card_rank(card: Card) -> int:
-    return card.number if card.kind == NUMBER else 0
-
-
-def _deal(s: State, fx: Effects) -> None:
-    size = s.options.hand_size
-    n = s.n
-    need = size * n + 1
-    if len(s.edition.deck) < need:
-        raise SetupError(f"{n} hands of {size} do not fit a {len(s.edition.deck)}-card deck")
-    first = (s.dealer + 1) % n
-    if s.table:
-        s.counts = (size,) * n
-        s.pile_count -= size * n
-    else:
-        pile = list(s.pile)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for _ in range(size):
-            for i in range(n):
-                hands[(first + i) % n].append(pile.pop())
-        s.pile = tuple(pile)
-        s.pile_count = len(pile)
-        s.hands = tuple(tuple(h) for h in hands)
-        s.counts = tuple(len(h) for h in hands)
-    for i in range(n):
-        fx.append(E.Dispense((first + i) % n, size))
-
-
-def _turn_first_card(s: State, fx: Effects) -> None:
-    """Simulation: turn pile cards until one may start; table: ask for a Reveal."""
-    if s.table:
-        s.phase = "reveal"
-        s.to_act = CHANCE
-        s.chance = "reveal"
-        fx.append(E.Prompt(CHANCE, "reveal"))
-        return
-    while True:
-        card = s.pile[-1]
-        s.pile = s.pile[:-1]
-        if card.kind in _NOT_FIRST and s.pile:
-            s.pile = (card,) + s.pile
-            fx.append(E.CardReturned(card))
-            continue
-        s.pile_count = len(s.pile)
-        _start_with(s, card, fx)
-        return
-
-
-def _start_with(s: State, card: Card, fx: Effects) -> None:
-    """First-card rules (seed 000 for classic/power, seed 001 and 003 for theirs)."""
-    s.discard = (card,)
-    s.colour = card.colour
-    s.direction = 1
-    fx.append(E.FirstCard(card))
-    first = (s.dealer + 1) % s.n
-    s.turn = first
-    s.actor = first
-    s.phase = "play"
-    kind = card.kind
-    if kind in (DRAW1, DRAW2, HIT2):
-        _owe(s, fx, OWE_DRAW, first, {DRAW1: 1, DRAW2: 2, HIT2: 2}[kind])
-        fx.append(E.PlayerSkipped(first))
-        s.turn = s.dealer
-        _advance(s, 1)
-    elif kind == SKIP:
-        fx.append(E.PlayerSkipped(first))
-        s.turn = s.dealer
-        _advance(s, 1)
-    elif kind == REVERSE:
-        s.direction = -1
-        fx.append(E.DirectionChanged(-1))
-        s.turn = s.dealer
-        s.actor = s.dealer
-    elif card.colour == "":
-        s.phase = "first_colour"
-        fx.append(E.Prompt(first, "colour"))
-    _settle(s, fx)
-
-
-def _start_round(s: State, fx: Effects) -> None:
-    """Wait for the shuffle; the last round's hands stay visible until it comes."""
-    s.round_no += 1
-    s.phase = "shuffle"
-    s.to_act = CHANCE
-    s.chance = "shuffle"
-    s.colour = ""
-    s.direction = 1
-    s.queue = ()
-    s.drawn = ()
-    s.exposed = -1
-    s.pending = ()
-    s.out = -1
-    s.skip_pending = 0  # since_eject stays: the launcher's mechanism does not reset
-    s.entered = (False,) * s.n
-    if s.edition.towers and any(o >= 0 for o in s.towers):
-        for t, o in zip(TOWERS, s.towers, strict=True):
-            if o >= 0:
-                fx.append(E.TowerMoved(t, E.NEUTRAL))
-        s.towers = (-1, -1, -1, -1)
-    fx.append(E.Prompt(CHANCE, "shuffle"))
-
-
-def hand_points(s: State, hand: Iterable[Card]) -> int:
-    ed = s.edition
-    wd4 = s.options.wild_draw4_points if "wild_draw4_points" in ed.option_defaults else None
-    return sum(ed.card_points(c, wd4) for c in hand)
-
-
-def _round_over(s: State, fx: Effects) -> None:
-    s.exposed = -1
-    s.queue = ()
-    if s.table and not all(s.entered[i] or s.counts[i] == 0 for i in range(s.n)):
-        s.phase = "hand_entry"
-        seat = next(i for i in range(s.n) if not s.entered[i] and s.counts[i] > 0)
-        s.actor = seat
-        s.to_act = seat
-        s.chance = ""
-        fx.append(E.Prompt(seat, "hand_entry"))
-        return
-    winner = s.out
-    points = tuple(hand_points(s, h) for h in s.hands)
-    if s.options.scoring == "winner_takes":
-        scores = list(s.scores)
-        scores[winner] += sum(points)
-        s.scores = tuple(scores)
-    else:
-        s.scores = tuple(a + b for a, b in zip(s.scores, points, strict=True))
-    fx.append(E.RoundOver(winner, points, s.scores))
-    target = s.options.target_score
-    if max(s.scores) >= target:
-        best = (max(s.scores) if s.options.scoring == "winner_takes" else min(s.scores))
-        s.winners = tuple(i for i, v in enumerate(s.scores) if v == best)
-        s.phase = "match_over"
-        s.to_act = NOBODY
-        s.actor = NOBODY
-        s.chance = ""
-        fx.append(E.MatchOver(s.winners, s.scores))
-        return
-    s.dealer = (s.dealer + 1) % s.n
-    _start_round(s, fx)
-
-
-# ---------------------------------------------------------------- card behaviour
-
-def _capture(s: State, seat: int, tower: str, fx: Effects) -> None:
-    i = TOWER_INDEX[tower]
-    if s.towers[i] == seat:
-        return
-    towers = list(s.towers)
-    towers[i] = seat
-    s.towers = tuple(towers)
-    fx.append(E.TowerMoved(tower, seat))
-
-
-def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
-    tower = PROTECTING_TOWER.get(card.kind)
-    if tower is None or not s.edition.towers or s.towers[TOWER_INDEX[tower]] != victim:
-        return False
-    fx.append(E.ProtectionUsed(victim, tower, card))
-    return True
-
-
-def _four_tower_check(s: State, seat: int, fx: Effects) -> None:
-    if s.towers == (seat, seat, seat, seat) and s.counts[seat] > 1:
-        s.phase = "four_towers"
-        s.actor = seat
-        fx.append(E.Prompt(seat, "four_towers"))
-
-
-def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    if p.card.symbol and s.edition.towers:
-        _capture(s, seat, p.card.symbol, fx)
-    _advance(s, 0)
-    if p.card.symbol:
-        _four_tower_check(s, seat, fx)
-
-
-def _b_plain(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    _advance(s, 0)
-
-
-def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    victim = _nxt(s, 1 + s.skip_pending)
-    if _protected(s, victim, p.card, fx):
-        _advance(s, 0)
-        return
-    _owe(s, fx, OWE_DRAW, victim, 1 if p.card.kind == DRAW1 else 2)
-    fx.append(E.PlayerSkipped(victim))
-    _advance(s, 1)
-
-
-def _extra_turn(s: State) -> bool:
-    return s.options.skip_reverse_extra_turn == "always" and s.n > 2
-
-
-def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    victim = _nxt(s, 1 + s.skip_pending)
-    if _protected(s, victim, p.card, fx):
-        _advance(s, 0)
-        return
-    fx.append(E.PlayerSkipped(victim))
-    if _extra_turn(s) and s.counts[seat] > 0:
-        s.skip_pending += 1
-        s.phase = "extra"
-        s.actor = seat
-        fx.append(E.Prompt(seat, "extra_play"))
-        return
-    _advance(s, 1)
-
-
-def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    s.direction = -s.direction
-    fx.append(E.DirectionChanged(s.direction))
-    if s.n == 2 and s.options.two_player_reverse_skips:
-        fx.append(E.PlayerSkipped(_nxt(s)))
-        _advance(s, 1)
-        return
-    if _extra_turn(s) and s.counts[seat] > 0:
-        s.phase = "extra"
-        s.actor = seat
-        fx.append(E.Prompt(seat, "extra_play"))
-        return
-    _advance(s, 0)
-
-
-def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    for t in p.towers:
-        _capture(s, seat, t, fx)
-    _advance(s, 0)
-    _four_tower_check(s, seat, fx)
-
-
-def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    victim = _nxt(s, 1 + s.skip_pending)
-    if _protected(s, victim, p.card, fx):
-        s.pending = ()
-        _advance(s, 0)
-        return
-    if s.options.wild_draw4_restricted:
-        # s.pending was set by _apply_play: (player, challenger, guilty)
-        s.pending = (seat, victim, bool(s.pending and s.pending[2]))
-        s.phase = "challenge"
-        s.actor = victim
-        fx.append(E.Prompt(victim, "challenge"))
-        return
-    s.pending = ()
-    _owe(s, fx, OWE_DRAW, victim, 4)
-    fx.append(E.PlayerSkipped(victim))
-    _advance(s, 1)
-
-
-def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    victim = _nxt(s, 1 + s.skip_pending)
-    kind = _effective_kind(s, p.card)
-    if kind == WILD_HIT_FIRE:
-        _owe(s, fx, OWE_UNTIL, victim, 0)
-    else:
-        _owe(s, fx, OWE_PRESS, victim, 4 if kind == WILD_HIT4 else 2)
-    fx.append(E.PlayerSkipped(victim))
-    _advance(s, 1)
-
-
-def _b_attack(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    """Wild Attack-Attack: the target presses twice; play goes on normally."""
-    _owe(s, fx, OWE_PRESS, p.target, 2)
-    _advance(s, 0)
-
-
-def _b_extreme(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    """Extremer Zug: the target presses four times "and then passes" (loses his turn if
-    he is next)."""
-    _owe(s, fx, OWE_PRESS, p.target, 4)
-    if p.target == _nxt(s, 1 + s.skip_pending):
-        fx.append(E.PlayerSkipped(p.target))
-        _advance(s, 1)
-    else:
-        _advance(s, 0)
-
-
-def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    order = [(seat + s.direction * i) % s.n for i in range(1, s.n)]
-    if s.options.all_hit_scope == "all":
-        order.append(seat)
-    for victim in order:
-        _owe(s, fx, OWE_PRESS, victim, 1, TAG_ALL)
-    _advance(s, 0)
-
-
-def _b_trade(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    if s.counts[seat] > 0:  # going out on Trade Hands ends the round: nothing to trade
-        a, b = seat, p.target
-        if s.table:
-            counts = list(s.counts)
-            counts[a], counts[b] = counts[b], counts[a]
-            s.counts = tuple(counts)
-        else:
-            hands = list(s.hands)
-            hands[a], hands[b] = hands[b], hands[a]
-            s.hands = tuple(hands)
-            s.counts = tuple(len(h) for h in hands)
-        if s.exposed in (a, b):
-            s.exposed = -1
-        fx.append(E.HandsTraded(a, b))
-    _advance(s, 0)
-
-
-_BEHAVIOUR: dict[str, Callable[[State, int, A.Play, Effects], None]] = {
-    NUMBER: _b_number,
-    DRAW1: _b_draw,
-    DRAW2: _b_draw,
-    SKIP: _b_skip,
-    REVERSE: _b_reverse,
-    TAKE2: _b_towers,
-    WILD_TAKE1: _b_towers,
-    WILD: _b_plain,
-    WILD_DRAW4: _b_draw4,
-    HIT2: _b_hit,
-    WILD_HIT4: _b_hit,
-    WILD_HIT_FIRE: _b_hit,
-    WILD_ATTACK: _b_attack,
-    WILD_EXTREME: _b_extreme,
-    WILD_ALL_HIT: _b_all_hit,
-    TRADE_HANDS: _b_trade,
-    DISCARD_ALL: _b_plain,
-}
-
-
-# ---------------------------------------------------------------- legality
-
 def _play_phase(s: State) -> bool:
     return s.phase in ("play", "drawn", "extra") and not s.queue and s.to_act == s.actor
 
@@ -683,12 +154,12 @@ def _check_play(s: State, p: A.Play) -> None:
             raise IllegalAction(p, f"seat {seat} does not hold {card}")
         if s.phase == "drawn" and card not in s.drawn:
             raise IllegalAction(p, "after drawing only the drawn card may be played")
-    if card not in _match_set(s):
+    if card not in match_set(s):
         top = s.discard[-1]
-        if card.kind == _symbol_forbid(s):
+        if card.kind == symbol_forbid(s):
             raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
         raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
-    if card.kind == WILD and not s.table and _wild_blocked(s, card, _remove(hand, (card,))):
+    if card.kind == WILD and not s.table and wild_blocked(s, card, remove(hand, (card,))):
         raise IllegalAction(p, f"a Wild may only be played with no {s.colour} card in hand")
     if card.colour == "":
         if p.colour not in COLOURS:
@@ -706,15 +177,15 @@ def _check_choices(s: State, p: A.Play, hand: tuple[Card, ...]) -> None:
     """The choices of a card: target seat, towers, laid cards, UNO."""
     card = p.card
     seat = p.seat
-    kind = _effective_kind(s, card)
-    if kind in _TARGETED:
+    kind = effective_kind(s, card)
+    if kind in TARGETED:
         if not (0 <= p.target < s.n) or p.target == seat:
             raise IllegalAction(p, f"{card} needs a target seat other than {seat}")
     elif p.target != -1:
         raise IllegalAction(p, f"{card} takes no target")
-    want = _tower_count(s, card)
+    want = tower_count(s, card)
     if want and s.edition.towers:
-        free = _free_towers(s, seat)
+        free = free_towers(s, seat)
         need = min(want, len(free))
         if len(p.towers) != need or len(set(p.towers)) != need or not set(p.towers) <= set(free):
             raise IllegalAction(p, f"{card} takes {need} tower(s) from {' '.join(free)}")
@@ -731,7 +202,7 @@ def _check_choices(s: State, p: A.Play, hand: tuple[Card, ...]) -> None:
                 if s.unseen.get(c, 0) < k:
                     raise IllegalAction(p, f"not enough {c} left unseen")
         else:
-            rest = _remove(hand, (card,))
+            rest = remove(hand, (card,))
             expect = Counter(c for c in rest if c.colour == card.colour)
             if Counter(p.laid) != expect:
                 raise IllegalAction(p, f"Discard All must lay all other {card.colour} cards: "
@@ -754,10 +225,8 @@ def _can_draw(s: State, seat: int) -> bool:
         return False
     if s.options.draw_when_playable or s.table:
         return True
-    return not _playable(s, s.hands[seat], s.hands[seat])
+    return not playable_cards(s, s.hands[seat], s.hands[seat])
 
-
-# ---------------------------------------------------------------- apply per action
 
 def _close_window(s: State, seat: int) -> None:
     if s.exposed >= 0 and seat != s.exposed:
@@ -765,6 +234,8 @@ def _close_window(s: State, seat: int) -> None:
 
 
 _PLAYED: dict[tuple[int, Card], E.CardPlayed] = {}  # immutable values, shared
+
+
 _DISPENSE_ONE = tuple(E.Dispense(i, 1) for i in range(16))
 
 
@@ -775,14 +246,14 @@ def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
         s.exposed = -1
     guilty = False
     if s.table:
-        _unseen_take(s, p.laid + (card,), p, "play")
-        _set_count(s, seat, s.counts[seat] - 1 - len(p.laid))
+        unseen_take(s, p.laid + (card,), p, "play")
+        set_count(s, seat, s.counts[seat] - 1 - len(p.laid))
     else:
         hand = s.hands[seat]
         i = hand.index(card)
         hand = hand[:i] + hand[i + 1:]
         if p.laid:
-            hand = _remove(hand, p.laid)
+            hand = remove(hand, p.laid)
         hands = list(s.hands)
         hands[seat] = hand
         s.hands = tuple(hands)
@@ -822,12 +293,12 @@ def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
         s.drawn = ()
     kind = card.kind
     if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
-        _advance(s, 0)
+        advance(s, 0)
     else:
         if kind == WILD_CUSTOM:
-            kind = _CUSTOM_KIND[s.options.wild_customizable]
-        _BEHAVIOUR[kind](s, seat, p, fx)
-    _settle(s, fx)
+            kind = CUSTOM_KIND[s.options.wild_customizable]
+        BEHAVIOUR[kind](s, seat, p, fx)
+    settle(s, fx)
 
 
 def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
@@ -837,12 +308,12 @@ def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
     fx.append(E.ChallengeResolved(challenger, player, guilty))
     s.turn = player
     if guilty:
-        _owe(s, fx, OWE_DRAW, player, 4)
-        _advance(s, 0)
+        owe(s, fx, OWE_DRAW, player, 4)
+        advance(s, 0)
     else:
-        _owe(s, fx, OWE_DRAW, challenger, 6)
+        owe(s, fx, OWE_DRAW, challenger, 6)
         fx.append(E.PlayerSkipped(challenger))
-        _advance(s, 1)
+        advance(s, 1)
 
 
 def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
@@ -873,12 +344,12 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
             fx.append(E.Prompt(CHANCE, "eject"))
             return
         if s.pile_count:  # the usual case: no reshuffle needed first
-            s.drawn = _give(s, a.seat, 1)
+            s.drawn = give(s, a.seat, 1)
             fx.append(_DISPENSE_ONE[a.seat])
-            _after_turn_draw(s, a.seat, 1, fx)
+            after_turn_draw(s, a.seat, 1, fx)
         else:
             s.queue = ((OWE_DRAW, a.seat, 1, TAG_TURN),)
-        _settle(s, fx)
+        settle(s, fx)
         return
     if isinstance(a, A.Pass):
         _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
@@ -886,8 +357,8 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
             s.phase = "play"
             s.actor = s.turn
         else:
-            _advance(s, 0)
-        _settle(s, fx)
+            advance(s, 0)
+        settle(s, fx)
         return
     if isinstance(a, A.CallUno):
         if s.exposed != a.seat:
@@ -904,8 +375,8 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
         s.exposed = -1
         fx.append(E.UnoPenalty(a.target, a.seat))
         if s.options.uno_penalty:
-            _owe(s, fx, OWE_DRAW, a.target, s.options.uno_penalty, TAG_PENALTY, front=True)
-        _settle(s, fx)
+            owe(s, fx, OWE_DRAW, a.target, s.options.uno_penalty, TAG_PENALTY, front=True)
+        settle(s, fx)
         return
     if isinstance(a, A.Challenge | A.Accept):
         _check_seat(s, a, ("challenge",), "deciding a challenge")
@@ -914,21 +385,21 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
             player = s.pending[0] if s.pending else s.turn
             s.pending = ()
             s.turn = player
-            _owe(s, fx, OWE_DRAW, a.seat, 4)
+            owe(s, fx, OWE_DRAW, a.seat, 4)
             fx.append(E.PlayerSkipped(a.seat))
-            _advance(s, 1)
+            advance(s, 1)
         elif s.table:
             s.phase = "verdict"
             fx.append(E.Prompt(a.seat, "verdict"))
             return
         else:
             _resolve_challenge(s, bool(s.pending and s.pending[2]), fx)
-        _settle(s, fx)
+        settle(s, fx)
         return
     if isinstance(a, A.Verdict):
         _check_seat(s, a, ("verdict",), "a challenge verdict")
         _resolve_challenge(s, a.guilty, fx)
-        _settle(s, fx)
+        settle(s, fx)
         return
     if isinstance(a, A.FourTowerDiscard):
         _apply_four_towers(s, a, fx)
@@ -940,21 +411,21 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
         s.colour = a.colour
         s.phase = "play"
         fx.append(E.ColourChosen(a.seat, a.colour))
-        _settle(s, fx)
+        settle(s, fx)
         return
     if isinstance(a, A.EnterHand):
         _check_seat(s, a, ("hand_entry",), "entering a hand")
         if len(a.cards) != s.counts[a.seat]:
             raise IllegalAction(a, f"seat {a.seat} holds {s.counts[a.seat]} cards, "
                                    f"not {len(a.cards)}")
-        _unseen_take(s, a.cards, a, "hand entry")
+        unseen_take(s, a.cards, a, "hand entry")
         hands = list(s.hands)
         hands[a.seat] = a.cards
         s.hands = tuple(hands)
         entered = list(s.entered)
         entered[a.seat] = True
         s.entered = tuple(entered)
-        _round_over(s, fx)
+        round_over(s, fx)
         return
     raise IllegalAction(a, "not an action of this game")
 
@@ -965,17 +436,17 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
     if s.table:
         if len(a.laid) != s.counts[seat] - 1:
             raise IllegalAction(a, f"lay all cards but one: {s.counts[seat] - 1} cards")
-        _unseen_take(s, a.laid, a, "four-tower discard")
-        _set_count(s, seat, 1)
+        unseen_take(s, a.laid, a, "four-tower discard")
+        set_count(s, seat, 1)
     else:
         hand = s.hands[seat]
         try:
-            rest = _remove(hand, a.laid)
+            rest = remove(hand, a.laid)
         except ValueError:
             raise IllegalAction(a, f"seat {seat} does not hold all of those cards") from None
         if len(rest) != 1:
             raise IllegalAction(a, f"lay all cards but one: {len(hand) - 1} cards")
-        _set_hand(s, seat, rest)
+        set_hand(s, seat, rest)
     # the laid cards go under the top card: out of play until the next reshuffle
     s.discard = s.discard[:-1] + a.laid + s.discard[-1:]
     fx.append(E.CardsLaid(seat, a.laid))
@@ -988,7 +459,7 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
         s.exposed = seat
     s.phase = "play"
     s.actor = s.turn
-    _settle(s, fx)
+    settle(s, fx)
 
 
 def _apply_chance(s: State, a: Action, fx: Effects) -> None:
@@ -1004,13 +475,13 @@ def _apply_chance(s: State, a: Action, fx: Effects) -> None:
     elif isinstance(a, A.Reveal):
         if a.card not in s.unseen or s.unseen[a.card] <= 0:
             raise IllegalAction(a, f"no {a.card} is left unseen")
-        if a.card.kind in _NOT_FIRST:
+        if a.card.kind in NOT_FIRST:
             fx.append(E.CardReturned(a.card))
             return
-        _unseen_take(s, (a.card,), a, "reveal")
+        unseen_take(s, (a.card,), a, "reveal")
         s.pile_count -= 1
         s.chance = ""
-        _start_with(s, a.card, fx)
+        start_with(s, a.card, fx)
     elif isinstance(a, A.Eject):
         _apply_eject(s, a, fx)
 
@@ -1022,7 +493,7 @@ def _apply_dealer_cards(s: State, a: A.DealerCards, fx: Effects) -> None:
     for c, k in Counter(a.cards).items():
         if have[c] < k:
             raise IllegalAction(a, f"the {s.edition.name} deck has only {have[c]} of {c}")
-    ranks = [_card_rank(c) for c in a.cards]
+    ranks = [card_rank(c) for c in a.cards]
     best = max(ranks)
     if ranks.count(best) > 1:
         fx.append(E.Prompt(CHANCE, "dealer_cards"))  # a tie: everyone turns again
@@ -1030,7 +501,7 @@ def _apply_dealer_cards(s: State, a: A.DealerCards, fx: Effects) -> None:
     high = ranks.index(best)
     s.dealer = (high - 1) % s.n if s.edition.dealer_rule == HIGHEST_STARTS else high
     fx.append(E.DealerChosen(s.dealer))
-    _start_round(s, fx)
+    start_round(s, fx)
 
 
 def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
@@ -1048,7 +519,7 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
         if starting:
             s.unseen = dict(Counter(cards))
         else:
-            _unseen_add(s, cards)
+            unseen_add(s, cards)
         s.pile_count = len(cards)
     else:
         if len(a.order) != len(cards) or set(a.order) != set(range(len(cards))):
@@ -1057,12 +528,12 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
         s.pile_count = len(s.pile)
     s.chance = ""
     if starting:
-        _deal(s, fx)
-        _turn_first_card(s, fx)
+        deal(s, fx)
+        turn_first_card(s, fx)
         return
     s.discard = s.discard[-1:]
     fx.append(E.Reshuffled(len(cards)))
-    _settle(s, fx)
+    settle(s, fx)
 
 
 def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
@@ -1071,7 +542,7 @@ def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
         raise IllegalAction(a, "the card count must be an integer >= 0")
     if a.count > s.pile_count:
         raise IllegalAction(a, f"the launcher holds only {s.pile_count} cards")
-    got = _give(s, seat, a.count)
+    got = give(s, seat, a.count)
     fx.append(E.Ejected(seat, a.count))
     s.since_eject = 0 if a.count else s.since_eject + 1
     s.chance = ""
@@ -1085,10 +556,10 @@ def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
     if done:
         s.queue = s.queue[1:]
         if tag == TAG_TURN:
-            _after_turn_draw(s, seat, a.count, fx)
+            after_turn_draw(s, seat, a.count, fx)
     else:
         s.queue = ((kind, seat, count, tag),) + s.queue[1:]
-    _settle(s, fx)
+    settle(s, fx)
 
 
 _CHANCE_TYPES = (A.Shuffle, A.DealerCards, A.Reveal, A.Eject)
@@ -1111,10 +582,10 @@ def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
     return s, fx
 
 
-# ---------------------------------------------------------------- legal actions
-
 # per (seat, holds two cards): card -> its play variants; only for cards without choices
 _VARIANT_MAPS: dict[tuple[int, bool], dict[Card, list[A.Play]]] = {}
+
+
 _PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
                              WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
 
@@ -1139,18 +610,18 @@ def _cached_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...],
 
 
 def _play_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...]) -> list[A.Play]:
-    kind = _effective_kind(s, card)
+    kind = effective_kind(s, card)
     colours = COLOURS if card.colour == "" else ("",)
-    targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in _TARGETED else [-1])
-    want = _tower_count(s, card) if s.edition.towers else 0
+    targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in TARGETED else [-1])
+    want = tower_count(s, card) if s.edition.towers else 0
     if want:
-        free = _free_towers(s, seat)
+        free = free_towers(s, seat)
         tower_sets = [tuple(c) for c in combinations(free, min(want, len(free)))]
     else:
         tower_sets = [()]
     laid: tuple[Card, ...] = ()
     if card.kind == DISCARD_ALL and not s.table:
-        laid = tuple(c for c in _remove(hand, (card,)) if c.colour == card.colour)
+        laid = tuple(c for c in remove(hand, (card,)) if c.colour == card.colour)
     left = s.counts[seat] - 1 - len(laid)
     unos = (False, True) if left == 1 else (False,)
     return [A.Play(seat, card, col, t, tw, laid, u)
@@ -1158,13 +629,17 @@ def _play_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...]) -> l
 
 
 _DRAW = tuple(A.Draw(i) for i in range(16))
+
+
 _PRESS = tuple(A.Press(i) for i in range(16))
+
+
 _PASS = tuple(A.Pass(i) for i in range(16))
 
 
 def _plain_turn_actions(s: State, seat: int) -> list[Action]:
     hand = s.hands[seat]
-    ok = _match_set(s)
+    ok = match_set(s)
     cache = _variant_map(s, seat)
     out: list[Action] = []
     found = False
@@ -1201,7 +676,7 @@ def legal_actions(state: State) -> list[Action]:
             else:
                 hand = s.hands[seat]
                 pool = s.drawn if s.phase == "drawn" else hand
-            playable = _playable(s, pool, hand)
+            playable = playable_cards(s, pool, hand)
             cache = _variant_map(s, seat)
             for card in playable:
                 out.extend(_cached_variants(s, seat, card, hand, cache))
@@ -1224,7 +699,7 @@ def legal_actions(state: State) -> list[Action]:
                 hand = s.hands[seat]
                 for keep in dict.fromkeys(hand):
                     for u in (True, False):
-                        out.append(A.FourTowerDiscard(seat, _remove(hand, (keep,)), u))
+                        out.append(A.FourTowerDiscard(seat, remove(hand, (keep,)), u))
                 out.append(A.Pass(seat))
         elif s.phase == "hand_entry" and not s.table:
             out.append(A.EnterHand(seat, s.hands[seat]))

@@ -167,6 +167,11 @@ class TablePlayers:
     async def run(self) -> None:
         await self._sync()
         self._after_restart()
+        st = self.ctl.public_state()
+        if self.out is not None:
+            again = f", continuing at step {st['step']}" if st["step"] else ""
+            self.out.write(f"{st['edition']} at the simulated table: {', '.join(self.names)} "
+                           f"(seed {self.seed}{again})\n")
         while True:
             await self._settle()
             if self.finished():

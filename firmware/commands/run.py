@@ -1,0 +1,38 @@
+"""`unotable run`: the table daemon (what systemd starts)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "run",
+        help="run the table daemon",
+        description="Run the daemon: open the journal (continuing the match in it), drive "
+        "the hardware of the config, serve the API until SIGTERM. Without --config: "
+        "$UNOTABLE_CONFIG, /etc/unotable/config.toml, else the built-in default, which "
+        "runs on the simulated table.",
+    )
+    parser.add_argument("--config", metavar="PATH", help="config file")
+    parser.add_argument("--log-level", default="INFO",
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.cli import UsageError
+    from firmware.config import load_config
+    from firmware.controller import table_factory
+    from firmware.daemon import Daemon
+    from firmware.errors import ConfigError
+
+    logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise UsageError(f"{exc}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read config: {exc}") from None
+    return Daemon(config, table_factory(config)).run()

@@ -1,0 +1,208 @@
+"""`unotable selftest`: exercise the configured hardware and report what works.
+
+Checks, in order: the launcher's sensors (exit beam clear, hopper), a motor pulse that
+must eject exactly one card counted by the exit sensor, the aiming servo at every
+seat, every tray reader (answers, firmware, towers seen), the seat LEDs and buzzer,
+and the buttons (press each when asked). With ``[sim] enabled`` (the built-in default)
+it runs on the simulated twin, which also presses the buttons itself. ``--yes`` never
+prompts: on real hardware the steps that need a person (buttons, loading a card) are
+reported as skipped. Exit status 0 when nothing failed, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+OK, FAIL, SKIP = "ok", "FAIL", "skipped"
+
+
+@dataclass
+class Check:
+    name: str
+    outcome: str
+    detail: str
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "selftest", help="exercise the configured hardware and report what works",
+        description=__doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else None)
+    parser.add_argument("--config", metavar="PATH", help="config file (default as for run)")
+    parser.add_argument("--yes", action="store_true",
+                        help="non-interactive: never prompt, skip what needs a person")
+    parser.add_argument("--timeout", type=float, default=10.0,
+                        help="seconds to wait for each button press (default 10)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)
+
+
+class Selftest:
+    def __init__(self, hardware: Any, *, twin: Any = None, interactive: bool = True,
+                 timeout: float = 10.0, ask: Callable[[str], object] = input,
+                 say: Callable[[str], object] = print) -> None:
+        self.hw = hardware
+        self.twin = twin
+        self.interactive = interactive
+        self.timeout = timeout
+        self.ask = ask
+        self.say = say
+        self.checks: list[Check] = []
+
+    def add(self, name: str, outcome: str, detail: str) -> None:
+        self.checks.append(Check(name, outcome, detail))
+        self.say(f"{outcome:>7}  {name}: {detail}")
+
+    def run(self) -> list[Check]:
+        for step in (self.sensors, self.motor, self.servo, self.readers, self.outputs,
+                     self.buttons):
+            try:
+                step()
+            except Exception as exc:  # noqa: BLE001 - a broken device is a finding, not a crash
+                self.add(step.__name__, FAIL, f"{type(exc).__name__}: {exc}")
+        return self.checks
+
+    def sensors(self) -> None:
+        launcher = self.hw.launcher
+        status = launcher.get_status()
+        self.add("launcher", OK if status["fault"] is None else FAIL,
+                 f"state {status['state']}, fault {status['fault']}")
+        empty = launcher.hopper_empty
+        self.add("hopper sensor", SKIP if empty is None else OK,
+                 "not fitted" if empty is None else ("hopper empty" if empty else "cards present"))
+
+    def motor(self) -> None:
+        launcher = self.hw.launcher
+        if self.twin is None:
+            if not self.interactive:
+                self.add("motor pulse", SKIP, "needs a card in the hopper and a person (no --yes)")
+                return
+            self.ask("put one card in the launcher's hopper, then press Enter: ")
+        before = launcher.cards_counted
+        result = launcher.deal(1)
+        counted = launcher.cards_counted - before
+        good = result.ok and result.counted == 1 == counted
+        self.add("motor pulse", OK if good else FAIL,
+                 f"ejected {result.counted} card(s), exit sensor counted {counted}, "
+                 f"status {result.status}" + (f" ({result.fault})" if result.fault else ""))
+        if result.fault:
+            launcher.reset_fault()
+
+    def servo(self) -> None:
+        launcher = self.hw.launcher
+        angles = launcher.config.seat_angles
+        if launcher.config.servo is None:
+            self.add("aiming servo", SKIP, "not fitted")
+            return
+        wrong = []
+        for seat in range(len(angles)):
+            launcher.aim(seat)
+            if self.twin is not None and self.twin.launcher_sim.aimed_seat() != seat:
+                wrong.append(seat)
+        self.add("aiming servo", FAIL if wrong else OK,
+                 f"aimed at seats 0-{len(angles) - 1}" +
+                 (f"; points elsewhere for {wrong}" if wrong else
+                  "" if self.twin is not None else " (watch it turn)"))
+
+    def readers(self) -> None:
+        tray = self.hw.tray
+        if tray is None:
+            self.add("tray", SKIP, "no [tray] section")
+            return
+        for _ in range(max(2, tray.config.seen_polls)):
+            tray.scan()
+        status = tray.get_status()
+        for slot, reader in status["readers"].items():
+            self.add(f"reader {slot}", OK if reader["ok"] else FAIL,
+                     f"firmware {reader.get('firmware')}" if reader["ok"] else str(reader["error"]))
+        seen = {t: s for t, s in status["towers"].items() if s is not None}
+        self.add("towers", OK if len(seen) == len(status["towers"]) else SKIP,
+                 ", ".join(f"{t} at {s}" for t, s in seen.items()) or "none on the tray")
+
+    def outputs(self) -> None:
+        panel = self.hw.panel
+        bad = []
+        for seat in range(panel.config.seats):
+            panel.light(seat, True)
+            if self.twin is not None and not self.twin.seats_sim.led(seat):
+                bad.append(seat)
+            panel.light(seat, False)
+        panel.buzz("ok")
+        self.add("seat LEDs", FAIL if bad else OK,
+                 "lit one by one" + (f"; dark: {bad}" if bad else ""))
+        self.add("buzzer", OK if panel.config.buzzer is not None else SKIP,
+                 "beeped" if panel.config.buzzer is not None else "not fitted")
+
+    def buttons(self) -> None:
+        panel = self.hw.panel
+        if self.twin is None and not self.interactive:
+            self.add("buttons", SKIP, "need a person (no --yes)")
+            return
+        targets: list[tuple[str, Callable[[], object] | None, Any]] = [
+            ("launcher button", self.twin.seats_sim.press_launcher if self.twin else None,
+             lambda cb: panel.on_launcher_press(cb)),
+        ]
+        for seat in range(panel.config.seats):
+            press = (lambda s=seat: self.twin.seats_sim.press_seat(s)) if self.twin else None
+            targets.append((f"seat {seat} button", press,
+                            lambda cb, s=seat: panel.on_seat_press(
+                                lambda pressed: cb() if pressed == s else None)))
+        for name, press, subscribe in targets:
+            pressed = threading.Event()
+            unsubscribe = subscribe(pressed.set)
+            try:
+                if press is not None:
+                    press()
+                else:
+                    self.say(f"press the {name} ({self.timeout:g} s)")
+                got = pressed.wait(self.timeout)
+            finally:
+                unsubscribe()
+            self.add(name, OK if got else FAIL, "pressed" if got else "no press seen")
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.cli import UsageError
+    from firmware.config import load_config
+    from firmware.controller.hardware import Hardware
+    from firmware.errors import ConfigError
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    out = sys.stderr if args.json else sys.stdout
+    twin = None
+    if config.sim.enabled:
+        from firmware.sim.world import World
+
+        table = config.table
+        twin = World(table.edition, table.seats, config.sim.seed or 0,
+                     launcher=config.hardware["launcher"], panel=config.hardware["seats"])
+        for tower in twin.tray_sim.towers:  # the twin's towers stand on the neutral slot
+            twin.tray_sim.place(tower, "neutral")
+        hardware = twin.hardware()
+        print("selftest on the simulated table ([sim] enabled)", file=out)
+    else:
+        hardware = Hardware.from_config(config)
+    try:
+        test = Selftest(hardware, twin=twin, interactive=not args.yes, timeout=args.timeout,
+                        say=lambda line: print(line, file=out))
+        checks = test.run()
+    finally:
+        hardware.close()
+        if twin is not None:
+            twin.close()
+    failed = [c for c in checks if c.outcome == FAIL]
+    if args.json:
+        print(json.dumps({"ok": not failed, "simulated": twin is not None,
+                          "checks": [c.__dict__ for c in checks]}))
+    else:
+        print(f"{len(checks) - len(failed)} of {len(checks)} checks passed or skipped; "
+              f"{len(failed)} failed", file=out)
+    return 1 if failed else 0

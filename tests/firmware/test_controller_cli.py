@@ -1,0 +1,82 @@
+"""`unotable run` and `unotable demo` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+from firmware.cli import main
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_run_serves_the_table_on_the_twin_and_stops_on_sigterm(tmp_path):
+    port = free_port()
+    default = (__import__("firmware.config", fromlist=["DEFAULT_PATH"]).DEFAULT_PATH).read_text()
+    config = tmp_path / "config.toml"
+    config.write_text(default.replace("port = 8080", f"port = {port}"))
+    env = {**os.environ, "STATE_DIRECTORY": str(tmp_path / "state")}
+    proc = subprocess.Popen([sys.executable, "-m", "firmware", "run", "--config", str(config)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2) as r:
+                    state = json.loads(r.read())
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read()
+                time.sleep(0.1)
+        assert state["edition"] == "classic" and state["waiting"]["kind"] == "dealer-cards"
+        assert state["names"] == ["North", "East", "South", "West"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=20)
+    assert proc.returncode == 0, err
+    assert (tmp_path / "state" / "journal.db").exists()
+    assert (tmp_path / "state" / "journal.db.world.json").exists()
+
+
+def test_run_names_the_bad_key_of_a_config(tmp_path, capsys):
+    config = tmp_path / "config.toml"
+    config.write_text("[table]\nedition = 'poker'\n")
+    assert main(["run", "--config", str(config)]) == 2
+    assert "table.edition" in capsys.readouterr().err
+
+
+def test_demo_json_summary(tmp_path, capsys):
+    assert main(["demo", "--fast", "--json", "--variant", "attack", "--players", "3",
+                 "--seed", "4", "--journal", str(tmp_path / "j.db")]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    for key in ("variant", "players", "seed", "rounds", "actions", "launcher_presses",
+                "cards_ejected", "tower_moves", "world_agrees"):
+        assert key in summary
+    assert summary["variant"] == "attack" and summary["players"] == 3
+    assert summary["rounds"] == 1 and summary["world_agrees"] is True
+
+
+def test_demo_prints_a_readable_log_and_the_same_seed_plays_the_same_match(capsys):
+    assert main(["demo", "--fast", "--seed", "9"]) == 0
+    first = capsys.readouterr().out
+    assert main(["demo", "--fast", "--seed", "9"]) == 0
+    assert capsys.readouterr().out == first
+    assert "North" in first and "plays" in first and "dealt: 7 card(s)" in first
+    assert "world and referee agreed at every step" in first
+
+
+def test_demo_refuses_bad_arguments_naming_them(capsys):
+    assert main(["demo", "--variant", "poker"]) == 2
+    assert "--variant 'poker'" in capsys.readouterr().err
+    assert main(["demo", "--variant", "power", "--players", "7"]) == 2
+    assert "--players 7" in capsys.readouterr().err

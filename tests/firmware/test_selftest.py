@@ -1,0 +1,78 @@
+"""`unotable selftest` on the simulated twin: what works is reported ok, a broken
+device is reported by name, and steps that need a person are prompted or skipped."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from firmware.cli import main
+from firmware.commands.selftest import FAIL, OK, SKIP, Selftest
+from firmware.sim.demo import sim_config
+from firmware.sim.world import World
+
+
+@pytest.fixture
+def twin(tmp_path, mock_factory):
+    config = sim_config("power", 4, 1, tmp_path / "journal.db")
+    world = World("power", 4, 1, launcher=config.hardware["launcher"],
+                  panel=config.hardware["seats"], factory=mock_factory)
+    hardware = world.hardware()
+    yield world, hardware
+    hardware.close()
+    world.close()
+
+
+def outcomes(checks):
+    return {c.name: c.outcome for c in checks}
+
+
+def test_default_config_runs_on_the_twin_and_everything_works(capsys):
+    assert main(["selftest", "--yes", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True and report["simulated"] is True
+    got = {c["name"]: c for c in report["checks"]}
+    assert got["motor pulse"]["outcome"] == OK
+    assert "ejected 1 card(s), exit sensor counted 1" in got["motor pulse"]["detail"]
+    assert got["seat 3 button"]["outcome"] == OK and got["reader neutral"]["outcome"] == OK
+
+
+def test_a_jammed_launcher_and_a_dead_reader_are_named(twin):
+    world, hardware = twin
+    world.launcher_sim.inject_jam(clears_on_reverse=False)
+    world.tray_sim.reader(2).close()
+    checks = Selftest(hardware, twin=world, say=lambda line: None).run()
+    got = outcomes(checks)
+    assert got["motor pulse"] == FAIL and got["reader 2"] == FAIL
+    assert got["reader 1"] == OK and got["launcher button"] == OK
+    motor = next(c for c in checks if c.name == "motor pulse")
+    assert "status jam" in motor.detail
+
+
+def test_real_hardware_without_a_person_skips_what_needs_one(twin):
+    _world, hardware = twin
+    checks = Selftest(hardware, twin=None, interactive=False, say=lambda line: None).run()
+    got = outcomes(checks)
+    assert got["motor pulse"] == SKIP and got["buttons"] == SKIP
+    assert got["seat LEDs"] == OK and got["reader 0"] == OK
+
+
+def test_prompts_ask_a_person_to_load_a_card_and_press_each_button(twin):
+    world, hardware = twin
+    asked, said = [], []
+
+    def say(line):
+        said.append(line)
+        if line.startswith("press the launcher button"):
+            world.seats_sim.press_launcher()
+        elif line.startswith("press the seat 1 button"):
+            world.seats_sim.press_seat(1)
+
+    checks = Selftest(hardware, twin=None, interactive=True, timeout=0.2,
+                      ask=asked.append, say=say).run()
+    got = outcomes(checks)
+    assert asked == ["put one card in the launcher's hopper, then press Enter: "]
+    assert got["motor pulse"] == OK
+    assert got["launcher button"] == OK and got["seat 1 button"] == OK
+    assert got["seat 0 button"] == FAIL  # nobody pressed it

@@ -17,7 +17,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "one JSON object per line. The journal is opened read-only.",
     )
     parser.add_argument("db", metavar="DB", help="journal file (e.g. /var/lib/unotable/journal.db)")
+    parser.add_argument("--record", action="store_true",
+                        help="print each match as a game record (uno_core.record): a header "
+                        "line, one line per action and chance outcome, the result if over")
     parser.set_defaults(func=run)
+
+
+def game_records(journal: Any) -> Iterator[str]:
+    """Each match of the journal as game-record text, replayed through the engine."""
+    import uno_core as U
+    from uno_core.record import write_record
+
+    for match in journal.matches():
+        actions = [U.action_from_dict(e.payload)
+                   for e in journal.entries(match_id=match.id) if e.kind == "action"]
+        final, _ = U.replay(match.edition, match.seats, actions, match.options, mode=U.TABLE)
+        yield write_record(match.edition, match.seats, actions, options=match.options,
+                           mode=U.TABLE, seed=match.seed, meta={"match": match.id},
+                           final=final if final.over else None)
 
 
 def records(journal: Any) -> Iterator[dict[str, Any]]:
@@ -52,8 +69,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     with journal:
         try:
-            for record in records(journal):
-                sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
+            if args.record:
+                for text in game_records(journal):
+                    sys.stdout.write(text)
+            else:
+                for record in records(journal):
+                    sys.stdout.write(json.dumps(record, sort_keys=True) + "\n")
         except JournalCorrupt as exc:
             sys.stdout.flush()
             print(f"unotable replay: error: {exc}", file=sys.stderr)

@@ -148,3 +148,19 @@ def test_sigkill_at_random_points_loses_and_doubles_nothing(tmp_path, variant, s
     same = ("actions", "launcher_presses", "cards_ejected", "tower_moves", "rounds", "scores")
     assert {k: got[k] for k in same} == {k: expected[k] for k in same}
     assert actions(cut) == actions(tmp_path / "a.db")
+
+
+def test_replay_prints_the_journal_as_a_game_record(tmp_path, capsys):
+    from firmware.cli import main
+    from uno_core.record import read_record, replay_record
+
+    journal = tmp_path / "j.db"
+    assert main(["demo", "--fast", "--json", "--variant", "attack", "--players", "2",
+                 "--seed", "13", "--rounds", "1000", "--journal", str(journal)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert main(["replay", "--record", str(journal)]) == 0
+    record = read_record(capsys.readouterr().out)
+    assert record.edition == "attack" and record.mode == "table" and record.seed == 13
+    assert len(record.actions) == summary["actions"]
+    final, _ = replay_record(record)  # checks the recorded result line too
+    assert final.over and list(final.scores) == summary["scores"]

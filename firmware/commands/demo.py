@@ -28,11 +28,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--journal", metavar="PATH",
                         help="keep the journal here (and the world beside it); running "
                         "again with the same path continues the match")
+    parser.add_argument("--serve", action="store_true",
+                        help="take a seat yourself: serve the table's screen and play in the "
+                        "browser next to the bots (your cards are shown on the screen)")
+    parser.add_argument("--seat", type=int, default=0,
+                        help="with --serve: your seat, 0-based (default 0)")
+    parser.add_argument("--port", type=int, default=8080,
+                        help="with --serve: the port of the screen on 127.0.0.1 (default 8080)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from firmware.cli import UsageError
+
+    if args.serve:
+        return serve(args)
     from firmware.sim.demo import DemoError, run_demo, summary_json, summary_text
 
     try:
@@ -49,3 +59,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"unotable demo: error: {summary.get('error')}", file=sys.stderr)
         return 1
     return 0 if summary["world_agrees"] else 1
+
+
+def serve(args: argparse.Namespace) -> int:
+    from firmware.cli import UsageError
+    from firmware.screen_demo import ScreenDemo
+    from firmware.sim.demo import DemoError
+
+    if args.json or args.journal:
+        raise UsageError("--serve shows the match in the browser: no --json or --journal")
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port {args.port}: a TCP port 1-65535")
+    try:
+        demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat,
+                          port=args.port, fast=args.fast, out=sys.stdout)
+    except DemoError as exc:
+        raise UsageError(str(exc)) from None
+    return demo.run()

@@ -351,7 +351,7 @@ function renderActions(s) {
   const prompts = [];
   const seat = actor(s);
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
-  if (playPhase && seat !== null) {
+  if (playPhase && seat !== null && (MY_SEAT === null || s.to_act === MY_SEAT)) {
     // tap the colour, tap the card, confirm: three taps for a number card
     buttons.push(h("span", { class: "declare-label", id: "declare" }, `${shortName(s, seat)} played:`),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
@@ -408,6 +408,13 @@ function renderActions(s) {
       `Enter ${seatName(s, s.to_act)}'s cards`));
   }
   const w = s.waiting ?? {};
+  if (s.screen_hands && MY_SEAT !== null && w.seat === MY_SEAT && ["turn", "press", "challenge"].includes(w.kind)) {
+    // demo --serve: the simulated launcher's button, for a person without a table
+    const label = w.kind === "press" ? `Press the launcher (${w.until_cards ? "until cards come" : `${w.presses}×`})`
+      : w.kind === "turn" ? (s.edition && ui.catalog?.editions.find((e) => e.name === s.edition)?.launcher
+        ? "Press the launcher" : "Draw a card") : "Take the cards (press)";
+    buttons.push(h("button", { id: "press-launcher", type: "button", onclick: () => send("/api/screen/launcher", {}) }, label));
+  }
   if (MY_SEAT === null && w.kind === "reveal") {
     buttons.push(h("button", { id: "reveal", type: "button", class: "primary", onclick: () => revealCard() },
       "Enter the first card turned up"));
@@ -583,7 +590,8 @@ function cardsSheet(sh) {
 }
 
 function enterHand(seat) {
-  openSheet({ kind: "cards", seat, tab: "R", cards: [], verb: "Enter",
+  const shown = ui.state.screen_hands?.[seat];  // demo --serve: the cards on the screen
+  openSheet({ kind: "cards", seat, tab: "R", cards: shown ? [...shown] : [], verb: "Enter",
     need: (s) => s.hand_counts[seat],
     title: (s) => `${seatName(s, seat)}: cards left in hand`,
     tooMany: (s, n) => `${seatName(s, seat)} holds ${n} cards`,

@@ -39,13 +39,16 @@ def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_
 
 
 def test_a_seat_bound_screen_refuses_to_play_out_of_turn(page, served):
-    table = EngineTable(position("classic", hands=["R7", "R8 G2", "Y1 Y2"], discard="R5", turn=0))
+    table = EngineTable(position("classic", hands=["R7 R9", "R8 G2", "Y1 Y2"], discard="R5", turn=0))
     server = served(table)
+    table.extra["screen_hands"] = {"1": ["G2", "R8"]}  # demo --serve shows the seat's cards
     open_page(page, server, "?seat=1")
-    page.click('[data-declare="R"]')
-    page.click('.grid [data-card="R8"]')
+    expect(page.locator("[data-declare]")).to_have_count(0)  # not this seat's turn
+    page.click('[data-hand="R8"]')
     expect(page.locator("#error")).to_have_text("it is Seat 1's turn, not Seat 2's")
     assert table.requests == []
+    server.do(lambda: table.act(A.Play(0, parse_card("R7"), uno=True)))
+    expect(page.locator("[data-declare]")).to_have_count(5)
 
 
 def test_wild_and_targeted_cards_ask_for_colour_and_target_seat(page, served):

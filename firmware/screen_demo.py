@@ -1,0 +1,210 @@
+"""`unotable demo --serve`: a person takes one seat at the simulated table, in the browser.
+
+The daemon runs unchanged on the twin (`firmware.sim`), bots sit at every other seat,
+and the API serves the table's screen. The person has no physical cards, so the twin
+puts them on the screen: the public state gains ``screen_hands`` ({seat: the cards the
+simulated launcher delivered to that seat}) and ``POST /api/screen/launcher`` presses
+the simulated launcher button. What the person declares on the screen goes through the
+API like at a real table; the twin then lays those cards on its discard pile, so world
+and referee keep agreeing. The table's chores (shuffle and load, turn the first card,
+move towers) are done by the twin's helpers, as in `unotable demo`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
+
+import uno_core as U
+from firmware.api import requests as api
+from firmware.controller import requests as ctl
+from firmware.controller.table import Controller
+from firmware.daemon import Daemon
+from firmware.errors import Rejected
+from firmware.sim.demo import DemoError, check_arguments, sim_config
+from firmware.sim.players import TablePlayers
+from firmware.sim.world import World, rng
+from uno_core.cards import TRADE_HANDS, WILD_DRAW4
+
+# what the table may wait for from the person (everything else is the bots' or the twin's)
+PERSON_DECISIONS = ("turn", "play-drawn", "extra-play", "challenge", "colour", "four-towers",
+                    "press", "verdict", "hand")
+POLL_S = 0.05
+
+
+class _Abstain:
+    """No bot speaks for the person: it never calls UNO or catches on their behalf."""
+
+    def interject(self, *_args: Any) -> None:
+        return None
+
+
+class ScreenPlayers(TablePlayers):
+    """The bots of `unotable demo` at every seat but `person`'s, who decides on the screen."""
+
+    def __init__(self, *args: Any, person: int, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.person = person
+
+    def _bot(self, seat: int, step: int, what: str) -> Any:
+        if seat == self.person:
+            return _Abstain()
+        return super()._bot(seat, step, what)
+
+    async def _act(self, st: Mapping[str, Any]) -> None:
+        w = st["waiting"]
+        if w.get("seat") == self.person and w["kind"] in PERSON_DECISIONS:
+            if not await self._interject(st):  # bots may still catch a forgotten UNO
+                await asyncio.sleep(POLL_S)
+            return
+        await super()._act(st)
+
+
+class ScreenTable:
+    """The `Table` the API serves: the controller, plus the person's cards on the screen."""
+
+    def __init__(self, controller: Controller, world: World, person: int) -> None:
+        self.ctl = controller
+        self.world = world
+        self.person = person
+        self._colour = ""  # the current colour before the action being announced
+        controller.listeners.append(self._on_event)
+
+    def public_state(self) -> dict[str, Any]:
+        out = self.ctl.public_state()
+        hand = sorted(self.world.hands[self.person], key=_card_order)
+        out["screen_hands"] = {str(self.person): hand}
+        return out
+
+    def health(self) -> dict[str, Any]:
+        return self.ctl.health()
+
+    def submit(self, request: api.Request) -> dict[str, Any]:
+        if getattr(request, "seat", None) == self.person:
+            self._check_holds(request)
+        return self.ctl.submit(request)
+
+    def screen_press(self) -> dict[str, Any]:
+        """The person's finger on the simulated launcher button."""
+        self.world.seats_sim.press_launcher()
+        return {"pressed": True}
+
+    def _check_holds(self, request: api.Request) -> None:
+        """A person can only lay cards they hold: the twin knows which those are."""
+        hand = Counter(self.world.hands[self.person])
+        if isinstance(request, api.Play):
+            laid = Counter([request.card, *request.choices.get("cards", ())])
+        elif isinstance(request, ctl.Decide) and request.decision == "four-towers":
+            laid = Counter(request.cards)
+        elif isinstance(request, api.Hands):
+            if Counter(request.cards) != hand:
+                raise Rejected(f"your hand is {' '.join(sorted(hand.elements(), key=_card_order))}",
+                               field="cards", status=422)
+            return
+        else:
+            return
+        missing = laid - hand
+        if missing:
+            card = next(iter(missing))
+            raise Rejected(f"you do not hold {card}", field="card", status=422)
+
+    def _on_event(self, event: Mapping[str, Any]) -> None:
+        """After the referee accepted the person's declaration, the twin lays the cards."""
+        if event.get("kind") != "action":
+            return
+        a = event["action"]
+        if a.get("seat") == self.person:
+            world, seat = self.world, self.person
+            if a["type"] == "play":
+                cards = [*a.get("laid", []), a["card"]]
+                card = U.parse_card(a["card"])
+                if card.kind == WILD_DRAW4:  # for a bot that challenges: was it legal?
+                    rest = list(world.hands[seat])
+                    for c in cards:
+                        rest.remove(c)
+                    world.notes["w4_guilty"] = any(U.parse_card(c).colour == self._colour for c in rest)
+                world.lay(seat, cards)
+                if card.kind == TRADE_HANDS and world.hands[seat]:
+                    world.swap_hands(seat, a["target"])
+            elif a["type"] == "four_tower_discard":
+                world.lay(seat, a["laid"], under_top=True)
+        state = self.ctl.state
+        self._colour = state.colour if state is not None else ""
+
+
+def _card_order(text: str) -> tuple[str, str]:
+    return ("W" if text.startswith("W") else text[0], text)
+
+
+class ScreenDemo:
+    """The daemon on the twin with bots, serving the screen for one person at `person`."""
+
+    def __init__(self, variant: str = "classic", players: int = 4, seed: int = 1, *,
+                 person: int = 0, port: int = 8080, options: Mapping[str, Any] | None = None,
+                 fast: bool = False, pace: float = 1.0, out: TextIO | None = None,
+                 directory: str | Path | None = None) -> None:
+        check_arguments(variant, players, 1)
+        if not 0 <= person < players:
+            raise DemoError(f"--seat {person}: the table has seats 0-{players - 1}")
+        self._tmp = tempfile.TemporaryDirectory(prefix="unotable-serve-") if directory is None else None
+        path = Path(directory if directory is not None else self._tmp.name) / "journal.db"  # type: ignore[union-attr]
+        config = sim_config(variant, players, seed, path)
+        self.config = replace(config, api=replace(config.api, port=port))
+        self.world = World(variant, players, seed, launcher=config.hardware["launcher"],
+                           panel=config.hardware["seats"], fast=fast,
+                           path=path.with_name(path.name + ".world.json"))
+        self.names = list(config.table.names)
+        self.names[person] = "You"
+        self.variant, self.seed, self.person = variant, seed, person
+        self.options = dict(options or {})
+        self.pace, self.out = pace, out
+        self.controller: Controller | None = None
+        self.daemon = Daemon(self.config, self._make_table, env={})
+
+    def _make_table(self, services: Any) -> ScreenTable:
+        controller = Controller(
+            services, self.world.hardware(), rng_for=lambda step: rng(self.seed, step),
+            first_match={"edition": self.variant, "seats": self.world.n, "options": self.options,
+                         "seed": self.seed, "names": self.names})
+        bots = ScreenPlayers(self.world, controller, services.loop, seed=self.seed, rounds=10**9,
+                             pace=self.pace, out=self.out, names=self.names, person=self.person)
+        controller.listeners.append(bots.on_event)
+        self.controller = controller
+        services.loop.spawn(self._play(bots))
+        return ScreenTable(controller, self.world, self.person)
+
+    async def _play(self, bots: ScreenPlayers) -> None:
+        server = None
+        while server is None or not server.app.frozen or server.port == 0:
+            await asyncio.sleep(0.01)
+            server = self.daemon.server
+        self._say(f"the table's screen: {server.url}/?seat={self.person}  (you are seat "
+                  f"{self.person}; Ctrl-C stops)")
+        await bots.run()  # until the match is over
+        self._say("match over: the screen stays up until Ctrl-C")
+
+    def _say(self, line: str) -> None:
+        if self.out is not None:
+            self.out.write(line + "\n")
+            self.out.flush()
+
+    @property
+    def url(self) -> str:
+        assert self.daemon.server is not None
+        return f"{self.daemon.server.url}/?seat={self.person}"
+
+    def run(self, *, signals: bool = True) -> int:
+        try:
+            return self.daemon.run(signals=signals)
+        finally:
+            self.world.close()
+            if self._tmp is not None:
+                self._tmp.cleanup()
+
+    def stop(self) -> None:
+        self.daemon.stop("the screen demo is over")

@@ -310,7 +310,7 @@ function renderSeats(s) {
     const turn = seat === s.to_act;
     rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
       h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] || `Seat ${seat + 1}`,
-        s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : "", MY_SEAT === seat ? " (you)" : ""),
+        s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : ""),
       h("span", { class: "count", title: "cards in hand" }, `${count} 🂠`),
       uno,
       h("span", { class: "towers" }, held.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t))),
@@ -331,6 +331,7 @@ function renderHand(s) {
   const hand = MY_SEAT !== null ? s.screen_hands?.[MY_SEAT] : null;
   const el = $("#hand");
   el.hidden = !hand;
+  document.body.classList.toggle("with-hand", Boolean(hand));
   if (!hand) return;
   el.replaceChildren(h("span", { class: "label" }, "Your cards:"),
     ...hand.map((c) => h("button", { type: "button", class: "cardbtn", "data-hand": c,

@@ -59,9 +59,38 @@ def main() -> int:
             context.close()
     finally:
         server.close()
-    for name in ("board.png", "declare.png", "choices.png", "setup.png", "phone.png"):
+    serve_shot(OUT / "serve.png")
+    for name in ("board.png", "declare.png", "choices.png", "setup.png", "phone.png", "serve.png"):
         print(OUT / name)
     return 0
+
+
+def serve_shot(path: Path) -> None:
+    """`unotable demo --serve`: the person's seat, their cards on the screen."""
+    import threading
+    import time
+
+    from firmware.screen_demo import ScreenDemo
+
+    with tempfile.TemporaryDirectory() as tmp:
+        demo = ScreenDemo("power", 4, seed=3, person=0, port=0, fast=True, pace=0.0, directory=tmp)
+        runner = threading.Thread(target=demo.run, kwargs={"signals": False}, daemon=True)
+        runner.start()
+        try:
+            while demo.daemon.server is None or demo.daemon.server.port == 0:
+                time.sleep(0.02)
+            with sync_playwright() as pw:
+                context = pw.chromium.launch_persistent_context(
+                    tempfile.mkdtemp(prefix="unotable-shots-"), executable_path=CHROMIUM,
+                    args=CHROMIUM_ARGS, headless=True, viewport=SCREEN)
+                page = context.new_page()
+                page.goto(demo.url)
+                expect(page.locator("#waiting")).to_have_text("You (seat 1) to play", timeout=20000)
+                page.screenshot(path=path)
+                context.close()
+        finally:
+            demo.stop()
+            runner.join(20)
 
 
 if __name__ == "__main__":

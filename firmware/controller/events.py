@@ -46,3 +46,10 @@ class TrayChanged:
     """What `hal.tray.Tray.scan` reported (TowerPlaced, TowerRemoved, ReaderDown, ...)."""
 
     event: Any
+
+
+@dataclass(frozen=True)
+class Aimed:
+    """The aiming servo faces `seat` now (a worker thread turned it)."""
+
+    seat: int

@@ -34,6 +34,7 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.controller import requests as ctl
 from firmware.controller.events import (
+    Aimed,
     CardCounted,
     EjectionDone,
     LauncherPressed,
@@ -98,6 +99,8 @@ class Controller:
         self.listeners: list[Callable[[Mapping[str, Any]], None]] = []
         self.first_match = dict(first_match or {})
         self.tower_pos: dict[str, int | str | None] = {}  # what the tray sees (physical)
+        self.aiming: int | None = None  # the servo is turning to this seat
+        self.aimed: int | None = None
         self._reset()
         loop = self.loop
         loop.on(LauncherPressed, self._on_launcher)
@@ -105,6 +108,7 @@ class Controller:
         loop.on(CardCounted, self._on_card)
         loop.on(EjectionDone, self._on_done)
         loop.on(TrayChanged, self._on_tray)
+        loop.on(Aimed, self._on_aimed)
         loop.on_safe_state(hardware.close)
         self._load()
         hardware.start(loop.post)
@@ -618,8 +622,10 @@ class Controller:
     def _pump(self) -> None:
         """Start the next ejection the table owes, unless something blocks it."""
         if self.running is not None or self.recover is not None or self.blocker is not None \
-                or self.paused is not None or not self.jobs or self.state is None:
+                or self.paused is not None or not self.jobs or self.state is None \
+                or self.aiming is not None:
             self._lights()
+            self._face_player()
             return
         job = self.jobs[0]
         launcher = self.hw.launcher
@@ -636,8 +642,30 @@ class Controller:
         self._publish({"kind": "ejecting", "seat": job.seat, "job": job.kind, "intent": entry.seq})
         self.loop.spawn(self._eject(entry.seq, want, job.seat))
 
+    def _face_player(self) -> None:
+        """Launcher editions: turn the launcher to the seat that acts next (Mattel: it
+        faces the player whose turn it is), before anyone presses."""
+        s = self.state
+        launcher = self.hw.launcher
+        if s is None or not s.edition.launcher or s.to_act < 0 or self.aiming is not None \
+                or self.running is not None or self.jobs or launcher.config.servo is None \
+                or s.to_act == self.aimed or s.to_act >= len(launcher.config.seat_angles):
+            return
+        self.aiming = s.to_act
+        self.loop.spawn(self._aim(s.to_act))
+
+    async def _aim(self, seat: int) -> None:
+        await asyncio.to_thread(self.hw.launcher.aim, seat)
+        self.loop.post(Aimed(seat))
+
+    def _on_aimed(self, event: Aimed) -> None:
+        self.aiming = None
+        self.aimed = event.seat
+        self._pump()
+
     async def _eject(self, intent: int, want: int, seat: int) -> None:
         result = await asyncio.to_thread(self.hw.launcher.deal, want, seat)
+        self.loop.post(Aimed(seat))
         self.loop.post(EjectionDone(intent, result))
 
     def _lights(self) -> None:
@@ -662,6 +690,9 @@ class Controller:
             return dict(self.blocker)
         if self.alarm is not None:
             return dict(self.alarm)
+        if self.aiming is not None and not self.jobs:
+            return {"kind": "ejecting", "seat": self.aiming, "job": "aim",
+                    "message": f"the launcher turns to seat {self.aiming}"}
         if self.running is not None or self.jobs:
             job = self.running[1] if self.running else self.jobs[0]
             return {"kind": "ejecting", "seat": job.seat, "job": job.kind,

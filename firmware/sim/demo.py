@@ -11,8 +11,9 @@ Run again with the same `journal` after a crash and the daemon replays the journ
 the world reloads its file, and the match continues where it was.
 
 Seam for a person at the table (a later ``--serve``): pass `human_seats`; those seats
-get no bot, and the table waits for their requests from the browser like at a real
-table.
+get no bot, the table waits for their requests from the browser like at a real table,
+and the controller gets ``screen_press()`` (the API's ``POST /api/screen/launcher``
+presses the simulated launcher button).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def sim_config(variant: str, players: int, seed: int, journal: Path, *,
 
 def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: int = 1, *,
              fast: bool = False, journal: str | Path | None = None, out: TextIO | None = None,
-             pace: float | None = None) -> DemoResult:
+             pace: float | None = None, human_seats: tuple[int, ...] = ()) -> DemoResult:
     check_arguments(variant, players, rounds)
     logging.getLogger("firmware").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="unotable-demo-") as tmp:
@@ -96,8 +97,10 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
             bots = TablePlayers(world, controller, services.loop, seed=seed, rounds=rounds,
                                 pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None
                                                        else pace),
-                                out=out, names=names)
+                                out=out, names=names, human_seats=human_seats)
             controller.listeners.append(bots.on_event)
+            if human_seats:  # the browser's launcher button (POST /api/screen/launcher)
+                controller.screen_press = lambda: _press(world)
             seated.update(controller=controller, bots=bots)
 
             async def play() -> None:
@@ -118,6 +121,11 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
         if status != 0:
             summary["error"] = str(daemon.loop.failure)
         return DemoResult(summary, status)
+
+
+def _press(world: World) -> dict[str, Any]:
+    world.seats_sim.press_launcher()
+    return {"pressed": True}
 
 
 def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any,

@@ -55,7 +55,8 @@ def private_view(state: U.State, seat: int, hand: list[str], drawn: list[str]) -
 class TablePlayers:
     def __init__(self, world: World, controller: Any, loop: Any, *, seed: int, rounds: int,
                  pace: float = 0.0, out: TextIO | None = None,
-                 names: list[str] | None = None, forget_uno: float = 0.05) -> None:
+                 names: list[str] | None = None, forget_uno: float = 0.05,
+                 human_seats: tuple[int, ...] = ()) -> None:
         self.world = world
         self.ctl = controller
         self.loop = loop
@@ -66,6 +67,7 @@ class TablePlayers:
         self.names = names or [f"seat {i}" for i in range(world.n)]
         self.refusals = 0
         self.forget_uno = forget_uno
+        self.human_seats = frozenset(human_seats)  # nobody decides for these: a person does
         loop.on(_Barrier, lambda _e: None)
 
     # ------------------------------------------------------------------ events
@@ -176,9 +178,13 @@ class TablePlayers:
             await self._settle()
             if self.finished():
                 return
+            st = self.ctl.public_state()
+            if st["waiting"].get("seat") in self.human_seats:
+                await asyncio.sleep(0.05)  # the table waits for the person in that seat
+                continue
             if self.pace:
                 await asyncio.sleep(self.pace)
-            await self._act(self.ctl.public_state())
+            await self._act(st)
 
     async def _sync(self) -> None:
         await asyncio.sleep(0)  # let posts from this thread reach the queue
@@ -308,6 +314,8 @@ class TablePlayers:
         calls: list[U.Action] = [U.CallUno(exposed)]
         calls += [U.Catch(i, exposed) for i in range(n) if i != exposed]
         for seat in [exposed] + [(exposed + i) % n for i in range(1, n)]:
+            if seat in self.human_seats:
+                continue
             choice = self._bot(seat, st["step"], "interject").interject(
                 self._view(seat), seat, calls)
             if choice is not None:

@@ -57,7 +57,8 @@ def test_launcher_fires_for_the_seat_that_owes_as_often_as_it_owes(table_factory
     for left in (1, 0):
         table.world.seats_sim.press_launcher()
         st = table.settle()
-        assert table.world.launcher_sim.aimed_seat() == seat  # the servo faces the hit seat
+        # the servo faces the hit seat, then the next player
+        assert table.world.launcher_sim.aimed_seat() == st["waiting"]["seat"]
         if left:
             assert st["waiting"] == {**st["waiting"], "kind": "press", "seat": seat,
                                      "presses": left}
@@ -299,3 +300,17 @@ def test_bad_plays_are_refused_with_a_reason_and_change_nothing(table_factory, b
     assert table.journal_seq == seq
     assert {k: v for k, v in after.items() if k != "stats"} == \
         {k: v for k, v in st.items() if k != "stats"}
+
+
+def test_launcher_turns_to_face_the_player_whose_turn_it_is(table_factory):
+    table = table_factory("extreme")
+    faced = set()
+    st = table.play_until(waiting("turn"))
+    for _ in range(12):
+        seat = st["waiting"]["seat"]
+        assert table.world.launcher_sim.aimed_seat() == seat
+        faced.add(seat)
+        step = st["step"]
+        st = table.play_until(lambda s, step=step: s["waiting"]["kind"] == "turn"
+                              and s["step"] > step)
+    assert len(faced) >= 3

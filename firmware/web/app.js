@@ -424,8 +424,10 @@ function renderActions(s) {
     buttons.push(...(w.missing ?? []).map((seat) => h("button", { type: "button", "data-dealer-card": seat,
       onclick: () => revealCard(seat) }, `${shortName(s, seat)} turned…`)));
   }
-  if (s.paused) {
-    buttons.push(h("button", { id: "resume", type: "button", onclick: () => send("/api/admin/resume", {}) }, "Resume"));
+  const blocked = ["paused", "jam", "reload", "shuffle"].includes(s.waiting?.kind);
+  if ((s.paused || blocked) && MY_SEAT === null) {
+    buttons.push(h("button", { id: "resume", type: "button", class: "primary",
+      onclick: () => send("/api/admin/resume", {}) }, "Resume"));
   }
   $("#actions").replaceChildren(...buttons);
   $("#prompts").replaceChildren(...prompts);
@@ -694,7 +696,7 @@ function healthRows(value, name = "") {
   const ok = value.ok;
   const rows = [];
   if (name) {
-    rows.push(h("div", { class: `hrow ${ok === false ? "bad" : ok === true ? "ok" : ""}`, "data-device": name },
+    rows.push(h("div", { class: `hrow ${ok === false ? "bad" : ok === true ? "ok" : ""}`, "data-detail": name },
       h("span", { class: "dev" }, name), h("span", {}, ok === false ? "✗ fault" : ok === true ? "✓ ok" : "")));
   }
   for (const [k, v] of Object.entries(value)) {
@@ -705,11 +707,39 @@ function healthRows(value, name = "") {
   return rows;
 }
 
+/** The devices a person must look after, in words: launcher, hopper, each tray reader. */
+function healthSummary(hl) {
+  const row = (name, ok, text) => h("div", { class: `hrow ${ok ? "ok" : "bad"}`, "data-device": name },
+    h("span", { class: "dev" }, name), h("span", {}, `${ok ? "✓" : "✗"} ${text}`));
+  const rows = [];
+  const l = hl.launcher;
+  if (l && typeof l === "object") {
+    if ("state" in l || "fault" in l || "ok" in l) {
+      const ok = l.ok ?? (!l.fault && l.state !== "closed");
+      rows.push(row("launcher", ok, l.fault ? `fault: ${l.fault}` : (l.error ?? l.state ?? "")));
+    }
+    if ("hopper_empty" in l) rows.push(row("hopper", !l.hopper_empty, l.hopper_empty ? "empty: reload it" : "loaded"));
+  }
+  const readers = hl.tray?.readers;
+  if (readers && typeof readers === "object" && !Array.isArray(readers)) {
+    for (const [name, r] of Object.entries(readers)) {
+      const ok = r.ok ?? (r.connected && r.ready);
+      const where = /^\d+$/.test(name) ? seatName(ui.state, Number(name)) : name;
+      rows.push(row(`reader ${where}`, Boolean(ok), ok ? "ready" : (r.error ?? (r.connected ? "not ready" : "disconnected"))));
+    }
+  }
+  return rows;
+}
+
 function healthSheet() {
   const hl = ui.health;
+  const summary = hl ? healthSummary(hl) : [];
   return {
     title: hl ? (hl.ok ? "Hardware: all ok" : "Hardware: needs attention") : "Hardware",
-    content: [h("div", { class: "health" }, hl ? healthRows(hl) : "asking the table…")],
+    content: [h("div", { class: "health" }, hl ? [
+      ...summary,
+      summary.length ? h("details", {}, h("summary", {}, "All details"), healthRows(hl)) : healthRows(hl),
+    ] : "asking the table…")],
   };
 }
 

@@ -107,3 +107,32 @@ def test_a_whole_round_on_the_daemon_is_declared_through_the_page(page, tmp_path
         for seat, score in enumerate(st["scores"]):
             expect(page.locator(f'.seat[data-seat="{seat}"] .score')).to_have_text(f"{score} pts")
         assert max(st["scores"]) > 0
+
+
+def test_a_jam_on_the_daemon_shows_in_health_and_resume_on_the_screen_goes_on(page, tmp_path):
+    with SimTable(tmp_path, "classic", players=3, seed=5) as table:
+        world = table.world
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+        seat = st["waiting"]["seat"]
+        page.goto(table.url)
+        expect(page.locator("#conn")).to_have_text("live")
+        page.click("#open-health")
+        expect(page.locator('[data-device="launcher"]')).to_have_text("launcher✓ idle")
+        expect(page.locator('[data-device="hopper"]')).to_have_text("hopper✓ loaded")
+        expect(page.locator('[data-device="reader neutral"]')).to_have_text("reader neutral✓ ready")
+        expect(page.locator('[data-device="reader North (seat 1)"]')).to_have_text("reader North (seat 1)✓ ready")
+        page.click("#close")
+        world.launcher_sim.inject_jam(clears_on_reverse=False)  # reversing the motor does not free it
+        world.seats_sim.press_launcher()  # the seat draws: the dispenser jams on the card
+        table.wait_for(lambda st: st["waiting"]["kind"] == "jam")
+        expect(page.locator("#waiting")).to_have_text("jam: clear it and press resume")
+        expect(page.locator("#open-health")).to_have_text("Health ✗")
+        page.click("#open-health")
+        expect(page.locator('[data-device="launcher"]')).to_contain_text("✗ fault")
+        page.click("#close")
+        before = st["hand_counts"][seat]
+        world.launcher_sim.clear_jam()
+        page.click("#resume")
+        st = table.wait_for(lambda st: st["waiting"]["kind"] != "jam")
+        expect(page.locator(f'.seat[data-seat="{seat}"] .count')).to_have_text(f"{before + 1} 🂠")
+        expect(page.locator("#open-health")).to_have_text("Health ✓")

@@ -8,8 +8,16 @@ import {
 const params = new URLSearchParams(location.search);
 // a phone or `demo --serve` may bind the page to one seat: ?seat=2 (0-based, as the API)
 const MY_SEAT = params.has("seat") ? Number(params.get("seat")) : null;
-const hashToken = new URLSearchParams(location.hash.slice(1)).get("token");
-if (hashToken) localStorage.setItem("unotable-token", hashToken);
+// a table with an API token: open the page once as /#token=...; it is kept in this browser
+function takeToken() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!token) return false;
+  localStorage.setItem("unotable-token", token);
+  history.replaceState(null, "", location.pathname + location.search);  // not left on screen
+  return true;
+}
+takeToken();
+window.addEventListener("hashchange", () => { if (takeToken()) location.reload(); });
 const TOKEN = localStorage.getItem("unotable-token");
 
 const ui = {
@@ -98,6 +106,7 @@ async function refresh() {
       try {
         const res = await request("GET", "/api/state");
         if (res.ok) ui.state = res.data;
+        else if (res.status === 401) showError("this table needs its token: open the page as /#token=<the table's token>");
       } catch { /* the socket's close handler reports the outage */ }
     } while (fetchAgain);
     fetching = null;
@@ -146,6 +155,7 @@ function connect() {
     }
   };
   socket.onclose = () => {
+    if (ui.live === false && !ui.state) refresh();  // never connected: ask over HTTP why
     ui.live = false;
     renderBar();
     document.body.classList.add("stale");

@@ -49,11 +49,11 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def served() -> Iterator[Callable[[EngineTable], Served]]:
+def served() -> Iterator[Callable[..., Served]]:
     running: list[Served] = []
 
-    def serve(table: EngineTable) -> Served:
-        s = Served(table)
+    def serve(table: EngineTable, token: str | None = None) -> Served:
+        s = Served(table, token=token)
         running.append(s)
         return s
 

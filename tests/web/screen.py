@@ -134,8 +134,9 @@ class EngineTable:
 class Served:
     """The API server on a TableLoop in a thread, like the daemon; `restart()` is a daemon restart."""
 
-    def __init__(self, table: EngineTable, port: int = 0) -> None:
+    def __init__(self, table: EngineTable, port: int = 0, token: str | None = None) -> None:
         self.table = table
+        self.token = token
         self.aio = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.aio.run_forever, daemon=True)
         self.thread.start()
@@ -148,7 +149,7 @@ class Served:
     async def _start(self) -> None:
         self.loop = TableLoop()
         await self.loop.start()
-        self.server = ApiServer(self.table, self.loop, port=self.port)
+        self.server = ApiServer(self.table, self.loop, port=self.port, token=self.token)
         self.table.publish = self.server.publish
         await self.server.start()
         self.port = self.server.port

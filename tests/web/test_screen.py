@@ -267,3 +267,41 @@ def test_the_first_card_a_wild_asks_the_first_player_for_the_colour(page, served
     page.click('[data-first-colour="G"]')
     expect(page.locator("#current-colour")).to_have_text("● G green")
     expect(page.locator("#waiting")).to_have_text("Seat 1 to play")
+
+
+def test_a_table_with_a_token_is_reached_with_the_token_in_the_address(page, served):
+    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table, token="a-long-table-token-123")
+    page.goto(server.url + "/")  # the page loads, but the table does not answer it
+    expect(page.locator("#conn")).to_have_text("reconnecting…")
+    expect(page.locator("#error")).to_contain_text("this table needs its token")
+    page.goto(server.url + "/#token=a-long-table-token-123")  # kept in the browser from now on
+    expect(page.locator("#conn")).to_have_text("live")
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="R7"]')
+    confirm(page)
+    expect(page.locator("#top")).to_have_attribute("data-card", "R7")
+    assert "token" not in page.url  # not left in the address bar
+    page.evaluate("localStorage.clear()")
+
+
+def fits(page, width: int) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing sideways
+
+
+def test_the_board_fits_the_touchscreen_and_stacks_on_a_phone(page, served):
+    table = EngineTable(position("power", hands=["R7 R8", "G1 G2", "Y1 Y2", "B1 B2", "Y3 Y4", "G3 G4"],
+                                 discard="R5", turn=0, towers={"U": 1, "N": 1, "O": 1, "!": 1}),
+                        names=["Annabelle", "Bob", "Cy", "Dee", "Eve", "Fritz"])
+    server = served(table)
+    open_page(page, server)
+    fits(page, 800)
+    assert page.evaluate("document.documentElement.scrollHeight") <= 480  # no scrolling at the table
+    card, seats, bar = (page.locator(sel).bounding_box() for sel in ("#top", "#seats", "#actions"))
+    assert card["x"] + card["width"] <= seats["x"]  # side by side
+    assert bar["y"] + bar["height"] <= 480 and page.locator("[data-declare]").count() == 5
+    page.set_viewport_size({"width": 390, "height": 844})
+    fits(page, 390)
+    card, seats = (page.locator(sel).bounding_box() for sel in ("#top", "#seats"))
+    assert card["y"] + card["height"] <= seats["y"]  # one column: the card above the seats
+    expect(page.locator('.seat[data-seat="1"] .tower')).to_have_text(["U", "N", "O", "!"])

@@ -264,12 +264,18 @@ class Controller:
             if job.count <= 0:
                 self.jobs.popleft()
         short = counted < want and job.kind != "fire"
+        extra = counted - want if job.kind != "fire" else 0
         if status == "jam" or status == "fault":
             self.blocker = {"kind": "jam", "message": "the launcher is jammed: clear it, "
                             "then resume (POST /api/admin/resume)", "fault": payload.get("fault")}
         elif short:
             self.blocker = {"kind": "reload", "message": "the launcher's hopper is empty: "
                             "reload it, then resume (POST /api/admin/resume)"}
+        elif extra > 0:  # a double feed: the exit sensor saw more than the referee dealt
+            self.blocker = {"kind": "extra-cards", "seat": job.seat, "count": extra,
+                            "message": f"{extra} card(s) too many came out for seat "
+                                       f"{job.seat}: put them back under the launcher's "
+                                       "stack, then resume (POST /api/admin/resume)"}
 
     def _admin_effect(self, payload: Mapping[str, Any]) -> None:
         action = payload["action"]

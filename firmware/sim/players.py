@@ -246,6 +246,9 @@ class TablePlayers:
         if kind == "cards-out":
             await self._submit(api.Admin("override", {"kind": "cards-out",
                                                       "count": world.cards_out()}))
+        elif kind == "extra-cards":
+            world.put_back(w["seat"], w["count"])
+            await self._submit(api.Admin("resume", {}))
         elif kind in ("paused", "jam", "reload"):
             world.launcher_sim.clear_jam()
             await self._submit(api.Admin("resume", {}))

@@ -187,6 +187,16 @@ class World:
                     self.aside.append(token)
             self.landed = []
 
+    def put_back(self, seat: int, count: int) -> None:
+        """The last `count` cards that came out for `seat` go back under the stack."""
+        with self._lock:
+            cards = self.received.get(seat, [])[-count:]
+            for c in cards:
+                (self.hands[seat] if c in self.hands[seat] else self.aside).remove(c)
+            self.received[seat] = self.received.get(seat, [])[:-count]
+            self.launcher_sim.load(cards)
+            self.save()
+
     def cards_out(self) -> int:
         """How many cards came out since the ejection under way started: counted on the
         table, in front of the seat."""

@@ -271,6 +271,23 @@ def test_jam_pauses_until_cleared_and_resumed(table_factory):
     assert table.call(table.controller.health)["ok"] is True
 
 
+def test_a_double_feed_stops_the_game_until_the_extra_card_is_back(table_factory):
+    table = table_factory("classic")
+    st = table.play_until(waiting("turn"))
+    seat = st["waiting"]["seat"]
+    before = len(table.world.hands[seat])
+    table.world.launcher_sim.inject_double_feed()
+    table.world.seats_sim.press_launcher()  # draws one: two come out
+    st = table.settle()
+    assert st["waiting"]["kind"] == "extra-cards" and st["waiting"]["count"] == 1
+    assert len(table.world.hands[seat]) == before + 2 and st["hand_counts"][seat] == before + 1
+    with pytest.raises(Rejected):
+        table.submit(api.Challenge(seat))
+    table.bot_step()  # the player puts the extra card back and resumes
+    st = table.play_until(waiting("turn"))
+    assert table.world.check(st) == []
+
+
 # ---------------------------------------------------------------- bad requests over HTTP
 def post(url, path, body):
     req = urllib.request.Request(url + path, data=json.dumps(body).encode(),

@@ -1,0 +1,88 @@
+"""The controller's `Table` interface: requests that do not fit are refused with a
+reason (and the right status), and change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.api import requests as api
+from firmware.controller import requests as ctl
+from firmware.errors import Rejected
+from firmware.sim.testbed import SimTable
+
+
+@pytest.fixture
+def table(tmp_path, mock_factory):
+    t = SimTable(tmp_path, "power", seed=2, factory=mock_factory)
+    yield t
+    t.stop()
+
+
+def refused(table, request):
+    before_seq, before = table.journal_seq, table.state()
+    with pytest.raises(Rejected) as err:
+        table.submit(request)
+    assert table.journal_seq == before_seq
+    assert table.state() == before
+    return err.value
+
+
+def test_a_new_table_waits_for_the_towers_then_the_dealer_cards_of_every_seat(table):
+    st = table.state()
+    if st["waiting"]["kind"] == "tower":  # until the tray has seen them on the neutral slot
+        assert st["waiting"]["slot"] == "neutral"
+        st = table.wait_for(lambda st: st["waiting"]["kind"] != "tower")
+    assert st["waiting"]["kind"] == "dealer-cards" and st["waiting"]["missing"] == [0, 1, 2, 3]
+    assert st["hand_counts"] == [0, 0, 0, 0] and st["names"] == ["North", "East", "South", "West"]
+    err = refused(table, ctl.Reveal("R5"))
+    assert err.status == 422 and err.field == "seat"
+    assert table.submit(ctl.Reveal("R5", 0)) == {"missing": [1, 2, 3], "step": 0}
+
+
+def test_requests_that_do_not_fit_are_refused_with_a_reason(table):
+    st = table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+    seat = st["waiting"]["seat"]
+    other = (seat + 1) % 4
+    cases = [
+        (api.Play(other, "R1"), 422, "not seat"),
+        (api.Play(seat, "W+4", {"color": "blue", "target": other}), 422, "takes no target"),
+        (api.Play(seat, f"{st['colour']}T2", {"towers": ("U",)}), 422, "takes 2 tower(s)"),
+        (api.Hands(seat, ("R1",)), 422, "entering a hand is not possible now"),
+        (ctl.Decide(seat, "pass"), 422, "passing is not possible now"),
+        (ctl.Decide(seat, "guilty"), 422, "verdict"),
+        (ctl.Reveal("R1"), 409, "no card is waiting to be turned"),
+        (api.Catch(seat, other), 422, "cannot be caught"),
+        (api.CallUno(seat), 422, "nothing to call"),
+        (api.Play(9, "R1"), 404, "seat 9"),
+        (api.Admin("resume", {}), 409, "nothing to resume"),
+        (api.Admin("override", {"kind": "clear-alarm"}), 409, "no alarm"),
+        (api.Admin("override", {"kind": "tower-seen", "tower": "U", "seat": 1}), 409,
+         "does not wait"),
+        (api.Admin("new-match", {"edition": "classic", "seats": 6}), 422, "buttons for 4"),
+        (api.Admin("new-match", {"edition": "power", "seats": 4,
+                                 "options": {"no_such_rule": 1}}), 422, "no_such_rule"),
+    ]
+    for request, status, words in cases:
+        err = refused(table, request)
+        assert err.status == status and words in err.reason, (request, err.reason)
+
+
+def test_paused_table_refuses_everything_but_resume(table):
+    table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+    table.submit(api.Admin("pause", {"reason": "pizza"}))
+    err = refused(table, api.Admin("pause", {}))
+    assert "already paused" in err.reason
+    err = refused(table, api.Challenge(0))
+    assert err.status == 409 and "pizza" in err.reason
+    table.submit(api.Admin("resume", {}))
+    assert table.state()["waiting"]["kind"] == "turn"
+
+
+def test_new_match_starts_over_in_the_journal(table):
+    table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+    result = table.submit(api.Admin("new-match", {"edition": "extreme", "seats": 3,
+                                                  "names": ["A", "B", "C"]}))
+    st = table.state()
+    assert result == {"match": 2} and st["edition"] == "extreme" and st["seats"] == 3
+    assert st["names"] == ["A", "B", "C"] and st["step"] == 0
+    assert st["waiting"]["kind"] == "dealer-cards"

@@ -1,0 +1,82 @@
+"""Benchmark the whole simulated table: the daemon, controller, journal and twin.
+
+    python bench/table.py [--seed S] [--json]
+
+For every edition, one complete match with `unotable demo --fast` semantics (bots
+through the controller, launcher on virtual time, tray readers on ptys, journal on
+disk with durable commits), 4 players (3 for Power, whose tower moves wait for the
+tray). Prints wall seconds, actions, actions per second, journal entries per second
+and how many of the wall seconds were spent in the journal's commits.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    sys.path[0] = str(_HERE.parent)
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
+from firmware.journal import Journal  # noqa: E402
+from firmware.sim.demo import run_demo  # noqa: E402
+
+CASES = (("classic", 4), ("power", 3), ("attack", 4), ("attack-1999", 4), ("extreme", 4))
+
+
+def measure(edition: str, players: int, seed: int) -> dict[str, float | int | bool]:
+    commit = {"s": 0.0, "n": 0}
+    real = Journal.append_all
+
+    def timed(self, items, *, ref=None):  # type: ignore[no-untyped-def]
+        t0 = time.perf_counter()
+        try:
+            return real(self, items, ref=ref)
+        finally:
+            commit["s"] += time.perf_counter() - t0
+            commit["n"] += 1
+
+    Journal.append_all = timed  # type: ignore[method-assign]
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            result = run_demo(edition, players, seed, 10_000, fast=True,
+                              journal=Path(tmp) / "journal.db")
+            wall = time.perf_counter() - t0
+            with Journal.open(Path(tmp) / "journal.db", readonly=True) as j:
+                entries = j.last_seq
+    finally:
+        Journal.append_all = real  # type: ignore[method-assign]
+    s = result.summary
+    return {"players": players, "wall_s": round(wall, 2), "rounds": s["rounds"],
+            "actions": s["actions"], "actions_per_s": round(s["actions"] / wall, 1),
+            "journal_entries": entries, "entries_per_s": round(entries / wall, 1),
+            "commit_s": round(commit["s"], 2), "commits": commit["n"],
+            "world_agrees": s["world_agrees"]}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = {ed: measure(ed, n, args.seed) for ed, n in CASES}
+    if args.json:
+        print(json.dumps(results, sort_keys=True))
+        return 0
+    print(f"{'edition':12} {'pl':>2} {'wall s':>7} {'rounds':>6} {'actions':>7} "
+          f"{'act/s':>7} {'entries':>7} {'ent/s':>7} {'commit s':>8}")
+    for ed, r in results.items():
+        print(f"{ed:12} {r['players']:>2} {r['wall_s']:>7} {r['rounds']:>6} {r['actions']:>7} "
+              f"{r['actions_per_s']:>7} {r['journal_entries']:>7} {r['entries_per_s']:>7} "
+              f"{r['commit_s']:>8}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

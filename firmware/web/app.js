@@ -757,7 +757,8 @@ function healthSheet() {
 
 $("#open-setup").addEventListener("click", () => {
   const s = ui.state;
-  openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names: [...(s?.names ?? [])], options: {} });
+  const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : n));  // not the placeholders
+  openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
 

@@ -44,11 +44,12 @@ def run(args: argparse.Namespace) -> int:
     if args.serve:
         return serve(args)
     from firmware.sim.demo import DemoError, run_demo, summary_json, summary_text
+    from firmware.sim.world import WorldError
 
     try:
         result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
                           journal=args.journal, out=None if args.json else sys.stdout)
-    except DemoError as exc:
+    except (DemoError, WorldError) as exc:
         raise UsageError(str(exc)) from None
     summary = result.summary
     if args.json:

@@ -29,8 +29,8 @@ class SeatPressed:
 class CardCounted:
     """The exit sensor counted a card of the running ejection (`counted` so far)."""
 
-    intent: int
     counted: int
+    seat: int | None
 
 
 @dataclass(frozen=True)

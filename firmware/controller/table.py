@@ -112,7 +112,8 @@ class Controller:
         loop.on_safe_state(hardware.close)
         self._load()
         hardware.start(loop.post)
-        self._unsub_card = hardware.launcher.on_card(self._card_callback)
+        self._unsub_card = hardware.launcher.on_card(
+            lambda counted, seat: loop.post(CardCounted(counted, seat)))
         loop.post(_Pump())
         loop.on(_Pump, lambda _e: self._pump())
 
@@ -548,14 +549,9 @@ class Controller:
         except Rejected as exc:
             self._refuse(f"seat {seat} button", exc.reason)
 
-    def _card_callback(self, counted: int, seat: int | None) -> None:
-        running = self.running
-        if running is not None:
-            self.loop.post(CardCounted(running[0], counted))
-
     def _on_card(self, event: CardCounted) -> None:
-        if self.running is not None and self.running[0] == event.intent:
-            self.journal.append("card", {"intent": event.intent, "counted": event.counted})
+        if self.running is not None:
+            self.journal.append("card", {"intent": self.running[0], "counted": event.counted})
 
     def _on_done(self, event: EjectionDone) -> None:
         if self.running is None or self.running[0] != event.intent:

@@ -137,7 +137,8 @@ class World:
         if data.get("version") != VERSION or data.get("edition") != self.edition \
                 or data.get("seats") != self.n or data.get("seed") != self.seed:
             raise WorldError(f"{self.path} holds another table ({data.get('edition')}, "
-                             f"{data.get('seats')} seats, seed {data.get('seed')})")
+                             f"{data.get('seats')} seats, seed {data.get('seed')}): continue "
+                             "it with those arguments, or use another --journal")
         self.launcher_sim.load(data["hopper"])
         self.hands = [list(h) for h in data["hands"]]
         self.discard = list(data["discard"])

@@ -80,3 +80,12 @@ def test_demo_refuses_bad_arguments_naming_them(capsys):
     assert "--variant 'poker'" in capsys.readouterr().err
     assert main(["demo", "--variant", "power", "--players", "7"]) == 2
     assert "--players 7" in capsys.readouterr().err
+
+
+def test_demo_continuing_a_journal_of_another_table_says_so(tmp_path, capsys):
+    journal = str(tmp_path / "j.db")
+    assert main(["demo", "--fast", "--json", "--seed", "2", "--journal", journal]) == 0
+    capsys.readouterr()
+    assert main(["demo", "--fast", "--seed", "3", "--journal", journal]) == 2
+    err = capsys.readouterr().err
+    assert "holds another table (classic, 4 seats, seed 2)" in err

@@ -1,0 +1,40 @@
+"""The page's own matching check (firmware/web/rules.js) agrees with the rules engine.
+
+The screen refuses a non-matching card before it asks the table; that check is a copy of
+the public part of `uno_core.matching`. Here both judge every (top card, colour, card)
+of every edition, so the copy cannot drift from the engine unnoticed.
+"""
+
+from __future__ import annotations
+
+from tests.web.screen import EngineTable
+from uno_core import EDITIONS, format_card, position
+from uno_core.matching import match_set
+
+
+def cases() -> tuple[list[dict], list[bool]]:
+    states, expected = [], []
+    for name, edition in EDITIONS.items():
+        deck = list(dict.fromkeys(format_card(c) for c in edition.deck))
+        for top in deck:
+            for colour in ("RGBY" if top.startswith("W") else top[0]):
+                ok = {format_card(c) for c in match_set(
+                    position(name, counts=[5, 5], discard=top, colour=colour, mode="table"))}
+                states.append({"top": top, "colour": colour, "deck": deck})
+                expected.extend(card in ok for card in deck)
+    return states, expected
+
+
+def test_the_screen_and_the_engine_agree_on_which_cards_match(page, served):
+    server = served(EngineTable(position("classic", hands=["R7", "G1"], discard="R5", turn=0)))
+    page.goto(server.url + "/")
+    states, expected = cases()
+    judged = page.evaluate("""async (states) => {
+        const rules = await import("/static/rules.js");
+        return states.flatMap((s) => s.deck.map((card) => rules.matchReason(s, card) === null));
+    }""", states)
+    assert len(judged) == len(expected) > 5000
+    named = [(s["top"], s["colour"], card) for s in states for card in s["deck"]]
+    wrong = [(top, colour, card, "screen says", a) for (top, colour, card), a, b
+             in zip(named, judged, expected, strict=True) if a != b]
+    assert wrong == []

@@ -38,3 +38,39 @@ def test_the_screen_and_the_engine_agree_on_which_cards_match(page, served):
     wrong = [(top, colour, card, "screen says", a) for (top, colour, card), a, b
              in zip(named, judged, expected, strict=True) if a != b]
     assert wrong == []
+
+
+def test_the_screen_asks_for_the_choices_the_engine_needs(page, served):
+    from uno_core.matching import TARGETED, effective_kind, free_towers, tower_count
+
+    server = served(EngineTable(position("classic", hands=["R7", "G1"], discard="R5", turn=0)))
+    page.goto(server.url + "/")
+    states, expected = [], []
+    for name, edition in EDITIONS.items():
+        customs = ("wild", "attack-attack", "trade-hands") if name == "attack" else (None,)
+        for custom in customs:
+            for towers in ({}, {"U": 0, "N": 1}, {"U": 0, "N": 0, "O": 0}):  # 4, 2 and 1 free
+                if towers and not edition.towers:
+                    continue
+                s = position(name, counts=[5, 5], discard="R5" if name != "power" else "R5U",
+                             towers=towers or None, mode="table",
+                             options={"wild_customizable": custom} if custom else None)
+                public = {"towers": ({t: towers.get(t) for t in "UNO!"} if edition.towers else None),
+                          "options": s.options.as_dict()}
+                for card in edition.deck:
+                    want = tower_count(s, card) if edition.towers else 0
+                    states.append({**public, "card": format_card(card)})
+                    expected.append({"colour": card.is_wild,
+                                     "target": effective_kind(s, card) in TARGETED,
+                                     "towers": min(want, len(free_towers(s, 0))),
+                                     "laid": card.colour if card.kind == "DA" else ""})
+    judged = page.evaluate("""async (states) => {
+        const rules = await import("/static/rules.js");
+        return states.map((s) => {
+            const n = rules.needs(s, 0, s.card);
+            return {colour: n.colour, target: n.target, towers: n.towers, laid: n.laid};
+        });
+    }""", states)
+    wrong = [(s["card"], s["towers"], s["options"]["wild_customizable"], a, b)
+             for s, a, b in zip(states, judged, expected, strict=True) if a != b]
+    assert len(states) > 1000 and wrong == []

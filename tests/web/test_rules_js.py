@@ -49,7 +49,7 @@ def test_the_screen_asks_for_the_choices_the_engine_needs(page, served):
     for name, edition in EDITIONS.items():
         customs = ("wild", "attack-attack", "trade-hands") if name == "attack" else (None,)
         for custom in customs:
-            for towers in ({}, {"U": 0, "N": 1}, {"U": 0, "N": 0, "O": 0}):  # 4, 2 and 1 free
+            for towers in ({}, {"U": 0, "N": 1}, {"U": 0, "N": 0, "O": 0}):  # 4, 3 and 1 free
                 if towers and not edition.towers:
                     continue
                 s = position(name, counts=[5, 5], discard="R5" if name != "power" else "R5U",

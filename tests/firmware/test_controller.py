@@ -86,3 +86,31 @@ def test_new_match_starts_over_in_the_journal(table):
     assert result == {"match": 2} and st["edition"] == "extreme" and st["seats"] == 3
     assert st["names"] == ["A", "B", "C"] and st["step"] == 0
     assert st["waiting"]["kind"] == "dealer-cards"
+
+
+def test_bots_leave_a_human_seat_to_the_person_sitting_there(tmp_path, mock_factory):
+    import asyncio
+    import time
+
+    table = SimTable(tmp_path / "h", "classic", seed=3, factory=mock_factory)
+    try:
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+        human = st["waiting"]["seat"]
+        bots = table.bots
+        bots.human_seats = frozenset({human})
+        task = table.call(lambda: table.daemon.loop.spawn(bots.run()))
+        time.sleep(0.3)
+        assert table.state()["step"] == st["step"]  # nobody plays for the person
+        table.world.seats_sim.press_launcher()  # the person draws
+        later = table.wait_for(lambda s: s["step"] > st["step"] + 2
+                               and s["waiting"].get("seat") == human)
+        assert later["waiting"]["kind"] in ("turn", "press", "hand")
+        actors = {e["action"].get("seat") for e in table.events if e.get("kind") == "action"
+                  and e["step"] > st["step"] + 1}
+        assert human not in actors or later["waiting"]["kind"] == "hand"
+    finally:
+        async def cancel() -> None:
+            task.cancel()
+            await asyncio.sleep(0)
+        table.on_loop(cancel)
+        table.stop()

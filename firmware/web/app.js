@@ -181,6 +181,8 @@ function waitingText(s) {
       case "reload": return "reload the launcher, then press resume";
       case "jam": return "jam: clear it and press resume";
       case "paused": return `paused${w.reason && w.reason !== "paused" ? `: ${w.reason}` : ""}`;
+      case "alarm": return `the ${w.tower} tower moved to ${slotName(s, w.slot)} without a capture: put it back at ${slotName(s, w.expected)}`;
+      case "cards-out": return `an ejection to ${named(w.seat)} was cut off: count the cards that came out and enter them`;
       case "ejecting": return `the launcher is ejecting${w.seat === null || w.seat === undefined ? "" : ` for ${named(w.seat)}`}`;
       case "new-match": return "no match yet: tap Match to start one";
       case "match-over": return `Match over — ${(w.winners ?? s.winners ?? []).map(named).join(", ")} won`;
@@ -425,6 +427,20 @@ function renderActions(s) {
       : w.kind === "turn" ? (s.edition && ui.catalog?.editions.find((e) => e.name === s.edition)?.launcher
         ? "Press the launcher" : "Draw a card") : "Take the cards (press)";
     buttons.push(h("button", { id: "press-launcher", type: "button", onclick: () => send("/api/screen/launcher", {}) }, label));
+  }
+  if (MY_SEAT === null && w.kind === "cards-out") {
+    const input = h("input", { type: "number", id: "cards-out-count", min: 0, max: 120, value: 0, class: "count-input" });
+    prompts.push(h("label", {}, "cards out: ", input), h("button", { id: "cards-out", type: "button", class: "primary",
+      onclick: () => send("/api/admin/override", { kind: "cards-out", count: Number(input.value) }) }, "Enter the count"));
+  }
+  if (MY_SEAT === null && w.kind === "alarm") {
+    prompts.push(h("button", { id: "clear-alarm", type: "button",
+      onclick: () => send("/api/admin/override", { kind: "clear-alarm" }) }, "Clear the alarm"));
+  }
+  if (MY_SEAT === null && w.kind === "tower") {  // a broken reader: confirm the tower by eye
+    prompts.push(h("button", { id: "tower-seen", type: "button",
+      onclick: () => send("/api/admin/override", { kind: "tower-seen", tower: w.tower, ...(typeof w.seat === "number" ? { seat: w.seat } : {}) }) },
+    `The ${w.tower} tower is there (reader broken)`));
   }
   if (MY_SEAT === null && w.kind === "reveal") {
     buttons.push(h("button", { id: "reveal", type: "button", class: "primary", onclick: () => revealCard() },

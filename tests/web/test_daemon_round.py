@@ -136,3 +136,28 @@ def test_a_jam_on_the_daemon_shows_in_health_and_resume_on_the_screen_goes_on(pa
         st = table.wait_for(lambda st: st["waiting"]["kind"] != "jam")
         expect(page.locator(f'.seat[data-seat="{seat}"] .count')).to_have_text(f"{before + 1} 🂠")
         expect(page.locator("#open-health")).to_have_text("Health ✓")
+
+
+def test_towers_on_the_daemon_captures_a_reader_override_and_an_alarm(page, tmp_path):
+    with SimTable(tmp_path, "power", players=3, seed=4) as table:
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "tower" and st["waiting"]["seat"] is not None)
+        tower, seat = st["waiting"]["tower"], st["waiting"]["seat"]
+        page.goto(table.url)
+        expect(page.locator("#waiting")).to_have_text(f"move the {tower} tower to {seat_label(st, seat)}")
+        # the referee already gave the tower to its new owner; the page shows it there
+        expect(page.locator(f'.seat[data-seat="{seat}"] .tower', has_text=tower)).to_have_count(1)
+        page.click("#tower-seen")  # its reader is broken: confirmed by eye on the screen
+        st = table.wait_for(lambda st: st["waiting"]["kind"] != "tower")
+        expect(page.locator("#waiting")).not_to_have_text(f"move the {tower} tower to {seat_label(st, seat)}")
+        table.world.move_tower(tower, seat)  # now it really stands there
+        st = table.settle()
+        other = next(t for t, owner in st["towers"].items() if owner is None)
+        table.world.move_tower(other, (seat + 1) % 3)  # a tower moves without a capture
+        table.wait_for(lambda st: st["waiting"]["kind"] == "alarm")
+        expect(page.locator("#waiting")).to_have_text(
+            f"the {other} tower moved to {seat_label(st, (seat + 1) % 3)} without a capture: "
+            "put it back at the neutral spot")
+        table.world.move_tower(other, "neutral")
+        table.wait_for(lambda st: st["waiting"]["kind"] != "alarm")
+        expect(page.locator("#waiting")).not_to_contain_text("without a capture")
+        expect(page.locator(".seat.neutral .tower", has_text=other)).to_have_count(1)

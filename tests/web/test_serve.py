@@ -91,3 +91,16 @@ def test_a_person_plays_a_whole_match_in_the_browser_next_to_bots(page, tmp_path
     finally:
         demo.stop()
         runner.join(20)
+
+
+def test_bad_serve_arguments_name_the_option_and_start_nothing(capsys):
+    from firmware.cli import main
+
+    for argv, says in [
+        (["--seat", "4"], "--seat 4: the table has seats 0-3"),
+        (["--port", "70000"], "--port 70000: a TCP port 1-65535"),
+        (["--json"], "no --json or --journal"),
+        (["--variant", "power", "--players", "7"], "--players 7: power is for 2-6 players"),
+    ]:
+        assert main(["demo", "--serve", *argv]) == 2
+        assert says in capsys.readouterr().err

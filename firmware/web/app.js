@@ -307,7 +307,8 @@ function renderBar() {
   if (!s) return;
   $("#edition").textContent = s.edition ?? "";
   $("#round").textContent = s.round ? `round ${s.round} · to ${s.options?.target_score ?? "?"}` : "";
-  const order = Array.from({ length: Math.min(s.seats, 3) }, (_, i) => (s.direction >= 0 ? i : s.seats - 1 - i) + 1);
+  const from = s.turn >= 0 ? s.turn : 0;  // the order of play from the seat whose turn it is
+  const order = Array.from({ length: Math.min(s.seats, 3) }, (_, i) => ((from + i * (s.direction >= 0 ? 1 : -1)) % s.seats + s.seats) % s.seats + 1);
   $("#direction").textContent = `${s.direction >= 0 ? "↻" : "↺"} ${order.join("→")}…`;
 }
 

@@ -305,3 +305,15 @@ def test_the_board_fits_the_touchscreen_and_stacks_on_a_phone(page, served):
     card, seats = (page.locator(sel).bounding_box() for sel in ("#top", "#seats"))
     assert card["y"] + card["height"] <= seats["y"]  # one column: the card above the seats
     expect(page.locator('.seat[data-seat="1"] .tower')).to_have_text(["U", "N", "O", "!"])
+
+
+def test_the_direction_of_play_turns_with_a_reverse(page, served):
+    table = EngineTable(position("classic", hands=["RR R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server)
+    expect(page.locator("#direction")).to_have_text("↻ 1→2→3…")
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="RR"]')
+    confirm(page)
+    expect(page.locator("#direction")).to_have_text("↺ 3→2→1…")
+    expect(page.locator("#waiting")).to_have_text("Seat 3 to play")

@@ -62,7 +62,7 @@ def _four_tower_check(s: State, seat: int, fx: Effects) -> None:
     if s.towers == (seat, seat, seat, seat) and s.counts[seat] > 1:
         s.phase = "four_towers"
         s.actor = seat
-        fx.append(E.Prompt(seat, "four_towers"))
+        fx.append(E.shared(E.Prompt, seat, "four_towers"))
 
 
 def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
@@ -83,7 +83,7 @@ def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         advance(s, 0)
         return
     owe(s, fx, OWE_DRAW, victim, 1 if p.card.kind == DRAW1 else 2)
-    fx.append(E.PlayerSkipped(victim))
+    fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
 
 
@@ -96,27 +96,27 @@ def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     if _protected(s, victim, p.card, fx):
         advance(s, 0)
         return
-    fx.append(E.PlayerSkipped(victim))
+    fx.append(E.shared(E.PlayerSkipped, victim))
     if _extra_turn(s) and s.counts[seat] > 0:
         s.skip_pending += 1
         s.phase = "extra"
         s.actor = seat
-        fx.append(E.Prompt(seat, "extra_play"))
+        fx.append(E.shared(E.Prompt, seat, "extra_play"))
         return
     advance(s, 1)
 
 
 def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     s.direction = -s.direction
-    fx.append(E.DirectionChanged(s.direction))
+    fx.append(E.shared(E.DirectionChanged, s.direction))
     if s.n == 2 and s.options.two_player_reverse_skips:
-        fx.append(E.PlayerSkipped(next_seat(s)))
+        fx.append(E.shared(E.PlayerSkipped, next_seat(s)))
         advance(s, 1)
         return
     if _extra_turn(s) and s.counts[seat] > 0:
         s.phase = "extra"
         s.actor = seat
-        fx.append(E.Prompt(seat, "extra_play"))
+        fx.append(E.shared(E.Prompt, seat, "extra_play"))
         return
     advance(s, 0)
 
@@ -139,11 +139,11 @@ def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         s.pending = (seat, victim, bool(s.pending and s.pending[2]))
         s.phase = "challenge"
         s.actor = victim
-        fx.append(E.Prompt(victim, "challenge"))
+        fx.append(E.shared(E.Prompt, victim, "challenge"))
         return
     s.pending = ()
     owe(s, fx, OWE_DRAW, victim, 4)
-    fx.append(E.PlayerSkipped(victim))
+    fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
 
 
@@ -154,7 +154,7 @@ def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         owe(s, fx, OWE_UNTIL, victim, 0)
     else:
         owe(s, fx, OWE_PRESS, victim, 4 if kind == WILD_HIT4 else 2)
-    fx.append(E.PlayerSkipped(victim))
+    fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
 
 
@@ -169,7 +169,7 @@ def _b_extreme(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     he is next)."""
     owe(s, fx, OWE_PRESS, p.target, 4)
     if p.target == next_seat(s, 1 + s.skip_pending):
-        fx.append(E.PlayerSkipped(p.target))
+        fx.append(E.shared(E.PlayerSkipped, p.target))
         advance(s, 1)
     else:
         advance(s, 0)

@@ -1,13 +1,15 @@
 """Effects: plain data the table executes without knowing the rules.
 
 ``apply`` returns them in the order they happen. Seats are ints, ``NEUTRAL`` (-1)
-is the tower tray's neutral slot. ``effect_to_dict`` gives a JSON form.
+is the tower tray's neutral slot. ``effect_to_dict`` gives a JSON form. Effects are
+immutable, so the engine reuses one instance per value for the frequent ones (``shared``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from uno_core.cards import Card, format_card
 
@@ -188,6 +190,21 @@ Effect = (
     | ChallengeResolved | HandsTraded | Reshuffled | CardReturned | DealerChosen | FirstCard
     | Prompt | RoundOver | MatchOver
 )
+
+
+_T = TypeVar("_T")
+_SHARED: dict[tuple[Any, ...], Any] = {}
+
+
+def shared(cls: Callable[..., _T], *args: Any) -> _T:
+    """``cls(*args)``, made once per distinct value and reused: building a frozen
+    dataclass costs more than looking it up. Only for small value domains (seats,
+    colours, cards)."""
+    key = (cls, *args)
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = cls(*args)
+    return found
 
 
 def effect_to_dict(effect: Effect) -> dict[str, object]:

@@ -134,34 +134,41 @@ def _play_phase(s: State) -> bool:
     return s.phase in ("play", "drawn", "extra") and not s.queue and s.to_act == s.actor
 
 
-def _check_play(s: State, p: A.Play) -> None:
-    """Raise IllegalAction unless `p` is legal in `s`."""
-    if (p.seat != s.to_act or s.to_act != s.actor or s.queue
-            or s.phase not in ("play", "drawn", "extra")):
-        raise IllegalAction(p, f"it is not seat {p.seat}'s turn to play "
+_PLAY_PHASES = frozenset(("play", "drawn", "extra"))
+
+
+def _check_play(s: State, p: A.Play) -> tuple[Card, ...]:
+    """Raise IllegalAction unless `p` is legal in `s`; return the hand without the card
+    (simulation; empty in table mode)."""
+    seat = p.seat
+    if (seat != s.to_act or seat != s.actor or s.queue or s.phase not in _PLAY_PHASES):
+        raise IllegalAction(p, f"it is not seat {seat}'s turn to play "
                                f"(to act: {s.to_act}, phase {s.phase})")
     card = p.card
-    seat = p.seat
     if s.table:
         if s.unseen.get(card, 0) <= 0:
             raise IllegalAction(p, f"no {card} is left unseen: it cannot be in a hand")
         if s.counts[seat] < 1 + len(p.laid):
             raise IllegalAction(p, f"seat {seat} holds only {s.counts[seat]} cards")
         hand: tuple[Card, ...] = ()
+        rest = hand
     else:
         hand = s.hands[seat]
-        if card not in hand:
-            raise IllegalAction(p, f"seat {seat} does not hold {card}")
+        try:  # one scan: a Card's == is slow (it is orderable, so Python compares it)
+            i = hand.index(card)
+        except ValueError:
+            raise IllegalAction(p, f"seat {seat} does not hold {card}") from None
         if s.phase == "drawn" and card not in s.drawn:
             raise IllegalAction(p, "after drawing only the drawn card may be played")
+        rest = hand[:i] + hand[i + 1:]
     if card not in match_set(s):
         top = s.discard[-1]
         if card.kind == symbol_forbid(s):
             raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
         raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
-    if card.kind == WILD and not s.table and wild_blocked(s, card, remove(hand, (card,))):
-        raise IllegalAction(p, f"a Wild may only be played with no {s.colour} card in hand")
     if card.colour == "":
+        if card.kind == WILD and wild_blocked(s, card, rest):
+            raise IllegalAction(p, f"a Wild may only be played with no {s.colour} card in hand")
         if p.colour not in COLOURS:
             raise IllegalAction(p, f"a wild needs a colour (one of {' '.join(COLOURS)})")
     elif p.colour:
@@ -169,8 +176,9 @@ def _check_play(s: State, p: A.Play) -> None:
     if card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid:
         if p.uno and s.counts[seat] != 2:
             raise IllegalAction(p, f"UNO is called with one card left, not {s.counts[seat] - 1}")
-        return
+        return rest
     _check_choices(s, p, hand)
+    return rest
 
 
 def _check_choices(s: State, p: A.Play, hand: tuple[Card, ...]) -> None:
@@ -225,6 +233,8 @@ def _can_draw(s: State, seat: int) -> bool:
         return False
     if s.options.draw_when_playable or s.table:
         return True
+    if not s.options.wild_restricted:
+        return match_set(s).isdisjoint(s.hands[seat])
     return not playable_cards(s, s.hands[seat], s.hands[seat])
 
 
@@ -233,14 +243,8 @@ def _close_window(s: State, seat: int) -> None:
         s.exposed = -1
 
 
-_PLAYED: dict[tuple[int, Card], E.CardPlayed] = {}  # immutable values, shared
-
-
-_DISPENSE_ONE = tuple(E.Dispense(i, 1) for i in range(16))
-
-
 def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
-    _check_play(s, p)
+    hand = _check_play(s, p)
     seat, card = p.seat, p.card
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
@@ -249,9 +253,6 @@ def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
         unseen_take(s, p.laid + (card,), p, "play")
         set_count(s, seat, s.counts[seat] - 1 - len(p.laid))
     else:
-        hand = s.hands[seat]
-        i = hand.index(card)
-        hand = hand[:i] + hand[i + 1:]
         if p.laid:
             hand = remove(hand, p.laid)
         hands = list(s.hands)
@@ -268,19 +269,16 @@ def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
         fx.append(E.CardsLaid(seat, p.laid))
     else:
         s.discard = s.discard + (card,)
-    played = _PLAYED.get((seat, card))
-    if played is None:
-        played = _PLAYED[(seat, card)] = E.CardPlayed(seat, card)
-    fx.append(played)
+    fx.append(E.shared(E.CardPlayed, seat, card))
     if card.colour == "":
         s.colour = p.colour
-        fx.append(E.ColourChosen(seat, p.colour))
+        fx.append(E.shared(E.ColourChosen, seat, p.colour))
     else:
         s.colour = card.colour
     left = s.counts[seat]
     if left == 1:
         if p.uno:
-            fx.append(E.UnoCalled(seat))
+            fx.append(E.shared(E.UnoCalled, seat))
         else:
             s.exposed = seat
     elif left == 0:
@@ -312,44 +310,51 @@ def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
         advance(s, 0)
     else:
         owe(s, fx, OWE_DRAW, challenger, 6)
-        fx.append(E.PlayerSkipped(challenger))
+        fx.append(E.shared(E.PlayerSkipped, challenger))
         advance(s, 1)
+
+
+def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
+    """Draw (pile) or press (launcher) on one's turn, or a press one owes."""
+    seat = a.seat
+    if type(a) is A.Press and s.queue and s.to_act == seat:
+        if s.queue[0][0] == OWE_DRAW or s.queue[0][1] != seat:
+            raise IllegalAction(a, "no launcher press is owed now")
+        _close_window(s, seat)
+        s.to_act = CHANCE
+        s.chance = "eject"
+        fx.append(E.shared(E.Prompt, CHANCE, "eject"))
+        return
+    launcher = s.edition.launcher
+    if (type(a) is A.Draw) == launcher:
+        raise IllegalAction(a, "this edition draws by pressing the launcher" if launcher
+                            else "this edition has no launcher: draw from the pile")
+    if not _can_draw(s, seat):
+        raise IllegalAction(a, "you may only draw on your turn when you cannot play"
+                            if s.phase == "play" and s.to_act == seat
+                            else f"seat {seat} cannot draw now (to act: {s.to_act}, "
+                                 f"phase {s.phase})")
+    if s.exposed >= 0 and seat != s.exposed:
+        s.exposed = -1
+    s.drawn = ()
+    if launcher:
+        s.queue = ((OWE_PRESS, seat, 1, TAG_TURN),)
+        s.to_act = CHANCE
+        s.chance = "eject"
+        fx.append(E.shared(E.Prompt, CHANCE, "eject"))
+        return
+    if s.pile_count:  # the usual case: no reshuffle needed first
+        s.drawn = give(s, seat, 1)
+        fx.append(E.shared(E.Dispense, seat, 1))
+        after_turn_draw(s, seat, 1, fx)
+    else:
+        s.queue = ((OWE_DRAW, seat, 1, TAG_TURN),)
+    settle(s, fx)
 
 
 def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
     if isinstance(a, A.Draw | A.Press):
-        if isinstance(a, A.Press) and s.queue and s.to_act == a.seat:
-            if s.queue[0][0] == OWE_DRAW or s.queue[0][1] != a.seat:
-                raise IllegalAction(a, "no launcher press is owed now")
-            _close_window(s, a.seat)
-            s.to_act = CHANCE
-            s.chance = "eject"
-            fx.append(E.Prompt(CHANCE, "eject"))
-            return
-        launcher = s.edition.launcher
-        if isinstance(a, A.Draw) == launcher:
-            raise IllegalAction(a, "this edition draws by pressing the launcher" if launcher
-                                else "this edition has no launcher: draw from the pile")
-        if not _can_draw(s, a.seat):
-            raise IllegalAction(a, "you may only draw on your turn when you cannot play"
-                                if s.phase == "play" and s.to_act == a.seat
-                                else f"seat {a.seat} cannot draw now (to act: {s.to_act}, "
-                                     f"phase {s.phase})")
-        _close_window(s, a.seat)
-        s.drawn = ()
-        if launcher:
-            s.queue = ((OWE_PRESS, a.seat, 1, TAG_TURN),)
-            s.to_act = CHANCE
-            s.chance = "eject"
-            fx.append(E.Prompt(CHANCE, "eject"))
-            return
-        if s.pile_count:  # the usual case: no reshuffle needed first
-            s.drawn = give(s, a.seat, 1)
-            fx.append(_DISPENSE_ONE[a.seat])
-            after_turn_draw(s, a.seat, 1, fx)
-        else:
-            s.queue = ((OWE_DRAW, a.seat, 1, TAG_TURN),)
-        settle(s, fx)
+        _apply_draw(s, a, fx)
         return
     if isinstance(a, A.Pass):
         _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
@@ -364,7 +369,7 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
         if s.exposed != a.seat:
             raise IllegalAction(a, f"seat {a.seat} has no uncalled UNO to call")
         s.exposed = -1
-        fx.append(E.UnoCalled(a.seat))
+        fx.append(E.shared(E.UnoCalled, a.seat))
         return
     if isinstance(a, A.Catch):
         if s.exposed != a.target or a.target < 0:
@@ -386,7 +391,7 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
             s.pending = ()
             s.turn = player
             owe(s, fx, OWE_DRAW, a.seat, 4)
-            fx.append(E.PlayerSkipped(a.seat))
+            fx.append(E.shared(E.PlayerSkipped, a.seat))
             advance(s, 1)
         elif s.table:
             s.phase = "verdict"
@@ -410,7 +415,7 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
             raise IllegalAction(a, f"colour must be one of {' '.join(COLOURS)}")
         s.colour = a.colour
         s.phase = "play"
-        fx.append(E.ColourChosen(a.seat, a.colour))
+        fx.append(E.shared(E.ColourChosen, a.seat, a.colour))
         settle(s, fx)
         return
     if isinstance(a, A.EnterHand):
@@ -504,6 +509,16 @@ def _apply_dealer_cards(s: State, a: A.DealerCards, fx: Effects) -> None:
     start_round(s, fx)
 
 
+_INDICES: dict[int, frozenset[int]] = {}
+
+
+def _indices(n: int) -> frozenset[int]:
+    found = _INDICES.get(n)
+    if found is None:
+        found = _INDICES[n] = frozenset(range(n))
+    return found
+
+
 def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
     starting = s.phase == "shuffle"
     if starting:
@@ -522,9 +537,9 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
             unseen_add(s, cards)
         s.pile_count = len(cards)
     else:
-        if len(a.order) != len(cards) or set(a.order) != set(range(len(cards))):
+        if len(a.order) != len(cards) or set(a.order) != _indices(len(cards)):
             raise IllegalAction(a, f"the order must be a permutation of 0..{len(cards) - 1}")
-        s.pile = tuple([cards[i] for i in a.order]) + s.pile
+        s.pile = tuple(map(cards.__getitem__, a.order)) + s.pile
         s.pile_count = len(s.pile)
     s.chance = ""
     if starting:
@@ -571,8 +586,11 @@ def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
         raise IllegalAction(action, "the match is over")
     s = state.clone()
     fx: Effects = []
-    if type(action) is A.Play:
-        _apply_play(s, action, fx)
+    kind = type(action)
+    if kind is A.Play:
+        _apply_play(s, action, fx)  # type: ignore[arg-type]
+    elif (kind is A.Draw or kind is A.Press) and s.to_act != CHANCE:
+        _apply_draw(s, action, fx)  # type: ignore[arg-type]
     elif isinstance(action, _CHANCE_TYPES):
         _apply_chance(s, action, fx)
     else:
@@ -640,14 +658,15 @@ _PASS = tuple(A.Pass(i) for i in range(16))
 def _plain_turn_actions(s: State, seat: int) -> list[Action]:
     hand = s.hands[seat]
     ok = match_set(s)
-    cache = _variant_map(s, seat)
+    cache = _VARIANT_MAPS.get((seat, s.counts[seat] == 2))
+    if cache is None:
+        cache = _variant_map(s, seat)
     out: list[Action] = []
-    found = False
     for card in dict.fromkeys(hand):
         if card in ok:
-            found = True
-            out.extend(_cached_variants(s, seat, card, hand, cache))
-    if not found or s.options.draw_when_playable:
+            found = cache.get(card)
+            out += found if found is not None else _cached_variants(s, seat, card, hand, cache)
+    if not out or s.options.draw_when_playable:
         out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
     return out
 

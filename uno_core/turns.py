@@ -118,13 +118,13 @@ def settle(s: State, fx: Effects) -> None:
         if needs_reshuffle(s):
             s.to_act = CHANCE
             s.chance = "shuffle"
-            fx.append(E.Prompt(CHANCE, "shuffle"))
+            fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
             return
         if kind == OWE_DRAW:
             k = min(count, s.pile_count)
             got = give(s, seat, k)
             if k:
-                fx.append(E.Dispense(seat, k))
+                fx.append(E.shared(E.Dispense, seat, k))
             if tag == TAG_TURN:
                 s.drawn = s.drawn + got
             if k < count and needs_reshuffle(s):
@@ -140,7 +140,7 @@ def settle(s: State, fx: Effects) -> None:
                 after_turn_draw(s, seat, 0, fx)
             continue
         if s.to_act != seat or s.chance:
-            fx.append(E.Prompt(seat, "press"))
+            fx.append(E.shared(E.Prompt, seat, "press"))
         s.to_act = seat
         s.chance = ""
         return
@@ -154,7 +154,7 @@ def settle(s: State, fx: Effects) -> None:
     if needs_reshuffle(s):
         s.to_act = CHANCE
         s.chance = "shuffle"
-        fx.append(E.Prompt(CHANCE, "shuffle"))
+        fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
         return
     s.chance = ""
     s.to_act = s.actor
@@ -164,7 +164,7 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     if s.options.draw_then_play and got and (s.table or playable_cards(s, s.drawn, s.hands[seat])):
         s.phase = "drawn"
         s.actor = seat
-        fx.append(E.Prompt(seat, "play_drawn"))
+        fx.append(E.shared(E.Prompt, seat, "play_drawn"))
         return
     advance(s, 0)
 
@@ -197,17 +197,14 @@ def deal(s: State, fx: Effects) -> None:
         s.counts = (size,) * n
         s.pile_count -= size * n
     else:
-        pile = list(s.pile)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for _ in range(size):
-            for i in range(n):
-                hands[(first + i) % n].append(pile.pop())
-        s.pile = tuple(pile)
-        s.pile_count = len(pile)
-        s.hands = tuple(tuple(h) for h in hands)
-        s.counts = tuple(len(h) for h in hands)
+        # one card at a time from the top (the end), round the table from `first`
+        dealt = s.pile[:-size * n - 1:-1]
+        s.pile = s.pile[:-size * n]
+        s.pile_count = len(s.pile)
+        s.hands = tuple(dealt[(i - first) % n::n] for i in range(n))
+        s.counts = (size,) * n
     for i in range(n):
-        fx.append(E.Dispense((first + i) % n, size))
+        fx.append(E.shared(E.Dispense, (first + i) % n, size))
 
 
 def turn_first_card(s: State, fx: Effects) -> None:
@@ -216,7 +213,7 @@ def turn_first_card(s: State, fx: Effects) -> None:
         s.phase = "reveal"
         s.to_act = CHANCE
         s.chance = "reveal"
-        fx.append(E.Prompt(CHANCE, "reveal"))
+        fx.append(E.shared(E.Prompt, CHANCE, "reveal"))
         return
     while True:
         card = s.pile[-1]
@@ -243,21 +240,21 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     kind = card.kind
     if kind in (DRAW1, DRAW2, HIT2):
         owe(s, fx, OWE_DRAW, first, {DRAW1: 1, DRAW2: 2, HIT2: 2}[kind])
-        fx.append(E.PlayerSkipped(first))
+        fx.append(E.shared(E.PlayerSkipped, first))
         s.turn = s.dealer
         advance(s, 1)
     elif kind == SKIP:
-        fx.append(E.PlayerSkipped(first))
+        fx.append(E.shared(E.PlayerSkipped, first))
         s.turn = s.dealer
         advance(s, 1)
     elif kind == REVERSE:
         s.direction = -1
-        fx.append(E.DirectionChanged(-1))
+        fx.append(E.shared(E.DirectionChanged, -1))
         s.turn = s.dealer
         s.actor = s.dealer
     elif card.colour == "":
         s.phase = "first_colour"
-        fx.append(E.Prompt(first, "colour"))
+        fx.append(E.shared(E.Prompt, first, "colour"))
     settle(s, fx)
 
 
@@ -281,7 +278,7 @@ def start_round(s: State, fx: Effects) -> None:
             if o >= 0:
                 fx.append(E.TowerMoved(t, E.NEUTRAL))
         s.towers = (-1, -1, -1, -1)
-    fx.append(E.Prompt(CHANCE, "shuffle"))
+    fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
 
 
 def hand_points(s: State, hand: Iterable[Card]) -> int:
@@ -299,7 +296,7 @@ def round_over(s: State, fx: Effects) -> None:
         s.actor = seat
         s.to_act = seat
         s.chance = ""
-        fx.append(E.Prompt(seat, "hand_entry"))
+        fx.append(E.shared(E.Prompt, seat, "hand_entry"))
         return
     winner = s.out
     points = tuple(hand_points(s, h) for h in s.hands)

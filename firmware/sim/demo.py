@@ -97,7 +97,8 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
             bots = TablePlayers(world, controller, services.loop, seed=seed, rounds=rounds,
                                 pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None
                                                        else pace),
-                                out=out, names=names, human_seats=human_seats)
+                                out=out, names=names, human_seats=human_seats,
+                                api_url=lambda: _url(daemon))
             controller.listeners.append(bots.on_event)
             if human_seats:  # the browser's launcher button (POST /api/screen/launcher)
                 controller.screen_press = lambda: _press(world)
@@ -121,6 +122,11 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
         if status != 0:
             summary["error"] = str(daemon.loop.failure)
         return DemoResult(summary, status)
+
+
+def _url(daemon: Daemon) -> str | None:
+    server = daemon.server
+    return server.url if server is not None and server.port else None  # port 0 until bound
 
 
 def _press(world: World) -> dict[str, Any]:

@@ -38,6 +38,39 @@ SEAT_DECISIONS = ("turn", "play-drawn", "extra-play", "challenge", "colour", "fo
                   "press", "verdict")
 
 
+def to_http(request: api.Request) -> tuple[str, dict[str, Any]]:
+    """The API path and JSON body of a request, as a person's screen would send it."""
+    if isinstance(request, api.Play):
+        choices = {k: list(v) if isinstance(v, tuple) else v for k, v in request.choices.items()}
+        body: dict[str, Any] = {"seat": request.seat, "card": request.card}
+        if choices:
+            body["choices"] = choices
+        return "/api/play", body
+    if isinstance(request, api.CallUno):
+        return "/api/uno", {"seat": request.seat}
+    if isinstance(request, api.Catch):
+        return "/api/catch", {"seat": request.seat, "target": request.target}
+    if isinstance(request, api.Challenge):
+        return "/api/challenge", {"seat": request.seat}
+    if isinstance(request, api.Hands):
+        return "/api/hands", {"seat": request.seat, "cards": list(request.cards)}
+    if isinstance(request, ctl.Decide):
+        body = {"seat": request.seat, "decision": request.decision}
+        if request.color:
+            body["color"] = request.color
+        if request.cards:
+            body["cards"] = list(request.cards)
+        return "/api/decide", body
+    if isinstance(request, ctl.Reveal):
+        body = {"card": request.card}
+        if request.seat is not None:
+            body["seat"] = request.seat
+        return "/api/reveal", body
+    if isinstance(request, api.Admin):
+        return f"/api/admin/{request.action}", dict(request.params)
+    raise TypeError(f"no API path for {request!r}")
+
+
 class _Barrier:
     """Queued behind every event posted before it: awaiting it means they were handled."""
 
@@ -56,7 +89,10 @@ class TablePlayers:
     def __init__(self, world: World, controller: Any, loop: Any, *, seed: int, rounds: int,
                  pace: float = 0.0, out: TextIO | None = None,
                  names: list[str] | None = None, forget_uno: float = 0.05,
-                 human_seats: tuple[int, ...] = ()) -> None:
+                 human_seats: tuple[int, ...] = (),
+                 api_url: Callable[[], str | None] | None = None) -> None:
+        """`api_url()`: the table's API address once it listens; declarations then go
+        over HTTP like a person's screen (else straight to `TableLoop.call`)."""
         self.world = world
         self.ctl = controller
         self.loop = loop
@@ -68,6 +104,8 @@ class TablePlayers:
         self.refusals = 0
         self.forget_uno = forget_uno
         self.human_seats = frozenset(human_seats)  # nobody decides for these: a person does
+        self.api_url = api_url
+        self._http: Any = None
         loop.on(_Barrier, lambda _e: None)
 
     # ------------------------------------------------------------------ events
@@ -167,6 +205,14 @@ class TablePlayers:
         return s is not None and (s.over or self.ctl.stats["rounds"] >= self.rounds)
 
     async def run(self) -> None:
+        try:
+            await self._run()
+        finally:
+            await self.close()
+
+    async def _run(self) -> None:
+        while self.api_url is not None and self.api_url() is None:
+            await asyncio.sleep(0.005)  # the API starts listening after the controller
         await self._sync()
         self._after_restart()
         st = self.ctl.public_state()
@@ -225,15 +271,36 @@ class TablePlayers:
             w.save()
 
     async def _submit(self, request: api.Request) -> dict[str, Any] | None:
+        url = self.api_url() if self.api_url is not None else None
         try:
-            result: dict[str, Any] = await self.loop.call(request)
-            return result
+            if url is None:
+                result: dict[str, Any] = await self.loop.call(request)
+                return result
+            return await self._post(url, request)
         except Rejected as exc:
             self.refusals += 1
             self.world._disagree(f"step {self._step()}: the table refused {request}: {exc.reason}")
             if self.out is not None:
                 self.out.write(f"  !   refused {type(request).__name__}: {exc.reason}\n")
             return None
+
+    async def _post(self, url: str, request: api.Request) -> dict[str, Any]:
+        import aiohttp
+
+        if self._http is None:
+            self._http = aiohttp.ClientSession()
+        path, body = to_http(request)
+        async with self._http.post(url + path, json=body) as resp:
+            data = await resp.json()
+        if resp.status >= 400:
+            raise Rejected(f"{resp.status} {data.get('reason')}", field=data.get("field"),
+                           status=resp.status)
+        return dict(data["result"])
+
+    async def close(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
 
     # ------------------------------------------------------------------ acting
     async def _act(self, st: Mapping[str, Any]) -> None:

@@ -4,7 +4,7 @@
 port) on a `World` in a background thread; the caller acts like people at the table:
 presses buttons on `world.seats_sim`, moves towers with `world.move_tower`, declares
 through `submit` (the path of every API request) or over HTTP at `url`, and lets the
-seated bots take single decisions (`bot_step`, `play_until`). Used by the tests of the
+seated bots take single decisions (`bot_step`, `play_until`; they declare over HTTP). Used by the tests of the
 controller's rules, and by anything that wants a table to poke at::
 
     with SimTable(tmp_path, "attack") as table:
@@ -76,7 +76,7 @@ class SimTable:
                                       "names": list(self.config.table.names)})
         self.controller = ctl
         self.bots = TablePlayers(self.world, ctl, services.loop, seed=self.seed, rounds=10**6,
-                                 forget_uno=self.forget_uno)
+                                 forget_uno=self.forget_uno, api_url=self._api_url)
         ctl.listeners.append(self.bots.on_event)
         ctl.listeners.append(self.events.append)
         services.loop.spawn(self._started())
@@ -113,6 +113,10 @@ class SimTable:
         assert self.controller is not None
         ctl = self.controller
         return self.call(ctl.public_state)  # type: ignore[no-any-return]
+
+    def _api_url(self) -> str | None:
+        server = self.daemon.server
+        return server.url if server is not None and server.port else None
 
     @property
     def url(self) -> str:

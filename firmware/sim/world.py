@@ -75,7 +75,10 @@ class World:
         self.towers_used = get_edition(edition).towers
         self.tray_sim = SimTray((NEUTRAL, *range(min(seats, 8))), paced=not fast)
         self.tray_poll_s = tray_poll_s if tray_poll_s is not None else (0.005 if fast else 0.2)
-        self._lock = threading.RLock()
+        # One lock for the whole physical world: the launcher twin's own. A card leaving
+        # the hopper (launcher thread, twin lock held) and the world's bookkeeping of
+        # it are then one atomic change, and no lock order can be inverted.
+        self._lock: threading.RLock = self.launcher_sim._lock
         self._cursor = 0
         self.hands: list[list[str]] = [[] for _ in range(seats)]
         self.discard: list[str] = []

@@ -143,6 +143,7 @@ function connect() {
     // the first message is the state too; fetching as well never leaves a stale view
     refresh();
     refreshHealth();
+    if (!ui.catalog) loadCatalog().then(render, () => {});  // the table was down when the page loaded
   };
   socket.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
@@ -779,5 +780,5 @@ $("#open-setup").addEventListener("click", () => {
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
 
-loadCatalog().then(render, () => showError("cannot load the editions"));
+loadCatalog().then(render, () => {});  // retried on every connection until it loads
 connect();

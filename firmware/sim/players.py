@@ -177,6 +177,18 @@ class TablePlayers:
             text = f"{who} catches {self._name(a['target'])}"
         elif t == "enter_hand":
             text = f"{who} shows {' '.join(a['cards']) or 'nothing'}"
+        elif t == "choose_colour":
+            text = f"{who} chooses {COLOUR_NAMES.get(a['colour'], a['colour'])}"
+        elif t == "accept":
+            text = f"{who} takes the cards without a challenge"
+        elif t == "challenge":
+            text = f"{who} challenges the Wild Draw 4"
+        elif t == "verdict":
+            text = f"{who} saw the hand: {'guilty' if a.get('guilty') else 'not guilty'}"
+        elif t == "pass":
+            text = f"{who} passes"
+        elif t == "four_tower_discard":
+            text = f"{who} holds all four towers and lays {' '.join(a['laid'])}"
         else:
             text = f"{who}: {t.replace('_', ' ')}"
         notes = []

@@ -1,0 +1,203 @@
+"""Footprint of the daemon on the simulated twin: memory, idle CPU, CPU in a match, start-up.
+
+    python bench/footprint.py [--runs N] [--idle-s S] [--quick] [--json]
+
+The real processes, nothing special: `unotable run --config C` with the built-in default
+config (the twin; only the API port changed to a free one, the journal in a fresh
+$STATE_DIRECTORY), started with ``NOTIFY_SOCKET`` pointing at a unix datagram socket
+this script binds, as systemd would. Per run:
+
+- start-up: from spawning the process to the ``READY=1`` datagram;
+- steady RSS (VmRSS, 1 s after READY), idle CPU over `--idle-s` seconds of wall time
+  from /proc/PID/stat (the whole process, every thread; and the event-loop thread
+  alone), then peak RSS (VmHWM); then SIGTERM, which must end it with status 0;
+- a match: `unotable demo --fast --json` (4-player classic, one match), CPU time and
+  peak RSS of the whole process from wait4's rusage, over its wall time.
+
+Figures are medians over `--runs` runs. Targets (issue 5): RSS <= 60 MB, idle CPU <= 1 %
+of one core, start-up <= 1.5 s. On the twin the daemon process also hosts the simulated
+devices (a thread per pty reader, the launcher's physics), which a real table has not.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    sys.path[0] = str(_HERE.parent)
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+from typing import Any  # noqa: E402
+
+from bench.common import (  # noqa: E402
+    Figure,
+    NotifySocket,
+    Result,
+    at_most,
+    cpu_seconds,
+    daemon_env,
+    free_port,
+    machine_load,
+    median,
+    memory_kb,
+    progress,
+    report,
+    sim_config,
+    unotable,
+    workdir,
+)
+
+RSS_MB = 60.0
+IDLE_CPU_PCT = 1.0
+STARTUP_S = 1.5
+
+
+def measure_daemon(idle_s: float) -> dict[str, float]:
+    """One `unotable run` on the twin: start-up, steady and peak RSS, idle CPU."""
+    with workdir("footprint") as tmp:
+        notify = NotifySocket(tmp)
+        config = sim_config(tmp, port=free_port())
+        env = daemon_env(tmp, NOTIFY_SOCKET=notify.path)
+        t0 = time.monotonic()
+        proc = subprocess.Popen(unotable("run", "--config", str(config), "--log-level", "WARNING"),
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            ready = notify.wait_for("READY=1", timeout=30)
+            if ready is None:
+                raise RuntimeError(f"no READY=1 within 30 s; exit {proc.poll()}")
+            time.sleep(1.0)
+            steady = memory_kb(proc.pid)["VmRSS"]
+            main_task = proc.pid  # the event loop runs on the main thread
+            c0, l0, w0 = cpu_seconds(proc.pid), _task_cpu(proc.pid, main_task), time.monotonic()
+            time.sleep(idle_s)
+            c1, l1, w1 = cpu_seconds(proc.pid), _task_cpu(proc.pid, main_task), time.monotonic()
+            peak = memory_kb(proc.pid)["VmHWM"]
+            threads = len(os.listdir(f"/proc/{proc.pid}/task"))
+            busiest = sorted((_task_cpu(proc.pid, int(t)) for t in os.listdir(
+                f"/proc/{proc.pid}/task")), reverse=True)[:8]
+            proc.send_signal(signal.SIGTERM)
+            _out, err = proc.communicate(timeout=30)
+            if proc.returncode != 0:
+                raise RuntimeError(f"SIGTERM ended the daemon with {proc.returncode}: "
+                                   f"{err.decode(errors='replace')[-500:]}")
+            stopping = notify.wait_for("STOPPING=1", timeout=1) is not None
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            notify.close()
+    return {"startup_s": ready - t0, "rss_steady_mb": steady / 1024, "rss_peak_mb": peak / 1024,
+            "idle_cpu_pct": 100 * (c1 - c0) / (w1 - w0),
+            "idle_loop_cpu_pct": 100 * (l1 - l0) / (w1 - w0),
+            "threads": threads, "thread_cpu_s_since_start": [round(b, 2) for b in busiest],
+            "stopping_sent": stopping}
+
+
+def measure_twin_readers(idle_s: float) -> float:
+    """CPU (% of one core) of the twin's simulated tray readers alone, idle: the same
+    pty devices `unotable run` hosts on the twin (one per slot of the default config,
+    paced), started in this process, with no host talking to them."""
+    from hal.sim.tray import SimTray
+    from hal.tray import NEUTRAL
+
+    me = os.getpid()
+    before = set(os.listdir(f"/proc/{me}/task"))
+    with SimTray((NEUTRAL, 0, 1, 2, 3), paced=True):
+        time.sleep(0.2)
+        tasks = [int(t) for t in set(os.listdir(f"/proc/{me}/task")) - before]
+        c0, w0 = sum(_task_cpu(me, t) for t in tasks), time.monotonic()
+        time.sleep(idle_s)
+        c1, w1 = sum(_task_cpu(me, t) for t in tasks), time.monotonic()
+    return 100 * (c1 - c0) / (w1 - w0)
+
+
+def _task_cpu(pid: int, tid: int) -> float:
+    text = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
+    fields = text[text.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measure_match(seed: int) -> dict[str, float]:
+    """`unotable demo --fast`: one whole 4-player classic match in its own process."""
+    with workdir("match") as tmp:
+        t0 = time.monotonic()
+        proc = subprocess.Popen(unotable("demo", "--fast", "--json", "--rounds", "10000",
+                                         "--seed", str(seed)),
+                                env=daemon_env(tmp), stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"demo --fast exited {proc.returncode}")
+    summary = json.loads(out)
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"wall_s": wall, "cpu_s": cpu, "cpu_pct": 100 * cpu / wall,
+            "rss_peak_mb": usage.ru_maxrss / 1024, "actions": summary["actions"],
+            "world_agrees": summary["world_agrees"]}
+
+
+def run(quick: bool = False, *, runs: int | None = None, idle_s: float | None = None) -> Result:
+    runs = runs if runs is not None else (2 if quick else 5)
+    idle_s = idle_s if idle_s is not None else (3.0 if quick else 10.0)
+    result = Result("footprint")
+    daemons = []
+    for i in range(runs):
+        progress(f"footprint: unotable run on the twin, run {i + 1}/{runs} ({idle_s:g} s idle)")
+        daemons.append(measure_daemon(idle_s))
+    twin = []
+    for i in range(runs):
+        progress(f"footprint: the twin's simulated readers alone, run {i + 1}/{runs}")
+        twin.append(measure_twin_readers(idle_s))
+    matches = []
+    for i in range(runs):
+        progress(f"footprint: unotable demo --fast, match {i + 1}/{runs}")
+        matches.append(measure_match(seed=1))
+
+    def med(rows: list[dict[str, Any]], key: str) -> float:
+        return round(median([r[key] for r in rows]), 3)
+
+    result.add(at_most("RSS steady (daemon idle)", med(daemons, "rss_steady_mb"), RSS_MB, "MB"))
+    result.add(at_most("RSS peak (daemon)", med(daemons, "rss_peak_mb"), RSS_MB, "MB"))
+    result.add(at_most(f"idle CPU, whole process ({idle_s:g} s)",
+                       med(daemons, "idle_cpu_pct"), IDLE_CPU_PCT, "% core"))
+    result.add(at_most("idle CPU, event-loop thread", med(daemons, "idle_loop_cpu_pct"),
+                       IDLE_CPU_PCT, "% core"))
+    twin_pct = round(median(twin), 3)
+    result.add(Figure("idle CPU of the twin's 5 simulated readers alone", twin_pct, "% core"))
+    result.add(at_most("idle CPU, whole process less simulated readers (estimate)",
+                       round(max(0.0, med(daemons, "idle_cpu_pct") - twin_pct), 3),
+                       IDLE_CPU_PCT, "% core"))
+    result.add(at_most("start to READY=1", med(daemons, "startup_s"), STARTUP_S, "s"))
+    result.add(at_most("RSS peak (demo --fast match)", med(matches, "rss_peak_mb"), RSS_MB, "MB"))
+    result.add(Figure("CPU during demo --fast match", med(matches, "cpu_pct"), "% core"))
+    result.add(Figure("demo --fast match wall time", med(matches, "wall_s"), "s"))
+    result.detail = {"runs": runs, "idle_s": idle_s, "load": machine_load(),
+                     "daemon": daemons, "twin_readers_idle_cpu_pct": twin,
+                     "match": matches}
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, help="runs per figure (5; --quick 2)")
+    parser.add_argument("--idle-s", type=float, help="seconds of idle measured (10; --quick 3)")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if (args.runs is not None and args.runs < 1) or (args.idle_s is not None and args.idle_s <= 0):
+        parser.error("--runs must be at least 1 and --idle-s positive")
+    return report(run(args.quick, runs=args.runs, idle_s=args.idle_s), args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,359 @@
+"""Crash soak: SIGKILL the daemon at random moments of real matches, restart it, and
+check that nothing was lost or doubled; then cut the journal's WAL like a power loss.
+
+    python bench/crash.py --kills K --seed S [--variant V] [--cuts N] [--json]
+
+Matches are `unotable demo --fast --journal PATH` processes (the daemon, unchanged, on
+the simulated twin with bots). For each game (seed S, S+1, ... until K kills were
+made) the script first plays the match uninterrupted on its own journal, then plays it
+again on a second journal and SIGKILLs the process at random moments, restarting it
+with the same `--journal` each time, until a run ends by itself. Kill moments, drawn
+from `random.Random(S)`, take turns between:
+
+- a random delay after start (0.3-2.5 s: start-up, dealing, mid-match);
+- mid-ejection: as soon as the world file beside the journal shows an ejection under
+  way (the motor is running, cards are leaving the hopper);
+- mid-commit: as soon as the journal's WAL grows (a commit is being written).
+
+At the end: `lost` = actions of the uninterrupted run missing from the killed one,
+`doubled` = actions more than it, `mismatches` = positions where the two journals'
+actions differ + summary figures that differ (actions, presses, cards ejected, tower
+moves, rounds, scores) + world/referee disagreements of the final run. Prints
+``kills=K lost=0 doubled=0 mismatches=0`` and exits 0 when all is well, else 1.
+
+Power loss: a live copy of a journal's database and WAL taken while a match writes
+it, cut at `--cuts` random byte offsets (and at every commit boundary ±1): each cut
+must open (SQLite recovery), hold exactly the entries of the last commit that lies
+wholly before the cut, and those actions must replay into a legal game.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    sys.path[0] = str(_HERE.parent)
+
+import argparse  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import shutil  # noqa: E402
+import struct  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from typing import Any  # noqa: E402
+
+from bench.common import (  # noqa: E402
+    Figure,
+    Result,
+    at_least,
+    daemon_env,
+    exactly,
+    machine_load,
+    progress,
+    table,
+    unotable,
+    workdir,
+)
+
+KINDS = ("delay", "ejection", "commit")
+SAME = ("actions", "launcher_presses", "cards_ejected", "tower_moves", "rounds", "scores")
+RUN_TIMEOUT_S = 300
+
+
+def demo_cmd(variant: str, seed: int, journal: Path) -> list[str]:
+    return unotable("demo", "--fast", "--json", "--variant", variant, "--seed", str(seed),
+                    "--rounds", "10000", "--journal", str(journal))
+
+
+def actions_of(path: Path) -> list[Any]:
+    from firmware.journal import Journal
+
+    with Journal.open(path, readonly=True) as journal:
+        return [e.payload for e in journal.entries() if e.kind == "action"]
+
+
+def open_intents(path: Path) -> int:
+    from firmware.journal import Journal
+
+    with Journal.open(path, readonly=True) as journal:
+        return len(journal.open_intents())
+
+
+@dataclass
+class Soak:
+    kills: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    cut_ejections: int = 0  # restarts that found an ejection cut off (intent without result)
+    lost: int = 0
+    doubled: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    games: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return sum(self.kills.values())
+
+
+def _wait_moment(kind: str, proc: subprocess.Popen[bytes], journal: Path,
+                 rng: random.Random) -> None:
+    """Return at the moment to kill (or when the process ended by itself)."""
+    if kind == "delay":
+        deadline = time.monotonic() + rng.uniform(0.3, 2.5)
+        while time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.005)
+        return
+    wal = Path(f"{journal}-wal")
+    world = journal.with_name(journal.name + ".world.json")
+    time.sleep(rng.uniform(0.0, 1.0))  # not always the first one after start-up
+    size = wal.stat().st_size if wal.exists() else 0
+    deadline = time.monotonic() + 30
+    while proc.poll() is None and time.monotonic() < deadline:
+        if kind == "commit":
+            now = wal.stat().st_size if wal.exists() else 0
+            if now != size:
+                return
+        else:
+            try:
+                if json.loads(world.read_text()).get("ejection") is not None:
+                    return
+            except (OSError, ValueError):
+                pass  # not written yet
+        time.sleep(0.0005)
+
+
+def play_killed(variant: str, seed: int, journal: Path, kills_left: int, soak: Soak,
+                rng: random.Random) -> dict[str, Any]:
+    """Play the match on `journal`, killing it up to `kills_left` times; the final summary."""
+    env = daemon_env(journal.parent)
+    while True:
+        proc = subprocess.Popen(demo_cmd(variant, seed, journal), env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if kills_left > 0:
+            kind = KINDS[soak.total % len(KINDS)]
+            _wait_moment(kind, proc, journal, rng)
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate(timeout=60)
+                soak.kills[kind] += 1
+                kills_left -= 1
+                soak.cut_ejections += open_intents(journal) > 0
+                continue
+        out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
+        if proc.returncode != 0:
+            raise RuntimeError(f"{variant} seed {seed}: demo exited {proc.returncode}: "
+                               f"{err.decode(errors='replace')[-800:]}")
+        return dict(json.loads(out))
+
+
+def compare(name: str, ref: dict[str, Any], got: dict[str, Any], ref_actions: list[Any],
+            got_actions: list[Any], soak: Soak) -> None:
+    soak.lost += max(0, len(ref_actions) - len(got_actions))
+    soak.doubled += max(0, len(got_actions) - len(ref_actions))
+    for i, (a, b) in enumerate(zip(ref_actions, got_actions, strict=False)):
+        if a != b:
+            soak.mismatches.append(f"{name}: action {i}: {b} instead of {a}")
+    for key in SAME:
+        if ref.get(key) != got.get(key):
+            soak.mismatches.append(f"{name}: {key} {got.get(key)} instead of {ref.get(key)}")
+    if not got.get("world_agrees"):
+        soak.mismatches += [f"{name}: world: {m}" for m in got.get("mismatches", [])] or \
+            [f"{name}: the world and the referee disagreed"]
+
+
+def crash_soak(kills: int, seed: int, variant: str) -> Soak:
+    rng = random.Random(seed)
+    soak = Soak()
+    game_seed = seed
+    with workdir("crash") as tmp:
+        while soak.total < kills or not soak.games:
+            name = f"{variant} seed {game_seed}"
+            progress(f"crash: {name}: uninterrupted run")
+            whole = tmp / f"whole-{game_seed}" / "journal.db"
+            whole.parent.mkdir()
+            ref = play_killed(variant, game_seed, whole, 0, soak, rng)
+            before = soak.total
+            cut = tmp / f"killed-{game_seed}" / "journal.db"
+            cut.parent.mkdir()
+            progress(f"crash: {name}: killed run ({kills - soak.total} kills to go)")
+            got = play_killed(variant, game_seed, cut, kills - soak.total, soak, rng)
+            compare(name, ref, got, actions_of(whole), actions_of(cut), soak)
+            soak.games.append({"game": name, "kills": soak.total - before,
+                               "actions": got.get("actions"), "rounds": got.get("rounds")})
+            game_seed += 1
+    return soak
+
+
+# -- power loss: the WAL cut at random byte offsets ----------------------------------------
+WAL_HEADER = 32
+FRAME_HEADER = 24
+
+
+def commit_ends(wal: bytes) -> list[int]:
+    """Byte offsets just after each commit frame of a WAL (sqlite.org/fileformat2: the
+    frame header's second word, the database size after a commit, is non-zero)."""
+    if len(wal) < WAL_HEADER:
+        return []
+    page = struct.unpack(">I", wal[8:12])[0]
+    ends = []
+    at = WAL_HEADER
+    while at + FRAME_HEADER + page <= len(wal):
+        if struct.unpack(">I", wal[at + 4:at + 8])[0]:
+            ends.append(at + FRAME_HEADER + page)
+        at += FRAME_HEADER + page
+    return ends
+
+
+def _live_image(tmp: Path, variant: str, seed: int) -> tuple[Path, bytes]:
+    """A copy of database + WAL of a journal while a match writes it, as a power cut
+    would leave them (nothing checkpointed)."""
+    journal = tmp / "live" / "journal.db"
+    journal.parent.mkdir()
+    proc = subprocess.Popen(demo_cmd(variant, seed, journal), env=daemon_env(journal.parent),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wal = Path(f"{journal}-wal")
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None and \
+                (not wal.exists() or len(commit_ends(wal.read_bytes())) < 60):
+            time.sleep(0.05)
+        image = tmp / "image"
+        image.mkdir()
+        shutil.copy(journal, image / "journal.db")
+        wal_bytes = wal.read_bytes()
+    finally:
+        proc.kill()
+        proc.wait()
+    return image / "journal.db", wal_bytes
+
+
+def _open_cut(image: Path, wal: bytes, where: Path) -> tuple[int, list[Any], str, int]:
+    from firmware.journal import Journal
+
+    where.mkdir()
+    shutil.copy(image, where / "journal.db")
+    (where / "journal.db-wal").write_bytes(wal)
+    with Journal.open(where / "journal.db") as journal:
+        entries = list(journal.entries())
+        match = journal.match
+        header = (match.edition, match.seats) if match is not None else ("", 0)
+    shutil.rmtree(where)
+    return len(entries), [e.payload for e in entries if e.kind == "action"], *header
+
+
+def _replays(edition: str, seats: int, actions: list[Any]) -> bool:
+    import uno_core as U
+
+    if not edition:
+        return not actions
+    state = U.new_match(edition, seats, {}, mode=U.TABLE)
+    for payload in actions:
+        state, _ = U.apply(state, U.action_from_dict(payload))
+    return True
+
+
+def power_loss(cuts: int, seed: int, variant: str) -> dict[str, Any]:
+    rng = random.Random(f"{seed}:wal")
+    with workdir("wal") as tmp:
+        progress("crash: power loss: a live copy of a journal being written")
+        image, wal = _live_image(tmp, variant, seed)
+        ends = commit_ends(wal)
+        offsets = {0, WAL_HEADER - 1, WAL_HEADER, len(wal)}
+        offsets |= {e + d for e in ends for d in (-1, 0, 1) if 0 <= e + d <= len(wal)}
+        while len(offsets) < len(ends) * 3 + cuts:
+            offsets.add(rng.randrange(0, len(wal) + 1))
+        progress(f"crash: power loss: {len(offsets)} cuts of a {len(wal)}-byte WAL "
+                 f"({len(ends)} commits)")
+        at_commit: dict[int, int] = {0: 0}  # commit end -> entries recovered
+        for end in ends:
+            at_commit[end] = _open_cut(image, wal[:end], tmp / "cut")[0]
+        recovered = failed = 0
+        problems: list[str] = []
+        # (a commit may add no entry: the schema, a match header)
+        ordered = all(at_commit[a] <= at_commit[b] for a, b in zip(ends, ends[1:], strict=False))
+        for offset in sorted(offsets):
+            last = max([0, *(e for e in ends if e <= offset)])
+            try:
+                n, actions, edition, seats = _open_cut(image, wal[:offset], tmp / "cut")
+                if n != at_commit[last]:
+                    raise AssertionError(f"{n} entries, the last commit before it holds "
+                                         f"{at_commit[last]}")
+                _replays(edition, seats, actions)
+                if not ordered:
+                    raise AssertionError("a later commit recovered fewer entries than an "
+                                         "earlier one")
+                recovered += 1
+            except Exception as exc:  # a failed recovery is the figure, not a crash
+                failed += 1
+                if len(problems) < 10:
+                    problems.append(f"cut at byte {offset}: {type(exc).__name__}: {exc}")
+        return {"wal_bytes": len(wal), "commits": len(ends), "cuts": len(offsets),
+                "recovered": recovered, "failed": failed, "problems": problems,
+                "entries_in_copy": at_commit[ends[-1]] if ends else 0}
+
+
+def run(quick: bool = False, *, kills: int | None = None, seed: int = 1,
+        variant: str = "power", cuts: int | None = None) -> Result:
+    kills = kills if kills is not None else (3 if quick else 20)
+    cuts = cuts if cuts is not None else (20 if quick else 200)
+    result = Result("crash")
+    soak = crash_soak(kills, seed, variant)
+    result.add(Figure("kills (delay/ejection/commit)",
+                      "/".join(str(soak.kills[k]) for k in KINDS)))
+    result.add(at_least("kills", soak.total, kills))
+    result.add(Figure("restarts that found an ejection cut off", soak.cut_ejections))
+    result.add(exactly("lost", soak.lost, 0))
+    result.add(exactly("doubled", soak.doubled, 0))
+    result.add(exactly("mismatches", len(soak.mismatches), 0))
+    wal = power_loss(cuts, seed, variant)
+    result.add(Figure("WAL cuts (random offsets + each commit +-1)", wal["cuts"]))
+    result.add(exactly("WAL cuts recovered to the last commit", wal["recovered"], wal["cuts"]))
+    result.detail = {"variant": variant, "seed": seed, "kills": soak.kills,
+                     "games": soak.games, "mismatch_list": soak.mismatches[:20],
+                     "power_loss": wal, "load": machine_load()}
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, help="SIGKILLs to make (20; --quick 3)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--variant", default="power",
+                        help="edition of the matches (power: towers and exact deals)")
+    parser.add_argument("--cuts", type=int, help="random WAL cut offsets (200; --quick 20)")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if (args.kills is not None and args.kills < 1) or (args.cuts is not None and args.cuts < 0):
+        parser.error("--kills must be at least 1 and --cuts not negative")
+    from uno_core import EDITIONS
+
+    if args.variant not in EDITIONS:
+        parser.error(f"--variant {args.variant!r}: one of {', '.join(EDITIONS)}")
+    result = run(args.quick, kills=args.kills, seed=args.seed, variant=args.variant,
+                 cuts=args.cuts)
+    soak_line = (f"kills={result.detail['kills'] and sum(result.detail['kills'].values())} "
+                 f"lost={_value(result, 'lost')} doubled={_value(result, 'doubled')} "
+                 f"mismatches={_value(result, 'mismatches')}")
+    wal = result.detail["power_loss"]
+    wal_line = f"wal_cuts={wal['cuts']} recovered={wal['recovered']} failed={wal['failed']}"
+    if args.json:
+        print(json.dumps({**result.to_json(), "summary": soak_line, "wal": wal_line},
+                         sort_keys=True))
+    else:
+        print(table([result]))
+        for line in result.detail["mismatch_list"] + wal["problems"]:
+            print(f"  {line}")
+        print(soak_line)
+        print(wal_line)
+    return 0 if result.ok else 1
+
+
+def _value(result: Result, name: str) -> Any:
+    return next(f.value for f in result.figures if f.name == name)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

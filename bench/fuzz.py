@@ -1,0 +1,431 @@
+"""Bad input: property-based fuzzing of the API, of config files and of scenario files.
+
+    python bench/fuzz.py [--examples N] [--seed S] [--json]
+
+API: the real daemon, `unotable run` on the simulated twin (default config, a free
+port), started with a notify socket and fuzzed over HTTP with hypothesis. Requests
+are drawn from the API's own OpenAPI schemas (`firmware.api.schema`: bodies that
+validate, with real cards and seats, so many are accepted and move the game), from
+those bodies broken (a required field dropped, an unknown one added, a wrong type),
+from arbitrary JSON and bytes, and from any method on any path. For every request:
+no 5xx, the process still alive, and when it was refused, `GET /api/state` is the
+same before and after.
+
+Config files: the built-in default with sections and keys removed, added or set to
+random values, and raw byte damage to its text, checked with `unotable config check`:
+exit 0 or 1, never a traceback; a file it passes loads, a file it rejects does not.
+
+Scenario files: the examples in docs/scenarios with their fields and actions replaced
+by random values, and raw byte damage, run with `unotable scenario`: exit 0 or 2
+(a clear error naming the bad input), never a traceback.
+
+Figures: requests / files tried, rejected, 5xx or crashes (must be 0), refusals that
+changed the state (must be 0).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    sys.path[0] = str(_HERE.parent)
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import http.client  # noqa: E402
+import io  # noqa: E402
+import json  # noqa: E402
+import signal  # noqa: E402
+import subprocess  # noqa: E402
+import tomllib  # noqa: E402
+from collections import Counter  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from typing import Any  # noqa: E402
+
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from bench.common import (  # noqa: E402
+    REPO,
+    Figure,
+    NotifySocket,
+    Result,
+    daemon_env,
+    exactly,
+    free_port,
+    machine_load,
+    progress,
+    report,
+    sim_config,
+    unotable,
+    workdir,
+)
+
+Strategy = st.SearchStrategy[Any]
+
+
+def _run_examples(strategy: Strategy, examples: int, seed: int,
+                  check: Callable[[Any], None]) -> None:
+    """Call `check` on `examples` values drawn by hypothesis (no shrinking: `check`
+    counts what it sees instead of failing)."""
+
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
+              phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def each(value: Any) -> None:
+        check(value)
+
+    from hypothesis import seed as hseed
+
+    hseed(seed)(each)()
+
+
+# -- the API ---------------------------------------------------------------------------
+def _cards() -> list[str]:
+    from uno_core import EDITIONS, format_card, get_edition
+
+    return sorted({format_card(c) for e in EDITIONS for c in get_edition(e).deck})
+
+
+def from_schema(schema: dict[str, Any], cards: Strategy) -> Strategy:
+    """Values that validate against one of the API's JSON schemas (the subset it uses)."""
+    if "anyOf" in schema:
+        return st.one_of([from_schema(s, cards) for s in schema["anyOf"]])
+    if "enum" in schema:
+        return st.sampled_from(schema["enum"])
+    kind = schema.get("type")
+    if kind == "object":
+        props = schema.get("properties", {})
+        required = set(schema.get("required", ()))
+        if not props:
+            extra = schema.get("additionalProperties")
+            if isinstance(extra, dict):
+                return st.dictionaries(st.text(min_size=1, max_size=12),
+                                       from_schema(extra, cards), max_size=3)
+            return st.just({})
+        return st.fixed_dictionaries(
+            {k: from_schema(v, cards) for k, v in props.items() if k in required},
+            optional={k: from_schema(v, cards) for k, v in props.items() if k not in required})
+    if kind == "integer":
+        lo, hi = schema.get("minimum", -(2**31)), schema.get("maximum", 2**31)
+        return st.integers(lo, min(hi, lo + 12)) | st.integers(lo, hi)
+    if kind == "boolean":
+        return st.booleans()
+    if kind == "string":
+        if schema.get("pattern", "").startswith("^[RGBYW]"):
+            return cards | st.from_regex(schema["pattern"], fullmatch=True)
+        return st.text(max_size=min(schema.get("maxLength", 16), 16))
+    if kind == "array":
+        return st.lists(from_schema(schema["items"], cards),
+                        max_size=min(schema.get("maxItems", 4), 4))
+    return st.none()
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=True)
+    | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=4),
+    max_leaves=12)
+
+
+def _broken(body: Any, draw_key: str, junk: Any, how: int) -> Any:
+    if not isinstance(body, dict):
+        return body
+    body = dict(body)
+    if how == 0 and body:
+        body.pop(sorted(body)[len(draw_key) % len(body)])  # a field missing
+    elif how == 1:
+        body[draw_key or "x"] = junk  # an unknown field
+    elif body:
+        body[sorted(body)[len(draw_key) % len(body)]] = junk  # a wrong type or value
+    return body
+
+
+def api_requests() -> Strategy:
+    """(method, path, body bytes or None, content type)."""
+    from firmware.api.schema import ADMIN_BODIES, BODIES
+
+    cards = st.sampled_from(_cards())
+    endpoints = {**{p: s for p, (s, _summary) in BODIES.items()},
+                 **{f"/api/admin/{a}": s for a, s in ADMIN_BODIES.items()}}
+    valid = st.one_of([st.tuples(st.just(p), from_schema(s, cards)) for p, s in endpoints.items()])
+    broken = st.builds(lambda pb, k, j, h: (pb[0], _broken(pb[1], k, j, h)),
+                       valid, st.text(max_size=6), JSON, st.integers(0, 2))
+    paths = st.sampled_from([*endpoints, "/api/state", "/api/health", "/api/openapi.json",
+                             "/api/ws", "/api/admin/unknown", "/api/nothing", "/", "/api/play/x",
+                             "/api/admin/", "/api/admin/new-match/1"])
+    as_json = st.tuples(st.just("POST"), st.one_of(valid, broken, st.tuples(paths, JSON)))
+    posts = as_json.map(lambda mb: (mb[0], mb[1][0], json.dumps(mb[1][1]).encode(),
+                                    "application/json"))
+    raw = st.tuples(st.sampled_from(["POST", "PUT", "DELETE", "PATCH", "GET"]), paths,
+                    st.none() | st.binary(max_size=64),
+                    st.sampled_from(["application/json", "text/plain", ""]))
+    big = st.tuples(st.just("POST"), st.sampled_from(list(endpoints)),
+                    st.integers(60_000, 80_000).map(lambda n: b'{"seat": 0, "x": "' + b"a" * n
+                                                    + b'"}'), st.just("application/json"))
+    return st.one_of(posts, posts, posts, raw, big)
+
+
+class Http:
+    def __init__(self, port: int) -> None:
+        self.port = port
+
+    def __call__(self, method: str, path: str, body: bytes | None = None,
+                 ctype: str = "application/json") -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        try:
+            headers = {"Content-Type": ctype} if ctype else {}
+            conn.request(method, path, body=body, headers=headers)
+            resp = conn.getresponse()
+            return resp.status, resp.read()
+        finally:
+            conn.close()
+
+
+def fuzz_api(examples: int, seed: int) -> dict[str, Any]:
+    counts: Counter[str] = Counter()
+    problems: list[str] = []
+    statuses: Counter[int] = Counter()
+    with workdir("fuzz") as tmp:
+        notify = NotifySocket(tmp)
+        port = free_port()
+        proc = subprocess.Popen(unotable("run", "--config", str(sim_config(tmp, port=port)),
+                                         "--log-level", "ERROR"),
+                                env=daemon_env(tmp, NOTIFY_SOCKET=notify.path),
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            if notify.wait_for("READY=1", timeout=30) is None:
+                raise RuntimeError("the daemon did not become ready")
+            call = Http(port)
+
+            def check(req: tuple[str, str, bytes | None, str]) -> None:
+                method, path, body, ctype = req
+                if proc.poll() is not None:
+                    counts["after_crash"] += 1
+                    return
+                before = call("GET", "/api/state")[1]
+                try:
+                    status, answer = call(method, path, body, ctype)
+                except (OSError, http.client.HTTPException) as exc:
+                    counts["no_answer"] += 1
+                    problems.append(f"{method} {path}: no answer ({exc})")
+                    return
+                counts["tried"] += 1
+                statuses[status] += 1
+                if status >= 500:
+                    counts["5xx"] += 1
+                    problems.append(f"{method} {path} {body[:80] if body else body!r}: {status}")
+                elif status >= 400:
+                    counts["rejected"] += 1
+                    if not _error_body(answer):
+                        counts["unclear"] += 1
+                        problems.append(f"{method} {path}: {status} without a reason: {answer[:80]!r}")
+                    if call("GET", "/api/state")[1] != before:
+                        counts["changed_on_reject"] += 1
+                        problems.append(f"{method} {path} {body[:80] if body else body!r}: "
+                                        f"refused with {status} but the state changed")
+                else:
+                    counts["accepted"] += 1
+
+            _run_examples(api_requests(), examples, seed, check)
+            alive = proc.poll() is None
+            proc.send_signal(signal.SIGTERM)
+            _out, err = proc.communicate(timeout=30)
+            stopped_cleanly = proc.returncode == 0
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            notify.close()
+    tracebacks = err.decode(errors="replace").count("Traceback")
+    return {"tried": counts["tried"], "accepted": counts["accepted"],
+            "rejected": counts["rejected"], "5xx": counts["5xx"],
+            "no_answer": counts["no_answer"] + counts["after_crash"],
+            "changed_on_reject": counts["changed_on_reject"], "unclear": counts["unclear"],
+            "alive": alive, "stopped_cleanly": stopped_cleanly, "tracebacks_logged": tracebacks,
+            "statuses": {str(k): v for k, v in sorted(statuses.items())},
+            "problems": problems[:20]}
+
+
+def _error_body(answer: bytes) -> bool:
+    try:
+        data = json.loads(answer)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and bool(data.get("reason")) and "error" in data
+
+
+# -- files -----------------------------------------------------------------------------
+def _cli(args: list[str]) -> tuple[int | None, str]:
+    """Run `unotable ARGS` in this process; (exit status, traceback or '')."""
+    import traceback
+
+    from firmware.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            return main(args), ""
+    except SystemExit as exc:
+        return int(exc.code or 0), ""
+    except Exception:
+        return None, traceback.format_exc(limit=3)
+
+
+def _damaged(text: str) -> Strategy:
+    data = text.encode()
+    edits = st.lists(st.tuples(st.integers(0, len(data) - 1), st.integers(0, 255),
+                               st.sampled_from(["flip", "drop", "insert"])), min_size=1, max_size=6)
+
+    def apply(ops: list[tuple[int, int, str]]) -> bytes:
+        b = bytearray(data)
+        for at, value, how in ops:
+            at = min(at, len(b) - 1)
+            if how == "flip":
+                b[at] = value
+            elif how == "drop":
+                del b[at]
+            else:
+                b.insert(at, value)
+        return bytes(b)
+
+    return edits.map(apply)
+
+
+SCALARS = (st.booleans() | st.integers(-5, 70000) | st.floats(-1e3, 1e3, allow_nan=False)
+           | st.text(max_size=8) | st.sampled_from(["/dev/ttyUSB0", "loop://", "neutral", "R7",
+                                                      "W+4", "power", "play", "U"]))
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                      | st.dictionaries(st.text(min_size=1, max_size=6), inner, max_size=3),
+                      max_leaves=8)
+
+
+def _mutated(doc: dict[str, Any]) -> Strategy:
+    """`doc` with 1-4 keys (top level, or inside a table) removed, added or replaced."""
+
+    @st.composite
+    def build(draw: Callable[[Strategy], Any]) -> dict[str, Any]:
+        out = json.loads(json.dumps(doc))
+        for _ in range(draw(st.integers(1, 4))):
+            where = out
+            tables = [k for k, v in out.items() if isinstance(v, dict)]
+            if tables and draw(st.booleans()):
+                where = out[draw(st.sampled_from(tables))]
+            lists = [k for k, v in where.items() if isinstance(v, list) and v]
+            if lists and draw(st.booleans()):
+                items = where[draw(st.sampled_from(lists))]
+                i = draw(st.integers(0, len(items) - 1))
+                if isinstance(items[i], dict) and items[i] and draw(st.booleans()):
+                    items[i][draw(st.sampled_from(sorted(items[i])))] = draw(VALUES)
+                else:
+                    items[i] = draw(VALUES)
+                continue
+            key = draw(st.sampled_from([*where, "bogus"])) if where else "bogus"
+            if draw(st.integers(0, 2)) == 0:
+                where.pop(key, None)
+            else:
+                where[key] = draw(VALUES)
+        return out
+
+    return build()
+
+
+def _files(base_texts: list[str]) -> Strategy:
+    import tomlkit
+
+    docs = st.one_of([_mutated(tomllib.loads(t)) for t in base_texts])
+    return st.one_of(docs.map(lambda d: tomlkit.dumps(d).encode()),
+                     st.one_of([_damaged(t) for t in base_texts]))
+
+
+def fuzz_files(kind: str, examples: int, seed: int) -> dict[str, Any]:
+    from firmware.config import DEFAULT_PATH, load_config
+    from firmware.errors import ConfigError
+
+    if kind == "config":
+        bases = [DEFAULT_PATH.read_text()]
+    else:
+        bases = [p.read_text() for p in sorted((REPO / "docs" / "scenarios").glob("*.toml"))]
+    counts: Counter[str] = Counter()
+    problems: list[str] = []
+    with workdir(f"fuzz-{kind}") as tmp:
+        path = tmp / f"{kind}.toml"
+
+        def check(data: bytes) -> None:
+            path.write_bytes(data)
+            counts["tried"] += 1
+            if kind == "config":
+                status, tb = _cli(["config", "check", str(path)])
+                ok_status = (0, 1)
+            else:
+                status, tb = _cli(["scenario", "--json", str(path)])
+                ok_status = (0, 2)
+            if status not in ok_status:
+                counts["crashed"] += 1
+                problems.append(f"{data[:120]!r}: exit {status} {tb[-400:]}")
+                return
+            counts["rejected" if status else "accepted"] += 1
+            if kind == "config":  # what `check` says is what loading does
+                try:
+                    load_config(path)
+                    loads = True
+                except (ConfigError, OSError):
+                    loads = False
+                except Exception as exc:
+                    loads = None
+                    problems.append(f"load_config: {type(exc).__name__}: {exc}")
+                if loads is not (status == 0):
+                    counts["disagree"] += 1
+                    if len(problems) < 20:
+                        problems.append(f"check exit {status} but load_config "
+                                        f"{'loads' if loads else 'fails'}: {data[:120]!r}")
+
+        _run_examples(_files(bases), examples, seed, check)
+    return {"tried": counts["tried"], "accepted": counts["accepted"],
+            "rejected": counts["rejected"], "crashed": counts["crashed"],
+            "disagree": counts["disagree"], "problems": problems[:20]}
+
+
+def run(quick: bool = False, *, examples: int | None = None, seed: int = 1) -> Result:
+    examples = examples if examples is not None else (150 if quick else 3000)
+    result = Result("fuzz")
+    progress(f"fuzz: {examples} requests to unotable run on the twin")
+    api = fuzz_api(examples, seed)
+    result.add(Figure("API requests tried", api["tried"]))
+    result.add(Figure("API requests accepted / rejected (4xx)",
+                      f"{api['accepted']} / {api['rejected']}"))
+    result.add(exactly("API 5xx", api["5xx"], 0))
+    result.add(exactly("API refusals that changed the state", api["changed_on_reject"], 0))
+    result.add(exactly("API errors without a JSON reason", api["unclear"], 0))
+    result.add(exactly("API no answer / daemon died", api["no_answer"], 0))
+    result.add(exactly("daemon stopped cleanly at the end", api["stopped_cleanly"], True))
+    files = {}
+    for kind in ("config", "scenario"):
+        n = max(20, examples // 3)
+        progress(f"fuzz: {n} {kind} files")
+        r = files[kind] = fuzz_files(kind, n, seed)
+        result.add(Figure(f"{kind} files tried (rejected)", f"{r['tried']} ({r['rejected']})"))
+        result.add(exactly(f"{kind} files that crashed the command", r["crashed"], 0))
+    result.add(exactly("config check vs load_config disagreements", files["config"]["disagree"], 0))
+    result.detail = {"api": api, **files, "seed": seed, "load": machine_load()}
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--examples", type=int, help="API requests (3000; --quick 150); "
+                        "a third as many config and scenario files")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.examples is not None and args.examples < 1:
+        parser.error("--examples must be at least 1")
+    return report(run(args.quick, examples=args.examples, seed=args.seed), args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

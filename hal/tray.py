@@ -12,6 +12,11 @@ gives no information: its counts stand still (towers on it are not declared
 lifted because a cable was pulled), and the tray reports `ReaderDown` /
 `ReaderUp` once per change.
 
+`get_status()` and `positions()` never wait for a scan: a reader that times out
+holds its turn for seconds, and the daemon's event loop asks for the status. They
+read a snapshot the scanning thread refreshes after each reader's turn (readers)
+and at the end of each round (towers).
+
 Config::
 
     [tray]
@@ -281,8 +286,14 @@ class Tray:
         self._reader_ok: dict[Slot, bool] = {slot: True for slot in self._readers}
         self._reader_error: dict[Slot, str | None] = {slot: None for slot in self._readers}
         self._scans = 0
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # one scan at a time; never taken by status reads
+        self._snapshot_lock = threading.Lock()  # held only to copy or swap the snapshot
+        self._reading: Slot | None = None
+        self._snapshot: dict[str, Any] = {"readers": {}}
         self.closed = False
+        self._snap_round()
+        for slot in self._readers:
+            self._snap_reader(slot)
 
     @classmethod
     def from_config(
@@ -306,25 +317,40 @@ class Tray:
             events: list[TrayEvent] = []
             departures: list[tuple[str, Slot]] = []
             for slot, reader in self._readers.items():
+                self._set_reading(slot)
                 try:
-                    uids = reader.read_tags()
-                except HalError as exc:
-                    self._reader_error[slot] = str(exc)
-                    if self._reader_ok[slot]:
-                        self._reader_ok[slot] = False
-                        events.append(ReaderDown(slot, reader.port, str(exc)))
-                    continue
-                if not self._reader_ok[slot]:
-                    self._reader_ok[slot] = True
-                    events.append(ReaderUp(slot, reader.port))
-                self._reader_error[slot] = None
-                self._observe(slot, set(uids), events, departures)
+                    self._read(slot, reader, events, departures)
+                finally:
+                    self._snap_reader(slot)
+            self._set_reading(None)
             # Departures are settled after the whole round, so a tower moved from one
             # slot to another between two rounds is one TowerPlaced, not removed + placed.
             for uid, slot in departures:
                 self._left(uid, slot, events)
             self._scans += 1
+            self._snap_round()
             return events
+
+    def _read(
+        self,
+        slot: Slot,
+        reader: Reader,
+        events: list[TrayEvent],
+        departures: list[tuple[str, Slot]],
+    ) -> None:
+        try:
+            uids = reader.read_tags()
+        except HalError as exc:
+            self._reader_error[slot] = str(exc)
+            if self._reader_ok[slot]:
+                self._reader_ok[slot] = False
+                events.append(ReaderDown(slot, reader.port, str(exc)))
+            return
+        if not self._reader_ok[slot]:
+            self._reader_ok[slot] = True
+            events.append(ReaderUp(slot, reader.port))
+        self._reader_error[slot] = None
+        self._observe(slot, set(uids), events, departures)
 
     def watch(self, on_event: Callable[[TrayEvent], None], stop: threading.Event) -> None:
         """Scan until `stop` is set, handing each event to `on_event` (a worker thread's loop)."""
@@ -382,26 +408,51 @@ class Tray:
             events.append(TowerRemoved(tower, slot))
 
     # -- state ------------------------------------------------------------------------
-    def positions(self) -> dict[str, Slot | None]:
-        """Enrolled tower -> the slot it stands on, or None when off the tray."""
-        with self._lock:
-            return dict(self._position)
-
-    def get_status(self) -> dict[str, Any]:
-        with self._lock:
-            return {
+    # The snapshot is written by the scanning thread only (or before any scan), and read
+    # by anyone: status reads never wait for a reader's serial I/O.
+    def _snap_round(self) -> None:
+        with self._snapshot_lock:
+            self._snapshot = {
+                **self._snapshot,
                 "scans": self._scans,
                 "towers": dict(self._position),
                 "unknown_tags": sorted(self._reported_unknown),
-                "readers": {
-                    str(slot): {
-                        **reader.get_status(),
-                        "ok": self._reader_ok[slot],
-                        "error": self._reader_error[slot],
-                    }
-                    for slot, reader in self._readers.items()
-                },
             }
+
+    def _snap_reader(self, slot: Slot) -> None:
+        entry = {
+            **self._readers[slot].get_status(),
+            "ok": self._reader_ok[slot],
+            "error": self._reader_error[slot],
+        }
+        with self._snapshot_lock:
+            readers = {**self._snapshot.get("readers", {}), str(slot): entry}
+            self._snapshot = {**self._snapshot, "readers": readers}
+
+    def _set_reading(self, slot: Slot | None) -> None:
+        with self._snapshot_lock:
+            self._reading = slot
+
+    def positions(self) -> dict[str, Slot | None]:
+        """Enrolled tower -> the slot it stood on after the last complete round, or None
+        when off the tray. Never waits for a scan under way."""
+        with self._snapshot_lock:
+            return dict(self._snapshot["towers"])
+
+    def get_status(self) -> dict[str, Any]:
+        """The status after the last reader's turn; ``reading`` names the slot whose
+        reader is being read now (a reader that hangs stays named there). Never waits
+        for a scan under way."""
+        with self._snapshot_lock:
+            snap = self._snapshot
+            reading = self._reading
+        return {
+            "scans": snap["scans"],
+            "towers": dict(snap["towers"]),
+            "unknown_tags": list(snap["unknown_tags"]),
+            "reading": None if reading is None else str(reading),
+            "readers": {slot: dict(entry) for slot, entry in snap["readers"].items()},
+        }
 
     def close(self) -> None:
         with self._lock:

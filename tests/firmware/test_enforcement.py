@@ -331,3 +331,48 @@ def test_launcher_turns_to_face_the_player_whose_turn_it_is(table_factory):
         st = table.play_until(lambda s, step=step: s["waiting"]["kind"] == "turn"
                               and s["step"] > step)
     assert len(faced) >= 3
+
+
+# ---------------------------------------------------------------- the loop never waits on hardware
+class _HangingReader:
+    """A tray reader whose serial read hangs until released (a PN532 timing out)."""
+
+    port = "/dev/hanging"
+    firmware = None
+
+    def __init__(self):
+        import threading
+        self.inside, self.release = threading.Event(), threading.Event()
+
+    def read_tags(self):
+        self.inside.set()
+        self.release.wait(30)
+        return []
+
+    def get_status(self):
+        return {"port": self.port}
+
+    def close(self):
+        self.release.set()
+
+
+def test_health_and_play_go_on_while_a_tray_reader_hangs(table_factory):
+    from firmware.controller.hardware import Hardware
+    from hal.tray import Tray, parse_config
+
+    reader = _HangingReader()
+
+    def hanging_tray(hw):
+        hw.tray.close()
+        return Hardware(hw.launcher, hw.panel, Tray(parse_config({}), {"neutral": reader}))
+
+    table = table_factory("classic", wrap_hardware=hanging_tray)
+    try:
+        assert reader.inside.wait(10)
+        with urllib.request.urlopen(table.url + "/api/health", timeout=10) as resp:
+            health = json.loads(resp.read())
+        assert health["tray"]["reading"] == "neutral"  # the hanging reader is named
+        st = table.play_until(waiting("turn"))  # the table plays on meanwhile
+        assert st["hand_counts"] == [7, 7, 7, 7]
+    finally:
+        reader.release.set()

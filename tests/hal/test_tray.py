@@ -228,3 +228,55 @@ def test_watch_hands_each_event_to_the_callback_until_stopped():
     tray.watch(on_event, stop)
     assert set(got) == {TowerPlaced("U", 0), UnknownTag("DEADBEEF", 0)}
     assert tray.get_status()["scans"] == 1
+
+
+class StuckReader(ScriptedReader):
+    """A reader whose serial read hangs (a PN532 waiting out its timeouts) until released."""
+
+    def __init__(self, port):
+        super().__init__(port)
+        import threading
+
+        self.inside = threading.Event()
+        self.release = threading.Event()
+
+    def read_tags(self):
+        self.inside.set()
+        self.release.wait(30)
+        return super().read_tags()
+
+
+def _in_thread(fn):
+    """Run fn in a thread; (finished within 10 s, its result). A deadlock guard, not a speed test."""
+    import threading
+
+    out = []
+    worker = threading.Thread(target=lambda: out.append(fn()), daemon=True)
+    worker.start()
+    worker.join(10)
+    return bool(out), (out[0] if out else None)
+
+
+def test_status_and_positions_answer_while_a_reader_hangs_in_its_turn():
+    import threading
+
+    cfg = parse_config({"towers": {"U": U}, "seen_polls": 1}, path="tray")
+    fine, stuck = ScriptedReader("/dev/r0"), StuckReader("/dev/r1")
+    fine.tags = [U]
+    tray = Tray(cfg, {0: fine, 1: stuck})
+    scanner = threading.Thread(target=tray.scan, daemon=True)
+    scanner.start()
+    try:
+        assert stuck.inside.wait(10)
+        answered, status = _in_thread(tray.get_status)
+        assert answered, "get_status waited for the hanging reader"
+        assert status["reading"] == "1"  # the health view names the reader that hangs
+        assert status["readers"]["0"]["ok"] is True and status["scans"] == 0
+        answered, positions = _in_thread(tray.positions)
+        assert answered and positions == {"U": None}  # the round is not complete yet
+    finally:
+        stuck.release.set()
+        scanner.join(10)
+    status = tray.get_status()
+    assert status["reading"] is None and status["scans"] == 1
+    assert tray.positions() == {"U": 0}

@@ -590,24 +590,56 @@ class Controller:
                 return
             expected = self._expected_slot(ev.tower)
             if ev.slot != expected and ev.tower not in self.tower_waits:
-                self.alarm = {"kind": "alarm", "tower": ev.tower, "slot": ev.slot,
-                              "expected": expected,
-                              "message": f"tower {ev.tower} moved to {_slot_name(ev.slot)} "
-                                         f"without a capture: put it back at "
-                                         f"{_slot_name(expected)}"}
-                self.hw.panel.buzz("alarm")
-                self._publish({"kind": "alarm", **self.alarm})
+                self._raise_alarm(ev.tower, ev.slot,
+                                  f"tower {ev.tower} moved to {_slot_name(ev.slot)} without a "
+                                  f"capture: put it back at {_slot_name(expected)}")
             elif self.alarm is not None and self.alarm["tower"] == ev.tower:
-                self.alarm = None
-                self.hw.panel.buzz(None)
-                self._publish({"kind": "alarm_cleared", "tower": ev.tower})
-                self._pump()
+                self._clear_tower_alarm(ev.tower)
         elif isinstance(ev, TowerRemoved):
             self.tower_pos[ev.tower] = None
             self._publish({"kind": "tower_lifted", "tower": ev.tower, "slot": ev.slot})
+            if self.state is None or not self.state.edition.towers:
+                return
+            # Lifted from where it belongs while no capture moves it: someone took it.
+            # (A tower being carried to its new owner is in tower_waits, or in "off"
+            # mode was lifted from its old slot, which is no longer the expected one.)
+            expected = self._expected_slot(ev.tower)
+            if ev.slot == expected and ev.tower not in self.tower_waits:
+                self._raise_alarm(ev.tower, None,
+                                  f"tower {ev.tower} was lifted off {_slot_name(ev.slot)} "
+                                  f"without a capture: put it back at {_slot_name(expected)}")
         else:
             self._publish({"kind": "tray", "event": type(ev).__name__,
                            "slot": getattr(ev, "slot", None)})
+
+    def _raise_alarm(self, tower: str, slot: int | str | None, message: str) -> None:
+        """A tower moved without a capture: the table stops until it is back (or an
+        admin clears the alarm). Ownership stays the engine's."""
+        self.alarm = {"kind": "alarm", "tower": tower, "slot": slot,
+                      "expected": self._expected_slot(tower), "message": message}
+        self.hw.panel.buzz("alarm")
+        self._publish({"kind": "alarm", **self.alarm})
+
+    def _clear_tower_alarm(self, tower: str) -> None:
+        self.alarm = None
+        self.hw.panel.buzz(None)
+        self._publish({"kind": "alarm_cleared", "tower": tower})
+        # another tower may still stand where it does not belong
+        for other in TOWERS:
+            if other == tower or other in self.tower_waits or other not in self.tower_pos:
+                continue
+            pos = self.tower_pos[other]
+            expected = self._expected_slot(other)
+            if pos is not None and pos != expected:
+                self._raise_alarm(other, pos, f"tower {other} stands at {_slot_name(pos)} "
+                                              f"without a capture: put it back at "
+                                              f"{_slot_name(expected)}")
+                return
+            if pos is None and self.tower_confirm != "off":
+                self._raise_alarm(other, None, f"tower {other} is off the tray without a "
+                                               f"capture: put it back at {_slot_name(expected)}")
+                return
+        self._pump()
 
     def _expected_slot(self, tower: str) -> int | str:
         assert self.state is not None

@@ -182,7 +182,7 @@ function waitingText(s) {
       case "reload": return "reload the launcher, then press resume";
       case "jam": return "jam: clear it and press resume";
       case "paused": return `paused${w.reason && w.reason !== "paused" ? `: ${w.reason}` : ""}`;
-      case "alarm": return `the ${w.tower} tower moved to ${slotName(s, w.slot)} without a capture: put it back at ${slotName(s, w.expected)}`;
+      case "alarm": return `the ${w.tower} tower ${w.slot === null || w.slot === undefined ? "was lifted off the tray" : `moved to ${slotName(s, w.slot)}`} without a capture: put it back at ${slotName(s, w.expected)}`;
       case "cards-out": return `an ejection to ${named(w.seat)} was cut off: count the cards that came out and enter them`;
       case "ejecting": return `the launcher is ejecting${w.seat === null || w.seat === undefined ? "" : ` for ${named(w.seat)}`}`;
       case "new-match": return "no match yet: tap Match to start one";

@@ -376,3 +376,34 @@ def test_health_and_play_go_on_while_a_tray_reader_hangs(table_factory):
         assert st["hand_counts"] == [7, 7, 7, 7]
     finally:
         reader.release.set()
+
+
+def test_tower_lifted_off_the_tray_without_a_capture_raises_the_alarm(table_factory):
+    table = table_factory("power")
+    st = table.play_until(waiting("turn"))
+    owners, seq = dict(st["towers"]), table.journal_seq
+    table.world.tray_sim.lift("N")  # someone takes the N tower off the neutral slot
+    st = table.wait_for(waiting("alarm"))
+    assert st["alarm"]["tower"] == "N" and st["alarm"]["slot"] is None
+    assert "tower N was lifted off the neutral slot without a capture" in st["waiting"]["message"]
+    assert table.call(lambda: table.controller.hw.panel.get_status()["buzzer"]) == "alarm"
+    with pytest.raises(Rejected) as err:
+        table.submit(api.Challenge(1))
+    assert err.value.status == 409 and "lifted" in err.value.reason
+    table.world.tray_sim.place("N", "neutral")
+    st = table.wait_for(lambda st: st["waiting"]["kind"] != "alarm")
+    assert st["towers"] == owners and st["alarm"] is None and table.journal_seq == seq
+
+
+def test_a_tower_lifted_to_carry_it_to_its_captor_raises_no_alarm(table_factory):
+    table = table_factory("power")
+    st = table.play_until(lambda st: st["waiting"]["kind"] == "tower"
+                          and st["waiting"]["seat"] is not None)
+    tower, seat = st["waiting"]["tower"], st["waiting"]["seat"]
+    table.world.tray_sim.lift(tower)  # in the hand, on its way to the new owner
+    st = table.wait_for(lambda st: st["towers_seen"][tower] is None)
+    assert st["waiting"]["kind"] == "tower" and st["alarm"] is None
+    assert not kinds(table.events, "alarm")
+    table.world.move_tower(tower, seat)
+    st = table.wait_for(lambda st: st["waiting"].get("tower") != tower)
+    assert st["alarm"] is None and kinds(table.events, "tower_seen")[-1]["tower"] == tower

@@ -161,3 +161,12 @@ def test_towers_on_the_daemon_captures_a_reader_override_and_an_alarm(page, tmp_
         table.wait_for(lambda st: st["waiting"]["kind"] != "alarm")
         expect(page.locator("#waiting")).not_to_contain_text("without a capture")
         expect(page.locator(".seat.neutral .tower", has_text=other)).to_have_count(1)
+        table.world.tray_sim.lift(other)  # taken off the tray, no capture
+        table.wait_for(lambda st: st["waiting"]["kind"] == "alarm")
+        expect(page.locator("#waiting")).to_have_text(
+            f"the {other} tower was lifted off the tray without a capture: "
+            "put it back at the neutral spot")
+        table.world.tray_sim.place(other, "neutral")
+        table.wait_for(lambda st: st["waiting"]["kind"] != "alarm")
+        expect(page.locator("#waiting")).not_to_contain_text("without a capture")
+

@@ -1,0 +1,193 @@
+"""Long run: many simulated matches in one daemon process, and its memory over them.
+
+    python bench/longrun.py [--matches N] [--variant V] [--json]
+
+One `firmware.daemon.Daemon` (journal on disk with durable commits, loop, controller,
+API) runs on the simulated twin inside this process (`firmware.sim.testbed.SimTable`),
+and the seated bots play complete matches through it exactly as in `unotable demo
+--fast` (they declare over HTTP, press the simulated buttons). When a match is over,
+the next one starts with ``POST /api/admin/new-match``'s request (another seed each
+time: the world shuffles, the launcher draws and the bots decide by it). The process's
+RSS (VmRSS) is read after the first match (warm: imports, caches, first allocations)
+and after the last; growth per match = (end - warm) / (matches - 1), the slope of a
+least-squares line through every reading is printed too. Every match must end with
+the world and the referee agreeing.
+
+RSS counts the simulated hardware too, which keeps records a real table has not
+(gpiozero's mock pins remember every state change, the launcher twin every card and
+motor change, the PN532 twins every command). So after the measured matches,
+`--traced` more are played under tracemalloc (10 frames; it slows Python down a lot),
+and what they allocated and still hold at the end is split by who allocated it: the
+twin (any frame in hal/sim, firmware/sim or gpiozero's mock pins) or the daemon and
+everything else. The target applies to the latter.
+
+The issue's full figure is 1,000 matches (about an hour on a busy 2-core machine):
+``python bench/longrun.py --matches 1000``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    sys.path[0] = str(_HERE.parent)
+
+import argparse  # noqa: E402
+import gc  # noqa: E402
+import time  # noqa: E402
+import tracemalloc  # noqa: E402
+from typing import Any  # noqa: E402
+
+from bench.common import (  # noqa: E402
+    Figure,
+    Result,
+    at_most,
+    exactly,
+    machine_load,
+    progress,
+    report,
+    rss_mb,
+    workdir,
+)
+
+GROWTH_KB_PER_MATCH = 20.0  # an allowance for noise; a leak of one match's game is ~100 kB
+TWIN_CODE = ("/hal/sim/", "/firmware/sim/", "/gpiozero/pins/mock.py")
+MATCH_TIMEOUT_S = 600
+
+
+def slope(ys: list[float]) -> float:
+    """Least-squares slope of ys against 0, 1, 2, ..."""
+    n = len(ys)
+    if n < 2:
+        return 0.0
+    mx, my = (n - 1) / 2, sum(ys) / n
+    return sum((x - mx) * (y - my) for x, y in enumerate(ys)) / sum((x - mx) ** 2
+                                                                  for x in range(n))
+
+
+def heap_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -> dict[str, Any]:
+    """Bytes the heap grew by, split into the twin's and the rest; the biggest of each."""
+    split = {"twin": 0, "daemon": 0}
+    top: dict[str, list[tuple[int, str]]] = {"twin": [], "daemon": []}
+    for stat in after.compare_to(before, "traceback"):
+        frames = [f.filename for f in stat.traceback]
+        who = "twin" if any(part in f for f in frames for part in TWIN_CODE) else "daemon"
+        split[who] += stat.size_diff
+        origin = stat.traceback[-1]  # the innermost frame
+        top[who].append((stat.size_diff, f"{origin.filename.split('/')[-1]}:{origin.lineno}"))
+    return {**split, "top": {k: [f"{where} {size // 1024:+d} KiB" for size, where in
+                                 sorted(v, reverse=True)[:5]] for k, v in top.items()}}
+
+
+def long_run(matches: int, variant: str, seed: int, traced: int = 3) -> dict[str, Any]:
+    """`matches` matches measured by RSS, then `traced` more under tracemalloc."""
+    from firmware.api import requests as api
+    from firmware.sim.testbed import SimTable
+
+    readings: list[float] = []
+    disagreements: list[str] = []
+    actions = 0
+    heap: dict[str, Any] = {}
+    t0 = time.monotonic()
+    with workdir("longrun") as tmp:
+        table = SimTable(tmp, variant, 4, seed=seed)
+        bots = table.bots
+        assert bots is not None
+
+        def play(k: int) -> int:
+            if k:
+                match_seed = seed + k
+                # the next match's chance and decisions come from its own seed
+                table.seed = table.world.seed = bots.seed = match_seed
+                table.submit(api.Admin("new-match", {"seed": match_seed}))
+            table.on_loop(bots._run, timeout=MATCH_TIMEOUT_S)
+            st = table.settle()
+            if not st["match"] or st["waiting"]["kind"] != "match-over":
+                raise RuntimeError(f"match {k + 1} did not end: {st['waiting']}")
+            if table.world.check(st) or not table.world.agree:
+                disagreements.append(f"match {k + 1}: {table.world.mismatches[:3]}")
+            table.events.clear()  # the test bed's own record of events, not the daemon's
+            gc.collect()
+            return int(st["step"])
+
+        try:
+            for k in range(matches):
+                actions += play(k)
+                readings.append(rss_mb())
+                if k == 0 or (k + 1) % max(1, matches // 10) == 0 or k + 1 == matches:
+                    progress(f"longrun: {k + 1}/{matches} matches, RSS {readings[-1]:.1f} MB, "
+                             f"{time.monotonic() - t0:.0f} s")
+            if traced:
+                progress(f"longrun: {traced} more matches under tracemalloc")
+                tracemalloc.start(10)
+                before = tracemalloc.take_snapshot()
+                for k in range(matches, matches + traced):
+                    play(k)
+                heap = heap_growth(before, tracemalloc.take_snapshot())
+                tracemalloc.stop()
+        finally:
+            status = table.stop()
+    wall = time.monotonic() - t0
+    per_match = (readings[-1] - readings[0]) * 1024 / (matches - 1) if matches > 1 else 0.0
+    return {"matches": matches, "variant": variant, "seed": seed, "wall_s": round(wall, 1),
+            "actions": actions, "rss_first_mb": round(readings[0], 2),
+            "rss_last_mb": round(readings[-1], 2), "rss_max_mb": round(max(readings), 2),
+            "growth_kb_per_match": round(per_match, 2),
+            "slope_kb_per_match": round(slope(readings) * 1024, 2),
+            "traced_matches": traced,
+            "heap_twin_kb_per_match": round(heap["twin"] / 1024 / traced, 2) if heap else None,
+            "heap_daemon_kb_per_match": round(heap["daemon"] / 1024 / traced, 2)
+            if heap else None,
+            "heap_top": heap.get("top"),
+            "disagreements": disagreements, "stop_status": status,
+            "readings_mb": [round(r, 2) for r in readings]}
+
+
+def run(quick: bool = False, *, matches: int | None = None, variant: str = "classic",
+        seed: int = 1, traced: int | None = None) -> Result:
+    matches = matches if matches is not None else (3 if quick else 100)
+    progress(f"longrun: {matches} {variant} matches in one daemon")
+    traced = traced if traced is not None else (1 if quick else 3)
+    r = long_run(matches, variant, seed, traced)
+    result = Result("longrun")
+    result.add(Figure("matches in one daemon", r["matches"]))
+    result.add(Figure("actions", r["actions"]))
+    result.add(Figure("wall time", r["wall_s"], "s"))
+    result.add(Figure("RSS after first match", r["rss_first_mb"], "MB"))
+    result.add(Figure("RSS after last match", r["rss_last_mb"], "MB"))
+    if matches > 1:
+        result.add(Figure("RSS growth per match (last - first, twin included)",
+                          r["growth_kb_per_match"], "kB"))
+        result.add(Figure("RSS slope per match (least squares)", r["slope_kb_per_match"], "kB"))
+        if r["heap_daemon_kb_per_match"] is not None:
+            result.add(Figure("heap growth per match: simulated hardware",
+                              r["heap_twin_kb_per_match"], "kB"))
+            result.add(at_most("heap growth per match: daemon and the rest",
+                               r["heap_daemon_kb_per_match"], GROWTH_KB_PER_MATCH, "kB"))
+    result.add(exactly("matches where world and referee disagreed", len(r["disagreements"]), 0))
+    result.add(exactly("daemon's exit status at the end", r["stop_status"], 0))
+    result.detail = {**r, "load": machine_load()}
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", type=int, help="matches to play (100; --quick 3; "
+                        "the issue's full figure: 1000)")
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--traced", type=int, help="matches played afterwards under "
+                        "tracemalloc to split the heap's growth (3; --quick 1; 0: none)")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if (args.matches is not None and args.matches < 1) or (args.traced or 0) < 0:
+        parser.error("--matches must be at least 1 and --traced not negative")
+    return report(run(args.quick, matches=args.matches, variant=args.variant, seed=args.seed,
+                      traced=args.traced), args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,7 +3,7 @@ check that nothing was lost or doubled; then cut the journal's WAL like a power 
 
     python bench/crash.py --kills K --seed S [--variant V] [--cuts N] [--json]
 
-Matches are `unotable demo --fast --journal PATH` processes (the daemon, unchanged, on
+Matches are `unotable demo --fast --journal PATH [--rounds R]` processes (the daemon, unchanged, on
 the simulated twin with bots). For each game (seed S, S+1, ... until K kills were
 made) the script first plays the match uninterrupted on its own journal, then plays it
 again on a second journal and SIGKILLs the process at random moments, restarting it
@@ -64,9 +64,9 @@ SAME = ("actions", "launcher_presses", "cards_ejected", "tower_moves", "rounds",
 RUN_TIMEOUT_S = 300
 
 
-def demo_cmd(variant: str, seed: int, journal: Path) -> list[str]:
+def demo_cmd(variant: str, seed: int, journal: Path, rounds: int = 10_000) -> list[str]:
     return unotable("demo", "--fast", "--json", "--variant", variant, "--seed", str(seed),
-                    "--rounds", "10000", "--journal", str(journal))
+                    "--rounds", str(rounds), "--journal", str(journal))
 
 
 def actions_of(path: Path) -> list[Any]:
@@ -125,11 +125,11 @@ def _wait_moment(kind: str, proc: subprocess.Popen[bytes], journal: Path,
 
 
 def play_killed(variant: str, seed: int, journal: Path, kills_left: int, soak: Soak,
-                rng: random.Random) -> dict[str, Any]:
+                rng: random.Random, rounds: int) -> dict[str, Any]:
     """Play the match on `journal`, killing it up to `kills_left` times; the final summary."""
     env = daemon_env(journal.parent)
     while True:
-        proc = subprocess.Popen(demo_cmd(variant, seed, journal), env=env,
+        proc = subprocess.Popen(demo_cmd(variant, seed, journal, rounds), env=env,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if kills_left > 0:
             kind = KINDS[soak.total % len(KINDS)]
@@ -163,7 +163,7 @@ def compare(name: str, ref: dict[str, Any], got: dict[str, Any], ref_actions: li
             [f"{name}: the world and the referee disagreed"]
 
 
-def crash_soak(kills: int, seed: int, variant: str) -> Soak:
+def crash_soak(kills: int, seed: int, variant: str, rounds: int = 10_000) -> Soak:
     rng = random.Random(seed)
     soak = Soak()
     game_seed = seed
@@ -173,12 +173,12 @@ def crash_soak(kills: int, seed: int, variant: str) -> Soak:
             progress(f"crash: {name}: uninterrupted run")
             whole = tmp / f"whole-{game_seed}" / "journal.db"
             whole.parent.mkdir()
-            ref = play_killed(variant, game_seed, whole, 0, soak, rng)
+            ref = play_killed(variant, game_seed, whole, 0, soak, rng, rounds)
             before = soak.total
             cut = tmp / f"killed-{game_seed}" / "journal.db"
             cut.parent.mkdir()
             progress(f"crash: {name}: killed run ({kills - soak.total} kills to go)")
-            got = play_killed(variant, game_seed, cut, kills - soak.total, soak, rng)
+            got = play_killed(variant, game_seed, cut, kills - soak.total, soak, rng, rounds)
             compare(name, ref, got, actions_of(whole), actions_of(cut), soak)
             soak.games.append({"game": name, "kills": soak.total - before,
                                "actions": got.get("actions"), "rounds": got.get("rounds")})
@@ -295,11 +295,13 @@ def power_loss(cuts: int, seed: int, variant: str) -> dict[str, Any]:
 
 
 def run(quick: bool = False, *, kills: int | None = None, seed: int = 1,
-        variant: str = "power", cuts: int | None = None) -> Result:
+        variant: str = "power", cuts: int | None = None, rounds: int | None = None) -> Result:
+    """`rounds`: stop each match after this many rounds (whole matches; --quick 2)."""
     kills = kills if kills is not None else (3 if quick else 20)
+    rounds = rounds if rounds is not None else (2 if quick else 10_000)
     cuts = cuts if cuts is not None else (20 if quick else 200)
     result = Result("crash")
-    soak = crash_soak(kills, seed, variant)
+    soak = crash_soak(kills, seed, variant, rounds)
     result.add(Figure("kills (delay/ejection/commit)",
                       "/".join(str(soak.kills[k]) for k in KINDS)))
     result.add(at_least("kills", soak.total, kills))
@@ -310,7 +312,7 @@ def run(quick: bool = False, *, kills: int | None = None, seed: int = 1,
     wal = power_loss(cuts, seed, variant)
     result.add(Figure("WAL cuts (random offsets + each commit +-1)", wal["cuts"]))
     result.add(exactly("WAL cuts recovered to the last commit", wal["recovered"], wal["cuts"]))
-    result.detail = {"variant": variant, "seed": seed, "kills": soak.kills,
+    result.detail = {"variant": variant, "seed": seed, "rounds": rounds, "kills": soak.kills,
                      "games": soak.games, "mismatch_list": soak.mismatches[:20],
                      "power_loss": wal, "load": machine_load()}
     return result
@@ -323,6 +325,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", default="power",
                         help="edition of the matches (power: towers and exact deals)")
     parser.add_argument("--cuts", type=int, help="random WAL cut offsets (200; --quick 20)")
+    parser.add_argument("--rounds", type=int,
+                        help="rounds per match (default: whole matches; --quick 2)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -332,8 +336,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.variant not in EDITIONS:
         parser.error(f"--variant {args.variant!r}: one of {', '.join(EDITIONS)}")
+    if args.rounds is not None and args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     result = run(args.quick, kills=args.kills, seed=args.seed, variant=args.variant,
-                 cuts=args.cuts)
+                 cuts=args.cuts, rounds=args.rounds)
     soak_line = (f"kills={result.detail['kills'] and sum(result.detail['kills'].values())} "
                  f"lost={_value(result, 'lost')} doubled={_value(result, 'doubled')} "
                  f"mismatches={_value(result, 'mismatches')}")

@@ -11,7 +11,8 @@ this script binds, as systemd would. Per run:
 - steady RSS (VmRSS, 1 s after READY), idle CPU over `--idle-s` seconds of wall time
   from /proc/PID/stat (the whole process, every thread; and the event-loop thread
   alone), then peak RSS (VmHWM); then SIGTERM, which must end it with status 0;
-- a match: `unotable demo --fast --json` (4-player classic, one match), CPU time and
+- a match: `unotable demo --fast --json` (4-player classic, a whole match; --quick:
+  one round), CPU time and
   peak RSS of the whole process from wait4's rusage, over its wall time.
 
 Figures are medians over `--runs` runs. Targets (issue 5): RSS <= 60 MB, idle CPU <= 1 %
@@ -124,11 +125,12 @@ def _task_cpu(pid: int, tid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure_match(seed: int) -> dict[str, float]:
-    """`unotable demo --fast`: one whole 4-player classic match in its own process."""
+def measure_match(seed: int, rounds: int = 10_000) -> dict[str, float]:
+    """`unotable demo --fast`: one 4-player classic match (whole, or `rounds` rounds) in
+    its own process."""
     with workdir("match") as tmp:
         t0 = time.monotonic()
-        proc = subprocess.Popen(unotable("demo", "--fast", "--json", "--rounds", "10000",
+        proc = subprocess.Popen(unotable("demo", "--fast", "--json", "--rounds", str(rounds),
                                          "--seed", str(seed)),
                                 env=daemon_env(tmp), stdout=subprocess.PIPE,
                                 stderr=subprocess.DEVNULL)
@@ -146,8 +148,11 @@ def measure_match(seed: int) -> dict[str, float]:
             "world_agrees": summary["world_agrees"]}
 
 
-def run(quick: bool = False, *, runs: int | None = None, idle_s: float | None = None) -> Result:
+def run(quick: bool = False, *, runs: int | None = None, idle_s: float | None = None,
+        match_rounds: int | None = None) -> Result:
+    """`match_rounds`: rounds of the measured demo match (whole match; --quick 1)."""
     runs = runs if runs is not None else (2 if quick else 5)
+    match_rounds = match_rounds if match_rounds is not None else (1 if quick else 10_000)
     idle_s = idle_s if idle_s is not None else (3.0 if quick else 10.0)
     result = Result("footprint")
     daemons = []
@@ -161,7 +166,7 @@ def run(quick: bool = False, *, runs: int | None = None, idle_s: float | None = 
     matches = []
     for i in range(runs):
         progress(f"footprint: unotable demo --fast, match {i + 1}/{runs}")
-        matches.append(measure_match(seed=1))
+        matches.append(measure_match(seed=1, rounds=match_rounds))
 
     def med(rows: list[dict[str, Any]], key: str) -> float:
         return round(median([r[key] for r in rows]), 3)
@@ -181,7 +186,8 @@ def run(quick: bool = False, *, runs: int | None = None, idle_s: float | None = 
     result.add(at_most("RSS peak (demo --fast match)", med(matches, "rss_peak_mb"), RSS_MB, "MB"))
     result.add(Figure("CPU during demo --fast match", med(matches, "cpu_pct"), "% core"))
     result.add(Figure("demo --fast match wall time", med(matches, "wall_s"), "s"))
-    result.detail = {"runs": runs, "idle_s": idle_s, "load": machine_load(),
+    result.detail = {"runs": runs, "idle_s": idle_s, "match_rounds": match_rounds,
+                     "load": machine_load(),
                      "daemon": daemons, "twin_readers_idle_cpu_pct": twin,
                      "match": matches}
     return result

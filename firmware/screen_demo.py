@@ -114,7 +114,11 @@ class ScreenTable:
             raise Rejected(f"you do not hold {card}", field="card", status=422)
 
     def _on_event(self, event: Mapping[str, Any]) -> None:
-        """After the referee accepted the person's declaration, the twin lays the cards."""
+        """After the referee accepted the person's declaration, the twin lays the cards
+        (and picks the card up again when the person takes the declaration back)."""
+        if event.get("kind") == "undone" and event.get("seat") == self.person:
+            self.world.take_back(self.person, [event["card"]])
+            return
         if event.get("kind") != "action":
             return
         a = event["action"]

@@ -9,7 +9,8 @@ from firmware.api.requests import (
     Play,
     Request,
     Table,
+    Undo,
 )
 from firmware.api.server import ApiServer
 
-__all__ = ["Admin", "ApiServer", "CallUno", "Catch", "Challenge", "Hands", "Play", "Request", "Table"]
+__all__ = ["Admin", "ApiServer", "CallUno", "Catch", "Challenge", "Hands", "Play", "Request", "Table", "Undo"]

@@ -41,6 +41,14 @@ class CallUno(Request):
 
 
 @dataclass(frozen=True)
+class Undo(Request):
+    """`seat` takes back its declaration, which the table took by mistake (allowed only
+    while it is the last thing that happened and moved nothing physical)."""
+
+    seat: int
+
+
+@dataclass(frozen=True)
 class Catch(Request):
     """`seat` catches `target`, who did not call UNO in time."""
 

@@ -40,6 +40,9 @@ BODIES: dict[str, tuple[Schema, str]] = {
     "/api/play": (obj({"seat": SEAT, "card": CARD, "choices": CHOICES}, ("seat", "card")),
                   "declare a play with its choices"),
     "/api/uno": (obj({"seat": SEAT}, ("seat",)), "call UNO"),
+    "/api/undo": (obj({"seat": SEAT}, ("seat",)),
+                  "take back the seat's declaration while it is the last thing that happened "
+                  "and moved nothing physical (409 with the reason otherwise)"),
     "/api/catch": (obj({"seat": SEAT, "target": SEAT}, ("seat", "target")),
                    "catch a player who did not call UNO"),
     "/api/challenge": (obj({"seat": SEAT}, ("seat",)), "challenge the last challengeable play"),

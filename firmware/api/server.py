@@ -28,6 +28,7 @@ from firmware.api.requests import (
     Play,
     Request,
     Table,
+    Undo,
 )
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
@@ -79,6 +80,7 @@ BUILDERS: dict[str, Callable[[dict[str, Any]], Request]] = {
     "/api/reveal": _reveal,
     "/api/play": _play,
     "/api/uno": lambda b: CallUno(b["seat"]),
+    "/api/undo": lambda b: Undo(b["seat"]),
     "/api/catch": lambda b: Catch(b["seat"], b["target"]),
     "/api/challenge": lambda b: Challenge(b["seat"]),
     "/api/hands": lambda b: Hands(b["seat"], _cards("cards", b["cards"])),

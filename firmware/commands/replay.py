@@ -26,11 +26,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def game_records(journal: Any) -> Iterator[str]:
     """Each match of the journal as game-record text, replayed through the engine."""
     import uno_core as U
+    from firmware.controller.undo import standing
     from uno_core.record import write_record
 
     for match in journal.matches():
-        actions = [U.action_from_dict(e.payload)
-                   for e in journal.entries(match_id=match.id) if e.kind == "action"]
+        actions = [U.action_from_dict(e.payload)  # a declaration taken back is no action
+                   for e in standing(journal.entries(match_id=match.id)) if e.kind == "action"]
         final, _ = U.replay(match.edition, match.seats, actions, match.options, mode=U.TABLE)
         yield write_record(match.edition, match.seats, actions, options=match.options,
                            mode=U.TABLE, seed=match.seed, meta={"match": match.id},

@@ -17,7 +17,9 @@ Journal entries of a match:
   ``result`` (ref = the intent) {"counted", "status", "fault"}; a press's ``Eject``
   action is written in the same transaction as its result;
 * ``admin``  {"action": "pause"|"resume", ...}; ``arm`` {"seat"}: a UNO call made
-  before the play that leaves one card (seat button or POST /api/uno).
+  before the play that leaves one card (seat button or POST /api/uno);
+* ``undo``   {"seat", "card"} (ref = the action taken back): replay skips both
+  (`firmware.controller.undo`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from firmware.controller.events import (
     TrayChanged,
 )
 from firmware.controller.hardware import Hardware
+from firmware.controller.undo import PHYSICAL, UNDO, Declared, standing
 from firmware.errors import Rejected
 from firmware.journal import INTENT, RESULT, Entry
 from hal.launcher import EjectionResult
@@ -132,6 +135,7 @@ class Controller:
         self.turned = False
         self.armed: set[int] = set()
         self.dealer_cards: dict[int, U.Card] = {}
+        self.declared: Declared | None = None  # the last Play journaled (for undo)
         self.stats = {"actions": 0, "launcher_presses": 0, "cards_ejected": 0,
                       "tower_moves": 0, "rounds": 0}
 
@@ -150,7 +154,7 @@ class Controller:
             return
         self._begin(match)
         intents: dict[int, Entry] = {}
-        for entry in self.journal.entries(match_id=match.id):
+        for entry in standing(self.journal.entries(match_id=match.id)):
             self._replay(entry)
             if entry.kind == INTENT:
                 intents[entry.seq] = entry
@@ -179,6 +183,7 @@ class Controller:
             action = U.action_from_dict(p)
             new, fx = U.apply(self.state, action)
             self._adopt(action, new, fx, live=False)
+            self._note_declared(entry.seq, action, fx)
         elif entry.kind == INTENT:
             self._started(entry.seq, p)
             if p.get("model") is not None:
@@ -296,8 +301,9 @@ class Controller:
             new, fx = U.apply(self.state, action)
         except U.IllegalAction as exc:
             raise Rejected(exc.rule, status=422) from None
-        self.journal.append("action", U.action_to_dict(action))
+        entry = self.journal.append("action", U.action_to_dict(action))
         self._adopt(action, new, fx, live=True)
+        self._note_declared(entry.seq, action, fx)
         self._pump()
         return fx
 
@@ -325,6 +331,7 @@ class Controller:
             out.update(U.public_state(s))
             out["match"] = {"id": self.match.id, "seed": self.match.seed}
             out["uno_armed"] = sorted(self.armed)
+            out["undoable"] = self._undoable()
             out["towers_seen"] = ({t: self.tower_pos.get(t) for t in TOWERS}
                                   if s.edition.towers else None)
         out["waiting"] = self.waiting()
@@ -347,6 +354,8 @@ class Controller:
         self._check_seat(request)
         if isinstance(request, api.CallUno):
             return self._uno(request.seat)
+        if isinstance(request, api.Undo):
+            return self._undo(request.seat)
         s = self._gate()
         if isinstance(request, api.Play):
             action: U.Action = self._play_action(s, request)
@@ -512,6 +521,54 @@ class Controller:
         self._publish({"kind": "alarm_cleared"})
         self._pump()
         return {"cleared": True}
+
+    # ------------------------------------------------------------------ undo
+    def _note_declared(self, seq: int, action: U.Action, fx: list[Any]) -> None:
+        if not isinstance(action, U.Play):
+            return  # the last Play stays on record; an action since it makes it stand
+        fixed = next((why for e in fx for name, why in PHYSICAL.items() if e.name == name), None)
+        self.declared = Declared(seq, action.seat, U.format_card(action.card), fixed)
+
+    def _undo_refusal(self, seat: int) -> str | None:
+        """Why `seat` cannot take its declaration back now (None: it can)."""
+        d = self.declared
+        if self.state is None or d is None:
+            return "there is no declaration to take back"
+        if d.seat != seat:
+            return (f"seat {seat} has no declaration to take back: the last one is "
+                    f"seat {d.seat}'s {d.card}")
+        if d.fixed is not None:
+            return f"seat {seat}'s {d.card} stands: {d.fixed}, which the table cannot put back"
+        if d.seq != self.journal.last_seq:
+            return (f"seat {seat}'s {d.card} stands: the table went on since "
+                    "(the next player acted, or a button, press or card came in between)")
+        waiting = self._physical_wait()
+        if waiting is not None:
+            return f"the table waits: {waiting['message']}"
+        return None
+
+    def _undoable(self) -> dict[str, Any] | None:
+        d = self.declared
+        if d is None or self._undo_refusal(d.seat) is not None:
+            return None
+        return {"seat": d.seat, "card": d.card}
+
+    def _undo(self, seat: int) -> dict[str, Any]:
+        """Take back `seat`'s last declaration: journal ``undo``, then rebuild the state
+        from the journal without it (as a restart would)."""
+        reason = self._undo_refusal(seat)
+        if reason is not None:
+            raise Rejected(reason)
+        d = self.declared
+        assert d is not None
+        self.journal.append(UNDO, {"seat": seat, "card": d.card}, ref=d.seq)
+        # Not journaled, and unchanged by a play without physical effects: keep them.
+        tower_waits, alarm = dict(self.tower_waits), self.alarm
+        self._load()
+        self.tower_waits, self.alarm = tower_waits, alarm
+        self._publish({"kind": "undone", "seat": seat, "card": d.card})
+        self._pump()
+        return {"undone": {"seat": seat, "card": d.card}, "step": self.step}
 
     # ------------------------------------------------------------------ hardware events
     def _on_launcher(self, _event: LauncherPressed) -> None:

@@ -247,6 +247,7 @@ const EVENT_WORDS = {
   uno_armed: (s, e) => `${seatName(s, e.seat)} says UNO with the next card`,
   paused: (s, e) => `paused${e.reason && e.reason !== "paused" ? `: ${e.reason}` : ""}`,
   resumed: () => "resumed",
+  undone: (s, e) => `${seatName(s, e.seat)} took back ${e.card}: pick it up and declare again`,
   new_match: (s, e) => `new match: ${e.edition}, ${e.seats} seats`,
 };
 
@@ -421,6 +422,11 @@ function renderActions(s) {
   if (mine && s.phase === "hand_entry") {
     buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary", onclick: () => enterHand(s.to_act) },
       `Enter ${seatName(s, s.to_act)}'s cards`));
+  }
+  const u = s.undoable;  // the last declaration, while it may still be taken back
+  if (u && (MY_SEAT === null || MY_SEAT === u.seat)) {
+    prompts.push(h("button", { id: "undo", type: "button", "data-undo": u.card,
+      onclick: () => send("/api/undo", { seat: u.seat }) }, `Undo ${shortName(s, u.seat)}'s ${u.card}`));
   }
   const w = s.waiting ?? {};
   if (s.screen_hands && MY_SEAT !== null && w.seat === MY_SEAT && ["turn", "press", "challenge"].includes(w.kind)) {

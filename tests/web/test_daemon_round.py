@@ -170,3 +170,34 @@ def test_towers_on_the_daemon_captures_a_reader_override_and_an_alarm(page, tmp_
         table.wait_for(lambda st: st["waiting"]["kind"] != "alarm")
         expect(page.locator("#waiting")).not_to_contain_text("without a capture")
 
+
+def test_a_wrong_declaration_is_taken_back_on_the_screen_and_the_right_one_declared(page, tmp_path):
+    with SimTable(tmp_path, "classic", players=3, seed=5) as table:
+        world = table.world
+
+        def numbers(st):
+            seat = st["waiting"]["seat"]
+            view = table.call(lambda: private_view(table.controller.state, seat, world.hands[seat], []))
+            return sorted({format_card(a.card) for a in legal_actions(view) if isinstance(a, Play)
+                           and a.seat == seat and not a.uno and format_card(a.card)[1:].isdigit()})
+
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "turn" and len(numbers(st)) >= 2)
+        seat, top = st["waiting"]["seat"], st["top"]
+        wrong, right = numbers(st)[:2]
+        page.goto(table.url)
+        expect(page.locator("#conn")).to_have_text("live")
+        world.lay(seat, [wrong])
+        declare(page, wrong, "")
+        expect(page.locator("#top")).to_have_attribute("data-card", wrong)
+        expect(page.locator("#undo")).to_have_text(f"Undo {st['names'][seat]}'s {wrong}")
+        page.click("#undo")
+        expect(page.locator("#top")).to_have_attribute("data-card", top)
+        expect(page.locator("#undo")).to_have_count(0)
+        expect(page.locator("#waiting")).to_have_text(f"{seat_label(st, seat)} to play")
+        world.take_back(seat, [wrong])
+        world.lay(seat, [right])
+        declare(page, right, "")
+        expect(page.locator("#top")).to_have_attribute("data-card", right)
+        st = table.settle()
+        assert st["top"] == right and st["waiting"]["seat"] != seat
+        assert world.check(st) == []

@@ -181,10 +181,10 @@ class NotifySocket:
             except TimeoutError:
                 return None
             at = time.monotonic()
-            for got in data.decode(errors="replace").splitlines():
-                self.lines.append((at, got))
-                if got == line:
-                    return at
+            got = data.decode(errors="replace").splitlines()
+            self.lines += [(at, g) for g in got]  # the whole datagram, then the verdict
+            if line in got:
+                return at
         return None
 
     def close(self) -> None:

@@ -1,0 +1,181 @@
+"""Every benchmark in its smallest mode, against the real daemon on the twin: the figures
+are there, with the right targets, and the pass/fail logic says what happened. No
+timing is asserted: the machine decides those numbers."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import tracemalloc
+
+from bench import __main__ as bench_main
+from bench import crash, fairness, footprint, fuzz, longrun, serial_soak
+from bench.common import REPO, Result
+from firmware.journal import Journal
+from hal.ejection import chi_square, geometric_model, observe, table_model
+
+
+def figures(result: Result) -> dict[str, object]:
+    return {f.name: f for f in result.figures}
+
+
+def test_footprint_measures_the_real_daemon_and_judges_each_target():
+    result = footprint.run(runs=1, idle_s=0.5, match_rounds=1)
+    got = figures(result)
+    for name, limit in (("RSS steady (daemon idle)", "<= 60"), ("start to READY=1", "<= 1.5"),
+                        ("idle CPU, event-loop thread", "<= 1")):
+        fig = got[name]
+        assert fig.target == limit and fig.ok == (fig.value <= float(limit[3:]))
+    daemon = result.detail["daemon"][0]
+    assert daemon["rss_peak_mb"] >= daemon["rss_steady_mb"] > 10
+    assert daemon["stopping_sent"] is True  # SIGTERM was an orderly stop
+    assert result.detail["match"][0]["world_agrees"] is True
+    assert result.detail["match"][0]["actions"] > 10
+
+
+def test_a_killed_run_that_lost_or_doubled_actions_is_counted():
+    soak = crash.Soak()
+    ref = {"actions": 3, "scores": [0, 5], "world_agrees": True}
+    crash.compare("g", ref, {**ref, "actions": 2}, ["a", "b", "c"], ["a", "b"], soak)
+    assert (soak.lost, soak.doubled) == (1, 0) and soak.mismatches == ["g: actions 2 instead of 3"]
+    soak = crash.Soak()
+    crash.compare("g", ref, {**ref, "world_agrees": False, "mismatches": ["hands differ"]},
+                  ["a", "b"], ["a", "x", "b"], soak)
+    assert soak.doubled == 1
+    assert soak.mismatches == ["g: action 1: x instead of b", "g: world: hands differ"]
+
+
+def test_commit_boundaries_are_found_in_a_real_wal(tmp_path):
+    journal = Journal.open(tmp_path / "j.db")
+    journal.start_match(edition="classic", options={}, seats=2, seed=1, config_hash="h")
+    wal = tmp_path / "j.db-wal"
+    sizes = []
+    for n in range(5):
+        journal.append("play", {"n": n})
+        sizes.append(wal.stat().st_size)
+    ends = crash.commit_ends(wal.read_bytes())
+    journal.close()
+    assert set(sizes) <= set(ends)  # each append ended on a commit frame
+
+
+def test_crash_soak_kills_restarts_and_finds_nothing_lost():
+    result = crash.run(kills=1, cuts=3, variant="classic", rounds=1)
+    got = figures(result)
+    assert got["kills"].value >= 1 and got["kills"].ok, result.detail
+    for name in ("lost", "doubled", "mismatches"):
+        assert got[name].value == 0 and got[name].ok, result.detail["mismatch_list"]
+    wal = result.detail["power_loss"]
+    assert wal["cuts"] >= 3 + 3 * wal["commits"] and wal["recovered"] == wal["cuts"], wal
+    assert result.ok, result.to_json()
+
+
+def test_serial_soak_ends_with_the_tray_true_and_the_daemon_running():
+    result = serial_soak.run(seconds=1.0, seed=3)
+    got = figures(result)
+    assert got["line faults injected"].value > 0
+    assert got["tray ends in the true state"].ok and got["daemon still running"].ok
+    assert got["daemon's exit status at the end"].value == 0
+    assert result.detail["towers_seen"] == result.detail["towers_true"]
+
+
+def test_fuzzing_counts_requests_and_files_and_finds_no_5xx():
+    result = fuzz.run(examples=25, seed=2)
+    got = figures(result)
+    assert got["API requests tried"].value == 25
+    assert got["API 5xx"].value == 0 and got["API refusals that changed the state"].value == 0
+    api = result.detail["api"]
+    assert api["accepted"] + api["rejected"] == 25 and api["rejected"] > 0
+    assert result.detail["config"]["tried"] >= 20 and result.detail["scenario"]["tried"] >= 20
+    assert result.ok, result.detail
+
+
+def test_schema_strategy_draws_bodies_that_fit_the_schema():
+    from hypothesis import given, settings
+
+    from firmware.api.schema import BODIES
+
+    schema = BODIES["/api/play"][0]
+    seen = []
+
+    @settings(max_examples=30, database=None)
+    @given(fuzz.from_schema(schema, fuzz.st.sampled_from(["R7", "W+4"])))
+    def each(body):
+        seen.append(body)
+        assert set(body) >= {"seat", "card"} and 0 <= body["seat"] <= 9
+
+    each()
+    assert len(seen) == 30
+
+
+def test_long_run_plays_matches_in_one_daemon_and_reports_memory():
+    result = longrun.run(matches=2, traced=0)
+    got = figures(result)
+    assert got["matches in one daemon"].value == 2
+    assert got["RSS after last match"].value > 10
+    assert got["matches where world and referee disagreed"].value == 0
+    assert got["daemon's exit status at the end"].value == 0
+
+
+def test_heap_growth_is_split_into_the_twins_and_the_daemons():
+    keep = []
+    twin_code = compile("keep.append(bytearray(2_000_000))", "/x/hal/sim/fake.py", "exec")
+    tracemalloc.start(10)
+    try:
+        before = tracemalloc.take_snapshot()
+        exec(twin_code, {"keep": keep})
+        keep.append(bytearray(1_000_000))
+        growth = longrun.heap_growth(before, tracemalloc.take_snapshot())
+    finally:
+        tracemalloc.stop()
+    assert 2_000_000 <= growth["twin"] < 2_100_000
+    assert growth["daemon"] >= 1_000_000
+
+
+def test_fairness_passes_fair_models_and_the_test_catches_an_unfair_one():
+    result = fairness.run(presses=5000, twin_presses=100, seed=1)
+    got = figures(result)
+    assert len([n for n in got if n.startswith("twin ")]) == 8
+    for fig in result.figures:
+        if "p (chi2" in fig.name:
+            assert 0 <= fig.value <= 1 and fig.ok == (fig.value >= fairness.P_MIN)
+    # presses of one model judged against another's distribution fail the same target
+    obs = observe(geometric_model(), random.Random(1), 5000)
+    _, _, p = chi_square(obs.cards_per_press, table_model([0.5, 0.3, 0.2]).cards_per_press(),
+                         open_tail=True)
+    assert p < fairness.P_MIN
+
+
+def test_python_m_bench_prints_one_table_or_one_json_object():
+    cmd = [sys.executable, "-m", "bench", "--quick", "--only", "fairness"]
+    done = subprocess.run([*cmd, "--json"], capture_output=True, text=True, cwd=REPO,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["ok"] is True and list(data["benches"]) == ["fairness"]
+    assert "[bench] fairness" in done.stderr  # progress on stderr, not in the JSON
+    text = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert text.stdout.splitlines()[0].split()[:3] == ["bench", "figure", "value"]
+    assert "load average" in text.stdout
+
+
+def test_a_broken_benchmark_shows_as_a_failed_figure_not_a_crash(monkeypatch):
+    def broken(name, quick):
+        raise RuntimeError("bench/engine.py exited 1: boom")
+
+    monkeypatch.setattr(bench_main, "_script", broken)
+    result = bench_main.run_one("engine", quick=True)
+    assert not result.ok and "boom" in result.figures[0].value
+
+
+def test_the_engine_figures_judge_the_ratio_and_say_when_rlcard_is_missing():
+    result = Result("engine")
+    bench_main.engine_figures({"ours_rounds_per_s": 900.0, "ratio": None,
+                               "rlcard_error": "rlcard is not installed", "editions": {}},
+                              result)
+    assert result.ok and "unavailable" in result.figures[1].value
+    result = Result("engine")
+    bench_main.engine_figures({"ours_rounds_per_s": 900.0, "rlcard_rounds_per_s": 600.0,
+                               "ratio": 1.5, "editions": {}}, result)
+    assert not result.ok

@@ -156,7 +156,9 @@ def api_requests() -> Strategy:
                        valid, st.text(max_size=6), JSON, st.integers(0, 2))
     paths = st.sampled_from([*endpoints, "/api/state", "/api/health", "/api/openapi.json",
                              "/api/ws", "/api/admin/unknown", "/api/nothing", "/", "/api/play/x",
-                             "/api/admin/", "/api/admin/new-match/1"])
+                             "/api/admin/", "/api/admin/new-match/1", "/api/editions",
+                             "/api/screen/launcher", "/static/app.js", "/static/../../etc/passwd",
+                             "/api/state?x=1", "/api/ws?token=x"])
     as_json = st.tuples(st.just("POST"), st.one_of(valid, broken, st.tuples(paths, JSON)))
     posts = as_json.map(lambda mb: (mb[0], mb[1][0], json.dumps(mb[1][1]).encode(),
                                     "application/json"))

@@ -79,6 +79,8 @@ def actions_of(path: Path) -> list[Any]:
 def open_intents(path: Path) -> int:
     from firmware.journal import Journal
 
+    if not path.exists():
+        return 0  # killed before the daemon created its journal
     with Journal.open(path, readonly=True) as journal:
         return len(journal.open_intents())
 

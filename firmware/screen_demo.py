@@ -16,7 +16,6 @@ import asyncio
 import tempfile
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -24,11 +23,10 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.controller import requests as ctl
 from firmware.controller.table import Controller
-from firmware.daemon import Daemon
 from firmware.errors import Rejected
-from firmware.sim.demo import DemoError, check_arguments, sim_config
+from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_daemon
 from firmware.sim.players import TablePlayers
-from firmware.sim.world import World, rng
+from firmware.sim.world import World
 from uno_core.cards import TRADE_HANDS, WILD_DRAW4
 
 # what the table may wait for from the person (everything else is the bots' or the twin's)
@@ -157,39 +155,29 @@ class ScreenDemo:
             raise DemoError(f"--seat {person}: the table has seats 0-{players - 1}")
         self._tmp = tempfile.TemporaryDirectory(prefix="unotable-serve-") if directory is None else None
         path = Path(directory if directory is not None else self._tmp.name) / "journal.db"  # type: ignore[union-attr]
-        config = sim_config(variant, players, seed, path)
-        self.config = replace(config, api=replace(config.api, port=port))
-        self.world = World(variant, players, seed, launcher=config.hardware["launcher"],
-                           panel=config.hardware["seats"], fast=fast,
-                           path=path.with_name(path.name + ".world.json"))
-        self.names = list(config.table.names)
-        self.names[person] = "You"
-        self.variant, self.seed, self.person = variant, seed, person
-        self.options = dict(options or {})
-        self.pace, self.out = pace, out
-        self.controller: Controller | None = None
-        self.daemon = Daemon(self.config, self._make_table, env={})
+        names = list(NAMES[:players])
+        names[person] = "You"
+        self.person, self.out = person, out
+        self.sim = sim_daemon(variant, players, seed, path, fast=fast, rounds=10**9, pace=pace,
+                              out=out, options=options, names=names, port=port,
+                              seat=ScreenPlayers, seat_options={"person": person},
+                              serve=lambda ctl: ScreenTable(ctl, self.world, person),
+                              play=self._play)
+        self.config, self.world, self.daemon = self.sim.config, self.sim.world, self.sim.daemon
 
-    def _make_table(self, services: Any) -> ScreenTable:
-        controller = Controller(
-            services, self.world.hardware(), rng_for=lambda step: rng(self.seed, step),
-            first_match={"edition": self.variant, "seats": self.world.n, "options": self.options,
-                         "seed": self.seed, "names": self.names})
-        bots = ScreenPlayers(self.world, controller, services.loop, seed=self.seed, rounds=10**9,
-                             pace=self.pace, out=self.out, names=self.names, person=self.person)
-        controller.listeners.append(bots.on_event)
-        self.controller = controller
-        services.loop.spawn(self._play(bots))
-        return ScreenTable(controller, self.world, self.person)
+    @property
+    def controller(self) -> Controller | None:
+        return self.sim.controller
 
-    async def _play(self, bots: ScreenPlayers) -> None:
+    async def _play(self, run: SimRun) -> None:
         server = None
         while server is None or not server.app.frozen or server.port == 0:
             await asyncio.sleep(0.01)
             server = self.daemon.server
         self._say(f"the table's screen: {server.url}/?seat={self.person}  (you are seat "
                   f"{self.person}; Ctrl-C stops)")
-        await bots.run()  # until the match is over
+        assert run.players is not None
+        await run.players.run()  # until the match is over
         self._say("match over: the screen stays up until Ctrl-C")
 
     def _say(self, line: str) -> None:
@@ -204,9 +192,8 @@ class ScreenDemo:
 
     def run(self, *, signals: bool = True) -> int:
         try:
-            return self.daemon.run(signals=signals)
+            return self.sim.run(signals=signals)
         finally:
-            self.world.close()
             if self._tmp is not None:
                 self._tmp.cleanup()
 

@@ -10,10 +10,15 @@ it is over); then the daemon stops and the summary is returned.
 Run again with the same `journal` after a crash and the daemon replays the journal,
 the world reloads its file, and the match continues where it was.
 
-Seam for a person at the table (a later ``--serve``): pass `human_seats`; those seats
-get no bot, the table waits for their requests from the browser like at a real table,
-and the controller gets ``screen_press()`` (the API's ``POST /api/screen/launcher``
-presses the simulated launcher button).
+Seam for a person at the table: pass `human_seats`; those seats get no bot, the table
+waits for their requests from the browser like at a real table, and the controller
+gets ``screen_press()`` (the API's ``POST /api/screen/launcher`` presses the simulated
+launcher button).
+
+`sim_daemon(...)` is the piece `run_demo` and `unotable demo --serve`
+(`firmware.screen_demo`) share: config, world, controller, seated players and daemon,
+with hooks for the players' class, the served table (a wrapper around the controller)
+and what the players do once seated.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from __future__ import annotations
 import json
 import logging
 import tempfile
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -74,6 +80,67 @@ def sim_config(variant: str, players: int, seed: int, journal: Path, *,
     )
 
 
+@dataclass
+class SimRun:
+    """The daemon on a simulated table with players seated (built by `sim_daemon`)."""
+
+    config: Config
+    world: World
+    names: list[str]
+    daemon: Daemon = field(init=False)
+    controller: Controller | None = None
+    players: TablePlayers | None = None
+
+    def run(self, *, signals: bool = True) -> int:
+        """Run the daemon until it stops; the world's devices are released after."""
+        try:
+            return self.daemon.run(signals=signals)
+        finally:
+            self.world.close()
+
+
+async def play_then_stop(run: SimRun) -> None:
+    """`unotable demo`: the players play their rounds, then the daemon stops."""
+    assert run.players is not None
+    await run.players.run()
+    run.daemon.stop("the demo is over")
+
+
+def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bool,
+               rounds: int, pace: float, out: TextIO | None = None,
+               options: Mapping[str, Any] | None = None, names: list[str] | None = None,
+               port: int | None = None, seat: type[TablePlayers] = TablePlayers,
+               seat_options: Mapping[str, Any] | None = None,
+               serve: Callable[[Controller], Any] | None = None,
+               play: Callable[[SimRun], Awaitable[None]] = play_then_stop) -> SimRun:
+    """The daemon on a `World` (saved beside `journal`) with `seat(...)` players at the
+    table. `serve(controller)` is the `Table` the API serves (the controller itself by
+    default); `play(run)` is spawned on the loop once the table is built."""
+    config = sim_config(variant, players, seed, journal)
+    if port is not None:
+        config = replace(config, api=replace(config.api, port=port))
+    world = World(variant, players, seed, launcher=config.hardware["launcher"],
+                  panel=config.hardware["seats"], fast=fast,
+                  path=journal.with_name(journal.name + ".world.json"))
+    run = SimRun(config, world, list(names) if names is not None else list(config.table.names))
+
+    def make_table(services: Any) -> Any:
+        controller = Controller(
+            services, world.hardware(), rng_for=lambda step: rng(seed, step),
+            first_match={"edition": variant, "seats": players, "options": dict(options or {}),
+                         "seed": seed, "names": run.names})
+        seated = seat(world, controller, services.loop, seed=seed, rounds=rounds, pace=pace,
+                      out=out, names=run.names, api_url=lambda: _url(run.daemon),
+                      **dict(seat_options or {}))
+        controller.listeners.append(seated.on_event)
+        run.controller, run.players = controller, seated
+        services.loop.spawn(play(run))
+        return serve(controller) if serve is not None else controller
+
+    run.daemon = Daemon(config, make_table, env={})
+    return run
+
+
 def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: int = 1, *,
              fast: bool = False, journal: str | Path | None = None, out: TextIO | None = None,
              pace: float | None = None, human_seats: tuple[int, ...] = ()) -> DemoResult:
@@ -81,46 +148,20 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
     logging.getLogger("firmware").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="unotable-demo-") as tmp:
         path = Path(journal) if journal is not None else Path(tmp) / "journal.db"
-        world_path = path.with_name(path.name + ".world.json")
-        config = sim_config(variant, players, seed, path)
-        world = World(variant, players, seed, launcher=config.hardware["launcher"],
-                      panel=config.hardware["seats"], fast=fast, path=world_path)
-        names = list(config.table.names)
-        seated: dict[str, Any] = {}
 
-        def make_table(services: Any) -> Controller:
-            controller = Controller(
-                services, world.hardware(),
-                rng_for=lambda step: rng(seed, step),
-                first_match={"edition": variant, "seats": players, "options": {},
-                             "seed": seed, "names": names})
-            bots = TablePlayers(world, controller, services.loop, seed=seed, rounds=rounds,
-                                pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None
-                                                       else pace),
-                                out=out, names=names, human_seats=human_seats,
-                                api_url=lambda: _url(daemon))
-            controller.listeners.append(bots.on_event)
+        def serve(controller: Controller) -> Controller:
             if human_seats:  # the browser's launcher button (POST /api/screen/launcher)
-                controller.screen_press = lambda: _press(world)
-            seated.update(controller=controller, bots=bots)
-
-            async def play() -> None:
-                await bots.run()
-                daemon.stop("the demo is over")
-
-            services.loop.spawn(play())
+                controller.screen_press = lambda: _press(run.world)  # type: ignore[attr-defined]
             return controller
 
-        daemon = Daemon(config, make_table, env={})
-        try:
-            status = daemon.run(signals=True)
-        finally:
-            world.close()
-        controller = seated.get("controller")
-        summary = _summary(variant, players, seed, rounds, controller, world, path
+        run = sim_daemon(variant, players, seed, path, fast=fast, rounds=rounds,
+                         pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None else pace),
+                         out=out, seat_options={"human_seats": human_seats}, serve=serve)
+        status = run.run(signals=True)
+        summary = _summary(variant, players, seed, rounds, run.controller, run.world, path
                            if journal is not None else None)
         if status != 0:
-            summary["error"] = str(daemon.loop.failure)
+            summary["error"] = str(run.daemon.loop.failure)
         return DemoResult(summary, status)
 
 

@@ -78,7 +78,7 @@ class World:
         # One lock for the whole physical world: the launcher twin's own. A card leaving
         # the hopper (launcher thread, twin lock held) and the world's bookkeeping of
         # it are then one atomic change, and no lock order can be inverted.
-        self._lock: threading.RLock = self.launcher_sim._lock
+        self._lock: threading.RLock = self.launcher_sim.lock
         self._cursor = 0
         self.hands: list[list[str]] = [[] for _ in range(seats)]
         self.discard: list[str] = []

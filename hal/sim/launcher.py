@@ -189,6 +189,14 @@ class SimLauncher:
             return "backward", backward
         return "stopped", 0.0
 
+    @property
+    def lock(self) -> threading.RLock:
+        """The twin's own (reentrant) lock. Code that keeps a record of the twin holds it
+        to make its change and the twin's one step: a card leaving the hopper (exit
+        callbacks run with it held) and the record of that card, with no lock order to
+        invert."""
+        return self._lock
+
     def aimed_seat(self) -> int | None:
         """The seat the servo points at (nearest configured angle), None if never aimed."""
         cfg = self.config

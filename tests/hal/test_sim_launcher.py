@@ -147,3 +147,24 @@ def test_status_and_repr(mock_factory):
         "delivered": {"2": 1},
     }
     assert "stack=2" in repr(sim) and "exited=1" in repr(sim)
+
+
+def test_a_card_and_its_exit_callback_are_one_step_under_the_twins_lock(mock_factory):
+    """A record kept beside the twin (the demo's world) holds `lock`: nobody sees the card
+    gone from the hopper before the exit callbacks have recorded it."""
+    sim = SimLauncher(parse_config(EXAMPLE_SECTION), factory=mock_factory)
+    sim.load(["a", "b"])
+    others_could_take_it = []
+
+    def on_card(counted, seat):
+        other = threading.Thread(
+            target=lambda: others_could_take_it.append(sim.lock.acquire(blocking=False)))
+        other.start()
+        other.join()
+
+    with sim.launcher() as launcher:
+        launcher.on_card(on_card)
+        assert launcher.deal(2).counted == 2
+    assert others_could_take_it == [False, False]
+    with sim.lock, sim.lock:  # reentrant: the world's own calls nest
+        assert list(sim.stack) == []

@@ -407,3 +407,20 @@ def test_a_tower_lifted_to_carry_it_to_its_captor_raises_no_alarm(table_factory)
     table.world.move_tower(tower, seat)
     st = table.wait_for(lambda st: st["waiting"].get("tower") != tower)
     assert st["alarm"] is None and kinds(table.events, "tower_seen")[-1]["tower"] == tower
+
+
+def test_the_alarm_stands_until_every_moved_tower_is_back(table_factory):
+    table = table_factory("power")
+    st = table.play_until(waiting("turn"))
+    owners = dict(st["towers"])
+    table.world.move_tower("U", 2)
+    table.wait_for(lambda st: st["alarm"] is not None and st["alarm"]["tower"] == "U")
+    table.world.move_tower("N", 1)
+    table.wait_for(lambda st: st["alarm"] is not None and st["alarm"]["tower"] == "N")
+    table.world.move_tower("N", "neutral")  # N is back, U still is not
+    st = table.wait_for(lambda st: kinds(table.events, "alarm_cleared"))
+    assert st["waiting"]["kind"] == "alarm" and st["alarm"]["tower"] == "U"
+    assert "put it back at the neutral slot" in st["waiting"]["message"]
+    table.world.move_tower("U", "neutral")
+    st = table.wait_for(lambda st: st["waiting"]["kind"] != "alarm")
+    assert st["towers"] == owners and st["alarm"] is None

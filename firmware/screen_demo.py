@@ -115,7 +115,7 @@ class ScreenTable:
         """After the referee accepted the person's declaration, the twin lays the cards
         (and picks the card up again when the person takes the declaration back)."""
         if event.get("kind") == "undone" and event.get("seat") == self.person:
-            self.world.take_back(self.person, [event["card"]])
+            self.world.take_back(self.person, [*event["laid"], event["card"]])
             return
         if event.get("kind") != "action":
             return
@@ -162,7 +162,7 @@ class ScreenDemo:
                               out=out, options=options, names=names, port=port,
                               seat=ScreenPlayers, seat_options={"person": person},
                               serve=lambda ctl: ScreenTable(ctl, self.world, person),
-                              play=self._play)
+                              play=self._play, over_http=False)
         self.config, self.world, self.daemon = self.sim.config, self.sim.world, self.sim.daemon
 
     @property

@@ -527,7 +527,8 @@ class Controller:
         if not isinstance(action, U.Play):
             return  # the last Play stays on record; an action since it makes it stand
         fixed = next((why for e in fx for name, why in PHYSICAL.items() if e.name == name), None)
-        self.declared = Declared(seq, action.seat, U.format_card(action.card), fixed)
+        self.declared = Declared(seq, action.seat, U.format_card(action.card), fixed,
+                                 tuple(U.format_card(c) for c in action.laid))
 
     def _undo_refusal(self, seat: int) -> str | None:
         """Why `seat` cannot take its declaration back now (None: it can)."""
@@ -561,14 +562,15 @@ class Controller:
             raise Rejected(reason)
         d = self.declared
         assert d is not None
-        self.journal.append(UNDO, {"seat": seat, "card": d.card}, ref=d.seq)
+        undone = {"seat": seat, "card": d.card, "laid": list(d.laid)}
+        self.journal.append(UNDO, undone, ref=d.seq)
         # Not journaled, and unchanged by a play without physical effects: keep them.
         tower_waits, alarm = dict(self.tower_waits), self.alarm
         self._load()
         self.tower_waits, self.alarm = tower_waits, alarm
-        self._publish({"kind": "undone", "seat": seat, "card": d.card})
+        self._publish({"kind": "undone", **undone})
         self._pump()
-        return {"undone": {"seat": seat, "card": d.card}, "step": self.step}
+        return {"undone": undone, "step": self.step}
 
     # ------------------------------------------------------------------ hardware events
     def _on_launcher(self, _event: LauncherPressed) -> None:

@@ -27,13 +27,15 @@ PHYSICAL = {
 
 @dataclass(frozen=True)
 class Declared:
-    """The last `Play` the controller journaled: `seq`, who, which card, and why it
-    cannot be taken back (`fixed`, None when nothing physical followed it)."""
+    """The last `Play` the controller journaled: `seq`, who, which card (and the cards
+    laid with it, Discard All), and why it cannot be taken back (`fixed`, None when
+    nothing physical followed it)."""
 
     seq: int
     seat: int
     card: str
     fixed: str | None
+    laid: tuple[str, ...] = ()
 
 
 def standing(entries: Iterable[Entry]) -> list[Entry]:

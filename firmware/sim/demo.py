@@ -112,10 +112,12 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
                port: int | None = None, seat: type[TablePlayers] = TablePlayers,
                seat_options: Mapping[str, Any] | None = None,
                serve: Callable[[Controller], Any] | None = None,
-               play: Callable[[SimRun], Awaitable[None]] = play_then_stop) -> SimRun:
+               play: Callable[[SimRun], Awaitable[None]] = play_then_stop,
+               over_http: bool = True) -> SimRun:
     """The daemon on a `World` (saved beside `journal`) with `seat(...)` players at the
     table. `serve(controller)` is the `Table` the API serves (the controller itself by
-    default); `play(run)` is spawned on the loop once the table is built."""
+    default); `play(run)` is spawned on the loop once the table is built; the players
+    declare over HTTP like a screen (`over_http`) or straight on the loop."""
     config = sim_config(variant, players, seed, journal)
     if port is not None:
         config = replace(config, api=replace(config.api, port=port))
@@ -130,7 +132,8 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
             first_match={"edition": variant, "seats": players, "options": dict(options or {}),
                          "seed": seed, "names": run.names})
         seated = seat(world, controller, services.loop, seed=seed, rounds=rounds, pace=pace,
-                      out=out, names=run.names, api_url=lambda: _url(run.daemon),
+                      out=out, names=run.names,
+                      api_url=(lambda: _url(run.daemon)) if over_http else None,
                       **dict(seat_options or {}))
         controller.listeners.append(seated.on_event)
         run.controller, run.players = controller, seated

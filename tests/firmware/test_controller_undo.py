@@ -60,7 +60,7 @@ def test_a_declaration_taken_back_leaves_the_table_as_before_and_another_card_is
     declare(table, seat, wrong)
     st = table.settle()
     assert st["undoable"] == {"seat": seat, "card": wrong} and st["top"] == wrong
-    assert table.submit(api.Undo(seat))["undone"] == {"seat": seat, "card": wrong}
+    assert table.submit(api.Undo(seat))["undone"] == {"seat": seat, "card": wrong, "laid": []}
     st = table.settle()
     assert but_undo(st) == but_undo(before)  # turn, counts, pile, stats: as before the play
     assert st["undoable"] is None  # one step back only
@@ -173,9 +173,38 @@ def test_undo_over_http(table):
     assert post(table.url, "/api/play", {"seat": seat, "card": card})[0] == 200
     seq = table.journal_seq
     status, body = post(table.url, "/api/undo", {"seat": seat})
-    assert status == 200 and body["result"]["undone"] == {"seat": seat, "card": card}
+    assert status == 200 and body["result"]["undone"] == {"seat": seat, "card": card, "laid": []}
     assert table.journal_seq == seq + 1 and table.state()["top"] != card
     status, body = post(table.url, "/api/undo", {"seat": seat})  # only once
     assert status == 409 and body["error"] == "rejected"
     assert f"seat {seat} has no declaration to take back" in body["reason"]
     assert table.journal_seq == seq + 1
+
+
+def test_a_discard_all_taken_back_gives_every_laid_card_back(tmp_path, mock_factory):
+    table = SimTable(tmp_path, "attack", seed=2, factory=mock_factory)
+    try:
+        def discard_all(st):
+            if st["waiting"]["kind"] != "turn":
+                return None
+            seat = st["waiting"]["seat"]
+            view = table.call(lambda: private_view(table.controller.state, seat,
+                                                   table.world.hands[seat], []))
+            return next((a for a in U.legal_actions(view) if isinstance(a, U.Play)
+                         and a.seat == seat and a.laid and not a.uno), None)
+
+        before = table.play_until(lambda st: discard_all(st) is not None)
+        play = discard_all(before)
+        seat, card = play.seat, U.format_card(play.card)
+        laid = [U.format_card(c) for c in play.laid]
+        table.world.lay(seat, [*laid, card])
+        table.submit(api.Play(seat, card, {"cards": tuple(laid)}))
+        st = table.settle()
+        assert st["hand_counts"][seat] == before["hand_counts"][seat] - 1 - len(laid)
+        undone = table.submit(api.Undo(seat))["undone"]
+        assert undone == {"seat": seat, "card": card, "laid": laid}
+        table.world.take_back(seat, [*laid, card])
+        st = table.settle()
+        assert but_undo(st) == but_undo(before) and table.world.check(st) == []
+    finally:
+        table.stop()

@@ -50,6 +50,7 @@ def test_a_person_plays_a_whole_match_in_the_browser_next_to_bots(page, tmp_path
                 time.sleep(0.01)
                 continue
             if w["kind"] == "turn":
+                expect(page.locator("#waiting")).to_have_text("You (seat 1) to play")  # page caught up
                 expect(page.locator("#hand [data-hand]")).to_have_count(len(hand))
                 view = private_view(demo.controller.state, 0, hand, demo.world.received.get(0, []))
                 options = [a for a in legal_actions(view) if isinstance(a, Play) and a.seat == 0 and not a.uno]
@@ -104,3 +105,24 @@ def test_bad_serve_arguments_name_the_option_and_start_nothing(capsys):
     ]:
         assert main(["demo", "--serve", *argv]) == 2
         assert says in capsys.readouterr().err
+
+
+def test_the_twin_gives_the_person_the_cards_of_a_declaration_taken_back(tmp_path, mock_factory):
+    from firmware.screen_demo import ScreenTable
+    from firmware.sim.demo import sim_config
+    from firmware.sim.world import World
+
+    config = sim_config("attack", 3, 1, tmp_path / "journal.db")
+    world = World("attack", 3, 1, launcher=config.hardware["launcher"],
+                  panel=config.hardware["seats"], factory=mock_factory)
+
+    class Referee:  # what ScreenTable reads of the controller: its listeners and state
+        listeners: list = []
+        state = None
+
+    ScreenTable(Referee(), world, person=0)  # it listens to the referee
+    world.hands[0] = ["R1", "R5", "RDA"]
+    world.lay(0, ["R1", "R5", "RDA"])
+    for listener in Referee.listeners:  # the daemon: seat 0 took back its Discard All
+        listener({"kind": "undone", "seat": 0, "card": "RDA", "laid": ["R1", "R5"]})
+    assert sorted(world.hands[0]) == ["R1", "R5", "RDA"] and world.discard == []

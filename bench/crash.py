@@ -42,6 +42,7 @@ import random  # noqa: E402
 import shutil  # noqa: E402
 import struct  # noqa: E402
 import subprocess  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
@@ -51,6 +52,7 @@ from bench.common import (  # noqa: E402
     Result,
     at_least,
     daemon_env,
+    dump,
     exactly,
     machine_load,
     progress,
@@ -61,7 +63,7 @@ from bench.common import (  # noqa: E402
 
 KINDS = ("delay", "ejection", "commit")
 SAME = ("actions", "launcher_presses", "cards_ejected", "tower_moves", "rounds", "scores")
-RUN_TIMEOUT_S = 300
+RUN_TIMEOUT_S = 180  # a whole Power match takes ~10 s; a run past this is stuck
 
 
 def demo_cmd(variant: str, seed: int, journal: Path, rounds: int = 10_000) -> list[str]:
@@ -93,6 +95,7 @@ class Soak:
     doubled: int = 0
     mismatches: list[str] = field(default_factory=list)
     games: list[dict[str, Any]] = field(default_factory=list)
+    hangs: list[str] = field(default_factory=list)  # copies of the journals of hung runs
 
     @property
     def total(self) -> int:
@@ -127,8 +130,10 @@ def _wait_moment(kind: str, proc: subprocess.Popen[bytes], journal: Path,
 
 
 def play_killed(variant: str, seed: int, journal: Path, kills_left: int, soak: Soak,
-                rng: random.Random, rounds: int) -> dict[str, Any]:
-    """Play the match on `journal`, killing it up to `kills_left` times; the final summary."""
+                rng: random.Random, rounds: int) -> dict[str, Any] | None:
+    """Play the match on `journal`, killing it up to `kills_left` times; the final summary,
+    or None when the last run did not end within RUN_TIMEOUT_S (its journal and world
+    file are kept in a temp directory for inspection)."""
     env = daemon_env(journal.parent)
     while True:
         proc = subprocess.Popen(demo_cmd(variant, seed, journal, rounds), env=env,
@@ -143,11 +148,20 @@ def play_killed(variant: str, seed: int, journal: Path, kills_left: int, soak: S
                 kills_left -= 1
                 soak.cut_ejections += open_intents(journal) > 0
                 continue
-        out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
-        if proc.returncode != 0:
+        try:
+            out, err = proc.communicate(timeout=RUN_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            kept = Path(tempfile.mkdtemp(prefix=f"unotable-crash-hang-{variant}-{seed}-"))
+            shutil.copytree(journal.parent, kept, dirs_exist_ok=True)
+            soak.hangs.append(str(kept))
+            return None
+        try:  # exit 1 with a summary: the world and the referee disagreed (compared later)
+            return dict(json.loads(out))
+        except ValueError:
             raise RuntimeError(f"{variant} seed {seed}: demo exited {proc.returncode}: "
-                               f"{err.decode(errors='replace')[-800:]}")
-        return dict(json.loads(out))
+                               f"{err.decode(errors='replace')[-800:]}") from None
 
 
 def compare(name: str, ref: dict[str, Any], got: dict[str, Any], ref_actions: list[Any],
@@ -176,14 +190,27 @@ def crash_soak(kills: int, seed: int, variant: str, rounds: int = 10_000) -> Soa
             whole = tmp / f"whole-{game_seed}" / "journal.db"
             whole.parent.mkdir()
             ref = play_killed(variant, game_seed, whole, 0, soak, rng, rounds)
+            if ref is None:
+                raise RuntimeError(f"{name}: the uninterrupted run did not end; journal kept "
+                                   f"in {soak.hangs[-1]}")
             before = soak.total
             cut = tmp / f"killed-{game_seed}" / "journal.db"
             cut.parent.mkdir()
             progress(f"crash: {name}: killed run ({kills - soak.total} kills to go)")
             got = play_killed(variant, game_seed, cut, kills - soak.total, soak, rng, rounds)
-            compare(name, ref, got, actions_of(whole), actions_of(cut), soak)
+            if got is None:
+                soak.mismatches.append(f"{name}: a restarted run did not end within "
+                                       f"{RUN_TIMEOUT_S} s (journal kept in {soak.hangs[-1]})")
+            else:
+                found = len(soak.mismatches)
+                compare(name, ref, got, actions_of(whole), actions_of(cut), soak)
+                if len(soak.mismatches) > found:  # keep both journals for inspection
+                    kept = Path(tempfile.mkdtemp(prefix=f"unotable-crash-mismatch-{game_seed}-"))
+                    shutil.copytree(tmp, kept, dirs_exist_ok=True)
+                    soak.mismatches.append(f"{name}: journals kept in {kept}")
             soak.games.append({"game": name, "kills": soak.total - before,
-                               "actions": got.get("actions"), "rounds": got.get("rounds")})
+                               "actions": got and got.get("actions"),
+                               "rounds": got and got.get("rounds")})
             game_seed += 1
     return soak
 
@@ -311,11 +338,12 @@ def run(quick: bool = False, *, kills: int | None = None, seed: int = 1,
     result.add(exactly("lost", soak.lost, 0))
     result.add(exactly("doubled", soak.doubled, 0))
     result.add(exactly("mismatches", len(soak.mismatches), 0))
+    result.add(exactly("restarted runs that hung", len(soak.hangs), 0))
     wal = power_loss(cuts, seed, variant)
     result.add(Figure("WAL cuts (random offsets + each commit +-1)", wal["cuts"]))
     result.add(exactly("WAL cuts recovered to the last commit", wal["recovered"], wal["cuts"]))
     result.detail = {"variant": variant, "seed": seed, "rounds": rounds, "kills": soak.kills,
-                     "games": soak.games, "mismatch_list": soak.mismatches[:20],
+                     "games": soak.games, "mismatch_list": soak.mismatches[:20], "hangs": soak.hangs,
                      "power_loss": wal, "load": machine_load()}
     return result
 
@@ -348,8 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     wal = result.detail["power_loss"]
     wal_line = f"wal_cuts={wal['cuts']} recovered={wal['recovered']} failed={wal['failed']}"
     if args.json:
-        print(json.dumps({**result.to_json(), "summary": soak_line, "wal": wal_line},
-                         sort_keys=True))
+        print(dump([result], summary=soak_line, wal=wal_line))
     else:
         print(table([result]))
         for line in result.detail["mismatch_list"] + wal["problems"]:

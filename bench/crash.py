@@ -174,6 +174,8 @@ def compare(name: str, ref: dict[str, Any], got: dict[str, Any], ref_actions: li
     for key in SAME:
         if ref.get(key) != got.get(key):
             soak.mismatches.append(f"{name}: {key} {got.get(key)} instead of {ref.get(key)}")
+    if got.get("error"):
+        soak.mismatches.append(f"{name}: the restarted demo stopped: {got['error']}")
     if not got.get("world_agrees"):
         soak.mismatches += [f"{name}: world: {m}" for m in got.get("mismatches", [])] or \
             [f"{name}: the world and the referee disagreed"]

@@ -45,6 +45,9 @@ def test_a_killed_run_that_lost_or_doubled_actions_is_counted():
                   ["a", "b"], ["a", "x", "b"], soak)
     assert soak.doubled == 1
     assert soak.mismatches == ["g: action 1: x instead of b", "g: world: hands differ"]
+    soak = crash.Soak()
+    crash.compare("g", ref, {**ref, "error": "no card turned up"}, ["a"], ["a"], soak)
+    assert soak.mismatches == ["g: the restarted demo stopped: no card turned up"]
 
 
 def test_commit_boundaries_are_found_in_a_real_wal(tmp_path):

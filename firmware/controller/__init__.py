@@ -42,7 +42,7 @@ def _world_follows(world: Any) -> Callable[[Any], None]:
     """On the twin nobody sits at the table: the world still picks up ejected cards."""
     def follow(event: Any) -> None:
         if event.get("kind") == "ejecting":
-            world.ejection_started(event["seat"])
+            world.ejection_started(event["seat"], event["job"])
         elif event.get("kind") == "ejected":
             world.ejection_ended(event["seat"], event["job"])
     return follow

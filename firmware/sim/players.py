@@ -113,7 +113,7 @@ class TablePlayers:
         """Controller events (on the loop): the world reacts, the log prints."""
         kind = event.get("kind")
         if kind == "ejecting":
-            self.world.ejection_started(event["seat"])
+            self.world.ejection_started(event["seat"], event["job"])
         elif kind == "ejected":
             self.world.ejection_ended(event["seat"], event["job"])
         line = self.describe(event)
@@ -278,9 +278,7 @@ class TablePlayers:
                 w.aside.append(card)
         w.set_pending(None)
         if self.ctl.recover is None and self.ctl.running is None:
-            w.collect()
-            w.ejection = None
-            w.save()
+            w.end_unheard_ejection()
 
     async def _submit(self, request: api.Request) -> dict[str, Any] | None:
         url = self.api_url() if self.api_url is not None else None

@@ -85,6 +85,7 @@ class World:
         self.aside: list[str] = []
         self.landed: list[tuple[str, int | None]] = []
         self.ejection: int | None = None  # seat of the ejection under way
+        self.ejection_job: str | None = None  # its job: deal, fire or turn
         self.received: dict[int, list[str]] = {}  # seat -> cards of its last ejection
         self.towers: dict[str, int | str] = {}
         self.agree = True
@@ -122,6 +123,7 @@ class World:
                 "hopper": list(self.launcher_sim.stack), "hands": self.hands,
                 "discard": self.discard, "aside": self.aside,
                 "landed": [[c, s] for c, s in self.landed], "ejection": self.ejection,
+                "ejection_job": self.ejection_job,
                 "received": {str(k): v for k, v in self.received.items()},
                 "towers": self.towers, "agree": self.agree, "mismatches": self.mismatches,
                 "pending": self.pending, "notes": self.notes,
@@ -148,6 +150,7 @@ class World:
         self.aside = list(data["aside"])
         self.landed = [(c, s) for c, s in data["landed"]]
         self.ejection = data["ejection"]
+        self.ejection_job = data.get("ejection_job")
         self.received = {int(k): list(v) for k, v in data["received"].items()}
         self.towers = {t: (NEUTRAL if s == NEUTRAL else int(s)) for t, s in data["towers"].items()}
         self.agree = bool(data["agree"])
@@ -165,10 +168,11 @@ class World:
             self._cursor = len(exited)
             self.save()
 
-    def ejection_started(self, seat: int) -> None:
+    def ejection_started(self, seat: int, job: str) -> None:
         with self._lock:
+            self.end_unheard_ejection()
             self.collect()
-            self.ejection = seat
+            self.ejection, self.ejection_job = seat, job
             self.save()
 
     def ejection_ended(self, seat: int, job: str) -> None:
@@ -176,8 +180,17 @@ class World:
             cards = [c for c, _ in self.landed]
             self.collect(turned=job == "turn")
             self.received[seat] = cards
-            self.ejection = None
+            self.ejection, self.ejection_job = None, None
             self.save()
+
+    def end_unheard_ejection(self) -> None:
+        """The referee finished the ejection under way (its result is journaled) but the
+        daemon died before the world heard it end: the players take the cards that came
+        out exactly as they do when they hear it (a turned first card goes aside, not
+        into the dealer's hand). Only call this once the referee says nothing ejects."""
+        with self._lock:
+            if self.ejection is not None:
+                self.ejection_ended(self.ejection, self.ejection_job or "deal")
 
     def collect(self, *, turned: bool = False) -> None:
         """Players pick up the cards lying in front of them (a turned card goes aside)."""

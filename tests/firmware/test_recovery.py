@@ -91,6 +91,141 @@ def test_cut_off_ejection_is_counted_on_the_table_not_guessed(tmp_path):
         table.stop()
 
 
+def cut_first_card(holder):
+    """Hardware wrapper: the first card of a round comes out of the launcher, then the
+    daemon dies before it hears the ejection end (`holder["ctl"]` is the controller)."""
+    hang = threading.Event()
+    seen = {"cut": False}
+
+    def wrap(hw):
+        real = hw.launcher.deal
+
+        def deal(n, seat=None):
+            running = holder["ctl"].running if "ctl" in holder else None
+            if seen["cut"] or running is None or running[1].kind != "turn":
+                return real(n, seat)
+            seen["cut"] = True
+            real(n, seat)
+            hang.wait(30)
+            return real(0, seat)
+
+        hw.launcher.deal = deal
+        return hw
+
+    return wrap, hang, seen
+
+
+def world_misses_the_end(table, job):
+    """The daemon dies after it journaled the end of a `job` ejection after which the
+    table waits for people, before the world heard it: the world file still shows the
+    cards lying in front of the seat."""
+    real = table.world.ejection_ended
+    missed = []
+
+    def ended(seat, kind):
+        if kind == job and not missed and not table.controller.jobs:
+            missed.append(seat)
+            return
+        real(seat, kind)
+
+    table.world.ejection_ended = ended
+    return missed
+
+
+def journal_actions(directory):
+    return actions(directory / "journal.db")
+
+
+def reference(directory, steps):
+    table = SimTable(directory, "power", seed=3)
+    try:
+        table.play_until(lambda st: st["step"] >= steps)
+        table.settle()
+    finally:
+        table.stop()
+    return journal_actions(directory)
+
+
+STEPS = 30
+
+
+def test_killed_while_the_first_card_comes_out_continues_the_same_match(tmp_path):
+    """The crash soak's seed 3: killed while the first card of the round came out,
+    restarted, the card counted (1), killed again before the players had it in front of
+    the dealer as the turned card: the match goes on as if never interrupted."""
+    expected = reference(tmp_path / "whole", STEPS)
+    killed = tmp_path / "killed"
+    holder = {}
+    wrap, hang, seen = cut_first_card(holder)
+    table = SimTable(killed, "power", seed=3, wrap_hardware=wrap)
+    holder["ctl"] = table.controller
+    try:
+        table.play_until(lambda st: st["waiting"]["kind"] == "shuffle")
+        table.bot_step(settle=False)  # shuffle and load: the hands are dealt, then the first card
+        deadline = time.monotonic() + 10
+        while not seen["cut"] or table.world.cards_out() < 1:
+            assert time.monotonic() < deadline, "the first card did not come out"
+            time.sleep(0.005)
+    finally:
+        stop_while_hanging(table, hang)
+    with Journal.open(killed / "journal.db") as journal:
+        (intent,) = journal.open_intents()
+    assert intent.payload["job"] == "turn"
+
+    table = SimTable(killed, "power", seed=3)
+    try:
+        st = table.settle()
+        assert st["waiting"]["kind"] == "cards-out"
+        missed = world_misses_the_end(table, "turn")
+        table.bot_step()  # the table counts the card in front of the dealer: 1
+        assert missed == [st["waiting"]["seat"]]
+        (card, _), = table.world.landed
+        assert table.world.ejection == missed[0]
+    finally:
+        table.stop()
+    recovered = [e.payload["counted"] for e in Journal.open(killed / "journal.db").entries()
+                 if e.kind == "result" and e.payload["status"] == "recovered"]
+    assert recovered == [1]
+
+    table = SimTable(killed, "power", seed=3)
+    try:
+        assert table.world.turn_up() == card and len(table.world.hands[missed[0]]) == 7
+        st = table.play_until(lambda st: st["step"] >= STEPS)
+        assert table.world.check(table.settle()) == [] and table.world.agree, \
+            table.world.mismatches
+    finally:
+        table.stop()
+    assert journal_actions(killed) == expected
+
+
+@pytest.mark.parametrize("job", ["turn", "deal"])
+def test_killed_after_an_ejection_ended_before_the_world_heard_it(tmp_path, job):
+    """Every kind of ejection: its result is journaled, the world file still shows the
+    cards where they landed; the restart hands them out as the live event does."""
+    expected = reference(tmp_path / "whole", STEPS)
+    killed = tmp_path / "killed"
+    table = SimTable(killed, "power", seed=3)
+    try:
+        missed = world_misses_the_end(table, job)
+        table.play_until(lambda st: bool(missed))
+        assert table.world.landed and table.world.ejection == missed[0]
+        landed = [card for card, _ in table.world.landed]
+    finally:
+        table.stop()
+    table = SimTable(killed, "power", seed=3)
+    try:
+        assert table.world.ejection is None and not table.world.landed
+        assert table.world.received[missed[0]] == landed
+        if job == "turn":
+            assert table.world.aside == landed
+        table.play_until(lambda st: st["step"] >= STEPS)
+        assert table.world.check(table.settle()) == [] and table.world.agree, \
+            table.world.mismatches
+    finally:
+        table.stop()
+    assert journal_actions(killed) == expected
+
+
 def test_restart_continues_exactly_the_same_game(tmp_path):
     table = SimTable(tmp_path, "power", seed=4)
     try:

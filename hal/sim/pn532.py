@@ -96,10 +96,12 @@ class SimPN532(PtyDevice):
         key = bytes.fromhex(uid)
         with self.lock:
             self._tags[key] = _Tag(key, _IDLE)
+        self.wake()
 
     def lift(self, uid: str) -> None:
         with self.lock:
             self._tags.pop(bytes.fromhex(uid), None)
+        self.wake()
 
     @property
     def tags(self) -> list[str]:
@@ -261,30 +263,36 @@ class SimPN532(PtyDevice):
         self._pending = (max_tg, now + self.activation_attempt_s, deadline)
         return True
 
-    def tick(self, now: float) -> None:
+    def _answering(self) -> list[_Tag]:
+        """Tags that answer REQA now, in anticollision (UID) order."""
+        if not self._field:
+            return []
+        return sorted((t for t in self._tags.values() if t.state == _IDLE), key=lambda t: t.uid)
+
+    def tick(self, now: float) -> float | None:
         if self._pending is None:
-            return
+            return None
         max_tg, next_try, give_up = self._pending
-        if now < next_try:
-            return
-        answering = (
-            sorted((t for t in self._tags.values() if t.state == _IDLE), key=lambda t: t.uid)
-            if self._field
-            else []
-        )
-        if answering:
-            self._pending = None
-            payload = bytearray([min(max_tg, len(answering))])
-            for tg, tag in enumerate(answering[:max_tg], start=1):
-                tag.state = _ACTIVE
-                self._listed[tg] = tag
-                payload += tag.target_data(tg)
-            self._answer(IN_LIST_PASSIVE_TARGET, bytes(payload))
-        elif give_up is not None and now >= give_up:
-            self._pending = None
-            self._answer(IN_LIST_PASSIVE_TARGET, b"\x00")
-        else:
-            self._pending = (max_tg, now + self.activation_attempt_s, give_up)
+        if now >= next_try:
+            answering = self._answering()
+            if answering:
+                self._pending = None
+                payload = bytearray([min(max_tg, len(answering))])
+                for tg, tag in enumerate(answering[:max_tg], start=1):
+                    tag.state = _ACTIVE
+                    self._listed[tg] = tag
+                    payload += tag.target_data(tg)
+                self._answer(IN_LIST_PASSIVE_TARGET, bytes(payload))
+                return None
+            if give_up is not None and now >= give_up:
+                self._pending = None
+                self._answer(IN_LIST_PASSIVE_TARGET, b"\x00")
+                return None
+            next_try = now + self.activation_attempt_s
+            self._pending = (max_tg, next_try, give_up)
+        # Attempts with no tag in the field change nothing: sleep until one could answer
+        # (place() wakes us), or until the command gives up.
+        return next_try if self._answering() else give_up
 
     def _in_release(self, code: int, params: bytes) -> bool:
         if len(params) != 1:

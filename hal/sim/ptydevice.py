@@ -8,6 +8,10 @@ device up again from scratch.
 
 When `baud` is set, every byte costs its wire time (10 bits: start, 8 data, stop)
 in both directions, so a simulated exchange is never faster than the real line.
+
+An idle device costs no CPU: the serving thread blocks until the host sends bytes,
+the time the device asked for in its last `tick()` comes, or `wake()` is called (the
+world changed: a tag placed, a fault injected, the cable pulled).
 """
 
 from __future__ import annotations
@@ -32,8 +36,6 @@ def wire_time(n_bytes: int, baud: int) -> float:
 class PtyDevice:
     """Base class: subclasses implement `received(data)` and may override `tick()`."""
 
-    tick_s = 0.001
-
     def __init__(self, *, baud: int | None, name: str = "ttySIM") -> None:
         self.baud = baud
         self._dir = Path(tempfile.mkdtemp(prefix="unotable-sim-"))
@@ -43,6 +45,9 @@ class PtyDevice:
         self._slave: int | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         self.plugged = False
         self.closed = False
         self._plug()
@@ -71,6 +76,7 @@ class PtyDevice:
             return
         self.plugged = False
         self._stop.set()
+        self.wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=2)
         for fd in (self._master, self._slave):
@@ -91,6 +97,8 @@ class PtyDevice:
             return
         self.unplug()
         self.closed = True
+        for fd in (self._wake_r, self._wake_w):
+            os.close(fd)
         shutil.rmtree(self._dir, ignore_errors=True)
 
     def __enter__(self) -> PtyDevice:
@@ -106,8 +114,19 @@ class PtyDevice:
     def received(self, data: bytes) -> None:
         """Bytes the host sent (called in the serving thread, with `lock` held)."""
 
-    def tick(self, now: float) -> None:
-        """Called about every `tick_s` (serving thread, `lock` held)."""
+    def tick(self, now: float) -> float | None:
+        """Called after bytes arrive, after `wake()`, and at the time the last call
+        returned (serving thread, `lock` held). Returns the monotonic time of the
+        next call it needs, or None when only the host or the world can change
+        anything."""
+        return None
+
+    def wake(self) -> None:
+        """The world changed: let the serving thread call `tick()` now."""
+        if self.closed:
+            return  # the pipe's descriptors are closed (and may be reused)
+        with contextlib.suppress(BlockingIOError, OSError):  # already pending, or closed
+            os.write(self._wake_w, b"\0")
 
     def send(self, data: bytes) -> None:
         """Put bytes on the line towards the host, taking their wire time first."""
@@ -124,18 +143,22 @@ class PtyDevice:
     def _serve(self) -> None:
         master, stop = self._master, self._stop
         assert master is not None
+        due: float | None = None
         while not stop.is_set():
+            timeout = None if due is None else max(0.0, due - time.monotonic())
             try:
-                ready, _, _ = select.select([master], [], [], self.tick_s)
-                data = os.read(master, 4096) if ready else b""
+                ready, _, _ = select.select([master, self._wake_r], [], [], timeout)
+                if self._wake_r in ready:
+                    with contextlib.suppress(BlockingIOError):
+                        os.read(self._wake_r, 4096)
+                data = os.read(master, 4096) if master in ready else b""
             except OSError:
-                if stop.is_set():
+                if stop.wait(0.05):  # the pty is going away: wait for unplug() to finish
                     return
-                time.sleep(self.tick_s)
                 continue
             with self.lock:
                 if stop.is_set():
                     return
                 if data:
                     self.received(data)
-                self.tick(time.monotonic())
+                due = self.tick(time.monotonic())

@@ -40,11 +40,13 @@ class SimRDM6300(PtyDevice):
         with self.lock:
             if uid.upper() not in self._tags:
                 self._tags.append(uid.upper())
+        self.wake()
 
     def lift(self, uid: str) -> None:
         with self.lock:
             if uid.upper() in self._tags:
                 self._tags.remove(uid.upper())
+        self.wake()
 
     @property
     def tags(self) -> list[str]:
@@ -60,9 +62,11 @@ class SimRDM6300(PtyDevice):
     def power_on(self) -> None:
         self._next = 0.0
 
-    def tick(self, now: float) -> None:
-        if now < self._next or len(self._tags) != 1:
-            return
+    def tick(self, now: float) -> float | None:
+        if len(self._tags) != 1:
+            return None  # silent until place() / lift() wakes us
+        if now < self._next:
+            return self._next
         self._next = now + self.repeat_s
         frame = encode_frame(self._tags[0])
         if self._faults:
@@ -74,6 +78,7 @@ class SimRDM6300(PtyDevice):
             else:
                 frame = frame[:5] + frame[6:]
         self.send(frame)
+        return self._next
 
     def __repr__(self) -> str:
         plug = "plugged" if self.plugged else "unplugged"

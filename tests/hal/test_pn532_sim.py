@@ -1,5 +1,6 @@
 """The simulated PN532 is no kinder than the chip: checked with raw bytes on its port."""
 
+import threading
 import time
 
 import pytest
@@ -98,6 +99,36 @@ def test_default_infinite_retries_never_answer_an_empty_field(chip, host):
     chip.place("DEADBEEF")
     (answer,) = host.frames(until=1, wait=0.3)
     assert answer.data[:2] == b"\x4b\x01"
+
+
+def count_ticks(device):
+    """The times at which the device's serving thread works from now on."""
+    ticks, tick = [], device.tick
+    device.tick = lambda now: (ticks.append(now), tick(now))[1]
+    return ticks
+
+
+def test_an_idle_chip_does_no_work_until_the_host_sends(chip, host):
+    woken(host)
+    ticks = count_ticks(chip)
+    threading.Event().wait(0.2)
+    assert ticks == []  # no polling while nothing happens
+    assert [f.kind for f in host.command("02")] == [FrameKind.ACK, FrameKind.INFO]
+    assert ticks
+
+
+def test_a_chip_waiting_for_a_tag_sleeps_until_one_is_placed(chip, host):
+    for uid in chip.tags:
+        chip.lift(uid)
+    woken(host)
+    host.command("32 01 01")
+    assert [f.kind for f in host.command("4A 02 00", wait=0.1)] == [FrameKind.ACK]
+    ticks = count_ticks(chip)
+    threading.Event().wait(0.2)
+    assert ticks == []  # an empty field answers no attempt: nothing to do until the world changes
+    chip.place("DEADBEEF")
+    (answer,) = host.frames(until=1, wait=0.3)
+    assert answer.data[:2] == b"\x4b\x01" and ticks
 
 
 def test_finite_retries_answer_no_target(chip, host):

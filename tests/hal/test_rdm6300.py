@@ -1,5 +1,6 @@
 """RDM6300: 14-byte frames with XOR checksum, removal by timeout on an injected clock."""
 
+import threading
 import time
 
 import pytest
@@ -95,4 +96,18 @@ def test_two_tags_in_the_field_read_as_none():
     with SimRDM6300(["0A00112233", "1122334455"], repeat_s=0.01) as sim:
         reader = RDM6300(sim.port, listen_s=0.1)
         assert reader.read_tags() == []
+        reader.close()
+
+
+def test_a_silent_module_does_no_work_until_a_single_tag_is_in_its_field():
+    with SimRDM6300(["0A00112233", "0A00112244"], repeat_s=0.01) as sim:
+        threading.Event().wait(0.05)  # let it handle the wake-ups of placing its tags
+        ticks, tick = [], sim.tick
+        sim.tick = lambda now: (ticks.append(now), tick(now))[1]
+        threading.Event().wait(0.2)
+        assert ticks == []  # two tags: it reads neither and sends nothing, so it sleeps
+        reader = RDM6300(sim.port, removal_s=0.5, listen_s=0.0)
+        sim.lift("0A00112244")
+        assert wait_for_tags(reader, ["0A00112233"]) == ["0A00112233"]
+        assert len(ticks) >= 2  # woken by lift(), then every repeat_s
         reader.close()

@@ -34,7 +34,10 @@ code under test is therefore the production code, unchanged.
   its events firing on timer threads.
 
 ``motor_log`` records every change of the motor as ``(time, direction, speed)``
-on the twin's clock, so tests can check how long the motor ran.
+on the twin's clock, so tests can check how long the motor ran. ``motor_log``,
+``exited`` and each seat's ``delivered`` keep their last `LOG_ENTRIES` entries
+(`hal.sim.records.RecentLog`: ``len()`` still counts all), and the twin's pins their
+last `PIN_HISTORY` states, so a twin under a daemon playing for days stays small.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hal.clock import Cancellable, Clock
 from hal.launcher import Launcher, LauncherConfig
 from hal.sim.clock import VirtualClock
+from hal.sim.records import LOG_ENTRIES, RecentLog, bounded_pin_class
 
 SERVO_FRAME_S = 0.02  # gpiozero's default servo frame width
 # The example wiring of docs/wiring.md (and of firmware/default_config.toml), four seats.
@@ -69,7 +73,7 @@ def watched_pin_class(base: type) -> type:
     """A subclass of a mock pin class that tells observers about output changes and
     keeps an input at the level the simulated world imposes (``forced``)."""
 
-    class WatchedPin(base):  # type: ignore[misc, valid-type]
+    class WatchedPin(bounded_pin_class(base)):  # type: ignore[misc]
         def __init__(self, factory: Any, info: Any) -> None:
             self.observers: list[Any] = []
             self.forced: bool | None = None
@@ -125,9 +129,9 @@ class SimLauncher:
             raise ValueError("pulse_s must be shorter than the gap between two cards")
         self._lock = threading.RLock()
         self._stack: deque[Any] = deque()
-        self.delivered: dict[int | None, list[Any]] = {}
-        self.exited: list[tuple[Any, int | None]] = []
-        self.motor_log: list[tuple[float, str, float]] = []
+        self.delivered: dict[int | None, RecentLog[Any]] = {}
+        self.exited: RecentLog[tuple[Any, int | None]] = RecentLog(maxlen=LOG_ENTRIES)
+        self.motor_log: RecentLog[tuple[float, str, float]] = RecentLog(maxlen=LOG_ENTRIES)
         self._direction, self._speed = "stopped", 0.0
         self._since = self.clock.now()
         self._progress = 0.0
@@ -266,7 +270,7 @@ class SimLauncher:
     def _release_card(self) -> None:
         token = self._stack.popleft()
         seat = self.aimed_seat()
-        self.delivered.setdefault(seat, []).append(token)
+        self.delivered.setdefault(seat, RecentLog(maxlen=LOG_ENTRIES)).append(token)
         self.exited.append((token, seat))
         if self._jam_after is not None:
             self._jam_after -= 1

@@ -45,6 +45,7 @@ from hal.pn532.frames import (
     encode_frame,
 )
 from hal.sim.ptydevice import PtyDevice
+from hal.sim.records import LOG_ENTRIES, RecentLog
 
 FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])  # IC PN532, version 1.6, supports A, B, ISO18092
 FAULTS = ("garbage", "bitflip", "bad_checksum", "drop", "nack", "silence", "error")
@@ -86,7 +87,8 @@ class SimPN532(PtyDevice):
         self._rng = random.Random(seed)
         self.activation_attempt_s = activation_attempt_s
         self.first_ack_delay_s = first_ack_delay_s
-        self.commands: list[int] = []  # every command code executed, for tests
+        # Command codes executed, for tests: the last LOG_ENTRIES (a tray polls for days).
+        self.commands: RecentLog[int] = RecentLog(maxlen=LOG_ENTRIES)
         super().__init__(baud=baud, name="ttyPN532")
         for uid in tags:
             self.place(uid)

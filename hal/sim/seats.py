@@ -19,6 +19,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hal.seats import SeatPanel, SeatsConfig
+from hal.sim.records import bounded_pin_class
 
 # The example wiring of docs/wiring.md (and of firmware/default_config.toml), four seats.
 EXAMPLE_SECTION: dict[str, Any] = {
@@ -34,6 +35,16 @@ class SimSeats:
     def __init__(self, config: SeatsConfig, *, factory: MockFactory | None = None) -> None:
         self.config = config
         self.factory = factory if factory is not None else MockFactory(pin_class=MockPWMPin)
+        # Claim the panel's pins first, with a state history of bounded length: the LEDs
+        # blink for as long as the table runs. (A pin already claimed is left as it is.)
+        bounded = bounded_pin_class(self.factory.pin_class)
+        for number in self._numbers():
+            self.factory.pin(f"GPIO{number}", pin_class=bounded)
+
+    def _numbers(self) -> list[int]:
+        c = self.config
+        extra = [n for n in (c.status_led, c.buzzer) if n is not None]
+        return [c.launcher_button, *c.buttons, *c.leds, *extra]
 
     def panel(self) -> SeatPanel:
         return SeatPanel.from_config(self.config, pin_factory=self.factory)
@@ -84,6 +95,7 @@ class SimSeats:
         return bool(self._pin(self.config.leds[seat]).state)
 
     def led_history(self, seat: int) -> list[bool]:
+        """The seat LED's states, oldest first (its last `PIN_HISTORY` changes)."""
         return [bool(s.state) for s in self._pin(self.config.leds[seat]).states]
 
     @property

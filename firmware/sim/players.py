@@ -262,21 +262,22 @@ class TablePlayers:
     def _after_restart(self) -> None:
         w = self.world
         pending = w.pending
-        if pending is not None and self._step() <= pending["step"]:
-            if pending.get("swap"):
-                w.swap_hands(*pending["swap"])
-            for seat, card in reversed(pending.get("undo", [])):
-                w.take_back(seat, [card])
-            if pending.get("aside"):
-                card = pending["aside"]
-                if w.discard[-1:] == [card]:
-                    w.discard.pop()
-                else:  # it went back under the stack in the launcher
-                    stack = w.launcher_sim.empty_hopper()
-                    del stack[len(stack) - 1 - stack[::-1].index(card)]
-                    w.launcher_sim.load(stack)
-                w.aside.append(card)
-        w.set_pending(None)
+        with w.change():  # a declaration is recorded with its cards (`World.change`)
+            if pending is not None and self._step() <= pending["step"]:
+                if pending.get("swap"):
+                    w.swap_hands(*pending["swap"])
+                for seat, card in reversed(pending.get("undo", [])):
+                    w.take_back(seat, [card])
+                if pending.get("aside"):
+                    card = pending["aside"]
+                    if w.discard[-1:] == [card]:
+                        w.discard.pop()
+                    else:  # it went back under the stack in the launcher
+                        stack = w.launcher_sim.empty_hopper()
+                        del stack[len(stack) - 1 - stack[::-1].index(card)]
+                        w.launcher_sim.load(stack)
+                    w.aside.append(card)
+            w.set_pending(None)
         if self.ctl.recover is None and self.ctl.running is None:
             w.end_unheard_ejection()
 
@@ -370,11 +371,12 @@ class TablePlayers:
         if card is None:
             raise RuntimeError("the table asks for the first card, but none was turned up")
         _new, fx = U.apply(self.ctl.state, U.Reveal(U.parse_card(card)))
-        world.set_pending({"step": step, "aside": card})
-        if any(e.name == "card_returned" for e in fx):
-            world.back_under(card)
-        else:
-            world.to_pile(card)
+        with world.change():
+            world.set_pending({"step": step, "aside": card})
+            if any(e.name == "card_returned" for e in fx):
+                world.back_under(card)
+            else:
+                world.to_pile(card)
         await self._submit(ctl.Reveal(card))
         world.set_pending(None)
 
@@ -426,8 +428,9 @@ class TablePlayers:
             if a.uno:
                 await self._arm(seat)
             laid = [U.format_card(c) for c in a.laid]
-            world.set_pending({"step": step, "undo": [[seat, c] for c in laid]})
-            world.lay(seat, laid, under_top=True)
+            with world.change():
+                world.set_pending({"step": step, "undo": [[seat, c] for c in laid]})
+                world.lay(seat, laid, under_top=True)
             await self._declare(ctl.Decide(seat, "four-towers", cards=tuple(laid)), seat, laid)
         else:
             raise RuntimeError(f"no way to perform {a} at the table")
@@ -452,10 +455,11 @@ class TablePlayers:
         swap = a.card.kind == TRADE_HANDS and state.counts[seat] > 1
         if swap:
             pending["swap"] = [seat, a.target]
-        world.set_pending(pending)
-        world.lay(seat, [*laid, card])
-        if swap:
-            world.swap_hands(seat, a.target)
+        with world.change():
+            world.set_pending(pending)
+            world.lay(seat, [*laid, card])
+            if swap:
+                world.swap_hands(seat, a.target)
         choices: dict[str, Any] = {}
         if a.colour:
             choices["color"] = COLOUR_NAMES[a.colour]
@@ -474,8 +478,9 @@ class TablePlayers:
     async def _declare(self, request: api.Request, seat: int, cards: list[str],
                        undo: Callable[[], None] | None = None) -> None:
         result = await self._submit(request)
-        if result is None:
-            if undo is not None:
-                undo()
-            self.world.take_back(seat, cards)
-        self.world.set_pending(None)
+        with self.world.change():
+            if result is None:
+                if undo is not None:
+                    undo()
+                self.world.take_back(seat, cards)
+            self.world.set_pending(None)

@@ -23,7 +23,8 @@ import os
 import random
 import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,7 @@ class World:
         # it are then one atomic change, and no lock order can be inverted.
         self._lock: threading.RLock = self.launcher_sim.lock
         self._cursor = 0
+        self._batch = 0  # inside `change()`: one save at its end
         self.hands: list[list[str]] = [[] for _ in range(seats)]
         self.discard: list[str] = []
         self.aside: list[str] = []
@@ -129,10 +131,24 @@ class World:
                 "pending": self.pending, "notes": self.notes,
             }
 
+    @contextmanager
+    def change(self) -> Iterator[None]:
+        """Several physical changes written to the file as one (a declaration recorded
+        as pending together with the cards it moves): a crash sees all or none."""
+        with self._lock:
+            self._batch += 1
+            try:
+                yield
+            finally:
+                self._batch -= 1
+            self.save()
+
     def save(self) -> None:
         if self.path is None:
             return
         with self._lock:
+            if self._batch:
+                return
             text = json.dumps(self.snapshot(), sort_keys=True)
             tmp = self.path.with_name(self.path.name + ".tmp")
             tmp.write_text(text)

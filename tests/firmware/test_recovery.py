@@ -226,6 +226,44 @@ def test_killed_after_an_ejection_ended_before_the_world_heard_it(tmp_path, job)
     assert journal_actions(killed) == expected
 
 
+def test_a_declaration_reaches_the_world_file_with_its_cards_or_not_at_all(tmp_path):
+    """The crash soak's seed 3 again: killed after the world file recorded a play as
+    pending but before it recorded the card on the pile, the restart took back a card
+    that was never laid (`list.remove`). Now both are one write; a kill after it (the
+    referee never heard the play) puts the card back and the match goes on unchanged."""
+    expected = reference(tmp_path / "whole", STEPS)
+    killed = tmp_path / "killed"
+    table = SimTable(killed, "power", seed=3)
+    try:
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "turn" and st["step"] > 10)
+        world, seat = table.world, st["waiting"]["seat"]
+        card = world.hands[seat][-1]
+        before = json.loads(world.path.read_text())
+
+        def declare():
+            with world.change():
+                world.set_pending({"step": st["step"], "undo": [[seat, card]]})
+                assert json.loads(world.path.read_text()) == before  # a kill here: nothing
+                world.lay(seat, [card])
+                assert json.loads(world.path.read_text()) == before
+        table.call(declare)
+        after = json.loads(world.path.read_text())
+        assert after["pending"] == {"step": st["step"], "undo": [[seat, card]]}
+        assert after["discard"][-1] == card and len(after["hands"][seat]) == \
+            len(before["hands"][seat]) - 1
+    finally:
+        table.stop()
+    table = SimTable(killed, "power", seed=3)
+    try:
+        assert table.world.pending is None and card in table.world.hands[seat]
+        table.play_until(lambda st: st["step"] >= STEPS)
+        assert table.world.check(table.settle()) == [] and table.world.agree, \
+            table.world.mismatches
+    finally:
+        table.stop()
+    assert journal_actions(killed) == expected
+
+
 def test_restart_continues_exactly_the_same_game(tmp_path):
     table = SimTable(tmp_path, "power", seed=4)
     try:

@@ -49,12 +49,14 @@ def _choose(state: State, rng: random.Random) -> A.Action:
     wild), calling UNO with the second-to-last card; else the one other thing to do."""
     seat = state.to_act
     legal = legal_actions(state)
-    plays = [a for a in legal if type(a) is Play and not a.uno]
+    if type(legal[0]) is Play and state.counts[seat] != 2 and state.exposed < 0:
+        # the usual turn: the engine lists the plays first, then at most a draw or pass
+        return legal[rng.randrange(len(legal) - (type(legal[-1]) is not Play))]
+    # otherwise only the plays, each with the UNO call when it leaves one card
+    left = state.counts[seat] - 1
+    plays = [a for a in legal if type(a) is Play and a.uno == (left - len(a.laid) == 1)]
     if plays:
-        p = plays[rng.randrange(len(plays))]
-        if state.counts[seat] - len(p.laid) == 2:
-            return Play(seat, p.card, p.colour, p.target, p.towers, p.laid, True)
-        return p
+        return plays[rng.randrange(len(plays))]
     own = [a for a in legal if a.seat == seat and not isinstance(a, A.CallUno | A.Catch)]
     return own[rng.randrange(len(own))]
 

@@ -243,8 +243,17 @@ def _close_window(s: State, seat: int) -> None:
         s.exposed = -1
 
 
-def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
-    hand = _check_play(s, p)
+def _hand_after(s: State, p: A.Play) -> tuple[Card, ...]:
+    """The player's hand without the played card (simulation; empty in table mode)."""
+    if s.table:
+        return ()
+    hand = s.hands[p.seat]
+    i = hand.index(p.card)
+    return hand[:i] + hand[i + 1:]
+
+
+def _apply_play(s: State, p: A.Play, fx: Effects, listed: bool) -> None:
+    hand = _hand_after(s, p) if listed else _check_play(s, p)
     seat, card = p.seat, p.card
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
@@ -314,7 +323,7 @@ def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
         advance(s, 1)
 
 
-def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
+def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects, listed: bool) -> None:
     """Draw (pile) or press (launcher) on one's turn, or a press one owes."""
     seat = a.seat
     if type(a) is A.Press and s.queue and s.to_act == seat:
@@ -329,7 +338,7 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
     if (type(a) is A.Draw) == launcher:
         raise IllegalAction(a, "this edition draws by pressing the launcher" if launcher
                             else "this edition has no launcher: draw from the pile")
-    if not _can_draw(s, seat):
+    if not listed and not _can_draw(s, seat):
         raise IllegalAction(a, "you may only draw on your turn when you cannot play"
                             if s.phase == "play" and s.to_act == seat
                             else f"seat {seat} cannot draw now (to act: {s.to_act}, "
@@ -354,7 +363,7 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
 
 def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
     if isinstance(a, A.Draw | A.Press):
-        _apply_draw(s, a, fx)
+        _apply_draw(s, a, fx, False)
         return
     if isinstance(a, A.Pass):
         _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
@@ -587,10 +596,17 @@ def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
     s = state.clone()
     fx: Effects = []
     kind = type(action)
+    # an action taken from legal_actions(state) was checked there: skip checking it again
+    known = _LISTED[1] if _LISTED[0] is state else ()
+    listed = False
+    for a in known:
+        if a is action:
+            listed = True
+            break
     if kind is A.Play:
-        _apply_play(s, action, fx)  # type: ignore[arg-type]
+        _apply_play(s, action, fx, listed)  # type: ignore[arg-type]
     elif (kind is A.Draw or kind is A.Press) and s.to_act != CHANCE:
-        _apply_draw(s, action, fx)  # type: ignore[arg-type]
+        _apply_draw(s, action, fx, listed)  # type: ignore[arg-type]
     elif isinstance(action, _CHANCE_TYPES):
         _apply_chance(s, action, fx)
     else:
@@ -679,12 +695,15 @@ def legal_actions(state: State) -> list[Action]:
     every card that could still be in the hand (declarations); Discard All is listed
     without laid cards there.
     """
+    global _LISTED
     s = state
     seat = s.to_act
     if (s.phase == "play" and seat == s.actor and seat >= 0 and not s.queue and not s.table
             and s.exposed < 0 and not s.options.wild_restricted):
-        return _plain_turn_actions(s, seat)  # the common case, kept lean
-    out: list[Action] = []
+        out = _plain_turn_actions(s, seat)  # the common case, kept lean
+        _LISTED = (state, tuple(out))
+        return out
+    out = []
     if s.phase == "match_over":
         return out
     if seat >= 0:
@@ -725,7 +744,14 @@ def legal_actions(state: State) -> list[Action]:
     if s.exposed >= 0 and seat != CHANCE:
         out.append(A.CallUno(s.exposed))
         out.extend(A.Catch(i, s.exposed) for i in range(s.n) if i != s.exposed)
+    _LISTED = (state, tuple(out))
     return out
+
+
+# the last state legal_actions answered for, and its answer (kept as a tuple: a caller
+# may change the list it got). Reading and replacing the pair is atomic, so threads
+# sharing the engine can only miss the shortcut, never take another state's list.
+_LISTED: tuple[State | None, tuple[Action, ...]] = (None, ())
 
 
 def is_legal(state: State, action: Action) -> bool:

@@ -55,8 +55,10 @@ class Hardware:
             raise
         return cls(launcher, panel, tray)
 
-    def start(self, post: Post) -> None:
-        """Route every device callback to `post` (thread-safe `TableLoop.post`)."""
+    def start(self, post: Post, *, tower_awaited: Callable[[], bool] = lambda: False) -> None:
+        """Route every device callback to `post` (thread-safe `TableLoop.post`).
+        `tower_awaited()` (asked from the tray's watcher thread) is true while the table
+        waits for a tower to move: the tray then polls at its fast pace."""
         self._unsubscribe.append(self.panel.on_launcher_press(lambda: post(LauncherPressed())))
         self._unsubscribe.append(self.panel.on_seat_press(lambda seat: post(SeatPressed(seat))))
         if self.tray is not None:
@@ -64,7 +66,8 @@ class Hardware:
 
             def watch() -> None:
                 try:
-                    tray.watch(lambda event: post(TrayChanged(event)), self._stop)
+                    tray.watch(lambda event: post(TrayChanged(event)), self._stop,
+                               awaited=tower_awaited)
                 except Exception:  # a closed tray at shutdown, or a driver bug: log, stop watching
                     if not self._stop.is_set():
                         log.exception("tray watcher stopped")

@@ -100,6 +100,9 @@ class Controller:
         self.rng_for = rng_for
         self.tower_confirm = tower_confirm or self.config.table.tower_confirm
         self.listeners: list[Callable[[Mapping[str, Any]], None]] = []
+        # what this table can physically hold: called with (edition, seats) before a new
+        # match starts, raises Rejected (the twin holds one edition's deck)
+        self.new_match_checks: list[Callable[[str, int], None]] = []
         self.first_match = dict(first_match or {})
         self.tower_pos: dict[str, int | str | None] = {}  # what the tray sees (physical)
         self.aiming: int | None = None  # the servo is turning to this seat
@@ -114,7 +117,9 @@ class Controller:
         loop.on(Aimed, self._on_aimed)
         loop.on_safe_state(hardware.close)
         self._load()
-        hardware.start(loop.post)
+        # Read from the tray's watcher thread: a stale answer only delays its pace by a round.
+        hardware.start(loop.post,
+                       tower_awaited=lambda: bool(self.tower_waits) or self.alarm is not None)
         self._unsub_card = hardware.launcher.on_card(
             lambda counted, seat: loop.post(CardCounted(counted, seat)))
         loop.post(_Pump())
@@ -450,6 +455,8 @@ class Controller:
             if seats > self.hw.panel.config.seats:
                 raise Rejected(f"seats {seats}: the table has buttons for "
                                f"{self.hw.panel.config.seats}", field="seats", status=422)
+            for check in self.new_match_checks:
+                check(edition, seats)
             try:
                 self._check_idle_for_new_match()
                 self._start_match(edition, seats, options, p.get("seed"),

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 from firmware.cli import main
@@ -40,6 +41,19 @@ def test_run_serves_the_table_on_the_twin_and_stops_on_sigterm(tmp_path):
                 time.sleep(0.1)
         assert state["edition"] == "classic" and state["waiting"]["kind"] == "dealer-cards"
         assert state["names"] == ["North", "East", "South", "West"]
+        # the twin holds a classic deck for four: another table is refused, nothing changes
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/admin/new-match", method="POST",
+            data=json.dumps({"edition": "power", "seats": 4}).encode(),
+            headers={"Content-Type": "application/json"})
+        try:
+            urllib.request.urlopen(request, timeout=5)
+            raise AssertionError("a power match on the classic twin was accepted")
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 422
+            assert "holds a classic deck for 4 seats" in json.loads(exc.read())["reason"]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2) as r:
+            assert json.loads(r.read())["edition"] == "classic"
     finally:
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=20)

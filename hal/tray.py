@@ -12,6 +12,14 @@ gives no information: its counts stand still (towers on it are not declared
 lifted because a cable was pulled), and the tray reports `ReaderDown` /
 `ReaderUp` once per change.
 
+`watch()` paces the rounds: every `poll_interval_s` while the table awaits a tower
+move (the caller's `awaited()` says so), while a tag is half-way through its
+debounce, and for `idle_after_s` after anything changed; every
+`idle_poll_interval_s` otherwise. Each PN532 turn is 3-5 commands on its serial
+line, so an idle table polling five readers at the fast pace costs a few percent
+of a Pi's core for nothing; at the idle pace a tower moved without being awaited
+is still seen within about one idle interval, and from then on at the fast pace.
+
 `get_status()` and `positions()` never wait for a scan: a reader that times out
 holds its turn for seconds, and the daemon's event loop asks for the status. They
 read a snapshot the scanning thread refreshes after each reader's turn (readers)
@@ -22,7 +30,9 @@ Config::
     [tray]
     seen_polls = 2            # sightings before a tag counts as present
     missed_polls = 3          # misses before it counts as gone
-    poll_interval_s = 0.2     # pause between rounds in `watch`
+    poll_interval_s = 0.2     # pause between rounds in `watch` while a move is awaited
+    idle_poll_interval_s = 1.0  # ... and while nothing is awaited or changed lately
+    idle_after_s = 5.0        # the fast pace lasts this long after a change
     [[tray.readers]]
     slot = "neutral"          # or a seat number 0..7
     driver = "pn532"          # or "rdm6300"
@@ -122,6 +132,8 @@ class TrayConfig:
     seen_polls: int = 2
     missed_polls: int = 3
     poll_interval_s: float = 0.2
+    idle_poll_interval_s: float = 1.0
+    idle_after_s: float = 5.0
     ack_timeout_s: float = 1.0
     response_timeout_s: float = 1.0
     max_retries: int = 1
@@ -194,14 +206,23 @@ def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray") -> Tr
                     raise ConfigError(tsec.key(tower), f"tag {uid} is already tower {other!r}")
             towers[tower] = uid
     tsec.finish()
+    poll_interval_s = sec.number(
+        "poll_interval_s", defaults.poll_interval_s, minimum=0, maximum=60
+    )
     cfg = TrayConfig(
         readers=tuple(readers),
         towers=MappingProxyType(towers),
         seen_polls=sec.integer("seen_polls", defaults.seen_polls, minimum=1, maximum=100),
         missed_polls=sec.integer("missed_polls", defaults.missed_polls, minimum=1, maximum=100),
-        poll_interval_s=sec.number(
-            "poll_interval_s", defaults.poll_interval_s, minimum=0, maximum=60
+        poll_interval_s=poll_interval_s,
+        # unset, it is never below poll_interval_s (a slow fast pace stays valid)
+        idle_poll_interval_s=sec.number(
+            "idle_poll_interval_s",
+            max(defaults.idle_poll_interval_s, poll_interval_s),
+            minimum=0,
+            maximum=60,
         ),
+        idle_after_s=sec.number("idle_after_s", defaults.idle_after_s, minimum=0, maximum=3600),
         ack_timeout_s=sec.number(
             "ack_timeout_s", defaults.ack_timeout_s, minimum=0.001, maximum=10
         ),
@@ -222,6 +243,12 @@ def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray") -> Tr
             "rdm6300_listen_s", defaults.rdm6300_listen_s, minimum=0, maximum=5
         ),
     )
+    if cfg.idle_poll_interval_s < cfg.poll_interval_s:
+        raise ConfigError(
+            sec.key("idle_poll_interval_s"),
+            f"must not be less than poll_interval_s ({cfg.poll_interval_s!r}), "
+            f"not {cfg.idle_poll_interval_s!r}",
+        )
     if cfg.reconnect_max_s < cfg.reconnect_min_s:
         raise ConfigError(sec.key("reconnect_max_s"), "must not be less than reconnect_min_s")
     sec.finish()
@@ -260,6 +287,57 @@ def open_reader(
     )
 
 
+# -- pacing ---------------------------------------------------------------------------
+class Stop(Protocol):
+    """What `Tray.watch` waits on: a `threading.Event` (or a test's virtual one)."""
+
+    def is_set(self) -> bool: ...
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
+class PollPace:
+    """When `Tray.watch`'s next round is due.
+
+    Fast (`poll_interval_s` between rounds) while a tower move is awaited, while a tag
+    is half-way through its debounce, and for `idle_after_s` after the last change;
+    idle (`idle_poll_interval_s`) otherwise. Between rounds the watcher looks again at
+    least every fast interval, so a move that becomes awaited speeds the pace up
+    within one fast interval, not one idle interval.
+    """
+
+    RECHECK_S = 0.05  # the longest look-again pause when poll_interval_s is 0
+
+    def __init__(self, cfg: TrayConfig) -> None:
+        self.fast_s = cfg.poll_interval_s
+        self.idle_s = cfg.idle_poll_interval_s
+        self.idle_after_s = cfg.idle_after_s
+        self.last_scan = float("-inf")
+        self.last_change = float("-inf")
+
+    def interval(self, now: float, awaited: bool) -> float:
+        """The pause between rounds that applies now."""
+        if awaited or now - self.last_change < self.idle_after_s:
+            return self.fast_s
+        return self.idle_s
+
+    def _remaining(self, now: float, awaited: bool) -> float:
+        return self.last_scan + self.interval(now, awaited) - now
+
+    def due(self, now: float, awaited: bool) -> bool:
+        return self._remaining(now, awaited) <= 0
+
+    def scanned(self, now: float, *, changed: bool) -> None:
+        """A round ended at `now`; `changed`: it reported events or left a tag unsettled."""
+        self.last_scan = now
+        if changed:
+            self.last_change = now
+
+    def pause(self, now: float, awaited: bool) -> float:
+        """How long to sleep before asking `due` again."""
+        remaining = self._remaining(now, awaited)  # the same sum as `due`: no 0 s pause
+        return max(0.0, min(remaining, max(self.fast_s, self.RECHECK_S)))  # before a round
+
+
 # -- the tray -------------------------------------------------------------------------
 @dataclass
 class _Presence:
@@ -286,6 +364,7 @@ class Tray:
         self._reader_ok: dict[Slot, bool] = {slot: True for slot in self._readers}
         self._reader_error: dict[Slot, str | None] = {slot: None for slot in self._readers}
         self._scans = 0
+        self._settling = False  # after the last round: a tag is half-way through its debounce
         self._lock = threading.Lock()  # one scan at a time; never taken by status reads
         self._snapshot_lock = threading.Lock()  # held only to copy or swap the snapshot
         self._reading: Slot | None = None
@@ -328,6 +407,11 @@ class Tray:
             for uid, slot in departures:
                 self._left(uid, slot, events)
             self._scans += 1
+            self._settling = any(
+                not p.present or p.missed
+                for table in self._presence.values()
+                for p in table.values()
+            )
             self._snap_round()
             return events
 
@@ -352,12 +436,26 @@ class Tray:
         self._reader_error[slot] = None
         self._observe(slot, set(uids), events, departures)
 
-    def watch(self, on_event: Callable[[TrayEvent], None], stop: threading.Event) -> None:
-        """Scan until `stop` is set, handing each event to `on_event` (a worker thread's loop)."""
+    def watch(
+        self,
+        on_event: Callable[[TrayEvent], None],
+        stop: Stop,
+        *,
+        awaited: Callable[[], bool] = lambda: False,
+    ) -> None:
+        """Scan until `stop` is set, handing each event to `on_event` (a worker thread's
+        loop). `awaited()` is asked before each round: true while the table waits for a
+        tower to be moved, so the rounds come every `poll_interval_s` (see `PollPace`)."""
+        pace = PollPace(self.config)
         while not stop.is_set():
-            for event in self.scan():
-                on_event(event)
-            stop.wait(self.config.poll_interval_s)
+            now = self._clock()
+            if pace.due(now, awaited()):
+                events = self.scan()
+                pace.scanned(self._clock(), changed=bool(events) or self._settling)
+                for event in events:
+                    on_event(event)
+                now = self._clock()
+            stop.wait(pace.pause(now, awaited()))
 
     def _observe(
         self,

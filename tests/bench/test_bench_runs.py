@@ -182,3 +182,26 @@ def test_the_engine_figures_judge_the_ratio_and_say_when_rlcard_is_missing():
     bench_main.engine_figures({"ours_rounds_per_s": 900.0, "rlcard_rounds_per_s": 600.0,
                                "ratio": 1.5, "editions": {}}, result)
     assert not result.ok
+
+
+def test_the_engine_floor_does_what_the_engine_does_for_a_plain_number_play():
+    import random
+
+    from bench import engine_floor
+    from uno_core import apply, legal_actions
+    from uno_core.cards import NUMBER
+
+    compared = 0
+    for state in engine_floor.positions(300, 4):
+        new, fx = engine_floor.best_case(state, random.Random(compared))
+        card = fx[0].card
+        if card.kind != NUMBER or card.symbol or state.counts[state.to_act] <= 2:
+            continue  # the floor knows no action cards, no UNO, no end of round
+        played = next(a for a in legal_actions(state) if getattr(a, "card", None) is card)
+        expected, expected_fx = apply(state, played)
+        assert (new.hands, new.counts, new.discard, new.colour, new.to_act) == (
+            expected.hands, expected.counts, expected.discard, expected.colour,
+            expected.to_act)
+        assert fx == expected_fx
+        compared += 1
+    assert compared > 100

@@ -13,13 +13,22 @@ and after the last; growth per match = (end - warm) / (matches - 1), the slope o
 least-squares line through every reading is printed too. Every match must end with
 the world and the referee agreeing.
 
-RSS counts the simulated hardware too, which keeps records a real table has not
-(gpiozero's mock pins remember every state change, the launcher twin every card and
-motor change, the PN532 twins every command). So after the measured matches,
-`--traced` more are played under tracemalloc (10 frames; it slows Python down a lot),
-and what they allocated and still hold at the end is split by who allocated it: the
-twin (any frame in hal/sim, firmware/sim or gpiozero's mock pins) or the daemon and
-everything else. The target applies to the latter.
+RSS counts the simulated hardware too, which keeps records a real table has not (the
+mock pins' recent state changes, the launcher twin's recent cards and motor changes, the
+PN532 twins' recent commands). Those records are bounded (`hal.sim.records`): they fill
+during the first few matches and then keep their size, as do SQLite's page cache and
+the allocator's arenas. So growth is judged on the second half of the run: the RSS
+slope and the slope of Python's allocated heap blocks (`sys.getallocatedblocks`, a
+count) over the second half's readings; every twin record's size and bound is printed
+(`World.records`), and one without a bound is a failure.
+
+After the measured matches, `--traced` more are played under tracemalloc (10 frames;
+it slows Python down a lot) to warm it up, and `--traced` more after a snapshot: what
+those allocated and still hold is split by who allocated it, the twin (any frame in
+hal/sim, firmware/sim or gpiozero's mock pins) or the daemon and everything else. The
+warm-up matters: a bounded record drops an entry allocated before tracing began for
+each new one it keeps, and tracemalloc sees only the new one, so without it a full
+record looks like growth.
 
 The issue's full figure is 1,000 matches (about an hour on a busy 2-core machine):
 ``python bench/longrun.py --matches 1000``.
@@ -52,6 +61,7 @@ from bench.common import (  # noqa: E402
     workdir,
 )
 
+JUDGED_FROM = 20  # matches: fewer leave too few readings in the second half to judge
 GROWTH_KB_PER_MATCH = 20.0  # an allowance for noise; a leak of one match's game is ~100 kB
 TWIN_CODE = ("/hal/sim/", "/firmware/sim/", "/gpiozero/pins/mock.py")
 MATCH_TIMEOUT_S = 600
@@ -81,31 +91,47 @@ def heap_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -> di
                                  sorted(v, reverse=True)[:5]] for k, v in top.items()}}
 
 
-def long_run(matches: int, variant: str, seed: int, traced: int = 3) -> dict[str, Any]:
-    """`matches` matches measured by RSS, then `traced` more under tracemalloc."""
+def play_match(table: Any, k: int, seed: int) -> dict[str, Any]:
+    """Match number `k` (0-based) of a long run on `table` (a `SimTable`): the first is
+    the one the daemon started with; each later one starts with ``new-match`` and its
+    own seed (the world shuffles, the launcher draws and the bots decide by it). Plays
+    it to the end and returns the settled public state."""
     from firmware.api import requests as api
+
+    bots = table.bots
+    if k:
+        match_seed = seed + k
+        table.seed = table.world.seed = bots.seed = match_seed
+        table.submit(api.Admin("new-match", {"seed": match_seed}))
+    table.on_loop(bots._run, timeout=MATCH_TIMEOUT_S)
+    st: dict[str, Any] = table.settle()
+    if not st["match"] or st["waiting"]["kind"] != "match-over":
+        raise RuntimeError(f"match {k + 1} did not end: {st['waiting']}")
+    return st
+
+
+def second_half_slope(ys: list[float]) -> float:
+    """The slope over the second half of the readings (the first half fills caches and
+    the twin's bounded records)."""
+    return slope(ys[len(ys) // 2:])
+
+
+def long_run(matches: int, variant: str, seed: int, traced: int = 3) -> dict[str, Any]:
+    """`matches` matches measured by RSS, then 2 x `traced` more under tracemalloc."""
     from firmware.sim.testbed import SimTable
 
     readings: list[float] = []
+    blocks: list[int] = []
     disagreements: list[str] = []
     actions = 0
     heap: dict[str, Any] = {}
     t0 = time.monotonic()
     with workdir("longrun") as tmp:
         table = SimTable(tmp, variant, 4, seed=seed)
-        bots = table.bots
-        assert bots is not None
+        assert table.bots is not None
 
         def play(k: int) -> int:
-            if k:
-                match_seed = seed + k
-                # the next match's chance and decisions come from its own seed
-                table.seed = table.world.seed = bots.seed = match_seed
-                table.submit(api.Admin("new-match", {"seed": match_seed}))
-            table.on_loop(bots._run, timeout=MATCH_TIMEOUT_S)
-            st = table.settle()
-            if not st["match"] or st["waiting"]["kind"] != "match-over":
-                raise RuntimeError(f"match {k + 1} did not end: {st['waiting']}")
+            st = play_match(table, k, seed)
             if table.world.check(st) or not table.world.agree:
                 disagreements.append(f"match {k + 1}: {table.world.mismatches[:3]}")
             table.events.clear()  # the test bed's own record of events, not the daemon's
@@ -116,15 +142,21 @@ def long_run(matches: int, variant: str, seed: int, traced: int = 3) -> dict[str
             for k in range(matches):
                 actions += play(k)
                 readings.append(rss_mb())
+                blocks.append(sys.getallocatedblocks())
                 if k == 0 or (k + 1) % max(1, matches // 10) == 0 or k + 1 == matches:
                     progress(f"longrun: {k + 1}/{matches} matches, RSS {readings[-1]:.1f} MB, "
                              f"{time.monotonic() - t0:.0f} s")
+            records = table.world.records()
             if traced:
-                progress(f"longrun: {traced} more matches under tracemalloc")
+                progress(f"longrun: {2 * traced} more matches under tracemalloc")
                 tracemalloc.start(10)
-                before = tracemalloc.take_snapshot()
                 for k in range(matches, matches + traced):
+                    play(k)  # warm-up: see the module's docstring
+                gc.collect()
+                before = tracemalloc.take_snapshot()
+                for k in range(matches + traced, matches + 2 * traced):
                     play(k)
+                gc.collect()
                 heap = heap_growth(before, tracemalloc.take_snapshot())
                 tracemalloc.stop()
         finally:
@@ -136,6 +168,9 @@ def long_run(matches: int, variant: str, seed: int, traced: int = 3) -> dict[str
             "rss_last_mb": round(readings[-1], 2), "rss_max_mb": round(max(readings), 2),
             "growth_kb_per_match": round(per_match, 2),
             "slope_kb_per_match": round(slope(readings) * 1024, 2),
+            "late_slope_kb_per_match": round(second_half_slope(readings) * 1024, 2),
+            "late_blocks_per_match": round(second_half_slope([float(b) for b in blocks]), 1),
+            "records": {name: list(v) for name, v in records.items()},
             "traced_matches": traced,
             "heap_twin_kb_per_match": round(heap["twin"] / 1024 / traced, 2) if heap else None,
             "heap_daemon_kb_per_match": round(heap["daemon"] / 1024 / traced, 2)
@@ -161,11 +196,24 @@ def run(quick: bool = False, *, matches: int | None = None, variant: str = "clas
         result.add(Figure("RSS growth per match (last - first, twin included)",
                           r["growth_kb_per_match"], "kB"))
         result.add(Figure("RSS slope per match (least squares)", r["slope_kb_per_match"], "kB"))
+        late = f"second half, matches {matches // 2 + 1}-{matches}"
+        if matches >= JUDGED_FROM:
+            result.add(at_most(f"RSS slope per match ({late})", r["late_slope_kb_per_match"],
+                               GROWTH_KB_PER_MATCH, "kB"))
+        else:
+            result.add(Figure(f"RSS slope per match ({late})", r["late_slope_kb_per_match"], "kB"))
+        result.add(Figure(f"Python heap blocks per match ({late})",
+                          r["late_blocks_per_match"], "blocks"))
         if r["heap_daemon_kb_per_match"] is not None:
             result.add(Figure("heap growth per match: simulated hardware",
                               r["heap_twin_kb_per_match"], "kB"))
             result.add(at_most("heap growth per match: daemon and the rest",
                                r["heap_daemon_kb_per_match"], GROWTH_KB_PER_MATCH, "kB"))
+    records = r["records"]
+    full = sum(1 for kept, bound in records.values() if bound is not None and kept >= bound)
+    result.add(Figure("twin records full (at their bound) / all", f"{full}/{len(records)}"))
+    result.add(exactly("twin records without a bound",
+                       sum(1 for _kept, bound in records.values() if bound is None), 0))
     result.add(exactly("matches where world and referee disagreed", len(r["disagreements"]), 0))
     result.add(exactly("daemon's exit status at the end", r["stop_status"], 0))
     result.detail = {**r, "load": machine_load()}

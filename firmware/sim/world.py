@@ -117,6 +117,22 @@ class World:
     def close(self) -> None:
         self.tray_sim.close()
 
+    def records(self) -> dict[str, tuple[int, int | None]]:
+        """Every record the twin keeps (logs and mock pins' state histories): name ->
+        (entries kept, the most it keeps; None: unbounded). A daemon on the twin plays
+        for days, so none may be unbounded (`bench/longrun.py` prints them)."""
+        sim = self.launcher_sim
+        logs: dict[str, Any] = {"launcher exited": sim.exited, "launcher motor": sim.motor_log}
+        logs.update({f"launcher delivered to {seat}": log for seat, log in sim.delivered.items()})
+        logs.update({f"reader {slot} commands": dev.commands
+                     for slot, dev in self.tray_sim.readers.items() if hasattr(dev, "commands")})
+        out = {name: (sum(1 for _ in log), log.maxlen) for name, log in logs.items()}
+        for info, pin in list(self.factory.pins.items()):
+            states = pin.states
+            out[f"pin {getattr(info, 'name', info)} states"] = (
+                len(states), getattr(states, "maxlen", None))
+        return out
+
     # ------------------------------------------------------------------ persistence
     def snapshot(self) -> dict[str, Any]:
         with self._lock:

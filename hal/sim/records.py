@@ -22,10 +22,13 @@ from typing import Any, Generic, TypeVar, overload
 
 T = TypeVar("T")
 
-# Far more than any test or one match needs (a match ejects a few hundred cards and
-# switches the motor a few hundred times), and a bounded few hundred kB per record.
-LOG_ENTRIES = 4096
-PIN_HISTORY = 1024
+# More than any test or one match needs (a match ejects a few hundred cards and
+# switches the motor a few hundred times, a seat LED changes about a hundred times),
+# and small: a daemon on the twin fills them within a few matches and then stays at
+# the same size (with 4096/1024 the twin's ~20 records took ~100 matches and ~3 MB
+# to fill, which looked like a leak in `bench/longrun.py`).
+LOG_ENTRIES = 1024
+PIN_HISTORY = 256
 
 
 class RecentLog(Generic[T]):

@@ -18,8 +18,10 @@ mock pins' recent state changes, the launcher twin's recent cards and motor chan
 PN532 twins' recent commands). Those records are bounded (`hal.sim.records`): they fill
 during the first few matches and then keep their size, as do SQLite's page cache and
 the allocator's arenas. So growth is judged on the second half of the run: the RSS
-slope and the slope of Python's allocated heap blocks (`sys.getallocatedblocks`, a
-count) over the second half's readings; every twin record's size and bound is printed
+slope, the slope of Python's allocated heap blocks (`sys.getallocatedblocks`, a
+count) and, with glibc, of the bytes malloc has handed out and not got back
+(`mallinfo2`: SQLite's page cache, large Python objects; RSS also moves with the free
+memory malloc keeps, up and down by a MB) over the second half's readings; every twin record's size and bound is printed
 (`World.records`), and one without a bound is a failure.
 
 After the measured matches, `--traced` more are played under tracemalloc (10 frames;
@@ -91,6 +93,25 @@ def heap_growth(before: tracemalloc.Snapshot, after: tracemalloc.Snapshot) -> di
                                  sorted(v, reverse=True)[:5]] for k, v in top.items()}}
 
 
+def malloc_in_use_kb() -> float | None:
+    """kB that glibc's malloc has handed out and not got back (every arena), or None
+    without glibc."""
+    import ctypes
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in (
+            "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+            "uordblks", "fordblks", "keepcost")]
+
+    try:
+        mallinfo2 = ctypes.CDLL("libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return None
+    mallinfo2.restype = MallInfo2
+    info = mallinfo2()
+    return (info.uordblks + info.hblkhd) / 1024
+
+
 def play_match(table: Any, k: int, seed: int) -> dict[str, Any]:
     """Match number `k` (0-based) of a long run on `table` (a `SimTable`): the first is
     the one the daemon started with; each later one starts with ``new-match`` and its
@@ -122,6 +143,7 @@ def long_run(matches: int, variant: str, seed: int, traced: int = 3) -> dict[str
 
     readings: list[float] = []
     blocks: list[int] = []
+    in_use: list[float] = []
     disagreements: list[str] = []
     actions = 0
     heap: dict[str, Any] = {}
@@ -143,6 +165,9 @@ def long_run(matches: int, variant: str, seed: int, traced: int = 3) -> dict[str
                 actions += play(k)
                 readings.append(rss_mb())
                 blocks.append(sys.getallocatedblocks())
+                malloc_kb = malloc_in_use_kb()
+                if malloc_kb is not None:
+                    in_use.append(malloc_kb)
                 if k == 0 or (k + 1) % max(1, matches // 10) == 0 or k + 1 == matches:
                     progress(f"longrun: {k + 1}/{matches} matches, RSS {readings[-1]:.1f} MB, "
                              f"{time.monotonic() - t0:.0f} s")
@@ -170,6 +195,8 @@ def long_run(matches: int, variant: str, seed: int, traced: int = 3) -> dict[str
             "slope_kb_per_match": round(slope(readings) * 1024, 2),
             "late_slope_kb_per_match": round(second_half_slope(readings) * 1024, 2),
             "late_blocks_per_match": round(second_half_slope([float(b) for b in blocks]), 1),
+            "late_malloc_kb_per_match": round(second_half_slope(in_use), 2) if in_use else None,
+            "malloc_in_use_kb": [round(m) for m in in_use],
             "records": {name: list(v) for name, v in records.items()},
             "traced_matches": traced,
             "heap_twin_kb_per_match": round(heap["twin"] / 1024 / traced, 2) if heap else None,
@@ -204,6 +231,9 @@ def run(quick: bool = False, *, matches: int | None = None, variant: str = "clas
             result.add(Figure(f"RSS slope per match ({late})", r["late_slope_kb_per_match"], "kB"))
         result.add(Figure(f"Python heap blocks per match ({late})",
                           r["late_blocks_per_match"], "blocks"))
+        if r["late_malloc_kb_per_match"] is not None:
+            result.add(Figure(f"malloc in use per match ({late})",
+                              r["late_malloc_kb_per_match"], "kB"))
         if r["heap_daemon_kb_per_match"] is not None:
             result.add(Figure("heap growth per match: simulated hardware",
                               r["heap_twin_kb_per_match"], "kB"))

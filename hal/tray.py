@@ -333,9 +333,11 @@ class PollPace:
             self.last_change = now
 
     def pause(self, now: float, awaited: bool) -> float:
-        """How long to sleep before asking `due` again."""
-        remaining = self._remaining(now, awaited)  # the same sum as `due`: no 0 s pause
-        return max(0.0, min(remaining, max(self.fast_s, self.RECHECK_S)))  # before a round
+        """How long to sleep before asking `due` again: until the next round is due, but
+        no longer than one fast interval. (The same sum as `due`, so rounding can never
+        give a 0 s pause while `due` says no: that would spin.)"""
+        remaining = self._remaining(now, awaited)
+        return max(0.0, min(remaining, max(self.fast_s, self.RECHECK_S)))
 
 
 # -- the tray -------------------------------------------------------------------------

@@ -3,10 +3,19 @@ when idle. Time is virtual (`VirtualClock`): the watcher's pauses advance it."""
 
 import pytest
 
-from hal.errors import ConfigError
+from hal.errors import ConfigError, ReaderDisconnected
 from hal.sim.clock import VirtualClock
 from hal.sim.tray import DEMO_UIDS, SimTray
-from hal.tray import PollPace, TowerPlaced, TowerRemoved, Tray, open_reader, parse_config
+from hal.tray import (
+    PollPace,
+    ReaderDown,
+    ReaderUp,
+    TowerPlaced,
+    TowerRemoved,
+    Tray,
+    open_reader,
+    parse_config,
+)
 
 U = DEMO_UIDS["pn532"]["U"]
 SLOTS = ("neutral", 0, 1, 2, 3)
@@ -107,6 +116,24 @@ def test_a_move_that_becomes_awaited_speeds_the_pace_up_within_one_fast_interval
     events = watch_for(tray, clock, 3, awaited=lambda: bool(awaiting))
     assert [e for _, e in events] == [TowerPlaced("U", 0)]
     assert events[0][0] <= 4.2 + 0.2 + 1e-9  # not at the idle round of 6.0
+
+
+def test_an_unplugged_reader_is_reported_and_recovered_within_an_idle_interval():
+    tray, readers, clock = scripted_tray(poll_interval_s=0.2, idle_poll_interval_s=1.0,
+                                         idle_after_s=5.0)
+    reader = readers[1]
+    lost = ReaderDisconnected(reader.port, "lost: unplugged")
+
+    def fail():
+        raise lost
+
+    clock.call_later(10.3, lambda: setattr(reader, "read_tags", fail))
+    clock.call_later(20.3, lambda: delattr(reader, "read_tags"))  # replugged
+    events = watch_for(tray, clock, 30)
+    assert [e for _, e in events] == [ReaderDown(1, reader.port, str(lost)), ReaderUp(1, reader.port)]
+    (down_at, _), (up_at, _) = events
+    assert 10.3 < down_at <= 11.3 + 1e-9 and 20.3 < up_at <= 21.3 + 1e-9
+    assert tray.get_status()["readers"]["1"]["ok"] is True
 
 
 def test_pace_intervals():

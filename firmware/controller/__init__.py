@@ -29,7 +29,8 @@ def table_factory(config: Any, *, env: Any = None) -> Callable[[Any], Controller
         journal = Path(services.journal.path)
         world = World(table.edition, table.seats, seed, launcher=config.hardware["launcher"],
                       panel=config.hardware["seats"], fast=False,
-                      path=journal.with_name(journal.name + ".world.json"))
+                      path=journal.with_name(journal.name + ".world.json"),
+                      tray=config.hardware.get("tray"))
         services.loop.on_safe_state(world.close)
         controller = Controller(services, world.hardware(),
                                 rng_for=lambda step: rng(seed, step))

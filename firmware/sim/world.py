@@ -39,11 +39,16 @@ from hal.sim.clock import VirtualClock
 from hal.sim.launcher import SimLauncher
 from hal.sim.seats import SimSeats
 from hal.sim.tray import SimTray
-from hal.tray import NEUTRAL, Tray
+from hal.tray import NEUTRAL, Tray, TrayConfig
 from uno_core import format_card, get_edition
 from uno_core.cards import TOWERS
 
 VERSION = 1
+
+
+# the [tray] options a twin takes over from the user's config (the rest names real ports)
+TRAY_TIMING = ("seen_polls", "missed_polls", "poll_interval_s", "idle_poll_interval_s",
+               "idle_after_s")
 
 
 def deck_of(edition: str) -> list[str]:
@@ -63,7 +68,8 @@ class WorldError(Exception):
 class World:
     def __init__(self, edition: str, seats: int, seed: int, *, launcher: LauncherConfig,
                  panel: SeatsConfig, fast: bool = True, path: str | Path | None = None,
-                 tray_poll_s: float | None = None, factory: MockFactory | None = None) -> None:
+                 tray_poll_s: float | None = None, factory: MockFactory | None = None,
+                 tray: TrayConfig | None = None) -> None:
         self.edition = edition
         self.n = seats
         self.seed = seed
@@ -76,6 +82,10 @@ class World:
         self.towers_used = get_edition(edition).towers
         self.tray_sim = SimTray((NEUTRAL, *range(min(seats, 8))), paced=not fast)
         self.tray_poll_s = tray_poll_s if tray_poll_s is not None else (0.005 if fast else 0.2)
+        # the pace and debounce of the configured tray (`unotable run` on the twin): its
+        # readers are the simulated ones, but a user's timing options still apply
+        self.tray_timing: dict[str, Any] = (
+            {k: getattr(tray, k) for k in TRAY_TIMING} if tray is not None and not fast else {})
         # One lock for the whole physical world: the launcher twin's own. A card leaving
         # the hopper (launcher thread, twin lock held) and the world's bookkeeping of
         # it are then one atomic change, and no lock order can be inverted.
@@ -111,7 +121,8 @@ class World:
         launcher.on_card(self._card_out)  # before the daemon's: the world is saved first
         panel = self.seats_sim.panel()
         tray = Tray.from_config(self.tray_sim.config(
-            poll_interval_s=self.tray_poll_s, seen_polls=1 if self.fast else 2))
+            **{"poll_interval_s": self.tray_poll_s, "seen_polls": 1 if self.fast else 2,
+               **self.tray_timing}))
         return Hardware(launcher, panel, tray)
 
     def close(self) -> None:

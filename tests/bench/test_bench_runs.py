@@ -50,6 +50,41 @@ def test_a_killed_run_that_lost_or_doubled_actions_is_counted():
     assert soak.mismatches == ["g: the restarted demo stopped: no card turned up"]
 
 
+def test_after_a_random_press_cut_short_only_the_actions_before_it_must_match():
+    ref = {"actions": 4, "scores": [0, 5], "world_agrees": True}
+    other = {"actions": 6, "scores": [9, 0], "world_agrees": True}  # the game went on apart
+    soak = crash.Soak()
+    crash.compare("g", ref, other, ["a", "b", "c", "d"], ["a", "b"], soak, chance_changed=True)
+    assert (soak.lost, soak.doubled, soak.mismatches, soak.chance_changed) == (0, 0, [], 1)
+    soak = crash.Soak()
+    crash.compare("g", ref, {**other, "world_agrees": False}, ["a", "b", "c"], ["a", "x"],
+                  soak, chance_changed=True)
+    assert soak.mismatches == ["g: action 1: x instead of b",
+                               "g: the world and the referee disagreed"]
+
+
+def _journal_with_an_ejection(path, job, want, counted, status):
+    journal = Journal.open(path)
+    journal.start_match(edition="attack", options={}, seats=2, seed=1, config_hash="h")
+    journal.append("action", {"type": "press", "seat": 0})
+    intent = journal.append("intent", {"job": job, "seat": 0, "want": want})
+    journal.append("result", {"counted": counted, "status": status}, ref=intent.seq)
+    journal.append("action", {"type": "eject", "count": counted})
+    journal.close()
+
+
+def test_only_a_random_press_cut_short_ends_the_comparable_actions(tmp_path):
+    cases = {("fire", 3, 2, "recovered"): ([{"type": "press", "seat": 0}], True),
+             ("fire", 3, 3, "recovered"): (None, False),  # all came out before the kill
+             ("deal", 3, 3, "recovered"): (None, False),  # an exact deal is finished
+             ("fire", 3, 3, "ok"): (None, False)}
+    for n, ((job, want, counted, status), (kept, changed)) in enumerate(cases.items()):
+        path = tmp_path / f"{n}.db"
+        _journal_with_an_ejection(path, job, want, counted, status)
+        got = crash.comparable_actions(path)
+        assert got == (kept if kept is not None else crash.actions_of(path), changed), job
+
+
 def test_commit_boundaries_are_found_in_a_real_wal(tmp_path):
     journal = Journal.open(tmp_path / "j.db")
     journal.start_match(edition="classic", options={}, seats=2, seed=1, config_hash="h")

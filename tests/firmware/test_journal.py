@@ -149,6 +149,25 @@ def test_another_sqlite_file_is_not_taken_over(path):
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("made", ["an empty file", "the meta table only"])
+def test_a_journal_a_kill_left_half_created_is_completed_at_the_next_start(path, made):
+    path.parent.mkdir(parents=True)
+    if made == "an empty file":
+        path.write_bytes(b"")
+    else:
+        raw = sqlite3.connect(path)
+        raw.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        raw.commit()
+        raw.close()
+    with pytest.raises(JournalError, match="not a unotable journal"):
+        Journal.open(path, readonly=True)  # a reader does not write the tables
+    with Journal.open(path, clock=ticking()) as journal:
+        journal.start_match(**HEADER)
+        journal.append("action", {"type": "draw", "seat": 0})
+    with Journal.open(path, readonly=True) as journal:
+        assert [e.payload for e in journal.entries()] == [{"type": "draw", "seat": 0}]
+
+
 # -- unotable replay ----------------------------------------------------------------
 
 

@@ -326,16 +326,17 @@ def test_sigkill_at_random_points_loses_and_doubles_nothing(tmp_path, variant, s
             proc.kill()
             kills += 1
         proc.communicate(timeout=60)
-    assert kills == 4
     final = subprocess.run(demo(cut, variant, seed, rounds), capture_output=True, text=True,
                            timeout=120, check=True)
     got = json.loads(final.stdout)
     assert got["world_agrees"] is True, got["mismatches"]
     whole_actions = actions(tmp_path / "a.db")
     kept, chance_changed = comparable_actions(cut)
-    if chance_changed:  # a random press cut short: the player got what had come out
-        assert kept == whole_actions[:len(kept)]
+    if chance_changed:  # a random press cut short: the player got what had come out,
+        assert kept == whole_actions[:len(kept)]  # and the match may end sooner
+        assert kills >= 1
         return
+    assert kills == 4  # each kill came within the first 4/6 of the same match
     same = ("actions", "launcher_presses", "cards_ejected", "tower_moves", "rounds", "scores")
     assert {k: got[k] for k in same} == {k: expected[k] for k in same}
     assert kept == whole_actions

@@ -303,11 +303,15 @@ class World:
             self.save()
 
     def take_back(self, seat: int, cards: Iterable[str]) -> None:
-        """Undo `lay` (the table refused the declaration)."""
+        """Undo `lay` (the table refused the declaration, or never got it): the cards
+        just laid, not an equal card laid earlier further down the pile. Each is the
+        last of its value (under the top card it may be the top card itself: an equal
+        card next to it, so the pile comes out the same)."""
         with self._lock:
-            for c in cards:
-                self.discard.remove(c)
-                self.hands[seat].append(c)
+            cards = list(cards)
+            for c in reversed(cards):
+                del self.discard[len(self.discard) - 1 - self.discard[::-1].index(c)]
+            self.hands[seat].extend(cards)
             self.save()
 
     def swap_hands(self, a: int, b: int) -> None:

@@ -1,7 +1,8 @@
 """The table's one TOML config file, validated at load (Klipper style).
 
 Sections the daemon owns (`[table]`, `[api]`, `[journal]`, `[sim]`) are read here;
-each hardware section is handed to its hal feature's ``parse_config(mapping, path=)``
+each hardware section is handed to its hal feature's ``parse_config(mapping, path=,
+errors=)``
 (named in `SECTION_PARSERS`, imported lazily). Then cross-section rules are checked:
 no GPIO pin used twice, serial ports that pyserial can open, a token for a public API.
 
@@ -345,11 +346,14 @@ def _hardware(reader: _Reader, name: str, mapping: Any) -> Any:
     parser = resolve_parser(name)
     if parser is None:
         return MappingProxyType(mapping)
+    found: list[HalConfigError] = []  # every bad value of the section, not just the first
     try:
-        return parser(mapping, path=name)
+        cfg = parser(mapping, path=name, errors=found)
     except HalConfigError as exc:
+        found.append(exc)
+    for exc in found:
         reader.add(exc)
-        return _BAD
+    return _BAD if found else cfg
 
 
 def _check_pins(reader: _Reader, hardware: Mapping[str, Any]) -> None:

@@ -137,9 +137,10 @@ class LauncherConfig:
         }
 
 
-def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher") -> LauncherConfig:
+def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher", *,
+                 errors: list[ConfigError] | None = None) -> LauncherConfig:
     """Validate a ``[launcher]`` table. Errors are `ConfigError`s naming the key."""
-    sec = Section(mapping, path=path)
+    sec = Section(mapping, path=path, errors=errors)
     driver = sec.string("driver", "h_bridge", choices=DRIVERS)
     motor: dict[str, int | None] = {}
     for name in _MOTOR_PIN_KEYS:

@@ -71,9 +71,10 @@ class SeatsConfig:
         return pins
 
 
-def parse_config(mapping: Mapping[str, Any] | None, path: str = "seats") -> SeatsConfig:
+def parse_config(mapping: Mapping[str, Any] | None, path: str = "seats", *,
+                 errors: list[ConfigError] | None = None) -> SeatsConfig:
     """Validate a ``[seats]`` table. Errors are `ConfigError`s naming the key."""
-    sec = Section(mapping, path=path)
+    sec = Section(mapping, path=path, errors=errors)
     buttons = sec.pin_list("buttons")
     if not 2 <= len(buttons) <= 10:
         raise ConfigError(sec.key("buttons"), f"must list 2-10 seat buttons, not {len(buttons)}")

@@ -167,8 +167,9 @@ def _slot(key: str, value: Any) -> Slot:
     return value
 
 
-def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray") -> TrayConfig:
-    sec = Section(mapping, path=path)
+def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray",
+                 errors: list[ConfigError] | None = None) -> TrayConfig:
+    sec = Section(mapping, path=path, errors=errors)
     defaults = TrayConfig()
     readers_raw = sec.raw("readers", [])
     if not isinstance(readers_raw, list):
@@ -176,7 +177,7 @@ def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray") -> Tr
     readers: list[ReaderConfig] = []
     seen_slots: dict[Slot, str] = {}
     for i, item in enumerate(readers_raw):
-        rsec = Section(item, path=f"{sec.key('readers')}[{i}]")
+        rsec = Section(item, path=f"{sec.key('readers')}[{i}]", errors=errors)
         slot = _slot(rsec.key("slot"), rsec.raw("slot"))
         if slot in seen_slots:
             raise ConfigError(

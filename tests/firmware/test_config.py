@@ -206,8 +206,8 @@ class FakeGpio:
         return dict(self.pin_map)
 
 
-def parse_fake(mapping, *, path):
-    sec = Section(mapping, path=path)
+def parse_fake(mapping, *, path, errors=None):
+    sec = Section(mapping, path=path, errors=errors)
     pins = {sec.key(name): sec.pin(name) for name in ("motor", "sensor") if sec.has(name)}
     sec.raw("port", None)
     sec.finish()
@@ -230,6 +230,26 @@ def test_errors_of_hal_parsers_are_collected_with_the_others(tmp_path, fake_pars
     assert [(e.key, type(e)) for e in check_config(path)] == [
         ("api.port", ConfigError), ("launcher.motor", ConfigError), ("tray.speed", ConfigError),
     ]
+
+
+def test_config_check_lists_every_bad_value_of_a_hardware_section(tmp_path):
+    from firmware.config import DEFAULT_PATH
+
+    text = DEFAULT_PATH.read_text()
+    text = text.replace("max_run_s = 4.0", "max_run_s = -1\nspeed = 'fast'\nbogus = 1", 1)
+    text = text.replace("[tray]", "[tray]\nmissed_polls = 0\npoll_interval_s = 'fast'", 1)
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    found = {(e.key, e.message) for e in check_config(path)}
+    assert found == {
+        ("launcher.max_run_s", "must be at least 0.1, not -1"),
+        ("launcher.speed", "must be a number, not 'fast'"),
+        ("launcher.bogus", "unknown option"),
+        ("tray.missed_polls", "must be at least 1, not 0"),
+        ("tray.poll_interval_s", "must be a number, not 'fast'"),
+    }
+    with pytest.raises(ConfigError):  # the daemon still refuses it, naming the first
+        load_config(path)
 
 
 def test_a_pin_used_twice_names_both_keys(tmp_path, fake_parsers):
@@ -262,7 +282,7 @@ def test_bad_serial_ports_are_named(tmp_path, fake_parsers, url, message):
     assert error.key == "tray.port" and message in error.message
 
 
-def accept_all(mapping, *, path):
+def accept_all(mapping, *, path, errors=None):
     return mapping
 
 

@@ -37,6 +37,7 @@ from typing import Any  # noqa: E402
 
 from uno_core import CHANCE, EDITIONS, Play, apply, legal_actions, new_match  # noqa: E402
 from uno_core import actions as A  # noqa: E402
+from uno_core.cards import DISCARD_ALL  # noqa: E402
 from uno_core.chance import sample_outcome  # noqa: E402
 from uno_core.state import State  # noqa: E402
 
@@ -44,13 +45,20 @@ WORKLOAD_SEATS = 4
 NEVER_ENDS = {"target_score": 100000}  # rounds follow each other; the match never ends
 
 
+# editions where a play can lay several cards (Discard All), so leave one card from three
+_LAYS_SEVERAL = frozenset(name for name, ed in EDITIONS.items()
+                          if any(c.kind == DISCARD_ALL for c in ed.deck))
+
+
 def _choose(state: State, rng: random.Random) -> A.Action:
     """A uniformly random playable action (as RLCard: one per card, one per colour of a
     wild), calling UNO with the second-to-last card; else the one other thing to do."""
     seat = state.to_act
     legal = legal_actions(state)
-    if type(legal[0]) is Play and state.counts[seat] != 2 and state.exposed < 0:
-        # the usual turn: the engine lists the plays first, then at most a draw or pass
+    if (type(legal[0]) is Play and state.counts[seat] != 2 and state.exposed < 0
+            and state.edition.name not in _LAYS_SEVERAL):
+        # the usual turn, no play leaves one card: the engine lists the plays first,
+        # then at most a draw or pass
         return legal[rng.randrange(len(legal) - (type(legal[-1]) is not Play))]
     # otherwise only the plays, each with the UNO call when it leaves one card
     left = state.counts[seat] - 1

@@ -240,3 +240,28 @@ def test_the_engine_floor_does_what_the_engine_does_for_a_plain_number_play():
         assert fx == expected_fx
         compared += 1
     assert compared > 100
+
+
+def test_the_engine_workloads_policy_plays_when_it_can_and_calls_uno():
+    import random
+
+    from bench import engine
+    from uno_core import CHANCE, Play, apply, new_match, sample_outcome
+
+    rng, chance = random.Random(5), random.Random(6)
+    checked = 0
+    for edition in ("classic", "attack"):
+        state = new_match(edition, 4, engine.NEVER_ENDS)
+        for _ in range(4000):
+            if state.to_act == CHANCE:
+                state, _ = apply(state, sample_outcome(state, chance))
+                continue
+            legal = engine.legal_actions(state)
+            action = engine._choose(state, rng)
+            if any(type(a) is Play for a in legal):
+                assert type(action) is Play
+                left = state.counts[action.seat] - 1 - len(action.laid)
+                assert action.uno == (left == 1)
+                checked += 1
+            state, _ = apply(state, action)
+    assert checked > 1000

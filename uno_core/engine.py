@@ -589,6 +589,17 @@ def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
 _CHANCE_TYPES = (A.Shuffle, A.DealerCards, A.Reveal, A.Eject)
 
 
+def _listed(state: State, action: Action) -> bool:
+    """Whether `action` is one of the very objects legal_actions(state) just returned:
+    it was checked there, so apply need not check it again."""
+    state_listed, actions = _LISTED
+    if state_listed is state:
+        for a in actions:  # by identity: an equal action built anew is checked in full
+            if a is action:
+                return True
+    return False
+
+
 def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
     """Apply `action`; return the new state and the effects, in order. Pure."""
     if state.phase == "match_over":
@@ -596,17 +607,10 @@ def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
     s = state.clone()
     fx: Effects = []
     kind = type(action)
-    # an action taken from legal_actions(state) was checked there: skip checking it again
-    known = _LISTED[1] if _LISTED[0] is state else ()
-    listed = False
-    for a in known:
-        if a is action:
-            listed = True
-            break
     if kind is A.Play:
-        _apply_play(s, action, fx, listed)  # type: ignore[arg-type]
+        _apply_play(s, action, fx, _listed(state, action))  # type: ignore[arg-type]
     elif (kind is A.Draw or kind is A.Press) and s.to_act != CHANCE:
-        _apply_draw(s, action, fx, listed)  # type: ignore[arg-type]
+        _apply_draw(s, action, fx, _listed(state, action))  # type: ignore[arg-type]
     elif isinstance(action, _CHANCE_TYPES):
         _apply_chance(s, action, fx)
     else:

@@ -10,9 +10,8 @@ from typing import Any
 
 from firmware.controller.hardware import Hardware
 from firmware.controller.table import SYSTEM_RNG, Controller
-from firmware.errors import Rejected
 
-__all__ = ["Controller", "Hardware", "table_factory", "world_holds"]
+__all__ = ["Controller", "Hardware", "table_factory"]
 
 
 def table_factory(config: Any, *, env: Any = None) -> Callable[[Any], Controller]:
@@ -35,7 +34,7 @@ def table_factory(config: Any, *, env: Any = None) -> Callable[[Any], Controller
         controller = Controller(services, world.hardware(),
                                 rng_for=lambda step: rng(seed, step))
         controller.listeners.append(_world_follows(world))
-        controller.new_match_checks.append(world_holds(world))
+        controller.new_match_checks.append(world.check_new_match)
         return controller
 
     return make
@@ -50,14 +49,3 @@ def _world_follows(world: Any) -> Callable[[Any], None]:
             world.ejection_ended(event["seat"], event["job"])
     return follow
 
-
-def world_holds(world: Any) -> Callable[[str, int], None]:
-    """The twin's world holds one edition's deck for the configured seats: another
-    match there would leave the simulated players without the cards it needs."""
-    def check(edition: str, seats: int) -> None:
-        if edition != world.edition or seats != world.n:
-            raise Rejected(f"the simulated table holds a {world.edition} deck for {world.n} "
-                           f"seats, not {edition} for {seats}: set [table] edition and seats "
-                           "in the config and restart to simulate that", field="edition",
-                           status=422)
-    return check

@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load_config
-from firmware.controller import world_holds
 from firmware.controller.table import Controller
 from firmware.daemon import Daemon
 from firmware.sim.players import TablePlayers
@@ -137,7 +136,7 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
                       api_url=(lambda: _url(run.daemon)) if over_http else None,
                       **dict(seat_options or {}))
         controller.listeners.append(seated.on_event)
-        controller.new_match_checks.append(world_holds(world))
+        controller.new_match_checks.append(world.check_new_match)
         run.controller, run.players = controller, seated
         services.loop.spawn(play(run))
         return serve(controller) if serve is not None else controller

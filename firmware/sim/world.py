@@ -32,6 +32,7 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.controller.hardware import Hardware
+from firmware.errors import Rejected
 from hal.clock import Clock, MonotonicClock
 from hal.launcher import LauncherConfig
 from hal.seats import SeatsConfig
@@ -120,10 +121,19 @@ class World:
         launcher = self.launcher_sim.launcher(rng=random.Random(self.seed))
         launcher.on_card(self._card_out)  # before the daemon's: the world is saved first
         panel = self.seats_sim.panel()
-        tray = Tray.from_config(self.tray_sim.config(
-            **{"poll_interval_s": self.tray_poll_s, "seen_polls": 1 if self.fast else 2,
-               **self.tray_timing}))
+        timing = {"poll_interval_s": self.tray_poll_s, "seen_polls": 1 if self.fast else 2,
+                  **self.tray_timing}
+        tray = Tray.from_config(self.tray_sim.config(**timing))
         return Hardware(launcher, panel, tray)
+
+    def check_new_match(self, edition: str, seats: int) -> None:
+        """For `Controller.new_match_checks`: the world holds one edition's deck for its
+        seats; another match would leave the simulated players without its cards."""
+        if edition != self.edition or seats != self.n:
+            raise Rejected(f"the simulated table holds a {self.edition} deck for {self.n} "
+                           f"seats, not {edition} for {seats}: set [table] edition and seats "
+                           "in the config and restart to simulate that", field="edition",
+                           status=422)
 
     def close(self) -> None:
         self.tray_sim.close()

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from bench.crash import comparable_actions
+from bench.crash import actions_of, comparable_actions
 from firmware.api import requests as api
 from firmware.errors import JournalError, Rejected
 from firmware.journal import Journal
@@ -134,7 +134,7 @@ def world_misses_the_end(table, job):
 
 
 def journal_actions(directory):
-    return actions(directory / "journal.db")
+    return actions_of(directory / "journal.db")
 
 
 def reference(directory, steps):
@@ -293,15 +293,10 @@ def demo(journal, variant, seed, rounds):
             variant, "--seed", str(seed), "--rounds", str(rounds), "--journal", str(journal)]
 
 
-def actions(path):
-    with Journal.open(path, readonly=True) as journal:
-        return [e.payload for e in journal.entries() if e.kind == "action"]
-
-
 def journaled(path):
     """Actions in a journal another process is writing (0 before it exists)."""
     try:
-        return len(actions(path))
+        return len(actions_of(path))
     except JournalError:  # not created yet, or its schema not yet written
         return 0
 
@@ -330,7 +325,7 @@ def test_sigkill_at_random_points_loses_and_doubles_nothing(tmp_path, variant, s
                            timeout=120, check=True)
     got = json.loads(final.stdout)
     assert got["world_agrees"] is True, got["mismatches"]
-    whole_actions = actions(tmp_path / "a.db")
+    whole_actions = actions_of(tmp_path / "a.db")
     kept, chance_changed = comparable_actions(cut)
     if chance_changed:  # a random press cut short: the player got what had come out,
         assert kept == whole_actions[:len(kept)]  # and the match may end sooner

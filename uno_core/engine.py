@@ -127,6 +127,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.since_eject = 0
     s.winners = ()
     s.entered = (False,) * seats
+    s.colour_only = False
     return s
 
 
@@ -165,6 +166,9 @@ def _check_play(s: State, p: A.Play) -> tuple[Card, ...]:
         top = s.discard[-1]
         if card.kind == symbol_forbid(s):
             raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
+        if s.colour_only:
+            raise IllegalAction(p, f"on a turned {top} the first player takes no towers and "
+                                   f"lays only a {s.colour} card, not {card}")
         raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
     if card.colour == "":
         if card.kind == WILD and wild_blocked(s, card, rest):
@@ -298,6 +302,7 @@ def _apply_play(s: State, p: A.Play, fx: Effects, listed: bool) -> None:
         s.pending = ()
     if s.drawn:
         s.drawn = ()
+    s.colour_only = False
     kind = card.kind
     if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
         advance(s, 0)

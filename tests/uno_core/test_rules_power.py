@@ -247,6 +247,15 @@ def test_four_tower_discard_still_needs_uno():
     assert s.counts[0] == 3
 
 
+def test_four_tower_discard_without_uno_at_play_option_draws_at_once():
+    s = position("power", hands=["R4! R1 B9", "B1", "Y9"], discard="R7",
+                 towers={"U": 0, "N": 0, "O": 0}, pile="Y1 Y2 Y3",
+                 options={"forgotten_uno": "at_play"})
+    s, fx = run(s, Play(0, c("R4!")), FourTowerDiscard(0, cs("R1")))
+    assert of(fx, "uno_penalty")[0].catcher == -1 and of(fx, "dispense")[0].count == 2
+    assert s.counts[0] == 3 and s.exposed == -1 and s.to_act == 1
+
+
 def test_four_tower_discard_may_be_declined_and_must_keep_one():
     s = position("power", hands=["R4! R1 B9", "B1"], discard="R7",
                  towers={"U": 0, "N": 0, "O": 0})

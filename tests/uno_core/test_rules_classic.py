@@ -2,6 +2,8 @@
 
 Each test is a row of docs/rules.md."""
 
+from pathlib import Path
+
 from tests.uno_core.scen import c, cs, illegal, names, of, run, started
 from uno_core import (
     EDITIONS,
@@ -21,7 +23,8 @@ from uno_core import (
     position,
 )
 from uno_core.actions import CHANCE
-from uno_core.effects import BY_TABLE, Dispense, UnoPenalty
+from uno_core.effects import BY_TABLE, CardPlayed, Dispense, UnoPenalty
+from uno_core.scenario import parse_scenario, run_scenario
 
 CATCH = {"forgotten_uno": "catch"}  # seed 000's catch window instead of 002's rule
 
@@ -174,6 +177,17 @@ def test_forgotten_uno_draws_two_at_once_with_the_play():
     assert of(fx, "dispense")[0] == Dispense(0, 2) and s.hands[0] == cs("R2 Y2 Y3")
     assert s.to_act == 1 and s.exposed == -1
     assert not [a for a in legal_actions(s) if isinstance(a, CallUno | Catch)]
+
+
+def test_the_uno_scenario_file_says_uno_with_the_play_and_forgets_it():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" /
+            "classic-uno-call.toml").read_text(encoding="utf-8")
+    done = run_scenario(parse_scenario(text))
+    assert done.state.counts == (1, 3, 3) and done.state.hands[1] == cs("R6 Y2 Y3")
+    assert list(done.effects) == [CardPlayed(1, c("R5")), UnoPenalty(1, BY_TABLE), Dispense(1, 2)]
+    with_catch = text.replace("turn = 0", 'turn = 0\noptions = { forgotten_uno = "catch" }')
+    catch = run_scenario(parse_scenario(with_catch))  # seed 000's window: seat 1 is open
+    assert catch.state.counts == (1, 1, 3) and catch.state.exposed == 1
 
 
 def test_forgotten_uno_penalty_comes_before_the_cards_effect():

@@ -173,15 +173,10 @@ class Selftest:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
-    from firmware.config import load_config
+    from firmware.commands.config_cmd import load_or_refuse
     from firmware.controller.hardware import Hardware
-    from firmware.errors import ConfigError
 
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
+    config = load_or_refuse(args.config)
     out = sys.stderr if args.json else sys.stdout
     twin = None
     test = Selftest(None, interactive=not args.yes, timeout=args.timeout,

@@ -21,7 +21,7 @@ import ipaddress
 import os
 import tomllib
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -219,7 +219,9 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
             reader.add(ConfigError(key, problem))
     _check_uart(reader, hardware, ports)
     if sim is not None and not sim.enabled and any(_pins(hardware)):
-        problem = pin_library_problem()
+        pwm = [key for cfg in hardware.values() if callable(getattr(cfg, "pwm_pins", None))
+               for key in cfg.pwm_pins()]
+        problem = pin_library_problem(needs_pwm=pwm)
         if problem:
             why = "real pins" if "sim" in doc else "real pins: the file has no [sim] section"
             reader.add(ConfigError("sim.enabled", f"is false ({why}), but {problem}"))
@@ -487,12 +489,13 @@ def token_problem(token: str) -> str | None:
     return None
 
 
-def pin_library_problem() -> str | None:
+def pin_library_problem(needs_pwm: Sequence[str] = ()) -> str | None:
     """Why gpiozero could not drive real pins here, or None. Runs gpiozero's own default
     pin-factory search (lgpio, RPi.GPIO, pigpio, native; or $GPIOZERO_PIN_FACTORY), as
-    the devices of `unotable run` will, and releases what it found."""
+    the devices of `unotable run` will, and releases what it found. The last resort,
+    gpiozero's native factory, has no PWM: not enough for the pins `needs_pwm` names."""
     from gpiozero import Device
-    from gpiozero.exc import PinFactoryFallback
+    from gpiozero.exc import NativePinFactoryFallback, PinFactoryFallback
 
     if Device.pin_factory is not None:
         return None
@@ -507,4 +510,7 @@ def pin_library_problem() -> str | None:
                     f"{PI_EXTRA}, or set [sim] enabled = true for the simulated table")
     factory, Device.pin_factory = Device.pin_factory, None
     factory.close()
+    if needs_pwm and any(issubclass(w.category, NativePinFactoryFallback) for w in seen):
+        return (f"only gpiozero's native pin factory works on this machine, and it has no "
+                f"PWM, which {', '.join(needs_pwm)} need: {PI_EXTRA}")
     return None

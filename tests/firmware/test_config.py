@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import textwrap
 import tomllib
+import types
 from dataclasses import dataclass
 
 import pytest
@@ -466,3 +467,29 @@ def test_every_run_blocker_is_listed_one_per_line(tmp_path, capsys, no_pin_libra
     assert main(["config", "check", str(path)]) == 1
     keys = [line.split(": ")[1] for line in capsys.readouterr().out.splitlines()]
     assert keys == ["api.token", "seats", "launcher.motor_forward", "sim.enabled"]
+
+
+@pytest.fixture
+def only_native_pins(monkeypatch, no_pin_library):
+    """A Pi without the [pi] extra: gpiozero falls back to its native factory (played by
+    a MockFactory here), which has no PWM."""
+    from gpiozero.pins.mock import MockFactory
+
+    native = types.ModuleType("gpiozero.pins.native")
+    native.NativeFactory = MockFactory
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.native", native)
+
+
+def test_the_native_pin_factory_is_refused_where_pwm_is_needed(tmp_path, only_native_pins):
+    [error] = check_config(write_exactly(tmp_path, REAL_PINS))
+    assert error.key == "sim.enabled"
+    assert error.message == (
+        "is false (real pins), but only gpiozero's native pin factory works on this machine, "
+        "and it has no PWM, which launcher.motor_forward, launcher.motor_backward, "
+        "launcher.servo need: install the [pi] extra (pip install 'unotable[pi]')")
+
+
+def test_the_native_pin_factory_will_do_for_a_launcher_without_pwm(tmp_path, only_native_pins):
+    text = REAL_PINS.replace("servo = 13 ", "motor_pwm = false\n#").replace(
+        "seat_angles = [-60.0, -20.0, 20.0, 60.0]", "")
+    assert check_config(write_exactly(tmp_path, text)) == []

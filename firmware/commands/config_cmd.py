@@ -17,8 +17,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "check",
         help="validate a config file and list every problem",
         description="Validate PATH (default: $UNOTABLE_CONFIG, /etc/unotable/config.toml, "
-        "else the built-in default) and print every problem, one per line. "
-        "Exit status 0 when it is fine, 1 otherwise.",
+        "else the built-in default) and print every problem, one per line: missing "
+        "sections, bad values, pins used twice or taken by the UART a reader uses, a weak "
+        "token, and (with real pins) a machine where gpiozero finds no pin library. "
+        "Exit status 0 only when `unotable run` can start from it, 1 otherwise.",
     )
     check.add_argument("path", nargs="?", metavar="PATH", help="config file to check")
     check.set_defaults(func=run_check)

@@ -21,15 +21,21 @@ class Host:
     def send(self, data):
         self.port.write(data)
 
-    def frames(self, wait=0.15, until=None):
-        """Frames that arrive within `wait` s (or as soon as `until` of them have)."""
+    def frames(self, wait=None, until=None):
+        """Frames that arrive within `wait` s (or as soon as `until` of them have).
+
+        Waiting for a count returns as soon as the frames are there, so its default
+        deadline is generous: a loaded machine must not turn a late frame into a failure.
+        """
+        if wait is None:
+            wait = 0.15 if until is None else 2.0
         out = []
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline and (until is None or len(out) < until):
             out += self.decoder.feed(self.port.read(64))
         return out
 
-    def command(self, hex_data, until=2, wait=0.3):
+    def command(self, hex_data, until=2, wait=2.0):
         self.send(encode_frame(bytes.fromhex(hex_data)))
         return self.frames(wait, until)
 

@@ -100,10 +100,10 @@ def test_default_infinite_retries_never_answer_an_empty_field(chip, host):
         chip.lift(uid)
     woken(host)
     host.command("32 01 01")  # field on
-    frames = host.command("4A 02 00", until=2, wait=0.2)
+    frames = host.command("4A 02 00", until=2, wait=0.5)
     assert [f.kind for f in frames] == [FrameKind.ACK]  # ACKed, never answered
     chip.place("DEADBEEF")
-    (answer,) = host.frames(until=1, wait=0.3)
+    (answer,) = host.frames(until=1)
     assert answer.data[:2] == b"\x4b\x01"
 
 
@@ -128,12 +128,12 @@ def test_a_chip_waiting_for_a_tag_sleeps_until_one_is_placed(chip, host):
         chip.lift(uid)
     woken(host)
     host.command("32 01 01")
-    assert [f.kind for f in host.command("4A 02 00", wait=0.1)] == [FrameKind.ACK]
+    assert [f.kind for f in host.command("4A 02 00", wait=0.5)] == [FrameKind.ACK]
     ticks = count_ticks(chip)
     threading.Event().wait(0.2)
     assert ticks == []  # an empty field answers no attempt: nothing to do until the world changes
     chip.place("DEADBEEF")
-    (answer,) = host.frames(until=1, wait=0.3)
+    (answer,) = host.frames(until=1)
     assert answer.data[:2] == b"\x4b\x01" and ticks
 
 

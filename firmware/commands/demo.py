@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.serve:
         return serve(args)
+    from firmware.errors import JournalError
+    from firmware.journal import refusal
     from firmware.sim.demo import DemoError, run_demo, summary_json, summary_text
     from firmware.sim.world import WorldError
 
@@ -51,6 +53,8 @@ def run(args: argparse.Namespace) -> int:
                           journal=args.journal, out=None if args.json else sys.stdout)
     except (DemoError, WorldError) as exc:
         raise UsageError(str(exc)) from None
+    except JournalError as exc:  # refused before the table started: exit 2, one line
+        raise UsageError(refusal(exc)) from None
     summary = result.summary
     if args.json:
         print(summary_json(summary))

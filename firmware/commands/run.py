@@ -26,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
     from firmware.config import load_config
     from firmware.controller import table_factory
     from firmware.daemon import Daemon
-    from firmware.errors import ConfigError
+    from firmware.errors import ConfigError, JournalError
+    from firmware.journal import refusal
 
     logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -35,4 +36,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot read config: {exc}") from None
-    return Daemon(config, table_factory(config)).run()
+    try:
+        return Daemon(config, table_factory(config)).run()
+    except JournalError as exc:  # refused before anything started: exit 2, one line
+        raise UsageError(refusal(exc)) from None

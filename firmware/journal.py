@@ -173,6 +173,8 @@ class Journal:
         self._mark: MarkFile | None = None
         self._identity: dict[str, tuple[int, int]] = {}
         self.fault: JournalUnwritable | None = None  # the last failed commit, until one works
+        # called with the fault when a commit fails, with None when one works again
+        self.fault_listeners: list[Callable[[JournalUnwritable | None], None]] = []
         self.rescued: str | None = None  # where a lost journal's content was saved
 
     @classmethod
@@ -375,6 +377,34 @@ class Journal:
         self._write_mark()
         return [Entry(r[0], match_id, r[2], json.loads(r[4]), now, ref) for r in rows]
 
+    def copy_match(self, match: Match, entries: Sequence[Entry]) -> tuple[int, int]:
+        """Write `match` (its id and start time kept) and `entries`, renumbered after
+        the last entry here (refs follow), in one transaction: for `journal recover`.
+        Returns the seqs of the first and last entry written."""
+        options = _dumps(dict(match.options), "match options")
+        fields = (match.id, match.edition, options, match.seats, match.seed,
+                  match.config_hash, match.started_at)
+        renumber: dict[int, int] = {}
+        rows = []
+        for entry in entries:
+            seq = self._last_seq + len(rows) + 1
+            renumber[entry.seq] = seq
+            ref = renumber.get(entry.ref) if entry.ref is not None else None
+            text = _dumps(entry.payload, entry.kind)
+            rows.append((seq, match.id, entry.kind, ref, text, entry.at,
+                         _crc(seq, match.id, entry.kind, ref, text)))
+        with self._transaction():
+            self._conn.execute(f"INSERT INTO matches ({_HEADER}, crc) VALUES "
+                               "(?, ?, ?, ?, ?, ?, ?, ?)", (*fields, header_crc(*fields)))
+            self._conn.executemany(
+                "INSERT INTO entries (seq, match_id, kind, ref, payload, at, crc)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+        self._match, self._match_crc = match, header_crc(*fields)
+        if rows:
+            self._last_seq, self._last_crc = rows[-1][0], rows[-1][6]
+        self._write_mark()
+        return (rows[0][0], rows[-1][0]) if rows else (self._last_seq, self._last_seq)
+
     def intent(self, payload: Any) -> Entry:
         """Record that an ejection (or any physical action) is about to start."""
         return self.append(INTENT, payload)
@@ -427,7 +457,15 @@ class Journal:
                 ": nothing was written; the table goes on when the journal can be "
                 "written again")
         self.fault = JournalUnwritable(message, cause=cause)
+        for listener in list(self.fault_listeners):
+            listener(self.fault)
         return self.fault
+
+    def _written(self) -> None:
+        if self.fault is not None:
+            self.fault = None
+            for listener in list(self.fault_listeners):
+                listener(None)
 
     def _check_identity(self) -> None:
         """The files this connection writes are still the ones at `path`."""
@@ -643,7 +681,7 @@ class _Transaction:
             except sqlite3.Error as err:
                 self._rollback()
                 raise self._failure(err) from None
-            self._journal.fault = None
+            self._journal._written()
             return
         self._rollback()
         if isinstance(exc, sqlite3.Error):

@@ -431,11 +431,12 @@ class Journal:
         return busy == 0
 
     def probe(self) -> bool:
-        """Whether a commit works again (after `fault`): writes a small meta row."""
+        """Whether a commit works again (after `fault`): commits a meta row of two
+        pages, more than a commit of entries needs."""
         try:
             with self._transaction():
                 self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('alive', ?)",
-                                   (repr(self._clock()),))
+                                   (repr(self._clock()).ljust(8192),))
         except JournalUnwritable:
             return False
         return True

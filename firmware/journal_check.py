@@ -225,11 +225,14 @@ def recover(path: str | Path, out: str | Path) -> tuple[Report, list[str]]:
                            m.header["started_at"])
             first, last = new.copy_match(header, m.entries[:m.readable])
             kept = f"kept {m.readable} entries" + (f" as {first}-{last}" if m.readable else "")
-            lost = f"; lost {_span(m.entries[m.readable - 1].seq + 1 if m.readable else m.first, m.last)} ({m.cut})" if m.cut else ""
+            lost = ""
+            if m.cut:
+                after = m.entries[m.readable - 1].seq + 1 if m.readable else m.first
+                lost = f"; lost {_span(after, m.last)} ({m.cut})"
             lines.append(f"match {m.id}: {kept}{lost}")
     if report.behind_mark:
         assert report.mark is not None
-        lines.append(f"lost entries {report.last_seq + 1}-{report.mark.seq}: committed (the "
+        lines.append(f"lost {_span(report.last_seq + 1, report.mark.seq)}: committed (the "
                      "mark says so) but not in the file")
     return report, lines
 

@@ -234,3 +234,9 @@ def test_run_refuses_a_tampered_header_with_status_2_and_one_line(tmp_path, caps
     assert err.startswith(f"unotable run: error: journal {journal} is corrupt: the header of "
                           "match 1 fails its checksum")
     assert f"unotable journal recover {journal} --out NEW" in err
+
+
+def test_systemd_does_not_restart_into_a_refusal():
+    unit = Path(__file__).resolve().parents[2] / "systemd" / "unotable.service"
+    settings = [line.strip() for line in unit.read_text().splitlines()]
+    assert "Restart=on-failure" in settings and "RestartPreventExitStatus=2" in settings

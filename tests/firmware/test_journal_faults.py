@@ -138,3 +138,36 @@ def test_a_round_end_checkpoints_the_wal_into_the_journal_file(tmp_path):
             kept = copy.last_seq
     # A lost WAL costs the entries since the round end, not the round before it.
     assert kept == round_end < now
+
+
+def test_the_journal_reports_a_failed_commit_and_its_end_to_its_listeners(tmp_path):
+    from firmware.errors import JournalUnwritable
+
+    heard = []
+    with Journal.open(tmp_path / "j.db") as journal:
+        journal.fault_listeners.append(heard.append)
+        journal.start_match(edition="classic", options={}, seats=2, seed=1, config_hash="h")
+        journal._conn.execute("PRAGMA query_only = ON")
+        with pytest.raises(JournalUnwritable) as err:
+            journal.append("action", {"n": 1})
+        assert err.value.status == 507 and err.value.cause == "read-only"
+        assert journal.last_seq == 0 and not journal.probe()
+        journal._conn.execute("PRAGMA query_only = OFF")
+        assert journal.probe() and journal.fault is None
+        assert journal.append("action", {"n": 1}).seq == 1
+    assert [f.cause if f else None for f in heard] == ["read-only", "read-only", None]
+
+
+def test_a_wal_deleted_under_the_daemon_is_noticed_at_the_next_commit(tmp_path):
+    from firmware.errors import JournalUnwritable
+
+    path = tmp_path / "j.db"
+    with Journal.open(path) as journal:
+        journal.start_match(edition="classic", options={}, seats=2, seed=1, config_hash="h")
+        journal.append("action", {"n": 1})
+        (tmp_path / "j.db-wal").unlink()
+        with pytest.raises(JournalUnwritable, match="lost its .*j.db-wal while the table ran"):
+            journal.append("action", {"n": 2})
+        assert journal.rescued == f"{path}.rescued"
+    with Journal.open(journal.rescued, readonly=True) as saved:
+        assert [e.payload for e in saved.entries()] == [{"n": 1}]

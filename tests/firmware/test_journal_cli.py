@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from firmware.cli import main
 from firmware.journal import Journal
 from firmware.journal_mark import mark_path
+from tests.firmware.journal_damage import damage
 
 HEADER = dict(edition="classic", options={}, seats=3, seed=1, config_hash="h")
 
@@ -38,13 +38,6 @@ def journal(tmp_path) -> Path:
         for n in range(3):
             j.append("action", {"n": 20 + n})
     return path
-
-
-def damage(path: Path, statement: str) -> None:
-    raw = sqlite3.connect(path)
-    raw.execute(statement)
-    raw.commit()
-    raw.close()
 
 
 def test_check_reports_integrity_mark_crcs_and_each_match(journal, capsys):

@@ -14,6 +14,7 @@ from firmware.cli import main
 from firmware.errors import JournalCorrupt, JournalRefused
 from firmware.journal import Journal
 from firmware.journal_mark import SLOT, MarkFile, mark_path, read_mark
+from tests.firmware.journal_damage import damage
 
 HEADER = dict(edition="classic", options={}, seats=4, seed=1, config_hash="h")
 
@@ -94,10 +95,7 @@ def test_a_journal_replaced_by_another_one_is_refused(path, tmp_path):
 
 def test_a_tampered_header_fails_its_crc_instead_of_crashing_every_start(path):
     fill(path, 2).close()
-    raw = sqlite3.connect(path)
-    raw.execute("UPDATE matches SET seats = 5")
-    raw.commit()
-    raw.close()
+    damage(path, "UPDATE matches SET seats = 5")
     with pytest.raises(JournalCorrupt, match="header of match 1 fails its checksum"):
         Journal.open(path)
     with pytest.raises(JournalCorrupt):
@@ -155,10 +153,7 @@ def test_a_version_1_journal_is_upgraded_with_header_crcs(path):
     raw.close()
     with Journal.open(path) as journal:
         journal.append("action", {"n": 1})
-    raw = sqlite3.connect(path)
-    raw.execute("UPDATE matches SET seats = 4")
-    raw.commit()
-    raw.close()
+    damage(path, "UPDATE matches SET seats = 4")
     with pytest.raises(JournalCorrupt, match="fails its checksum"):
         Journal.open(path)
 
@@ -221,10 +216,7 @@ def test_demo_refuses_a_journal_behind_its_mark_with_status_2_and_one_line(tmp_p
 def test_run_refuses_a_tampered_header_with_status_2_and_one_line(tmp_path, capsys):
     journal = tmp_path / "j.db"
     assert main(demo(journal)) == 0
-    raw = sqlite3.connect(journal)
-    raw.execute("UPDATE matches SET seats = 5")
-    raw.commit()
-    raw.close()
+    damage(journal, "UPDATE matches SET seats = 5")
     config = tmp_path / "config.toml"
     config.write_text(f"[api]\nport = 48213\n[journal]\npath = '{journal}'\n[sim]\nenabled = true\n")
     capsys.readouterr()

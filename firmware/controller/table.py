@@ -322,8 +322,7 @@ class Controller:
 
     def _gate(self, *, chance_ok: bool = False) -> U.State:
         """Raise Rejected (409) while the table waits for something physical."""
-        if self.journal_fault is not None or self.unjournaled is not None:
-            self._retry_journal()
+        self._gate_journal()
         s = self.state
         if s is None:
             raise Rejected("no match: start one with POST /api/admin/new-match")
@@ -331,8 +330,7 @@ class Controller:
             raise Rejected("the match is over: start a new one with POST /api/admin/new-match")
         waiting = self._physical_wait()
         if waiting is not None:
-            raise Rejected(f"the table waits: {waiting['message']}",
-                           status=507 if waiting["kind"] == "journal" else 409)
+            raise Rejected(f"the table waits: {waiting['message']}")
         if s.to_act == U.CHANCE and not chance_ok:
             raise Rejected(f"the table waits: {self._engine_wait(s)['message']}")
         return s
@@ -493,6 +491,7 @@ class Controller:
             raise Rejected("the launcher is ejecting: wait for it before a new match")
 
     def _resume(self) -> dict[str, Any]:
+        self._gate_journal()
         s = self.state
         if self.paused is None and self.blocker is None:
             if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
@@ -801,18 +800,32 @@ class Controller:
     def _journal_fault(self, fault: JournalUnwritable | None) -> None:
         """The journal cannot be written (`fault`), or can again (None): pause, go on.
         Called inside the journal's commit: only notes and announces."""
+        notifier = getattr(self.services, "notifier", None)  # systemctl status shows it
         if fault is None:
             if self.journal_fault is not None:
                 self.journal_fault = None
+                log.warning("the journal can be written again: the table goes on")
+                if notifier is not None:
+                    notifier.status("the journal can be written again: the table goes on")
                 self._publish({"kind": "journal_ok"})
             return
         first = self.journal_fault is None
         self.journal_fault = {"kind": "journal", "cause": fault.cause,
                               "message": f"{fault.reason} (the table is paused)"}
         if first:
+            log.error("%s", self.journal_fault["message"])
+            if notifier is not None:
+                notifier.status(f"paused: {fault.reason}")
             self.hw.panel.buzz("error")
             self._publish({"kind": "journal_fault", **self.journal_fault})
             self.loop.after(JOURNAL_RETRY_S, _JournalRetry())
+
+    def _gate_journal(self) -> None:
+        """Raise the 507 of a journal that still cannot be written (after trying)."""
+        if self.journal_fault is not None or self.unjournaled is not None:
+            self._retry_journal()
+        if self.journal_fault is not None:
+            raise Rejected(f"the table waits: {self.journal_fault['message']}", status=507)
 
     def _retry_journal(self) -> None:
         """Try to write again; once it works, journal an ejection's end that could not

@@ -69,6 +69,8 @@ def test_the_table_pauses_answers_507_and_goes_on_once_it_can_write(tmp_path, fa
         committed = table.journal_seq
         status, body = post(table.url, "/api/admin/pause", {})
         assert status == 507 and "cannot write the journal" in body["reason"]
+        status, body = post(table.url, "/api/admin/resume", {})  # not "nothing to resume"
+        assert status == 507 and "cannot write the journal" in body["reason"]
         seat = table.state()["to_act"]
         status, _ = post(table.url, "/api/uno", {"seat": max(seat, 0)})
         assert status == 507

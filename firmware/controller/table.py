@@ -111,6 +111,7 @@ class Controller:
         self.aimed: int | None = None
         self.journal_fault: dict[str, Any] | None = None  # the journal cannot be written
         self.unjournaled: tuple[int, EjectionResult] | None = None  # an ejection's end
+        self._retry_due = False  # a _JournalRetry is posted for later
         self.journal.fault_listeners.append(self._journal_fault)
         self._reset()
         loop = self.loop
@@ -120,7 +121,7 @@ class Controller:
         loop.on(EjectionDone, self._on_done)
         loop.on(TrayChanged, self._on_tray)
         loop.on(Aimed, self._on_aimed)
-        loop.on(_JournalRetry, lambda _e: self._retry_journal())
+        loop.on(_JournalRetry, self._on_journal_retry)
         loop.on_safe_state(hardware.close)
         self._load()
         # Read from the tray's watcher thread: a stale answer only delays its pace by a round.
@@ -818,7 +819,7 @@ class Controller:
                 notifier.status(f"paused: {fault.reason}")
             self.hw.panel.buzz("error")
             self._publish({"kind": "journal_fault", **self.journal_fault})
-            self.loop.after(JOURNAL_RETRY_S, _JournalRetry())
+            self._retry_later()
 
     def _gate_journal(self) -> None:
         """Raise the 507 of a journal that still cannot be written (after trying)."""
@@ -831,7 +832,7 @@ class Controller:
         """Try to write again; once it works, journal an ejection's end that could not
         be written and go on where the table stopped."""
         if self.journal_fault is not None and not self.journal.probe():
-            self.loop.after(JOURNAL_RETRY_S, _JournalRetry())
+            self._retry_later()
             return
         if self.unjournaled is not None and self.running is not None:
             intent, result = self.unjournaled
@@ -841,6 +842,15 @@ class Controller:
                 return  # the fault is back: its retry is scheduled
         self.unjournaled = None
         self._pump()
+
+    def _retry_later(self) -> None:
+        if not self._retry_due:
+            self._retry_due = True
+            self.loop.after(JOURNAL_RETRY_S, _JournalRetry())
+
+    def _on_journal_retry(self, _event: _JournalRetry) -> None:
+        self._retry_due = False
+        self._retry_journal()
 
     # ------------------------------------------------------------------ waiting
     def _physical_wait(self) -> dict[str, Any] | None:

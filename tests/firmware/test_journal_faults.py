@@ -173,3 +173,44 @@ def test_a_wal_deleted_under_the_daemon_is_noticed_at_the_next_commit(tmp_path):
         assert journal.rescued == f"{path}.rescued"
     with Journal.open(journal.rescued, readonly=True) as saved:
         assert [e.payload for e in saved.entries()] == [{"n": 1}]
+
+
+def test_an_ejection_that_ends_while_the_journal_cannot_be_written_is_journaled_later(tmp_path):
+    import threading
+    import time
+
+    hold = threading.Event()
+    deals = {"n": 0}
+
+    def wrap(hw):
+        real = hw.launcher.deal
+
+        def deal(n, seat=None):
+            deals["n"] += 1
+            result = real(n, seat)
+            if deals["n"] == 2:
+                hold.wait(30)  # all its cards are out; the end reaches the table later
+            return result
+
+        hw.launcher.deal = deal
+        return hw
+
+    with SimTable(tmp_path, "classic", wrap_hardware=wrap) as table:
+        table.play_until(lambda st: st["waiting"]["kind"] == "shuffle")
+        table.bot_step(settle=False)  # shuffle and load: the deal starts
+        deadline = time.monotonic() + 10
+        while deals["n"] < 2 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        sql(table, "PRAGMA query_only = ON")
+        intent = table.call(lambda: table.controller.running[0])
+        hold.set()
+        st = table.wait_for(paused_by_journal)
+        assert st["waiting"]["cause"] == "read-only"
+        assert table.call(lambda: table.controller.running is not None)  # not forgotten
+        sql(table, "PRAGMA query_only = OFF")
+        st = table.wait_for(lambda st: not paused_by_journal(st))
+        st = table.play_until(lambda st: st["stats"]["rounds"] >= 1)
+        assert table.world.agree, table.world.mismatches
+    with Journal.open(tmp_path / "journal.db", readonly=True) as journal:
+        results = [e for e in journal.entries() if e.kind == "result" and e.ref == intent]
+    assert len(results) == 1 and results[0].payload["status"] == "ok"

@@ -11,6 +11,8 @@ Faults at start (``unotable demo --fast --journal J``, restarted after the fault
 - ``wal-flips``: the same kill, then 8 random bytes of the WAL flipped (T trials);
 - ``db-flips``: 16 random bytes of the journal file flipped after a clean stop (T trials);
 - ``header-tamper``: the match header's ``seats`` changed 4 -> 5;
+- ``entry-flip``: one byte of an entry of the match under way changed, the file
+  otherwise sound (bit rot SQLite's own check does not see);
 - ``read-only``: the state directory on a read-only mount (a tmpfs remounted ``ro``;
   without mount rights, the file refused by access(2) is injected);
 
@@ -217,6 +219,20 @@ def header_tamper(tmp: Path, rng: random.Random) -> Outcome:
     return judge_start("header-tamper", journal, before, 3)
 
 
+def entry_flip(tmp: Path, rng: random.Random) -> Outcome:
+    journal = clean_journal(tmp)
+    before = committed(journal)
+    conn = sqlite3.connect(journal)
+    seq = rng.choice([s for s, in conn.execute("SELECT seq FROM entries")])
+    text = conn.execute("SELECT payload FROM entries WHERE seq = ?", (seq,)).fetchone()[0]
+    at = rng.randrange(len(text))
+    flipped = text[:at] + chr(ord(text[at]) ^ 1) + text[at + 1:]
+    conn.execute("UPDATE entries SET payload = ? WHERE seq = ?", (flipped, seq))
+    conn.commit()
+    conn.close()
+    return judge_start("entry-flip", journal, before, 3)
+
+
 def read_only(tmp: Path, rng: random.Random) -> Outcome:
     with tmpfs(tmp / "ro", "4m") as mounted:
         if mounted is None:  # no mount rights: the daemon's user cannot write the file
@@ -385,6 +401,7 @@ FAULTS: tuple[tuple[str, Callable[[Path, random.Random], Outcome], bool], ...] =
     ("wal-flips", wal_flips, True),
     ("db-flips", db_flips, True),
     ("header-tamper", header_tamper, False),
+    ("entry-flip", entry_flip, True),
     ("read-only", read_only, False),
     ("deleted-at-runtime", deleted_at_runtime, False),
     ("disk-full", disk_full, False),

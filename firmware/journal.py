@@ -240,6 +240,9 @@ class Journal:
         if readonly:
             return
         self._compare(mark)  # before anything is written
+        if self._match is not None:  # what the table will replay: refused now if damaged
+            for _ in self.entries(match_id=self._match.id):
+                pass
         # Only a new or old-version journal is written to here: an existing one opens
         # on a full disk, and the table pauses at its first write instead of failing.
         if conn.execute("PRAGMA journal_mode").fetchone() != ("wal",):

@@ -213,6 +213,18 @@ def test_demo_refuses_a_journal_behind_its_mark_with_status_2_and_one_line(tmp_p
     assert read_mark(mark_path(journal)) == before  # nothing changed
 
 
+def test_a_damaged_entry_of_the_match_to_replay_is_refused_at_open(tmp_path, capsys):
+    journal = tmp_path / "j.db"
+    assert main(demo(journal)) == 0
+    damage(journal, "UPDATE entries SET payload = replace(payload, '\"seat\":1', "
+                    "'\"seat\":2') WHERE seq = (SELECT max(seq) FROM entries WHERE kind = "
+                    "'action' AND payload LIKE '%\"seat\":1%')")
+    capsys.readouterr()
+    assert main(demo(journal, 2)) == 2  # not a traceback at every start
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "fails its checksum" in err and str(journal) in err
+
+
 def test_run_refuses_a_tampered_header_with_status_2_and_one_line(tmp_path, capsys):
     journal = tmp_path / "j.db"
     assert main(demo(journal)) == 0

@@ -230,6 +230,8 @@ def recover(path: str | Path, out: str | Path) -> tuple[Report, list[str]]:
                 after = m.entries[m.readable - 1].seq + 1 if m.readable else m.first
                 lost = f"; lost {_span(after, m.last)} ({m.cut})"
             lines.append(f"match {m.id}: {kept}{lost}")
+    if not report.matches:
+        lines.append("no match could be read: the new journal is empty")
     if report.behind_mark:
         assert report.mark is not None
         lines.append(f"lost {_span(report.last_seq + 1, report.mark.seq)}: committed (the "

@@ -25,7 +25,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Salvage every readable match of FILE into a new journal NEW (with "
         "its own mark) and report what was lost. FILE is never changed. To continue "
         "the table on NEW, stop the daemon and put NEW and NEW.mark in the place of "
-        "the journal and its .mark (or point [journal] path at NEW).")
+        "the journal and its .mark (or point [journal] path at NEW). Exit status 1 when "
+        "no match could be read.")
     recover.add_argument("file", metavar="FILE", help="the damaged journal")
     recover.add_argument("--out", metavar="NEW", required=True, help="the new journal")
     recover.set_defaults(func=run_recover)
@@ -57,4 +58,4 @@ def run_recover(args: argparse.Namespace) -> int:
     print("\n".join(lines))
     if report.ok:
         print("nothing was lost")
-    return 0
+    return 0 if report.matches else 1

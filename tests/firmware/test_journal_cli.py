@@ -119,3 +119,12 @@ def test_recover_refuses_an_existing_output_and_a_missing_journal(journal, tmp_p
     assert "already exists" in capsys.readouterr().err
     assert main(["journal", "check", str(tmp_path / "none.db")]) == 2
     assert "no journal at" in capsys.readouterr().err
+
+
+def test_recover_of_a_file_that_is_no_journal_says_nothing_could_be_read(tmp_path, capsys):
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(bytes(range(256)) * 40)
+    assert main(["journal", "check", str(garbage)]) == 1
+    assert "integrity fails: file is not a database" in capsys.readouterr().out
+    assert main(["journal", "recover", str(garbage), "--out", str(tmp_path / "new.db")]) == 1
+    assert "no match could be read: the new journal is empty" in capsys.readouterr().out

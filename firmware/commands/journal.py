@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,7 +43,7 @@ def run_check(args: argparse.Namespace) -> int:
         report = inspect(args.file)
     except (JournalError, OSError) as exc:
         raise UsageError(str(exc)) from None
-    print("\n".join(report.lines()))
+    _print(report.lines())
     return 0 if report.ok else 1
 
 
@@ -54,8 +56,16 @@ def run_recover(args: argparse.Namespace) -> int:
         report, lines = recover(args.file, args.out)
     except (JournalError, OSError) as exc:
         raise UsageError(str(exc)) from None
-    print(f"recovered {args.file} into {args.out} (the original is unchanged)")
-    print("\n".join(lines))
-    if report.ok:
-        print("nothing was lost")
+    _print([f"recovered {args.file} into {args.out} (the original is unchanged)", *lines,
+            *(["nothing was lost"] if report.ok else [])])
     return 0 if report.matches else 1
+
+
+def _print(lines: list[str]) -> None:
+    """Print; a reader that stops early (`| head`) is not an error."""
+    try:
+        for line in lines:
+            print(line)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -152,6 +152,13 @@ def cannot_write(path: str, cause: str, detail: object) -> str:
     return f"cannot write the journal {path}: {_CAUSE_TEXT[cause]} ({detail})"
 
 
+def _refused_write(path: str, cause: str, detail: object) -> JournalRefused:
+    advice = ("fix the permissions (the daemon's user must own it)" if cause == "read-only"
+              else "free some space" if cause == "disk-full" else "fix that")
+    return JournalRefused(f"{cannot_write(path, cause, detail)}: the journal itself may be "
+                          f"fine; {advice}, then start again")
+
+
 def _dumps(payload: Any, what: str) -> str:
     try:
         return json.dumps(payload, sort_keys=True, separators=(",", ":"), allow_nan=False)
@@ -215,8 +222,10 @@ class Journal:
             conn.close()
             if is_corruption(exc):
                 raise JournalCorrupt(path, str(exc)) from None
-            raise JournalRefused(cannot_write(path, write_cause(exc), exc) + ": the journal "
-                                 "itself may be fine; fix that, then start again") from None
+            raise _refused_write(path, write_cause(exc), exc) from None
+        except JournalUnwritable as exc:  # while creating or upgrading its tables
+            journal.close()
+            raise _refused_write(path, exc.cause, "while opening it") from None
         except JournalError:
             journal.close()
             raise
@@ -295,8 +304,9 @@ class Journal:
                 self._checked_header(mid)
         match_row = self._conn.execute("SELECT max(id) FROM matches").fetchone()
         if match_row[0] is not None:
-            self._match = self._match_from_row(self._header_row(match_row[0]))
-            self._match_crc = self._header_row(match_row[0])[7] or 0
+            header = self._header_row(match_row[0])
+            self._match = self._match_from_row(header)
+            self._match_crc = header[7] or 0
 
     def _compare(self, mark: Mark | None) -> None:
         """Refuse a journal that holds less than its mark says was committed."""
@@ -648,9 +658,7 @@ def _check_writable(path: str) -> Mark | None:
     for name, writable in ((target, target.exists() and not os.access(target, os.W_OK)),
                            (directory, not os.access(directory, os.W_OK | os.X_OK))):
         if writable:
-            raise JournalRefused(cannot_write(path, "read-only", f"no write access to {name}")
-                                 + ": the journal itself may be fine; fix the permissions "
-                                 "(the daemon's user must own it), then start again")
+            raise _refused_write(path, "read-only", f"no write access to {name}")
     return mark
 
 

@@ -464,8 +464,9 @@ class Journal:
                 self.rescued = self._rescue()
             message += (f": everything up to entry {self._last_seq} is saved in "
                         f"{self.rescued}; stop the table, move it to {self.path}, start again"
-                        if self.rescued else ": the table could not save a copy; "
-                        "stop the table and restore the journal from a backup")
+                        if self.rescued else ": the table cannot save a copy of it; do not "
+                        "stop the daemon (it holds the only copy): make the directory "
+                        "writable, it tries again every second")
         else:
             message = cannot_write(self.path, cause, detail) + (
                 ": nothing was written; the table goes on when the journal can be "
@@ -520,6 +521,7 @@ class Journal:
         else:
             return None
         try:
+            target.parent.mkdir(parents=True, exist_ok=True)  # the whole directory went
             with sqlite3.connect(target) as copy:
                 self._conn.backup(copy)
             copy.close()

@@ -214,3 +214,17 @@ def test_an_ejection_that_ends_while_the_journal_cannot_be_written_is_journaled_
     with Journal.open(tmp_path / "journal.db", readonly=True) as journal:
         results = [e for e in journal.entries() if e.kind == "result" and e.ref == intent]
     assert len(results) == 1 and results[0].payload["status"] == "ok"
+
+
+def test_a_state_directory_deleted_under_the_daemon_is_made_again_for_the_rescue(tmp_path):
+    from firmware.errors import JournalUnwritable
+
+    state = tmp_path / "state"
+    with Journal.open(state / "j.db") as journal:
+        journal.start_match(edition="classic", options={}, seats=2, seed=1, config_hash="h")
+        journal.append("action", {"n": 1})
+        shutil.rmtree(state)
+        with pytest.raises(JournalUnwritable, match="saved in .*j.db.rescued"):
+            journal.append("action", {"n": 2})
+    with Journal.open(state / "j.db.rescued", readonly=True) as saved:
+        assert [e.payload for e in saved.entries()] == [{"n": 1}]

@@ -1,12 +1,16 @@
 """Benchmark the whole simulated table: the daemon, controller, journal and twin.
 
-    python bench/table.py [--seed S] [--json]
+    python bench/table.py [--seed S] [--json] [--commits N]
 
 For every edition, one complete match with `unotable demo --fast` semantics (bots
 through the controller, launcher on virtual time, tray readers on ptys, journal on
 disk with durable commits), 4 players (3 for Power, whose tower moves wait for the
 tray). Prints wall seconds, actions, actions per second, journal entries per second
 and how many of the wall seconds were spent in the journal's commits.
+
+`--commits N` instead times N single-entry commits of the journal alone, with and
+without its high-water mark (`firmware.journal_mark`: one more `fdatasync` per commit),
+in turns in the same process on the same disk, and prints both medians and the ratio.
 """
 
 from __future__ import annotations
@@ -60,11 +64,43 @@ def measure(edition: str, players: int, seed: int) -> dict[str, float | int | bo
             "world_agrees": s["world_agrees"]}
 
 
+def commit_cost(commits: int) -> dict[str, float]:
+    """Median seconds per commit with and without the mark, batches of 20 in turns."""
+    import statistics
+
+    times: dict[str, list[float]] = {"with_mark": [], "without_mark": []}
+    with tempfile.TemporaryDirectory(dir=Path.cwd()) as tmp:
+        journals = {name: Journal.open(Path(tmp) / f"{name}.db") for name in times}
+        journals["without_mark"]._mark = None  # the journal as it was before the mark
+        for journal in journals.values():
+            journal.start_match(edition="classic", options={}, seats=4, seed=1,
+                                config_hash="bench")
+        for _ in range(max(1, commits // 20)):
+            for name, journal in journals.items():
+                for _ in range(20):
+                    t0 = time.perf_counter()
+                    journal.append("action", {"type": "draw", "seat": 1})
+                    times[name].append(time.perf_counter() - t0)
+        for journal in journals.values():
+            journal.close()
+    out = {name: statistics.median(t) * 1000 for name, t in times.items()}
+    return {"with_mark_ms": round(out["with_mark"], 3),
+            "without_mark_ms": round(out["without_mark"], 3),
+            "ratio": round(out["with_mark"] / out["without_mark"], 2)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--commits", type=int, help="time N journal commits alone (see above)")
     args = parser.parse_args()
+    if args.commits is not None:
+        cost = commit_cost(args.commits)
+        print(json.dumps(cost) if args.json else
+              f"per commit: {cost['with_mark_ms']} ms with the mark, "
+              f"{cost['without_mark_ms']} ms without, ratio {cost['ratio']}")
+        return 0
     results = {ed: measure(ed, n, args.seed) for ed, n in CASES}
     if args.json:
         print(json.dumps(results, sort_keys=True))

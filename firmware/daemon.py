@@ -19,7 +19,7 @@ from typing import Any
 from firmware.api import ApiServer, Table
 from firmware.config import Config
 from firmware.errors import JournalError
-from firmware.journal import Journal
+from firmware.journal import Journal, refusal
 from firmware.loop import TableLoop
 from firmware.notify import Notifier
 from hal.clock import Clock
@@ -64,8 +64,12 @@ class Daemon:
         self.server: ApiServer | None = None
 
     def run(self, *, signals: bool = True) -> int:
-        """Run until SIGTERM/SIGINT or `stop()`; the exit status (0 after an orderly stop)."""
+        """Run until SIGTERM/SIGINT or `stop()`; the exit status (0 after an orderly stop).
+
+        Raises `JournalError` (nothing started, nothing written) when the journal is
+        refused: it lost committed entries, is damaged, or cannot be written."""
         try:
+            self._journal = self._open_journal()
             return self.loop.run(self._start, signals=signals)
         finally:
             self.notifier.close()
@@ -74,14 +78,17 @@ class Daemon:
         """Ask for an orderly stop (from any thread)."""
         self.loop.stop(reason)
 
-    async def _start(self) -> None:
+    def _open_journal(self) -> Journal:
         self.notifier.status("opening the journal")
-        path = self.config.journal.resolve(self._env)
         try:
-            journal = Journal.open(path)
+            return Journal.open(self.config.journal.resolve(self._env))
         except JournalError as exc:
-            self.notifier.status(f"cannot start: {exc}")
+            self.notifier.status(f"cannot start: {refusal(exc)}")
             raise
+
+    async def _start(self) -> None:
+        journal = self._journal
+        path = journal.path
         self.loop.on_shutdown(_closer(journal))
         services = Services(self.config, journal, self.loop, self.notifier)
         self.services = services

@@ -29,12 +29,19 @@ class JournalCorrupt(JournalError):
         self.detail = detail
 
 
+class JournalRefused(JournalError):
+    """The daemon must not start on this journal: it lost committed entries, a match
+    header was changed, or it cannot be written. The message is one line naming the
+    file, what is wrong and what to do; `unotable run` prints it and exits with 2."""
+
+
 class Rejected(TableError):
     """A request was refused; nothing changed.
 
     `status` is the HTTP status the API answers with: 409 when the request does not fit
     the table's current situation (not your turn, paused, waiting for a tower), 422 when
-    the rules forbid it, 404 when it names something that does not exist (a seat).
+    the rules forbid it, 404 when it names something that does not exist (a seat), 507
+    when it could not be written to the journal.
     `field` names the offending request field when there is one.
     """
 
@@ -43,6 +50,17 @@ class Rejected(TableError):
         self.reason = reason
         self.field = field
         self.status = status
+
+
+class JournalUnwritable(JournalError, Rejected):
+    """A commit failed and was rolled back (disk full, read-only file or directory, I/O
+    error, or the file was deleted or replaced under the daemon): the journal is fine up
+    to its last entry, the request is refused with 507 and nothing changed. `cause` is
+    ``"disk-full"``, ``"read-only"``, ``"io"`` or ``"lost"``."""
+
+    def __init__(self, reason: str, *, cause: str) -> None:
+        Rejected.__init__(self, reason, status=507)
+        self.cause = cause
 
 
 class LoopStopped(TableError):

@@ -43,14 +43,23 @@ def run(args: argparse.Namespace) -> int:
 
     if args.serve:
         return serve(args)
+    from firmware.errors import JournalError
+    from firmware.journal import Journal, refusal
     from firmware.sim.demo import DemoError, run_demo, summary_json, summary_text
     from firmware.sim.world import WorldError
 
+    if args.journal:  # refused before the simulated table writes its file beside it
+        try:
+            Journal.open(args.journal).close()
+        except JournalError as exc:
+            raise UsageError(refusal(exc)) from None
     try:
         result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
                           journal=args.journal, out=None if args.json else sys.stdout)
     except (DemoError, WorldError) as exc:
         raise UsageError(str(exc)) from None
+    except JournalError as exc:  # refused before the table started: exit 2, one line
+        raise UsageError(refusal(exc)) from None
     summary = result.summary
     if args.json:
         print(summary_json(summary))

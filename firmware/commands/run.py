@@ -22,10 +22,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from firmware.cli import UsageError
     from firmware.commands.config_cmd import load_or_refuse
     from firmware.controller import table_factory
     from firmware.daemon import Daemon
+    from firmware.errors import JournalError
+    from firmware.journal import refusal
 
     logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
     config = load_or_refuse(args.config)
-    return Daemon(config, table_factory(config)).run()
+    try:
+        return Daemon(config, table_factory(config)).run()
+    except JournalError as exc:  # refused before anything started: exit 2, one line
+        raise UsageError(refusal(exc)) from None

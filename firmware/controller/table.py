@@ -25,6 +25,7 @@ Journal entries of a match:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections import deque
@@ -45,7 +46,7 @@ from firmware.controller.events import (
 )
 from firmware.controller.hardware import Hardware
 from firmware.controller.undo import PHYSICAL, UNDO, Declared, standing
-from firmware.errors import Rejected
+from firmware.errors import JournalUnwritable, Rejected
 from firmware.journal import INTENT, RESULT, Entry
 from hal.launcher import EjectionResult
 from hal.tray import NEUTRAL, TowerPlaced, TowerRemoved
@@ -59,6 +60,7 @@ RngFor = Callable[[str], random.Random]
 # A launcher press draws its card count from the ejection model with an rng made for
 # that step; production uses the system's entropy, the simulated table (seed, step).
 SYSTEM_RNG: RngFor = lambda step: random.SystemRandom()  # noqa: E731
+JOURNAL_RETRY_S = 1.0  # while the journal cannot be written: try again this often
 
 
 @dataclass
@@ -107,6 +109,10 @@ class Controller:
         self.tower_pos: dict[str, int | str | None] = {}  # what the tray sees (physical)
         self.aiming: int | None = None  # the servo is turning to this seat
         self.aimed: int | None = None
+        self.journal_fault: dict[str, Any] | None = None  # the journal cannot be written
+        self.unjournaled: tuple[int, EjectionResult] | None = None  # an ejection's end
+        self._retry_due = False  # a _JournalRetry is posted for later
+        self.journal.fault_listeners.append(self._journal_fault)
         self._reset()
         loop = self.loop
         loop.on(LauncherPressed, self._on_launcher)
@@ -115,6 +121,7 @@ class Controller:
         loop.on(EjectionDone, self._on_done)
         loop.on(TrayChanged, self._on_tray)
         loop.on(Aimed, self._on_aimed)
+        loop.on(_JournalRetry, self._on_journal_retry)
         loop.on_safe_state(hardware.close)
         self._load()
         # Read from the tray's watcher thread: a stale answer only delays its pace by a round.
@@ -239,6 +246,8 @@ class Controller:
                 self.turned = False
             elif name == "round_over":
                 self.stats["rounds"] += 1
+                if live:  # a damaged WAL can cost at most the round under way
+                    self.journal.checkpoint()
         s = new
         if s.to_act == U.CHANCE and s.chance == "eject" and not self._has_job("fire"):
             self.jobs.appendleft(Job("fire", s.queue[0][1], 0))
@@ -314,6 +323,7 @@ class Controller:
 
     def _gate(self, *, chance_ok: bool = False) -> U.State:
         """Raise Rejected (409) while the table waits for something physical."""
+        self._gate_journal()
         s = self.state
         if s is None:
             raise Rejected("no match: start one with POST /api/admin/new-match")
@@ -488,6 +498,7 @@ class Controller:
             raise Rejected("the launcher is ejecting: wait for it before a new match")
 
     def _resume(self) -> dict[str, Any]:
+        self._gate_journal()
         s = self.state
         if self.paused is None and self.blocker is None:
             if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
@@ -623,12 +634,17 @@ class Controller:
 
     def _on_card(self, event: CardCounted) -> None:
         if self.running is not None:
-            self.journal.append("card", {"intent": self.running[0], "counted": event.counted})
+            # progress only: the ejection's result holds the count
+            with contextlib.suppress(JournalUnwritable):
+                self.journal.append("card", {"intent": self.running[0], "counted": event.counted})
 
     def _on_done(self, event: EjectionDone) -> None:
         if self.running is None or self.running[0] != event.intent:
             return
-        self._complete(event.intent, event.result, status=event.result.status)
+        try:
+            self._complete(event.intent, event.result, status=event.result.status)
+        except JournalUnwritable:  # written when the journal can be written again
+            self.unjournaled = (event.intent, event.result)
 
     def _complete(self, intent: int, result: EjectionResult, *, status: str) -> None:
         assert self.running is not None
@@ -729,13 +745,14 @@ class Controller:
         """Start the next ejection the table owes, unless something blocks it."""
         if self.running is not None or self.recover is not None or self.blocker is not None \
                 or self.paused is not None or not self.jobs or self.state is None \
-                or self.aiming is not None:
+                or self.aiming is not None or self.journal_fault is not None:
             self._lights()
             self._face_player()
             return
         job = self.jobs[0]
         launcher = self.hw.launcher
         payload: dict[str, Any] = {"job": job.kind, "seat": job.seat}
+        model = launcher.model.get_state()
         if job.kind == "fire":
             want = launcher.model.press(self.rng_for(f"press:{self.step}"))
             want = min(want, self.state.pile_count, launcher.config.max_cards)
@@ -743,7 +760,11 @@ class Controller:
         else:
             want = min(job.count, launcher.config.max_cards)
         payload["want"] = want
-        entry = self.journal.append(INTENT, payload)
+        try:
+            entry = self.journal.append(INTENT, payload)
+        except JournalUnwritable:  # the motor does not start; the job waits
+            launcher.model.set_state(model)
+            return
         self._started(entry.seq, payload)
         self._publish({"kind": "ejecting", "seat": job.seat, "job": job.kind, "intent": entry.seq})
         self.loop.spawn(self._eject(entry.seq, want, job.seat))
@@ -782,8 +803,65 @@ class Controller:
             waiting_tower = any(v == seat for v in self.tower_waits.values())
             self.hw.panel.light(seat, "blink" if waiting_tower else seat == s.to_act)
 
+    # ------------------------------------------------------------------ journal faults
+    def _journal_fault(self, fault: JournalUnwritable | None) -> None:
+        """The journal cannot be written (`fault`), or can again (None): pause, go on.
+        Called inside the journal's commit: only notes and announces."""
+        notifier = getattr(self.services, "notifier", None)  # systemctl status shows it
+        if fault is None:
+            if self.journal_fault is not None:
+                self.journal_fault = None
+                log.warning("the journal can be written again: the table goes on")
+                if notifier is not None:
+                    notifier.status("the journal can be written again: the table goes on")
+                self._publish({"kind": "journal_ok"})
+            return
+        first = self.journal_fault is None
+        self.journal_fault = {"kind": "journal", "cause": fault.cause,
+                              "message": f"{fault.reason} (the table is paused)"}
+        if first:
+            log.error("%s", self.journal_fault["message"])
+            if notifier is not None:
+                notifier.status(f"paused: {fault.reason}")
+            self.hw.panel.buzz("error")
+            self._publish({"kind": "journal_fault", **self.journal_fault})
+            self._retry_later()
+
+    def _gate_journal(self) -> None:
+        """Raise the 507 of a journal that still cannot be written (after trying)."""
+        if self.journal_fault is not None or self.unjournaled is not None:
+            self._retry_journal()
+        if self.journal_fault is not None:
+            raise Rejected(f"the table waits: {self.journal_fault['message']}", status=507)
+
+    def _retry_journal(self) -> None:
+        """Try to write again; once it works, journal an ejection's end that could not
+        be written and go on where the table stopped."""
+        if self.journal_fault is not None and not self.journal.probe():
+            self._retry_later()
+            return
+        if self.unjournaled is not None and self.running is not None:
+            intent, result = self.unjournaled
+            try:
+                self._complete(intent, result, status=result.status)
+            except JournalUnwritable:
+                return  # the fault is back: its retry is scheduled
+        self.unjournaled = None
+        self._pump()
+
+    def _retry_later(self) -> None:
+        if not self._retry_due:
+            self._retry_due = True
+            self.loop.after(JOURNAL_RETRY_S, _JournalRetry())
+
+    def _on_journal_retry(self, _event: _JournalRetry) -> None:
+        self._retry_due = False
+        self._retry_journal()
+
     # ------------------------------------------------------------------ waiting
     def _physical_wait(self) -> dict[str, Any] | None:
+        if self.journal_fault is not None:
+            return dict(self.journal_fault)
         if self.recover is not None:
             r = self.recover
             return {"kind": "cards-out", "seat": r["seat"], "want": r["want"],
@@ -876,3 +954,7 @@ class Controller:
 
 class _Pump:
     """Posted once at start: begin owed ejections after the loop is running."""
+
+
+class _JournalRetry:
+    """Posted while the journal cannot be written: try again."""

@@ -254,7 +254,8 @@ class TablePlayers:
         while True:
             await self._sync()
             w = self.ctl.waiting()
-            if w["kind"] == "ejecting" or (w["kind"] == "tower"
+            # "journal": the table cannot write its journal and retries by itself
+            if w["kind"] in ("ejecting", "journal") or (w["kind"] == "tower"
                                             and self.world.towers.get(w["tower"]) == w["slot"]):
                 await asyncio.sleep(0.001 if self.world.fast else 0.02)
                 continue

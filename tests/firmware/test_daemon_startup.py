@@ -18,6 +18,7 @@ import pytest
 from firmware.api import Request
 from firmware.config import DEFAULT_PATH, load_config
 from firmware.daemon import Daemon, Services
+from firmware.errors import JournalCorrupt, JournalError
 from firmware.journal import Journal
 
 
@@ -69,8 +70,15 @@ def start(tmp_path, manager, order):
     env = {"NOTIFY_SOCKET": manager.getsockname(), "WATCHDOG_USEC": "4000000",
            "STATE_DIRECTORY": str(tmp_path / "state")}
     daemon = Daemon(load_config(cfg_path), lambda s: RecordingTable(s, order), env=env)
-    status: list[int] = []
-    thread = threading.Thread(target=lambda: status.append(daemon.run(signals=False)))
+    status: list[int | Exception] = []
+
+    def run() -> None:
+        try:
+            status.append(daemon.run(signals=False))
+        except JournalError as exc:  # refused before anything started
+            status.append(exc)
+
+    thread = threading.Thread(target=run)
     thread.start()
     return daemon, thread, status
 
@@ -105,7 +113,8 @@ def test_a_corrupt_journal_stops_start_up_in_safe_state_without_ready(tmp_path, 
     order: list[str] = []
     daemon, thread, status = start(tmp_path, manager, order)
     thread.join(timeout=20)
-    assert status == [1]
+    assert [type(s) for s in status] == [JournalCorrupt]
+    assert daemon.server is None and order == []  # nothing was started
     manager.settimeout(0.5)
     lines = []
     try:

@@ -1,0 +1,471 @@
+"""Journal faults: damage or take away the journal the way an unlucky owner would, and
+check that no game is ever lost silently.
+
+    python bench/journal_faults.py [--trials T] [--seed S] [--quick] [--json]
+
+Faults at start (``unotable demo --fast --journal J``, restarted after the fault):
+
+- ``zero-bytes``: the journal truncated to 0 bytes after a clean stop;
+- ``wal-deleted``: the daemon SIGKILLed while its WAL holds the round under way, then
+  the ``-wal`` deleted;
+- ``wal-flips``: the same kill, then 8 random bytes of the WAL flipped (T trials);
+- ``db-flips``: 16 random bytes of the journal file flipped after a clean stop (T trials);
+- ``header-tamper``: the match header's ``seats`` changed 4 -> 5;
+- ``entry-flip``: one byte of an entry of the match under way changed, the file
+  otherwise sound (bit rot SQLite's own check does not see);
+- ``read-only``: the state directory on a read-only mount (a tmpfs remounted ``ro``;
+  without mount rights, the file refused by access(2) is injected);
+
+and while the table runs (the real daemon in this process, `firmware.sim.testbed`):
+
+- ``deleted-at-runtime``: the journal file deleted between two moves;
+- ``disk-full``: the journal on a 4 MiB tmpfs that is then filled up, later freed
+  (without mount rights: SQLite's own SQLITE_FULL through ``PRAGMA max_page_count``);
+- ``read-only-at-runtime``: SQLite's own SQLITE_READONLY (``PRAGMA query_only``; a
+  mount cannot be made read-only while the daemon holds its files open for writing).
+
+Counters (over all faults; each fault counts once in at most one of them):
+
+- ``silent_loss``: the daemon went on (started, or kept running) on a journal that no
+  longer holds every entry committed before the fault (same seq, same CRC), without
+  refusing to start or pausing the table for it;
+- ``crash_loops``: a start ended with an exit status other than 0 (orderly) or 2 (the
+  refusal), or with a traceback -- what systemd would restart into the same failure --
+  or a running daemon exited by itself over the fault, or did not start again once the
+  fault was repaired;
+- ``unclear``: the refusal is not exactly one line, does not name the journal file, or
+  does not say what to do (restore, recover, move, free, fix); or a pause does not name
+  the file and its cause; or a write failure is called "corrupt", or damage is called
+  "cannot write".
+
+Prints ``faults=N silent_loss=0 crash_loops=0 unclear=0`` and exits 0 when all three are
+0, else 1.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
+    sys.path[0] = str(_HERE.parent)
+
+import argparse  # noqa: E402
+import contextlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import shutil  # noqa: E402
+import signal  # noqa: E402
+import sqlite3  # noqa: E402
+import subprocess  # noqa: E402
+import time  # noqa: E402
+import urllib.error  # noqa: E402
+import urllib.request  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
+from dataclasses import asdict, dataclass  # noqa: E402
+from typing import Any  # noqa: E402
+
+from bench.common import progress, unotable, workdir  # noqa: E402
+
+DAMAGE_WORDS = ("ends at entry", "is missing", "corrupt", "fails its checksum", "not the journal")
+ADVICE_WORDS = ("restore", "recover", "move", "free", "fix")
+RUN_TIMEOUT_S = 120
+
+
+@dataclass
+class Outcome:
+    fault: str
+    how: str  # refused | paused | went on | crashed
+    message: str
+    lost: int = 0  # committed entries missing or changed in what the daemon went on with
+    crash: bool = False
+    unclear: str = ""
+    via: str = ""  # how the fault was made when it was injected
+
+    @property
+    def silent_loss(self) -> bool:
+        return self.lost > 0 and self.how == "went on"
+
+
+# ------------------------------------------------------------------ helpers
+def demo(journal: Path, rounds: int, *, variant: str = "classic") -> list[str]:
+    return unotable("demo", "--fast", "--json", "--variant", variant, "--rounds", str(rounds),
+                    "--journal", str(journal))
+
+
+def committed(journal: Path) -> dict[int, int]:
+    """seq -> CRC of every entry the files hold now (read from a copy: never touched)."""
+    with workdir("look") as tmp:
+        for suffix in ("", "-wal"):
+            if Path(f"{journal}{suffix}").exists():
+                shutil.copyfile(f"{journal}{suffix}", tmp / f"j.db{suffix}")
+        if not (tmp / "j.db").exists():
+            return {}
+        conn = sqlite3.connect(tmp / "j.db")
+        try:
+            return dict(conn.execute("SELECT seq, crc FROM entries"))
+        except sqlite3.Error:
+            return {}
+        finally:
+            conn.close()
+
+
+def missing(before: dict[int, int], after: dict[int, int]) -> int:
+    return sum(1 for seq, crc in before.items() if after.get(seq) != crc)
+
+
+def judge_start(fault: str, journal: Path, before: dict[int, int], rounds: int,
+                *, cannot_write: bool = False, via: str = "") -> Outcome:
+    """Start the demo on the damaged journal and judge what it did."""
+    proc = subprocess.run(demo(journal, rounds), capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT_S)
+    err = proc.stderr.strip()
+    if proc.returncode == 2:
+        return Outcome(fault, "refused", err, unclear=_unclear_refusal(err, journal,
+                                                                      cannot_write), via=via)
+    if proc.returncode != 0 or "Traceback" in proc.stderr:
+        return Outcome(fault, "crashed", err.splitlines()[-1] if err else "", crash=True,
+                       via=via)
+    return Outcome(fault, "went on", "", lost=missing(before, committed(journal)), via=via)
+
+
+def _unclear_refusal(err: str, journal: Path, cannot_write: bool) -> str:
+    if err.count("\n") != 0:
+        return "more than one line"
+    if str(journal) not in err:
+        return "does not name the journal"
+    if not any(w in err for w in ADVICE_WORDS):
+        return "does not say what to do"
+    if cannot_write and ("corrupt" in err or "cannot write" not in err):
+        return "a write failure not called 'cannot write'"
+    if not cannot_write and not any(w in err for w in DAMAGE_WORDS):
+        return "damage not named"
+    return ""
+
+
+def flip(path: Path, rng: random.Random, count: int, skip: int = 0) -> None:
+    data = bytearray(path.read_bytes())
+    for _ in range(count):
+        at = rng.randrange(skip, len(data))
+        data[at] ^= 1 << rng.randrange(8)
+    path.write_bytes(bytes(data))
+
+
+def clean_journal(tmp: Path, rounds: int = 2) -> Path:
+    journal = tmp / "journal.db"
+    subprocess.run(demo(journal, rounds), check=True, capture_output=True, timeout=RUN_TIMEOUT_S)
+    return journal
+
+
+def killed_journal(tmp: Path, rng: random.Random) -> Path:
+    """A journal whose daemon was SIGKILLed mid-round, after the first round's end was
+    checkpointed into the file: its WAL holds commits the file does not (tried again,
+    in a new directory, when the kill came right after a checkpoint)."""
+    for attempt in range(5):
+        journal = _killed(tmp / f"kill-{attempt}", rng)
+        with workdir("db-only") as only:
+            shutil.copyfile(journal, only / "journal.db")
+            if len(committed(only / "journal.db")) < len(committed(journal)):
+                return journal
+    return journal
+
+
+def _killed(tmp: Path, rng: random.Random) -> Path:
+    tmp.mkdir()
+    journal = tmp / "journal.db"
+    wal = Path(f"{journal}-wal")
+    want = rng.randrange(40_000, 120_000)
+    proc = subprocess.Popen(demo(journal, 50), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + RUN_TIMEOUT_S
+    try:
+        while not (wal.exists() and wal.stat().st_size >= want
+                   and journal.stat().st_size > 32768):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the demo ended before its WAL grew")
+            time.sleep(0.005)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    return journal
+
+
+# ------------------------------------------------------------------ faults at start
+def zero_bytes(tmp: Path, rng: random.Random) -> Outcome:
+    journal = clean_journal(tmp)
+    before = committed(journal)
+    journal.write_bytes(b"")
+    return judge_start("zero-bytes", journal, before, 3)
+
+
+def wal_deleted(tmp: Path, rng: random.Random) -> Outcome:
+    journal = killed_journal(tmp, rng)
+    before = committed(journal)
+    Path(f"{journal}-wal").unlink()
+    return judge_start("wal-deleted", journal, before, 50)
+
+
+def wal_flips(tmp: Path, rng: random.Random) -> Outcome:
+    journal = killed_journal(tmp, rng)
+    before = committed(journal)
+    flip(Path(f"{journal}-wal"), rng, 8, skip=32)
+    return judge_start("wal-flips", journal, before, 50)
+
+
+def db_flips(tmp: Path, rng: random.Random) -> Outcome:
+    journal = clean_journal(tmp)
+    before = committed(journal)
+    flip(journal, rng, 16)
+    return judge_start("db-flips", journal, before, 3)
+
+
+def header_tamper(tmp: Path, rng: random.Random) -> Outcome:
+    journal = clean_journal(tmp)
+    before = committed(journal)
+    conn = sqlite3.connect(journal)
+    conn.execute("UPDATE matches SET seats = 5 WHERE seats = 4")
+    conn.commit()
+    conn.close()
+    return judge_start("header-tamper", journal, before, 3)
+
+
+def entry_flip(tmp: Path, rng: random.Random) -> Outcome:
+    journal = clean_journal(tmp)
+    before = committed(journal)
+    conn = sqlite3.connect(journal)
+    seq = rng.choice([s for s, in conn.execute("SELECT seq FROM entries")])
+    text = conn.execute("SELECT payload FROM entries WHERE seq = ?", (seq,)).fetchone()[0]
+    at = rng.randrange(len(text))
+    flipped = text[:at] + chr(ord(text[at]) ^ 1) + text[at + 1:]
+    conn.execute("UPDATE entries SET payload = ? WHERE seq = ?", (flipped, seq))
+    conn.commit()
+    conn.close()
+    return judge_start("entry-flip", journal, before, 3)
+
+
+def read_only(tmp: Path, rng: random.Random) -> Outcome:
+    with tmpfs(tmp / "ro", "4m") as mounted:
+        if mounted is None:  # no mount rights: the daemon's user cannot write the file
+            journal = clean_journal(tmp)
+            before = committed(journal)
+            code = ("import os, sys, runpy; real = os.access; os.access = lambda p, m: "
+                    f"False if str(p) == {str(journal)!r} else real(p, m); "
+                    "sys.argv = ['unotable'] + sys.argv[1:]; "
+                    "runpy.run_module('firmware', run_name='__main__')")
+            args = demo(journal, 3)[3:]
+            proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True,
+                                  text=True, timeout=RUN_TIMEOUT_S)
+            err = proc.stderr.strip()
+            how = "refused" if proc.returncode == 2 else "went on"
+            return Outcome("read-only", how, err, via="injected access(2)",
+                           unclear=_unclear_refusal(err, journal, True) if how == "refused"
+                           else "", lost=missing(before, committed(journal)))
+        journal = clean_journal(mounted)
+        before = committed(journal)
+        subprocess.run(["mount", "-o", "remount,ro", str(mounted)], check=True)
+        outcome = judge_start("read-only", journal, before, 3, cannot_write=True,
+                              via="read-only tmpfs")
+        subprocess.run(["mount", "-o", "remount,rw", str(mounted)], check=True)
+        return outcome
+
+
+# ------------------------------------------------------------------ faults at runtime
+def post(url: str, path: str) -> int:
+    req = urllib.request.Request(url + path, data=b"{}", method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return int(resp.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def runtime(fault: str, directory: Path, make: Callable[[Any], str],
+            repair: Callable[[Any], None], *, world_elsewhere: Path | None = None,
+            restart_in: Callable[[], Path] | None = None) -> Outcome:
+    """Play, make the fault (`make` returns how), play until the table pauses for it,
+    ask a 507 of the API, `repair`, play on, stop, restart and compare."""
+    from firmware.sim.testbed import SimTable
+
+    def paused(st: Any) -> bool:
+        return bool(st["waiting"]["kind"] == "journal")
+
+    table = SimTable(directory, "classic")
+    if world_elsewhere is not None:  # the simulated table's own file is not the journal
+        shutil.copyfile(table.world.path, world_elsewhere)
+        table.world.path = world_elsewhere
+    try:
+        table.play_until(lambda st: st["step"] >= 15)
+        via = make(table)
+        st = table.play_until(lambda st: paused(st) or st["stats"]["rounds"] >= 2,
+                              max_steps=2000)
+        if not paused(st):
+            before = table.journal_seq
+            table.stop()
+            return Outcome(fault, "went on", "the fault was never noticed", via=via,
+                           lost=0 if committed(table.journal_path).get(before) else before)
+        message = st["waiting"]["message"]
+        code = post(table.url, "/api/admin/pause")
+        conn = table.controller.journal._conn  # what the daemon itself committed
+        before = table.call(lambda: dict(conn.execute("SELECT seq, crc FROM entries")))
+        unclear = "" if str(table.journal_path) in message and code == 507 else \
+            f"the pause does not name the journal, or the API answered {code}, not 507"
+        if "corrupt" in message:
+            unclear = "a write failure called corrupt"
+        repair(table)
+        if fault != "deleted-at-runtime":
+            st = table.wait_for(lambda st: not paused(st), timeout=15)
+            rounds = st["stats"]["rounds"]
+            table.play_until(lambda st: st["stats"]["rounds"] > rounds)
+        crashed = table.status is not None
+        step, seq = table.state()["step"], table.journal_seq
+    finally:
+        table.stop()
+    again_dir = restart_in() if restart_in is not None else directory
+    if fault == "deleted-at-runtime":
+        shutil.move(f"{table.journal_path}.rescued", again_dir / "journal.db")
+        shutil.move(f"{table.journal_path}.rescued.mark", again_dir / "journal.db.mark")
+    try:
+        with SimTable(again_dir, "classic") as again:
+            back = again.state()["step"] == step and again.journal_seq == seq
+    except Exception as exc:  # noqa: BLE001 -- any failure to start again is the finding
+        return Outcome(fault, "crashed", f"no restart: {exc}", crash=True, via=via)
+    lost = missing(before, committed(again_dir / "journal.db"))
+    return Outcome(fault, "paused", message, lost=lost, crash=crashed or not back,
+                   unclear=unclear, via=via)
+
+
+def deleted_at_runtime(tmp: Path, rng: random.Random) -> Outcome:
+    return runtime("deleted-at-runtime", tmp, lambda t: t.journal_path.unlink() or "unlink",
+                   lambda t: None)
+
+
+def disk_full(tmp: Path, rng: random.Random) -> Outcome:
+    with tmpfs(tmp / "small", "4m") as mounted:
+        if mounted is None:
+            return runtime("disk-full", tmp, _page_limit, _no_page_limit)
+        filler = mounted / "filler"
+
+        def fill(table: Any) -> str:
+            with open(filler, "wb") as f, contextlib.suppress(OSError):
+                while True:
+                    f.write(b"\0" * 65536)
+                    f.flush()
+            return "full 4 MiB tmpfs"
+
+        def restart_dir() -> Path:
+            again = tmp / "again"
+            again.mkdir()
+            for name in ("journal.db", "journal.db.mark"):
+                shutil.copyfile(mounted / name, again / name)
+            shutil.copyfile(tmp / "world.json", again / "journal.db.world.json")
+            return again
+
+        return runtime("disk-full", mounted, fill, lambda t: filler.unlink(),
+                       world_elsewhere=tmp / "world.json", restart_in=restart_dir)
+
+
+def _page_limit(table: Any) -> str:
+    conn = table.controller.journal._conn
+    pages = table.call(lambda: conn.execute("PRAGMA page_count").fetchone()[0])
+    table.call(lambda: conn.execute(f"PRAGMA max_page_count = {pages}"))
+    return "injected SQLITE_FULL"
+
+
+def _no_page_limit(table: Any) -> None:
+    conn = table.controller.journal._conn
+    table.call(lambda: conn.execute("PRAGMA max_page_count = 1073741823"))
+
+
+def read_only_at_runtime(tmp: Path, rng: random.Random) -> Outcome:
+    def make(table: Any) -> str:
+        conn = table.controller.journal._conn
+        table.call(lambda: conn.execute("PRAGMA query_only = ON"))
+        return "injected SQLITE_READONLY"
+
+    def repair(table: Any) -> None:
+        conn = table.controller.journal._conn
+        table.call(lambda: conn.execute("PRAGMA query_only = OFF"))
+
+    return runtime("read-only-at-runtime", tmp, make, repair)
+
+
+@contextlib.contextmanager
+def tmpfs(where: Path, size: str) -> Iterator[Path | None]:
+    """A small tmpfs mounted at `where`, or None without the rights to mount one."""
+    where.mkdir()
+    ok = os.geteuid() == 0 and subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+        capture_output=True).returncode == 0
+    try:
+        yield where if ok else None
+    finally:
+        if ok:
+            subprocess.run(["umount", "-l", str(where)], check=False)
+
+
+# ------------------------------------------------------------------ the run
+FAULTS: tuple[tuple[str, Callable[[Path, random.Random], Outcome], bool], ...] = (
+    ("zero-bytes", zero_bytes, False),
+    ("wal-deleted", wal_deleted, False),
+    ("wal-flips", wal_flips, True),
+    ("db-flips", db_flips, True),
+    ("header-tamper", header_tamper, False),
+    ("entry-flip", entry_flip, True),
+    ("read-only", read_only, False),
+    ("deleted-at-runtime", deleted_at_runtime, False),
+    ("disk-full", disk_full, False),
+    ("read-only-at-runtime", read_only_at_runtime, False),
+)
+
+
+def run(trials: int, seed: int) -> list[Outcome]:
+    import logging
+
+    logging.getLogger("firmware").setLevel(logging.CRITICAL)
+    outcomes = []
+    for name, fault, repeated in FAULTS:
+        for trial in range(trials if repeated else 1):
+            rng = random.Random(f"{seed}:{name}:{trial}")
+            with workdir(name) as tmp:
+                outcome = fault(tmp, rng)
+            progress(f"journal_faults: {name}: {outcome.how}"
+                     + (f" ({outcome.via})" if outcome.via else ""))
+            outcomes.append(outcome)
+    return outcomes
+
+
+def summary(outcomes: list[Outcome]) -> str:
+    return (f"faults={len(outcomes)} silent_loss={sum(o.silent_loss for o in outcomes)} "
+            f"crash_loops={sum(o.crash for o in outcomes)} "
+            f"unclear={sum(bool(o.unclear) for o in outcomes)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trials", type=int, help="runs of each random fault (3; --quick 1)")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    trials = args.trials if args.trials is not None else 1 if args.quick else 3
+    if trials < 1:
+        parser.error("--trials must be at least 1")
+    outcomes = run(trials, args.seed)
+    line = summary(outcomes)
+    if args.json:
+        print(json.dumps({"summary": line, "faults": [asdict(o) for o in outcomes]}))
+    else:
+        for o in outcomes:
+            extra = "".join(f" {k}={v}" for k, v in (("lost", o.lost), ("crash", o.crash),
+                                                       ("unclear", o.unclear), ("via", o.via))
+                            if v)
+            print(f"{o.fault:22} {o.how:8}{extra}\n    {o.message[:300]}")
+        print(line)
+    return 0 if line.endswith("silent_loss=0 crash_loops=0 unclear=0") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

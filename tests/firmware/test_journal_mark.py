@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware.cli import main
+from firmware.config import DEFAULT_PATH
 from firmware.errors import JournalCorrupt, JournalRefused
 from firmware.journal import Journal
 from firmware.journal_mark import SLOT, MarkFile, mark_path, read_mark
@@ -230,7 +231,8 @@ def test_run_refuses_a_tampered_header_with_status_2_and_one_line(tmp_path, caps
     assert main(demo(journal)) == 0
     damage(journal, "UPDATE matches SET seats = 5")
     config = tmp_path / "config.toml"
-    config.write_text(f"[api]\nport = 48213\n[journal]\npath = '{journal}'\n[sim]\nenabled = true\n")
+    config.write_text(DEFAULT_PATH.read_text().replace("port = 8080", "port = 48213")
+                      .replace('path = "journal.db"', f"path = '{journal}'"))
     capsys.readouterr()
     assert main(["run", "--config", str(config)]) == 2
     err = capsys.readouterr().err

@@ -1,0 +1,248 @@
+"""Keeping the API reachable: a cap on open connections, deadlines for the stalled ones,
+and accept errors logged at most once a second.
+
+`Connections.protocol(inner)` wraps each of aiohttp's connection protocols before the
+listening socket hands it a connection, so it sees every connection open and close:
+
+* At most `limit` connections are open. One more arriving closes the connection that
+  has waited longest without a request being handled (a silent socket, a half-sent
+  header, an idle keep-alive); when every one of them is busy (`pinned`: a request at
+  the table, an event stream), the newcomer is answered 503 and closed. So a crowd of
+  idle or slowloris sockets costs the newest client nothing, and the daemon never
+  holds more descriptors than the cap (no ``EMFILE``).
+* A connection must send a complete request header within `header_timeout` of opening
+  or of its last answer; `sweep()` (every second) closes those that did not.
+
+The request body has its own deadline in the server (408).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+        b"Connection: close\r\nContent-Length: %d\r\n\r\n%s")
+BUSY_BODY = (b'{"error": "busy", "reason": "the table has too many open connections; '
+             b'try again", "field": null}')
+
+
+class _Connection(asyncio.Protocol):
+    """One accepted connection: forwards everything to aiohttp's protocol."""
+
+    def __init__(self, owner: Connections, inner: asyncio.Protocol) -> None:
+        self.owner = owner
+        self.inner = inner
+        self.transport: asyncio.Transport | None = None
+        self.deadline: float | None = None
+        self.pinned = 0
+        self.refused = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        if self.owner._opened(self):
+            self.inner.connection_made(transport)
+
+    def data_received(self, data: bytes) -> None:
+        if not self.refused:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return None if self.refused else self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        if not self.refused:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if not self.refused:
+            self.inner.resume_writing()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.owner._lost(self)
+        if not self.refused:
+            self.inner.connection_lost(exc)
+
+    def abort(self) -> None:
+        if self.transport is not None:
+            self.transport.abort()
+
+
+class Connections:
+    def __init__(self, *, limit: int = 256, header_timeout: float = 10.0,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        if limit < 1 or header_timeout <= 0:
+            raise ValueError("limit must be at least 1 and header_timeout positive")
+        self.limit = limit
+        self.header_timeout = header_timeout
+        self.now = now
+        self._open: OrderedDict[_Connection, None] = OrderedDict()  # oldest activity first
+        self._by_transport: dict[asyncio.BaseTransport, _Connection] = {}
+        self.evicted = 0
+        self.timed_out = 0
+        self.refused = 0
+
+    def protocol(self, inner: asyncio.Protocol) -> asyncio.Protocol:
+        """Wrap a protocol from aiohttp's factory (``loop.create_server(lambda: ...)``)."""
+        return _Connection(self, inner)
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    # -- what the server tells about a connection ----------------------------------------
+    def request_started(self, transport: asyncio.BaseTransport | None) -> None:
+        """A complete request header arrived: no header deadline while it is handled."""
+        conn = self._by_transport.get(transport) if transport is not None else None
+        if conn is not None:
+            conn.deadline = None
+            self._open.move_to_end(conn)
+
+    def request_done(self, transport: asyncio.BaseTransport | None) -> None:
+        """Answered: the next request header must arrive within `header_timeout`."""
+        conn = self._by_transport.get(transport) if transport is not None else None
+        if conn is not None:
+            conn.deadline = self.now() + self.header_timeout
+
+    @contextlib.contextmanager
+    def pinned(self, transport: asyncio.BaseTransport | None) -> Iterator[None]:
+        """Never evict this connection while the block runs (a request at the table,
+        an event stream)."""
+        conn = self._by_transport.get(transport) if transport is not None else None
+        if conn is not None:
+            conn.pinned += 1
+        try:
+            yield
+        finally:
+            if conn is not None:
+                conn.pinned -= 1
+
+    # -- deadlines and the stop ----------------------------------------------------------
+    def sweep(self) -> int:
+        """Close every connection past its header deadline; how many were closed."""
+        now = self.now()
+        late = [c for c in self._open if c.deadline is not None and c.deadline <= now and not c.pinned]
+        for conn in late:
+            conn.abort()
+        self.timed_out += len(late)
+        return len(late)
+
+    async def sweeping(self, interval: float = 1.0) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            self.sweep()
+
+    def close_unpinned(self) -> int:
+        """At a stop: close every connection that is not answering a request at the
+        table or streaming events (idle, half-sent headers or bodies)."""
+        idle = [c for c in self._open if not c.pinned]
+        for conn in idle:
+            conn.abort()
+        return len(idle)
+
+    # -- internals -----------------------------------------------------------------------
+    def _opened(self, conn: _Connection) -> bool:
+        assert conn.transport is not None
+        if len(self._open) >= self.limit:
+            victim = next((c for c in self._open if not c.pinned), None)
+            if victim is None:
+                conn.refused = True
+                self.refused += 1
+                conn.transport.write(BUSY % (len(BUSY_BODY), BUSY_BODY))
+                conn.transport.close()
+                return False
+            self._forget(victim)
+            victim.abort()
+            self.evicted += 1
+        conn.deadline = self.now() + self.header_timeout
+        self._open[conn] = None
+        self._by_transport[conn.transport] = conn
+        return True
+
+    def _lost(self, conn: _Connection) -> None:
+        self._forget(conn)
+
+    def _forget(self, conn: _Connection) -> None:
+        self._open.pop(conn, None)
+        if conn.transport is not None:
+            self._by_transport.pop(conn.transport, None)
+
+    def __repr__(self) -> str:
+        return (f"<Connections open={len(self._open)}/{self.limit} evicted={self.evicted} "
+                f"timed_out={self.timed_out} refused={self.refused}>")
+
+
+# -- accept errors ---------------------------------------------------------------------
+RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
+
+
+class OncePerInterval(logging.Filter):
+    """Lets one record of a kind through per `interval` seconds; the next one that
+    passes says how many were held back. `kind(record)` names the kind, or None for
+    records this filter leaves alone."""
+
+    def __init__(self, kind: Callable[[logging.LogRecord], str | None], *,
+                 interval: float = 1.0, now: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.kind = kind
+        self.interval = interval
+        self.now = now
+        self._last: dict[str, float] = {}
+        self.held: dict[str, int] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = self.kind(record)
+        if kind is None:
+            return True
+        now = self.now()
+        last = self._last.get(kind)
+        if last is not None and now - last < self.interval:
+            self.held[kind] = self.held.get(kind, 0) + 1
+            return False
+        self._last[kind] = now
+        held = self.held.pop(kind, 0)
+        if held:
+            record.msg = f"{record.msg} (and {held} more like it since the last one logged)"
+        if record.exc_info and kind.startswith("accept"):
+            record.exc_info = None  # the errno says it all; a traceback a second is noise
+            record.exc_text = None
+        return True
+
+
+def accept_error_kind(record: logging.LogRecord) -> str | None:
+    """asyncio's "socket.accept() out of system resource" (EMFILE, ENFILE, ...) and
+    aiohttp's "Error handling request" for malformed HTTP: both repeat as fast as a
+    client can make them."""
+    message = record.msg if isinstance(record.msg, str) else ""
+    if record.name == "asyncio" and "accept" in message:
+        exc = record.exc_info[1] if record.exc_info else None
+        code = getattr(exc, "errno", None)
+        if code in RESOURCE_ERRNOS or exc is None:
+            return f"accept:{code}"
+    if record.name == "aiohttp.server" and message.startswith("Error handling request"):
+        return "bad-request"
+    return None
+
+
+@contextlib.contextmanager
+def accept_errors_rate_limited(*, interval: float = 1.0,
+                               now: Callable[[], float] = time.monotonic) -> Iterator[OncePerInterval]:
+    """While the block runs, accept errors and malformed-request errors are logged at
+    most once per `interval` per kind."""
+    limit = OncePerInterval(accept_error_kind, interval=interval, now=now)
+    loggers: list[Any] = [logging.getLogger("asyncio"), logging.getLogger("aiohttp.server")]
+    for logger in loggers:
+        logger.addFilter(limit)
+    try:
+        yield limit
+    finally:
+        for logger in loggers:
+            logger.removeFilter(limit)

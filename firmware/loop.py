@@ -194,6 +194,7 @@ class TableLoop:
                 callback()
             except Exception:
                 log.exception("safe-state callback %r failed", callback)
+        log.info("safe state reached (motor off)")
 
     def run(
         self,

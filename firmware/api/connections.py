@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import errno
 import logging
+import resource
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -77,11 +78,34 @@ class _Connection(asyncio.Protocol):
             self.transport.abort()
 
 
+RESERVED_FILES = 64  # descriptors kept for the journal, serial ports, GPIO, logging
+# The listen backlog, which is also how many connections asyncio accepts in one go
+# before any of them reaches `Connections` (so the cap cannot close them yet).
+ACCEPT_BURST = 128
+
+
+def files_limit() -> int | None:
+    """The process's soft limit on open descriptors (None if it cannot be read)."""
+    try:
+        soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (OSError, ValueError):
+        return None
+    return None if soft == resource.RLIM_INFINITY else int(soft)
+
+
 class Connections:
     def __init__(self, *, limit: int = 256, header_timeout: float = 10.0,
-                 now: Callable[[], float] = time.monotonic) -> None:
+                 now: Callable[[], float] = time.monotonic, files: int | None = None) -> None:
+        """`limit` connections at most, and never more than `files` (the open-files
+        limit, read from the process by default) allows besides `RESERVED_FILES` and
+        one `ACCEPT_BURST`: asyncio's accept loop (Python 3.11) logs and reschedules
+        itself once per waiting connection when it meets EMFILE, so the cap must keep
+        it from ever meeting it."""
         if limit < 1 or header_timeout <= 0:
             raise ValueError("limit must be at least 1 and header_timeout positive")
+        files = files_limit() if files is None else files
+        if files is not None:
+            limit = min(limit, max(8, files - RESERVED_FILES - ACCEPT_BURST))
         self.limit = limit
         self.header_timeout = header_timeout
         self.now = now

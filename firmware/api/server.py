@@ -24,7 +24,7 @@ from typing import Any
 from aiohttp import WSCloseCode, web
 
 from firmware.api import schema
-from firmware.api.connections import Connections, accept_errors_rate_limited
+from firmware.api.connections import ACCEPT_BURST, Connections, accept_errors_rate_limited
 from firmware.api.guard import FrontDoor, Refused, add_security_headers
 from firmware.api.requests import (
     Admin,
@@ -175,7 +175,7 @@ class ApiServer:
         self._quiet_logs.enter_context(accept_errors_rate_limited())
         # Our own listening socket instead of web.TCPSite: every connection passes the guard.
         self._listener = await aio.create_server(lambda: guard.protocol(server()), self.host,
-                                                 self.port, backlog=512)
+                                                 self.port, backlog=ACCEPT_BURST)
         self.port = self._listener.sockets[0].getsockname()[1]
         self._sweeper = aio.create_task(guard.sweeping())
         log.info("API serving on http://%s:%d", self.host, self.port)
@@ -193,7 +193,7 @@ class ApiServer:
         if self._sweeper is not None:
             self._sweeper.cancel()
             self._sweeper = None
-        self.connections.close_unpinned()
+        dropped = self.connections.close_unpinned()
         streams = [c.ws.close(code=WSCloseCode.GOING_AWAY, message=b"table stopping") for c in list(self._clients)]
         if streams:
             with contextlib.suppress(TimeoutError):
@@ -201,6 +201,7 @@ class ApiServer:
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()  # answers in flight get `stop_timeout`, then are cut
+            log.info("API closed (%d idle or half-sent connections dropped)", dropped)
         self._quiet_logs.close()
 
     @property
@@ -255,8 +256,8 @@ class ApiServer:
             if exc.status == 408:
                 answer.force_close()  # the rest of a late body is not waited for
             return answer
-        except ConnectionError:
-            raise  # the client went away (or was cut at a stop): nobody to answer
+        except ConnectionError:  # the client went away, or was cut at a stop
+            return error(400, "bad_request", "the connection closed before the request was read")
         except Exception as exc:  # a bug in the table: the loop stops, the client is told
             log.exception("%s %s failed", request.method, request.path)
             return error(500, "internal", f"the table failed: {type(exc).__name__}")

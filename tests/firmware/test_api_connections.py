@@ -13,7 +13,12 @@ import socket
 from test_api import with_api
 from test_api_front_door import raw, request
 
-from firmware.api.connections import accept_errors_rate_limited
+from firmware.api.connections import (
+    ACCEPT_BURST,
+    RESERVED_FILES,
+    Connections,
+    accept_errors_rate_limited,
+)
 
 
 class FakeClock:
@@ -139,3 +144,10 @@ def test_accept_errors_are_logged_at_most_once_a_second(caplog):
     assert lines[0].startswith("socket.accept() out of system resource")
     assert "and 49 more like it" in lines[1]
     assert lines[2].startswith("something else went wrong")  # other errors are not held back
+
+
+def test_the_cap_stays_below_the_open_files_limit():
+    # room for the daemon's own files and one burst of accepts: EMFILE is never reached
+    assert Connections(limit=256, files=1024).limit == 256
+    assert Connections(limit=256, files=300).limit == 300 - RESERVED_FILES - ACCEPT_BURST
+    assert Connections(limit=256, files=100).limit == 8  # a tiny limit still serves someone

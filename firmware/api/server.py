@@ -22,6 +22,7 @@ from types import MappingProxyType
 from typing import Any
 
 from aiohttp import WSCloseCode, web
+from aiohttp.web_protocol import RequestHandler
 
 from firmware.api import schema
 from firmware.api.connections import ACCEPT_BURST, Connections, accept_errors_rate_limited
@@ -104,6 +105,32 @@ def error(status: int, kind: str, reason: str, field: str | None = None, **heade
                              status=status, headers=headers or None)
 
 
+class _JsonErrorHandler(RequestHandler):
+    """aiohttp's connection protocol, answering malformed HTTP (a bad request line or
+    header, a header over 8 KiB, broken chunked framing) in the API's JSON shape
+    instead of plain text."""
+
+    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        plain = super().handle_error(request, status, exc, message)  # logs (rate-limited)
+        reason = message or (exc.message if isinstance(getattr(exc, "message", None), str) else None) \
+            or getattr(plain, "text", None) or "bad request"
+        kind = "bad_request" if status < 500 else "internal"
+        answer = error(status, kind, f"malformed HTTP: {reason}" if status < 500 else reason,
+                       **{"X-Content-Type-Options": "nosniff"})
+        answer.force_close()
+        return answer
+
+
+def _protocols(server: web.Server) -> Callable[[], asyncio.Protocol]:
+    """aiohttp's protocol factory with JSON errors (its own, should its options change)."""
+    kwargs = getattr(server, "_kwargs", None)
+    if not isinstance(kwargs, dict):
+        return server
+    aio = asyncio.get_running_loop()
+    return lambda: _JsonErrorHandler(server, loop=aio, **kwargs)
+
+
 async def _drop(ws: web.WebSocketResponse) -> None:
     """Disconnect a client that cannot keep up; its own failure concerns nobody else."""
     with contextlib.suppress(Exception):
@@ -172,9 +199,10 @@ class ApiServer:
         server, guard = self._runner.server, self.connections
         assert server is not None
         aio = asyncio.get_running_loop()
+        protocol = _protocols(server)
         self._quiet_logs.enter_context(accept_errors_rate_limited())
         # Our own listening socket instead of web.TCPSite: every connection passes the guard.
-        self._listener = await aio.create_server(lambda: guard.protocol(server()), self.host,
+        self._listener = await aio.create_server(lambda: guard.protocol(protocol()), self.host,
                                                  self.port, backlog=ACCEPT_BURST)
         self.port = self._listener.sockets[0].getsockname()[1]
         self._sweeper = aio.create_task(guard.sweeping())

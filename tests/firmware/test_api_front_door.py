@@ -232,3 +232,22 @@ def test_a_body_that_never_finishes_gets_408():
         assert table.log == []
 
     served(test, body_timeout=0.05)
+
+
+@pytest.mark.parametrize("head, body", [
+    (b"GARBAGE", b""),
+    (b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 9000, b""),  # a header over 8 KiB
+    (b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header", b""),
+    (b"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+     b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0", b""),  # broken chunked framing
+    (b"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5", b""),
+])
+def test_malformed_http_gets_the_json_400_too(head, body):
+    async def test(port, table):
+        status, headers, content = await raw(port, head, body)
+        answer = json.loads(content)
+        assert status == 400 and answer["error"] == "bad_request", content
+        assert answer["reason"].startswith("malformed HTTP: ")
+        assert table.log == []
+
+    served(test)

@@ -112,6 +112,12 @@ class _JsonErrorHandler(RequestHandler):
 
     def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
                      message: str | None = None) -> web.StreamResponse:
+        if isinstance(exc, UnicodeError) and request.writer.output_size == 0:
+            # aiohttp's own answer quoting an undecodable header (Expect: \xff) failed:
+            # the client's bytes, not a fault of the table
+            answer = error(400, "bad_request", "a header is not valid UTF-8")
+            answer.force_close()
+            return answer
         plain = super().handle_error(request, status, exc, message)  # logs (rate-limited)
         reason = message or (exc.message if isinstance(getattr(exc, "message", None), str) else None) \
             or getattr(plain, "text", None) or "bad request"

@@ -112,12 +112,6 @@ class _JsonErrorHandler(RequestHandler):
 
     def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
                      message: str | None = None) -> web.StreamResponse:
-        if isinstance(exc, UnicodeError) and request.writer.output_size == 0:
-            # aiohttp's own answer quoting an undecodable header (Expect: \xff) failed:
-            # the client's bytes, not a fault of the table
-            answer = error(400, "bad_request", "a header is not valid UTF-8")
-            answer.force_close()
-            return answer
         plain = super().handle_error(request, status, exc, message)  # logs (rate-limited)
         reason = message or (exc.message if isinstance(getattr(exc, "message", None), str) else None) \
             or getattr(plain, "text", None) or "bad request"
@@ -126,6 +120,23 @@ class _JsonErrorHandler(RequestHandler):
                        **{"X-Content-Type-Options": "nosniff"})
         answer.force_close()
         return answer
+
+
+def _outside_middlewares(handle: Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]
+                         ) -> Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]:
+    """aiohttp answers an `Expect:` header before any middleware runs: in JSON too."""
+
+    async def handler(request: web.BaseRequest) -> web.StreamResponse:
+        try:
+            return await handle(request)
+        except web.HTTPException as exc:
+            if exc.status < 400:
+                raise
+            return error(exc.status, "http_error", exc.text or exc.reason)
+        except UnicodeError:  # aiohttp failed quoting an undecodable header (Expect: \xff)
+            return error(400, "bad_request", "a header is not valid UTF-8")
+
+    return handler
 
 
 def _protocols(server: web.Server) -> Callable[[], asyncio.Protocol]:
@@ -204,6 +215,7 @@ class ApiServer:
         await self._runner.setup()
         server, guard = self._runner.server, self.connections
         assert server is not None
+        server.request_handler = _outside_middlewares(server.request_handler)
         aio = asyncio.get_running_loop()
         protocol = _protocols(server)
         self._quiet_logs.enter_context(accept_errors_rate_limited())

@@ -94,7 +94,7 @@ class FrontDoor:
             raise Refused(421, "wrong_host", f"this is the table's API; Host {host!r} does not name it "
                     "(DNS rebinding?). Use its address, or add the name to [api] allowed_hosts")
         if origin is not None:
-            if not _same_origin(origin, host):
+            if not _same_origin(origin, host, bare=True):
                 raise Refused(403, "foreign_origin", f"requests from pages of another origin ({origin!r}) "
                         "are refused; only the table's own page may call the API")
         elif referer is not None and method not in SAFE_METHODS and not _same_origin(referer, host):
@@ -117,13 +117,16 @@ class FrontDoor:
         return await handler(request)
 
 
-def _same_origin(url: str, host: str | None) -> bool:
-    """Whether `url` (an Origin or Referer) is the origin of a page served as `host`."""
+def _same_origin(url: str, host: str | None, *, bare: bool = False) -> bool:
+    """Whether `url` (an Origin or Referer) is the origin of a page served as `host`;
+    `bare`: nothing may follow the port (an Origin never has a path)."""
     if host is None:
         return False
     try:
         parts = urlsplit(url.strip())
     except ValueError:
+        return False
+    if bare and (parts.path or parts.query or parts.fragment):
         return False
     return parts.scheme in ("http", "https") and parts.netloc.lower() == host.strip().lower()
 

@@ -22,11 +22,12 @@ from types import MappingProxyType
 from typing import Any
 
 from aiohttp import WSCloseCode, web
-from aiohttp.web_protocol import RequestHandler
 
 from firmware.api import schema
-from firmware.api.connections import ACCEPT_BURST, Connections, accept_errors_rate_limited
+from firmware.api.answers import error, json_errors_outside_the_app, protocols_with_json_errors
+from firmware.api.connections import ACCEPT_BURST, Connections
 from firmware.api.guard import FrontDoor, Refused, add_security_headers
+from firmware.api.log_limit import accept_errors_rate_limited
 from firmware.api.requests import (
     Admin,
     CallUno,
@@ -100,54 +101,6 @@ BUILDERS: dict[str, Callable[[dict[str, Any]], Request]] = {
 assert set(BUILDERS) == set(schema.BODIES)
 
 
-def error(status: int, kind: str, reason: str, field: str | None = None, **headers: str) -> web.Response:
-    return web.json_response({"error": kind, "reason": reason, "field": field},
-                             status=status, headers=headers or None)
-
-
-class _JsonErrorHandler(RequestHandler):
-    """aiohttp's connection protocol, answering malformed HTTP (a bad request line or
-    header, a header over 8 KiB, broken chunked framing) in the API's JSON shape
-    instead of plain text."""
-
-    def handle_error(self, request: Any, status: int = 500, exc: BaseException | None = None,
-                     message: str | None = None) -> web.StreamResponse:
-        plain = super().handle_error(request, status, exc, message)  # logs (rate-limited)
-        reason = message or (exc.message if isinstance(getattr(exc, "message", None), str) else None) \
-            or getattr(plain, "text", None) or "bad request"
-        kind = "bad_request" if status < 500 else "internal"
-        answer = error(status, kind, f"malformed HTTP: {reason}" if status < 500 else reason,
-                       **{"X-Content-Type-Options": "nosniff"})
-        answer.force_close()
-        return answer
-
-
-def _outside_middlewares(handle: Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]
-                         ) -> Callable[[web.BaseRequest], Awaitable[web.StreamResponse]]:
-    """aiohttp answers an `Expect:` header before any middleware runs: in JSON too."""
-
-    async def handler(request: web.BaseRequest) -> web.StreamResponse:
-        try:
-            return await handle(request)
-        except web.HTTPException as exc:
-            if exc.status < 400:
-                raise
-            return error(exc.status, "http_error", exc.text or exc.reason)
-        except UnicodeError:  # aiohttp failed quoting an undecodable header (Expect: \xff)
-            return error(400, "bad_request", "a header is not valid UTF-8")
-
-    return handler
-
-
-def _protocols(server: web.Server) -> Callable[[], asyncio.Protocol]:
-    """aiohttp's protocol factory with JSON errors (its own, should its options change)."""
-    kwargs = getattr(server, "_kwargs", None)
-    if not isinstance(kwargs, dict):
-        return server
-    aio = asyncio.get_running_loop()
-    return lambda: _JsonErrorHandler(server, loop=aio, **kwargs)
-
-
 async def _drop(ws: web.WebSocketResponse) -> None:
     """Disconnect a client that cannot keep up; its own failure concerns nobody else."""
     with contextlib.suppress(Exception):
@@ -215,9 +168,9 @@ class ApiServer:
         await self._runner.setup()
         server, guard = self._runner.server, self.connections
         assert server is not None
-        server.request_handler = _outside_middlewares(server.request_handler)
+        server.request_handler = json_errors_outside_the_app(server.request_handler)
         aio = asyncio.get_running_loop()
-        protocol = _protocols(server)
+        protocol = protocols_with_json_errors(server)
         self._quiet_logs.enter_context(accept_errors_rate_limited())
         # Our own listening socket instead of web.TCPSite: every connection passes the guard.
         self._listener = await aio.create_server(lambda: guard.protocol(protocol()), self.host,

@@ -13,12 +13,8 @@ import socket
 from test_api import with_api
 from test_api_front_door import raw, request
 
-from firmware.api.connections import (
-    ACCEPT_BURST,
-    RESERVED_FILES,
-    Connections,
-    accept_errors_rate_limited,
-)
+from firmware.api.connections import ACCEPT_BURST, RESERVED_FILES, Connections
+from firmware.api.log_limit import accept_errors_rate_limited
 
 
 class FakeClock:

@@ -53,6 +53,7 @@ from bench.common import (  # noqa: E402
 from firmware.api.server import HEADER_TIMEOUT  # noqa: E402
 
 ANSWER_S = 2.0  # issue 10: a new client is answered within 2 s
+OPEN_BUDGET_S = 60.0  # opening the crowd stops here (a daemon that no longer accepts)
 STOP_S = 2.0  # issue 10: SIGTERM to the API closed
 
 
@@ -135,11 +136,12 @@ def run(*, idle: int = 1100, slow: int = 200, hold: float = 12.0, nofile: int = 
             peak = _proc_status(proc.pid)
             progress(f"connections: {idle} idle and {slow} slowloris sockets")
             started = time.monotonic()
+            budget = started + OPEN_BUDGET_S
             for _ in range(idle):
-                if (sock := _open(port)) is not None:
+                if time.monotonic() < budget and (sock := _open(port)) is not None:
                     crowd.append(sock)
             slowloris = [s for s in (_open(port, b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
-                                     for _ in range(slow)) if s is not None]
+                                     for _ in range(slow) if time.monotonic() < budget) if s is not None]
             crowd += slowloris
             detail["crowd_opened"] = len(crowd)
             detail["crowd_open_s"] = round(time.monotonic() - started, 2)
@@ -158,7 +160,10 @@ def run(*, idle: int = 1100, slow: int = 200, hold: float = 12.0, nofile: int = 
 
             progress(f"connections: SIGTERM with {slow} half-sent requests open")
             half = []
+            budget = time.monotonic() + OPEN_BUDGET_S
             for i in range(slow):
+                if time.monotonic() > budget:
+                    break
                 head = b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: " if i % 2 else \
                     (b"POST /api/play HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                      b"Content-Length: 64\r\n\r\n{\"seat\": 0,")

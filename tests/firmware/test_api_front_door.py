@@ -252,3 +252,32 @@ def test_malformed_http_gets_the_json_400_too(head, body):
         assert table.log == []
 
     served(test)
+
+
+def config_with(tmp_path, line: str):
+    from firmware.config import DEFAULT_PATH
+
+    text = DEFAULT_PATH.read_text().replace('[api]\n', f'[api]\n{line}\n', 1)
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_allowed_hosts_is_a_checked_config_option(tmp_path):
+    from firmware.config import check_config, load_config
+
+    cfg = load_config(config_with(tmp_path, 'allowed_hosts = ["Unotable.local", "192.168.1.7"]'))
+    assert cfg.api.allowed_hosts == ("unotable.local", "192.168.1.7")
+    assert load_config(config_with(tmp_path, "")).api.allowed_hosts == ()  # the default: none
+    errors = check_config(config_with(tmp_path, 'allowed_hosts = ["http://x.lan", "*.lan", "a.lan:80", 7]'))
+    assert [e.key for e in errors] == ["api.allowed_hosts"] * 4
+    assert "'*.lan' is not a host name" in str(errors[1])
+    errors = check_config(config_with(tmp_path, 'allowed_hosts = "unotable.local"'))
+    assert [str(e) for e in errors] == ["api.allowed_hosts: must be a list of host names, not 'unotable.local'"]
+    # and the daemon's server is built with them
+    from firmware.api import ApiServer
+    from firmware.loop import TableLoop
+
+    server = ApiServer.from_config(cfg.api, FakeTable(), TableLoop())
+    assert server.front_door.host_ok("unotable.local:8080", local_address=None)
+    assert not server.front_door.host_ok("other.local:8080", local_address=None)

@@ -44,6 +44,7 @@ from bench.common import (  # noqa: E402
     daemon_env,
     exactly,
     free_port,
+    memory_kb,
     progress,
     report,
     sim_config,
@@ -105,7 +106,7 @@ def _proc_status(pid: int) -> dict[str, int]:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("Threads:"):
             threads = int(line.split()[1])
-    return {"fds": fds, "threads": threads}
+    return {"fds": fds, "threads": threads, "rss_peak_kb": memory_kb(pid)["VmHWM"]}
 
 
 def _limit_files(nofile: int) -> Any:
@@ -198,6 +199,7 @@ def run(*, idle: int = 1100, slow: int = 200, hold: float = 12.0, nofile: int = 
         result.add(exactly("slowloris sockets still open after the header deadline", slow_open, 0))
     result.add(at_most("daemon open descriptors (peak)", peak["fds"], nofile))
     result.add(Figure("daemon threads (peak)", peak["threads"]))
+    result.add(Figure("daemon RSS (peak)", round(peak["rss_peak_kb"] / 1024, 1), "MB"))
     result.add(Figure("daemon log written", len(text), "bytes"))
     result.add(exactly("accept errors (EMFILE, ...) logged", text.count(b"out of system resource"), 0))
     result.add(at_most(f"SIGTERM to exit, {len(half)} half-sent requests open", round(stop_s, 3), STOP_S, "s"))

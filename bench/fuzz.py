@@ -7,9 +7,13 @@ port), started with a notify socket and fuzzed over HTTP with hypothesis. Reques
 are drawn from the API's own OpenAPI schemas (`firmware.api.schema`: bodies that
 validate, with real cards and seats, so many are accepted and move the game), from
 those bodies broken (a required field dropped, an unknown one added, a wrong type),
-from arbitrary JSON and bytes, and from any method on any path. For every request:
-no 5xx, the process still alive, and when it was refused, `GET /api/state` is the
-same before and after.
+from arbitrary JSON and bytes, from bodies nested 1,000 to 20,000 deep, and from any
+method on any path; a third of them carry odd headers (issue 10): a foreign, `null`,
+other-port or non-UTF-8 `Origin` or `Referer`, a `Host` that does not name the table
+(DNS rebinding) or is not UTF-8, an `Authorization` of random bytes, random header
+names and values. For every request: no 5xx, the process still alive, when it was
+refused `GET /api/state` is the same before and after, and a request from a foreign
+origin or for a foreign host never gets a 2xx (nor state).
 
 Config files: the built-in default with sections and keys removed, added or set to
 random values, and raw byte damage to its text, checked with `unotable config check`:
@@ -144,8 +148,55 @@ def _broken(body: Any, draw_key: str, junk: Any, how: int) -> Any:
     return body
 
 
-def api_requests() -> Strategy:
-    """(method, path, body bytes or None, content type)."""
+def deep_bodies() -> Strategy:
+    """JSON nested far deeper than any parser's recursion (20,000 levels), whole or cut."""
+    def nest(depth: int, kind: str, whole: bool) -> bytes:
+        opening, closing = {"list": (b"[", b"]"), "object": (b'{"a":', b"}")}[kind]
+        return opening * depth + ((b"1" + closing * depth) if whole else b"")
+
+    return st.builds(nest, st.sampled_from([1000, 5000, 12_000, 20_000]),
+                     st.sampled_from(["list", "object"]), st.booleans())
+
+
+FOREIGN_ORIGINS = ["http://evil.example", "null", "https://127.0.0.1", "http://localhost.evil.example"]
+
+
+def odd_headers(port: int) -> Strategy:
+    """Header sets a browser page, a rebinding attack or a broken client might send;
+    values are bytes (sent as they are, UTF-8 or not)."""
+    own = f"http://127.0.0.1:{port}".encode()
+    origins = st.sampled_from([own, *(o.encode() for o in FOREIGN_ORIGINS),
+                               f"http://127.0.0.1:{port + 1}".encode(), b"http://\xff\xfe", b""])
+    hosts = st.sampled_from([f"127.0.0.1:{port}".encode(), f"localhost:{port}".encode(),
+                             f"[::1]:{port}".encode(), b"evil.example", f"evil.example:{port}".encode(),
+                             b"\xff\xfe.example", b""])
+    junk = st.binary(min_size=1, max_size=24).map(lambda b: b.replace(b"\r", b"").replace(b"\n", b"") or b"x")
+    names = st.sampled_from(["X-Odd", "Accept", "Cookie", "Content-Encoding", "Expect", "Connection",
+                             "Sec-Fetch-Site", "Upgrade"])
+    return st.fixed_dictionaries({}, optional={
+        "Origin": origins, "Referer": origins.map(lambda o: o + b"/page"), "Host": hosts,
+        "Authorization": st.one_of(junk, junk.map(lambda b: b"Bearer " + b)),
+    }).flatmap(lambda base: st.dictionaries(names, junk, max_size=2).map(lambda extra: {**extra, **base}))
+
+
+def foreign(method: str, headers: dict[str, bytes], port: int) -> bool:
+    """Whether the front door must refuse this request: a foreign Origin (or, for a
+    POST without Origin, a foreign Referer), or a Host that does not name the table."""
+    host = headers.get("Host", f"127.0.0.1:{port}".encode())
+    name = host.rsplit(b":", 1)[0] if not host.startswith(b"[") else host.split(b"]")[0] + b"]"
+    if host and name not in (b"127.0.0.1", b"localhost", b"[::1]"):
+        return True
+    own = b"http://" + host
+    origin = headers.get("Origin")
+    if origin is not None:
+        return origin != own
+    referer = headers.get("Referer")
+    return method not in ("GET", "HEAD", "OPTIONS") and referer is not None and \
+        not referer.startswith(own + b"/")
+
+
+def api_requests(port: int = 8080) -> Strategy:
+    """(method, path, body bytes or None, content type, extra headers)."""
     from firmware.api.schema import ADMIN_BODIES, BODIES
 
     cards = st.sampled_from(_cards())
@@ -168,7 +219,11 @@ def api_requests() -> Strategy:
     big = st.tuples(st.just("POST"), st.sampled_from(list(endpoints)),
                     st.integers(60_000, 80_000).map(lambda n: b'{"seat": 0, "x": "' + b"a" * n
                                                     + b'"}'), st.just("application/json"))
-    return st.one_of(posts, posts, posts, raw, big)
+    deep = st.tuples(st.just("POST"), st.sampled_from(list(endpoints)), deep_bodies(),
+                     st.just("application/json"))
+    plain = st.one_of(posts, posts, posts, raw, big, deep)
+    headers = st.one_of(st.just({}), st.just({}), odd_headers(port))
+    return st.builds(lambda req, extra: (*req, extra), plain, headers)
 
 
 class Http:
@@ -176,10 +231,12 @@ class Http:
         self.port = port
 
     def __call__(self, method: str, path: str, body: bytes | None = None,
-                 ctype: str = "application/json") -> tuple[int, bytes]:
+                 ctype: str = "application/json",
+                 extra: dict[str, bytes] | None = None) -> tuple[int, bytes]:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
         try:
-            headers = {"Content-Type": ctype} if ctype else {}
+            headers: dict[str, str | bytes] = {"Content-Type": ctype} if ctype else {}
+            headers.update(extra or {})
             conn.request(method, path, body=body, headers=headers)
             resp = conn.getresponse()
             return resp.status, resp.read()
@@ -203,23 +260,28 @@ def fuzz_api(examples: int, seed: int) -> dict[str, Any]:
                 raise RuntimeError("the daemon did not become ready")
             call = Http(port)
 
-            def check(req: tuple[str, str, bytes | None, str]) -> None:
-                method, path, body, ctype = req
+            def check(req: tuple[str, str, bytes | None, str, dict[str, bytes]]) -> None:
+                method, path, body, ctype, extra = req
                 if proc.poll() is not None:
                     counts["after_crash"] += 1
                     return
                 before = call("GET", "/api/state")[1]
                 try:
-                    status, answer = call(method, path, body, ctype)
+                    status, answer = call(method, path, body, ctype, extra)
                 except (OSError, http.client.HTTPException) as exc:
                     counts["no_answer"] += 1
                     problems.append(f"{method} {path}: no answer ({exc})")
                     return
                 counts["tried"] += 1
+                counts["odd_headers"] += bool(extra)
                 statuses[status] += 1
+                if foreign(method, extra, port) and status < 400:
+                    counts["foreign_passed"] += 1
+                    problems.append(f"{method} {path} {extra}: {status} from a foreign origin or host")
                 if status >= 500:
                     counts["5xx"] += 1
-                    problems.append(f"{method} {path} {body[:80] if body else body!r}: {status}")
+                    problems.append(f"{method} {path} {body[:80] if body else body!r} {extra}: {status} "
+                                    f"{answer[:200]!r}")
                 elif status >= 400:
                     counts["rejected"] += 1
                     if not _error_body(answer):
@@ -232,7 +294,7 @@ def fuzz_api(examples: int, seed: int) -> dict[str, Any]:
                 else:
                     counts["accepted"] += 1
 
-            _run_examples(api_requests(), examples, seed, check)
+            _run_examples(api_requests(port), examples, seed, check)
             alive = proc.poll() is None
             proc.send_signal(signal.SIGTERM)
             _out, err = proc.communicate(timeout=30)
@@ -247,6 +309,7 @@ def fuzz_api(examples: int, seed: int) -> dict[str, Any]:
             "rejected": counts["rejected"], "5xx": counts["5xx"],
             "no_answer": counts["no_answer"] + counts["after_crash"],
             "changed_on_reject": counts["changed_on_reject"], "unclear": counts["unclear"],
+            "odd_headers": counts["odd_headers"], "foreign_passed": counts["foreign_passed"],
             "alive": alive, "stopped_cleanly": stopped_cleanly, "tracebacks_logged": tracebacks,
             "statuses": {str(k): v for k, v in sorted(statuses.items())},
             "problems": problems[:20]}
@@ -402,6 +465,10 @@ def run(quick: bool = False, *, examples: int | None = None, seed: int = 1) -> R
     result.add(exactly("API 5xx", api["5xx"], 0))
     result.add(exactly("API refusals that changed the state", api["changed_on_reject"], 0))
     result.add(exactly("API errors without a JSON reason", api["unclear"], 0))
+    result.add(Figure("API requests with odd headers (Origin, Host, Referer, Authorization)",
+                      api["odd_headers"]))
+    result.add(exactly("API requests from a foreign origin or host that got a 2xx",
+                       api["foreign_passed"], 0))
     result.add(exactly("API no answer / daemon died", api["no_answer"], 0))
     result.add(exactly("daemon stopped cleanly at the end", api["stopped_cleanly"], True))
     files = {}

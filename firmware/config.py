@@ -19,6 +19,7 @@ import hashlib
 import importlib
 import ipaddress
 import os
+import re
 import tomllib
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -76,6 +77,7 @@ class ApiConfig:
     host: str
     port: int
     token: str | None = field(repr=False)
+    allowed_hosts: tuple[str, ...] = ()  # Host names besides loopback and `host` (firmware.api.guard)
 
     @property
     def loopback(self) -> bool:
@@ -312,6 +314,7 @@ def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:
         return None
     host = reader.get(sec, "string", "host", "127.0.0.1")
     port = reader.get(sec, "integer", "port", 8080, minimum=1024, maximum=65535)
+    allowed_hosts = _allowed_hosts(reader, reader.get(sec, "raw", "allowed_hosts", []))
     token = reader.get(sec, "string", "token", None)
     reader.finish(sec, doc.get("api"))
     if host is not _BAD and not _is_address(host):
@@ -323,9 +326,27 @@ def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:
     if host is not _BAD and token is None and not is_loopback(host):
         reader.add(ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)"))
         return None
-    if _BAD in (host, port, token):
+    if _BAD in (host, port, token, allowed_hosts):
         return None
-    return ApiConfig(host, port, token)
+    return ApiConfig(host, port, token, allowed_hosts)
+
+
+_HOST_NAME = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*", re.I)
+
+
+def _allowed_hosts(reader: _Reader, value: Any) -> tuple[str, ...] | Any:
+    """`[api] allowed_hosts`: host names (or addresses) the browser may use for the table,
+    e.g. ``["unotable.local"]``; no ports, no wildcards (see firmware.api.guard)."""
+    if value is _BAD:
+        return _BAD
+    if not isinstance(value, list):
+        reader.add(ConfigError("api.allowed_hosts", f"must be a list of host names, not {value!r}"))
+        return _BAD
+    bad = [v for v in value if not isinstance(v, str) or not (_HOST_NAME.fullmatch(v) or _is_address(v))]
+    for v in bad:
+        reader.add(ConfigError("api.allowed_hosts", f"{v!r} is not a host name like 'unotable.local' "
+                               "(no scheme, port or wildcard)"))
+    return _BAD if bad else tuple(v.lower() for v in value)
 
 
 def _journal(reader: _Reader, doc: Mapping[str, Any]) -> JournalConfig | None:

@@ -1,8 +1,8 @@
 """The daemon's start-up and stop sequence, independent of what the game is.
 
     config -> journal -> loop -> table (the controller, built by `make_table`)
-    -> API server -> READY=1 + watchdog -> ... -> STOPPING=1 -> API closed
-    -> journal closed -> safe state (motor off)
+    -> API server -> READY=1 + watchdog -> ... -> events stop -> safe state (motor off)
+    -> STOPPING=1 -> API closed (within ~2 s) -> journal closed
 
 `make_table(services)` builds the controller from the opened services; it registers
 its own loop handlers and safe-state callbacks and returns the `Table` the API serves.

@@ -13,7 +13,8 @@ Time comes from an injected `hal.clock.Clock` (`MonotonicClock` in the daemon,
 posts an event later (a timeout), so tests drive timeouts without waiting.
 
 On every way out (orderly stop, SIGTERM, SIGINT, a crashing handler) the safe-state
-callbacks run (motor off) before `run` returns.
+callbacks run (motor off) before `run` returns: first thing once the dispatcher has
+stopped, before the API and the journal are closed.
 """
 
 from __future__ import annotations
@@ -70,7 +71,8 @@ class TableLoop:
         self._handlers[event_type].append(handler)
 
     def on_safe_state(self, callback: Callable[[], object]) -> None:
-        """`callback()` runs on every exit path, after the loop stopped (e.g. motor off)."""
+        """`callback()` runs on every exit path, as soon as no handler can run any more
+        and before any shutdown callback (e.g. motor off)."""
         self._safe_state.append(callback)
 
     def on_shutdown(self, callback: Callable[[], Awaitable[object]]) -> None:
@@ -155,7 +157,9 @@ class TableLoop:
         await self._stop.wait()
 
     async def close(self) -> None:
-        """Stop dispatching, run shutdown callbacks, cancel spawned tasks, reach safe state."""
+        """Stop dispatching, reach the safe state (motor off), then run the shutdown
+        callbacks (API, journal) and cancel spawned tasks."""
+        safe = False
         try:
             with self._inbox_lock:
                 self.closed = True
@@ -164,6 +168,12 @@ class TableLoop:
             self._timers.clear()
             if self._stop is not None:
                 self._request_stop(self.stop_reason or "closed")
+            if self._dispatcher is not None:  # no handler may start the motor again
+                self._dispatcher.cancel()
+                await asyncio.gather(self._dispatcher, return_exceptions=True)
+            self._fail_waiting_calls()  # API requests still queued answer "stopping" now
+            safe = True
+            self.run_safe_state()
             for callback in reversed(self._shutdown):
                 try:
                     await callback()
@@ -175,7 +185,8 @@ class TableLoop:
             await asyncio.gather(*tasks, return_exceptions=True)
             self._fail_waiting_calls()
         finally:
-            self.run_safe_state()
+            if not safe:
+                self.run_safe_state()
 
     def run_safe_state(self) -> None:
         for callback in self._safe_state:
@@ -183,6 +194,7 @@ class TableLoop:
                 callback()
             except Exception:
                 log.exception("safe-state callback %r failed", callback)
+        log.info("safe state reached (motor off)")
 
     def run(
         self,

@@ -183,8 +183,12 @@ def openapi(*, token_required: bool) -> Schema:
         out: dict[str, Any] = {"200": {"description": "ok", "content": {"application/json": {"schema": ok}}}}
         reasons = {400: "malformed request (names the field)", 401: "missing or wrong token",
                    404: "no such seat or action", 409: "does not fit the table's situation now",
-                   422: "forbidden by the rules", 503: "the table is stopping"}
-        for code in (*codes, *((401,) if token_required else ())):
+                   422: "forbidden by the rules", 503: "the table is stopping",
+                   403: "sent by a page of another origin (Origin or Referer)",
+                   408: "the body did not arrive in time", 413: "body over 64 KiB",
+                   415: "the body is not sent as application/json",
+                   421: "the Host header does not name the table (see [api] allowed_hosts)"}
+        for code in (*codes, *((401,) if token_required else ()), 403, 421):
             out[str(code)] = {"description": reasons[code],
                               "content": {"application/json": {"schema": ERROR}}}
         return out
@@ -193,7 +197,7 @@ def openapi(*, token_required: bool) -> Schema:
         return {"post": {
             "operationId": op, "summary": summary,
             "requestBody": {"required": True, "content": {"application/json": {"schema": schema}}},
-            "responses": responses(RESULT, 400, 404, 409, 422, 503),
+            "responses": responses(RESULT, 400, 404, 408, 409, 413, 415, 422, 503),
         }}
 
     paths: dict[str, Any] = {
@@ -208,11 +212,13 @@ def openapi(*, token_required: bool) -> Schema:
             "responses": responses(FREE)}},
         "/api/screen/launcher": {"post": {"operationId": "screen_launcher", "summary": (
             "press the simulated launcher button (unotable demo --serve only; 404 otherwise)"),
-            "responses": responses(RESULT, 404)}},
+            "responses": responses(RESULT, 404, 415)}},
         "/api/ws": {"get": {"operationId": "events", "summary": (
             "WebSocket: the public state on connect, then one JSON message per event"),
             "responses": {"101": {"description": "switching protocols"},
-                          **({"401": {"description": "missing or wrong token"}} if token_required else {})}}},
+                          **({"401": {"description": "missing or wrong token"}} if token_required else {}),
+                          "403": {"description": "a foreign Origin"},
+                          "421": {"description": "the Host header does not name the table"}}}},
     }
     for path, (schema, summary) in BODIES.items():
         paths[path] = post(schema, summary, path.rsplit("/", 1)[1])

@@ -3,6 +3,10 @@
 Handlers never touch game state: reads call `Table.public_state()`/`health()` on the
 loop, writes validate the JSON body into a typed request and ``await loop.call(req)``,
 which queues it behind every earlier event and returns the `Table.submit` result.
+
+Who may come in is `firmware.api.guard` (Host, Origin, JSON bodies); how many, and for
+how long, is `firmware.api.connections` (cap, header deadline); the body deadline and
+the bounded stop are here.
 """
 
 from __future__ import annotations
@@ -12,13 +16,18 @@ import contextlib
 import hmac
 import json
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
 from aiohttp import WSCloseCode, web
 
 from firmware.api import schema
+from firmware.api.answers import error, json_errors_outside_the_app, protocols_with_json_errors
+from firmware.api.connections import ACCEPT_BURST, Connections
+from firmware.api.guard import FrontDoor, Refused, add_security_headers
+from firmware.api.log_limit import accept_errors_rate_limited
 from firmware.api.requests import (
     Admin,
     CallUno,
@@ -40,6 +49,10 @@ from uno_core.errors import NotationError
 log = logging.getLogger(__name__)
 
 MAX_BODY = 64 * 1024
+MAX_CONNECTIONS = 256  # far below the unit's LimitNOFILE=1024
+HEADER_TIMEOUT = 10.0  # seconds for a complete request header (after opening or an answer)
+BODY_TIMEOUT = 10.0  # seconds for the whole body once the header is in
+STOP_TIMEOUT = 1.0  # at a stop: for event streams to close, then for answers in flight
 
 
 def _card(field: str, text: str) -> str:
@@ -88,11 +101,6 @@ BUILDERS: dict[str, Callable[[dict[str, Any]], Request]] = {
 assert set(BUILDERS) == set(schema.BODIES)
 
 
-def error(status: int, kind: str, reason: str, field: str | None = None, **headers: str) -> web.Response:
-    return web.json_response({"error": kind, "reason": reason, "field": field},
-                             status=status, headers=headers or None)
-
-
 async def _drop(ws: web.WebSocketResponse) -> None:
     """Disconnect a client that cannot keep up; its own failure concerns nobody else."""
     with contextlib.suppress(Exception):
@@ -116,6 +124,12 @@ class ApiServer:
         token: str | None = None,
         max_clients: int = 16,
         backlog: int = 256,
+        allowed_hosts: Iterable[str] = (),
+        max_connections: int = MAX_CONNECTIONS,
+        header_timeout: float = HEADER_TIMEOUT,
+        body_timeout: float = BODY_TIMEOUT,
+        stop_timeout: float = STOP_TIMEOUT,
+        now: Callable[[], float] = time.monotonic,
     ) -> None:
         if token is None and not is_loopback(host):
             raise ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)")
@@ -129,30 +143,65 @@ class ApiServer:
         self._clients: set[_Client] = set()
         self._closing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self._quiet_logs = contextlib.ExitStack()
+        self.front_door = FrontDoor(host, allowed_hosts)
+        self.connections = Connections(limit=max_connections, header_timeout=header_timeout, now=now)
+        self._body_timeout = body_timeout
+        self._stop_timeout = stop_timeout
         self.app = self._build_app()
         loop.on(Request, table.submit)
         loop.on_shutdown(self.close)
 
     @classmethod
     def from_config(cls, cfg: ApiConfig, table: Table, loop: TableLoop) -> ApiServer:
-        return cls(table, loop, host=cfg.host, port=cfg.port, token=cfg.token)
+        return cls(table, loop, host=cfg.host, port=cfg.port, token=cfg.token,
+                   allowed_hosts=cfg.allowed_hosts)
 
     # -- life cycle ---------------------------------------------------------------
     async def start(self) -> None:
         """Listen; afterwards `port` is the bound port (useful with port 0)."""
-        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        # lingering_time: how long an unread rest of a refused body is drained (aiohttp: 10 s)
+        self._runner = web.AppRunner(self.app, access_log=None, handle_signals=False,
+                                     shutdown_timeout=self._stop_timeout, lingering_time=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
+        server, guard = self._runner.server, self.connections
+        assert server is not None
+        server.request_handler = json_errors_outside_the_app(server.request_handler)
+        aio = asyncio.get_running_loop()
+        protocol = protocols_with_json_errors(server)
+        self._quiet_logs.enter_context(accept_errors_rate_limited())
+        # Our own listening socket instead of web.TCPSite: every connection passes the guard.
+        self._listener = await aio.create_server(lambda: guard.protocol(protocol()), self.host,
+                                                 self.port, backlog=ACCEPT_BURST)
+        self.port = self._listener.sockets[0].getsockname()[1]
+        self._sweeper = aio.create_task(guard.sweeping())
         log.info("API serving on http://%s:%d", self.host, self.port)
 
+    @property
+    def serving(self) -> bool:
+        return self._listener is not None
+
     async def close(self) -> None:
-        for client in list(self._clients):
-            await client.ws.close(code=WSCloseCode.GOING_AWAY, message=b"table stopping")
+        """Stop listening and close every connection; bounded by twice `stop_timeout`
+        whatever the clients do (half-sent requests are dropped at once)."""
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
+        dropped = self.connections.close_unpinned()
+        streams = [c.ws.close(code=WSCloseCode.GOING_AWAY, message=b"table stopping") for c in list(self._clients)]
+        if streams:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*streams, return_exceptions=True), self._stop_timeout)
         if self._runner is not None:
             runner, self._runner = self._runner, None
-            await runner.cleanup()
+            await runner.cleanup()  # answers in flight get `stop_timeout`, then are cut
+            log.info("API closed (%d idle or half-sent connections dropped)", dropped)
+        self._quiet_logs.close()
 
     @property
     def url(self) -> str:
@@ -173,7 +222,9 @@ class ApiServer:
 
     # -- HTTP ---------------------------------------------------------------------
     def _build_app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._errors, self._auth])
+        app = web.Application(client_max_size=MAX_BODY,
+                              middlewares=[self._errors, self.front_door.middleware, self._tracked, self._auth])
+        app.on_response_prepare.append(add_security_headers)
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/health", self._health)
         app.router.add_get("/api/openapi.json", self._openapi)
@@ -188,6 +239,8 @@ class ApiServer:
     async def _errors(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         try:
             return await handler(request)
+        except Refused as exc:
+            return error(exc.status, exc.kind, exc.reason)
         except schema.Invalid as exc:
             return error(400, "bad_request", exc.message if exc.field is None else f"{exc.field} {exc.message}", exc.field)
         except Rejected as exc:
@@ -197,11 +250,24 @@ class ApiServer:
         except web.HTTPException as exc:
             if exc.status < 400:
                 raise
-            kind = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}.get(exc.status, "http_error")
-            return error(exc.status, kind, exc.reason, **({"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else {}))
+            kind = {404: "not_found", 405: "method_not_allowed", 408: "timeout", 413: "too_large"}.get(exc.status, "http_error")
+            answer = error(exc.status, kind, exc.reason, **({"Allow": exc.headers["Allow"]} if "Allow" in exc.headers else {}))
+            if exc.status == 408:
+                answer.force_close()  # the rest of a late body is not waited for
+            return answer
+        except ConnectionError:  # the client went away, or was cut at a stop
+            return error(400, "bad_request", "the connection closed before the request was read")
         except Exception as exc:  # a bug in the table: the loop stops, the client is told
             log.exception("%s %s failed", request.method, request.path)
             return error(500, "internal", f"the table failed: {type(exc).__name__}")
+
+    @web.middleware
+    async def _tracked(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        self.connections.request_started(request.transport)
+        try:
+            return await handler(request)
+        finally:
+            self.connections.request_done(request.transport)
 
     @web.middleware
     async def _auth(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
@@ -210,7 +276,9 @@ class ApiServer:
             scheme, _, value = given.partition(" ")
             if request.path == "/api/ws" and "token" in request.query:
                 scheme, value = "bearer", request.query["token"]  # browsers cannot set WS headers
-            if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), self._token.encode()):
+            # surrogateescape: a header that is not UTF-8 is a wrong token, not a crash
+            given_bytes = value.strip().encode("utf-8", "surrogateescape")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(given_bytes, self._token.encode()):
                 return error(401, "unauthorized", "send the table's token as 'Authorization: Bearer <token>'",
                              **{"WWW-Authenticate": 'Bearer realm="unotable"'})
         return await handler(request)
@@ -225,16 +293,23 @@ class ApiServer:
         return web.json_response(schema.openapi(token_required=self._token is not None))
 
     async def _body(self, request: web.Request) -> Any:
-        raw = await request.read()
+        try:
+            async with asyncio.timeout(self._body_timeout):
+                raw = await request.read()
+        except TimeoutError:
+            raise web.HTTPRequestTimeout(reason=f"the body did not arrive within {self._body_timeout:g} s") from None
         if not raw.strip():
             return {}
         try:
             return json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             raise schema.Invalid(None, f"body is not valid JSON: {exc}") from None
+        except RecursionError:
+            raise schema.Invalid(None, "body is nested too deeply") from None
 
-    async def _submit(self, req: Request) -> web.Response:
-        result = await self.loop.call(req)
+    async def _submit(self, request: web.Request, req: Request) -> web.Response:
+        with self.connections.pinned(request.transport):  # never evicted while at the table
+            result = await self.loop.call(req)
         return web.json_response({"result": dict(result or {})})
 
     def _poster(self, path: str) -> Callable[[web.Request], Awaitable[web.Response]]:
@@ -243,7 +318,7 @@ class ApiServer:
         async def post(request: web.Request) -> web.Response:
             body = await self._body(request)
             schema.validate(body, body_schema)
-            return await self._submit(build(body))
+            return await self._submit(request, build(body))
 
         return post
 
@@ -253,13 +328,13 @@ class ApiServer:
             return error(404, "not_found", f"no admin action {action!r}; there are {', '.join(schema.ADMIN_BODIES)}", "action")
         body = await self._body(request)
         schema.validate(body, schema.ADMIN_BODIES[action])
-        return await self._submit(Admin(action, MappingProxyType(body)))
+        return await self._submit(request, Admin(action, MappingProxyType(body)))
 
     # -- WebSocket ----------------------------------------------------------------
     async def _ws(self, request: web.Request) -> web.StreamResponse:
         if len(self._clients) >= self._max_clients:
             return error(503, "busy", f"at most {self._max_clients} event streams at once")
-        ws = web.WebSocketResponse(heartbeat=30)
+        ws = web.WebSocketResponse(heartbeat=30, timeout=self._stop_timeout)
         await ws.prepare(request)
         client = _Client(ws, self._backlog)
         # State and registration in one step on the loop: no event is missed or doubled.
@@ -267,8 +342,9 @@ class ApiServer:
         self._clients.add(client)
         sender = asyncio.get_running_loop().create_task(self._send(client, first))
         try:
-            async for _message in ws:
-                pass  # the stream is one-way; requests go through the HTTP endpoints
+            with self.connections.pinned(request.transport):
+                async for _message in ws:
+                    pass  # the stream is one-way; requests go through the HTTP endpoints
         finally:
             self._clients.discard(client)
             sender.cancel()

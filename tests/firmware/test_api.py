@@ -168,7 +168,7 @@ def test_unknown_paths_and_methods_answer_in_json():
         assert (await get(session, "/api/nothing"))[0] == 404
         async with session.get("/api/play") as resp:
             assert resp.status == 405 and (await resp.json())["error"] == "method_not_allowed"
-        async with session.post("/api/play", data=b"x" * (70 * 1024)) as resp:
+        async with session.post("/api/play", data=b"x" * (70 * 1024), headers={"Content-Type": "application/json"}) as resp:
             assert resp.status == 413
 
     with_api(test)

@@ -103,3 +103,46 @@ def test_no_body_causes_a_5xx_and_refusals_change_nothing(served, path_body):
         assert isinstance(answer["result"], dict)
 
 
+
+
+def origins(port: int):
+    own = f"http://127.0.0.1:{port}".encode()
+    return st.sampled_from([own, b"http://evil.example", b"null", f"http://127.0.0.1:{port + 1}".encode(),
+                            b"https://127.0.0.1", b"http://\xff\xfe", b"", own + b"/x"])
+
+
+def hosts(port: int):
+    return st.sampled_from([f"127.0.0.1:{port}".encode(), f"localhost:{port}".encode(), b"[::1]",
+                            b"evil.example", f"evil.example:{port}".encode(), b"127.0.0.1.evil.example",
+                            b"\xff\xfe", b""])
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.data())
+def test_origin_and_host_variants_never_pass_from_outside_nor_cause_a_5xx(served, data):
+    table, port = served
+    headers = data.draw(st.fixed_dictionaries({}, optional={
+        "Origin": origins(port), "Referer": origins(port).map(lambda o: o + b"/page"), "Host": hosts(port)}))
+    path, body = data.draw(well_formed | st.tuples(st.just("/api/state"), st.just("")))
+    method = "GET" if path == "/api/state" else "POST"
+    own_host = headers.get("Host", f"127.0.0.1:{port}".encode())
+    name = own_host.rsplit(b":", 1)[0] if not own_host.startswith(b"[") else b"[::1]"
+    own = b"http://" + own_host
+    foreign = (own_host != b"" and name not in (b"127.0.0.1", b"localhost", b"[::1]")) \
+        or ("Origin" in headers and headers["Origin"] != own) \
+        or (method == "POST" and "Origin" not in headers and "Referer" in headers
+            and not headers["Referer"].startswith(own + b"/"))
+    log_before = list(table.log)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(method, path, body=body.encode() if body else None,
+                     headers={"Content-Type": "application/json", **headers})
+        resp = conn.getresponse()
+        status, answer = resp.status, json.loads(resp.read() or b"null")
+    finally:
+        conn.close()
+    assert status < 500, (headers, status, answer)
+    if foreign:
+        assert status in (403, 421) and answer["reason"], (headers, status, answer)
+        assert table.log == log_before
+        assert "hand_counts" not in json.dumps(answer)

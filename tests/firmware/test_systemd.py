@@ -53,6 +53,19 @@ def test_unit_reaches_only_gpio_and_serial_devices():
     assert "PrivateDevices" not in s  # it would hide /dev/gpiochip* and the serial ports
 
 
+def test_unit_bounds_files_memory_and_tasks():
+    from firmware.api.connections import ACCEPT_BURST, RESERVED_FILES
+    from firmware.api.server import MAX_CONNECTIONS
+
+    s = unit_settings()
+    files = int(s["LimitNOFILE"][0])
+    # the API's cap and one burst of accepts fit below it: a flood never meets EMFILE
+    assert files >= MAX_CONNECTIONS + ACCEPT_BURST + RESERVED_FILES
+    memory = re.fullmatch(r"(\d+)M", s["MemoryMax"][0])
+    assert memory and 128 <= int(memory.group(1)) <= 512  # RSS ~60 MB; room for a flood
+    assert 32 <= int(s["TasksMax"][0]) <= 256
+
+
 def test_unit_drives_the_motor_pins_low_after_every_stop():
     [post] = unit_settings()["ExecStopPost"]
     assert post.startswith("+")  # full privileges: works even if device access broke

@@ -1,0 +1,213 @@
+"""A re-referee written from docs/formats.md and docs/rules.md alone (no uno_core)
+agrees with our records, action by action and effect by effect, and rejects bad ones:
+the proof that the documents are enough to read and check a record (issue 11)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware.cli import main as unotable
+from tests.formats.independent_referee import Illegal, deck_of, referee
+from tests.formats.independent_referee import main as referee_main
+from tests.uno_core.regen_golden import GOLDEN, GOLDEN_DIR
+from uno_core import EDITIONS, format_card, get_edition, new_match
+from uno_core.bots import HeuristicBot, RandomBot, play_match
+from uno_core.record import write_record
+
+REFEREE = Path(__file__).with_name("independent_referee.py")
+
+
+def test_the_referee_imports_only_the_standard_library():
+    tree = ast.parse(REFEREE.read_text(encoding="utf-8"))
+    roots = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            roots.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            roots.add((node.module or "").split(".")[0])
+    assert roots <= set(sys.stdlib_module_names) | {"__future__"}, roots
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_the_documented_canonical_deck_order_is_the_engines(edition):
+    assert deck_of(edition) == [format_card(c) for c in get_edition(edition).deck]
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_every_golden_record_re_referees_effect_by_effect(name):
+    text = (GOLDEN_DIR / f"{name}.jsonl").read_text(encoding="utf-8")
+    verdict = referee(text)
+    assert verdict.actions == len(text.splitlines()) - 2  # header and result line
+    assert verdict.effects_checked == verdict.actions  # golden records store every effect
+    assert verdict.rounds == json.loads(text.splitlines()[-1])["result"]["round"]
+
+
+def _simulated(tmp_path, capsys, variant, players, seed, *flags):
+    out = tmp_path / f"{variant}-{players}-{seed}-{len(flags)}"
+    code = unotable(["simulate", "--variant", variant, "--players", str(players), "--games",
+                     "2", "--seed", str(seed), "--json", "--record", str(out), *flags])
+    summary = json.loads(capsys.readouterr().out)
+    assert code == 0
+    return summary, sorted(out.iterdir())
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+@pytest.mark.parametrize("effects", [False, True], ids=["actions", "effects"])
+def test_fresh_simulate_records_re_referee(tmp_path, capsys, edition, effects):
+    flags = ("--effects",) if effects else ()
+    for players, seed in ((2, 1), (3, 2), (4, 3), (6, 4)):
+        summary, files = _simulated(tmp_path, capsys, edition, players, seed, *flags)
+        wins = [0] * players
+        actions = 0
+        for f in files:
+            text = f.read_text(encoding="utf-8")
+            verdict = referee(text)  # raises Illegal naming the line of any disagreement
+            actions += verdict.actions
+            assert verdict.effects_checked == (verdict.actions if effects else 0)
+            result = json.loads(text.splitlines()[-1])["result"]
+            assert result["phase"] == "match_over" and verdict.scores == result["scores"]
+            for w in result["winners"]:
+                wins[w] += 1
+        assert {str(i): w for i, w in enumerate(wins)} == summary["wins"]
+        assert actions == summary["actions"]
+
+
+HOUSE_RULES = [
+    ("classic", {"draw_then_play": True, "draw_when_playable": True,
+                 "wild_draw4_restricted": True, "wild_draw4_points": 50,
+                 "forgotten_uno": "catch"}),
+    ("classic", {"scoring": "running_low", "uno_penalty": 0, "hand_size": 3}),
+    ("power", {"forgotten_uno": "at_play", "draw_then_play": False,
+               "two_player_reverse_skips": False}),
+    ("attack", {"skip_reverse_extra_turn": "always", "forgotten_uno": "at_play"}),
+    ("attack", {"wild_customizable": "all-hit"}),
+    ("attack", {"wild_customizable": "trade-hands"}),
+    ("attack", {"wild_customizable": "hit-fire"}),
+    ("attack-1999", {"all_hit_scope": "others", "skip_reverse_extra_turn": "always"}),
+    ("extreme", {"wild_restricted": False, "draw_then_play": False,
+                 "draw_when_playable": True}),
+]
+
+
+@pytest.mark.parametrize("mode", ["simulation", "table"])
+@pytest.mark.parametrize(("edition", "options"), HOUSE_RULES + [(e, {}) for e in EDITIONS])
+def test_house_rules_and_table_mode_re_referee(edition, options, mode):
+    for seats, seed in ((2, 0), (3, 1), (5, 2)):
+        rng = random.Random(f"{edition}:{seats}:{seed}:{mode}")
+        bot = RandomBot if seed == 2 else HeuristicBot
+        opts = {"target_score": 200, **options}
+        log = play_match(edition, seats, [bot(rng) for _ in range(seats)], rng,
+                         options=opts, mode=mode)
+        text = write_record(edition, seats, log.actions, options=opts, mode=mode,
+                            effects=log.effects, final=log.state)
+        verdict = referee(text)
+        assert verdict.mode == mode and verdict.effects_checked == len(log.actions)
+
+
+# ---- the referee is a real check: bad records are refused, naming the line
+
+
+def _classic_lines() -> list[str]:
+    return (GOLDEN_DIR / "classic.jsonl").read_text(encoding="utf-8").splitlines()
+
+
+def _refused(lines: list[str]) -> str:
+    with pytest.raises(Illegal) as err:
+        referee("\n".join(lines) + "\n")
+    return str(err.value)
+
+
+def _first(lines: list[str], kind: str) -> int:
+    return next(i for i, raw in enumerate(lines) if json.loads(raw).get("type") == kind)
+
+
+def _state_before(lines: list[str], index: int):
+    """uno_core's state before line `index` (0-based), to build a precise bad line."""
+    from uno_core import action_from_dict, apply
+
+    head = json.loads(lines[0])
+    state = new_match(head["edition"], head["seats"], head["options"], head["mode"])
+    for raw in lines[1:index]:
+        data = json.loads(raw)
+        data.pop("effects", None)
+        state, _ = apply(state, action_from_dict(data))
+    return state
+
+
+def test_a_card_the_seat_does_not_hold_is_refused():
+    lines = _classic_lines()
+    i = _first(lines, "play")
+    data = json.loads(lines[i])
+    held = {format_card(c) for c in _state_before(lines, i).hands[data["seat"]]}
+    data["card"] = next(c for c in deck_of("classic") if c not in held and c[0] != "W")
+    lines[i] = json.dumps(data)
+    assert _refused(lines).startswith(f"line {i + 1}: ")
+    assert f"does not hold {data['card']}" in _refused(lines)
+
+
+def test_drawing_while_holding_a_playable_card_is_refused_in_classic():
+    lines = _classic_lines()
+    i = _first(lines, "play")  # the seat could play, so it may not draw (rules 32)
+    lines[i] = json.dumps({"type": "draw", "seat": json.loads(lines[i])["seat"]})
+    assert "only draw when you cannot play" in _refused(lines)
+
+
+def test_a_catch_is_refused_when_uno_goes_with_the_play():
+    lines = _classic_lines()
+    lines.insert(4, json.dumps({"type": "catch", "seat": 1, "target": 0}))
+    assert "at_play" in _refused(lines)
+
+
+def test_a_shuffle_order_that_is_no_permutation_is_refused():
+    lines = _classic_lines()
+    i = _first(lines, "shuffle")
+    data = json.loads(lines[i])
+    data["order"][0] = data["order"][1]
+    lines[i] = json.dumps(data)
+    assert "permutation" in _refused(lines)
+
+
+def test_a_reordered_shuffle_deals_other_hands_and_is_caught():
+    lines = _classic_lines()
+    i = _first(lines, "shuffle")
+    data = json.loads(lines[i])
+    data["order"] = data["order"][::-1]  # still a permutation, another deal
+    lines[i] = json.dumps(data)
+    assert f"line {i + 1}: " in _refused(lines)  # the first card differs from its effect
+
+
+def test_a_changed_effect_is_refused():
+    lines = _classic_lines()
+    i = _first(lines, "play")
+    data = json.loads(lines[i])
+    data["effects"].append({"type": "player_skipped", "seat": 2})
+    lines[i] = json.dumps(data)
+    assert f"line {i + 1}: " in _refused(lines) and "the record says" in _refused(lines)
+
+
+def test_a_wrong_result_is_refused():
+    lines = _classic_lines()
+    data = json.loads(lines[-1])
+    data["result"]["scores"][0] += 1
+    lines[-1] = json.dumps(data)
+    assert _refused(lines).startswith(f"line {len(lines)}: the result is")
+
+
+def test_the_command_line_says_ok_or_illegal_per_file(tmp_path, capsys):
+    good = tmp_path / "good.jsonl"
+    good.write_text((GOLDEN_DIR / "power.jsonl").read_text(encoding="utf-8"))
+    bad = tmp_path / "bad.jsonl"
+    lines = _classic_lines()
+    lines.insert(4, json.dumps({"type": "pass", "seat": 0}))
+    bad.write_text("\n".join(lines) + "\n")
+    assert referee_main([str(good)]) == 0
+    assert referee_main([str(good), str(bad)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{good}: ok, power simulation, 155 actions")
+    assert out[2].startswith(f"{bad}: ILLEGAL line 5: ")

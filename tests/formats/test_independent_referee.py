@@ -110,6 +110,44 @@ def test_house_rules_and_table_mode_re_referee(edition, options, mode):
         assert verdict.mode == mode and verdict.effects_checked == len(log.actions)
 
 
+@pytest.mark.parametrize(("edition", "options"), [
+    ("classic", {"forgotten_uno": "catch"}), ("power", {}), ("attack", {}),
+    ("attack-1999", {}), ("extreme", {})])
+def test_forgotten_unos_nobody_catches_close_with_the_next_turn(edition, options):
+    # forgetful bots that never catch: the catch window closes with the next seat's
+    # action (rules 109), or the forgetful seat calls late
+    rng = random.Random(edition)
+    opts = {"target_score": 400, **options}
+    log = play_match(edition, 3, [RandomBot(rng, forget_uno=0.6, catch=0.0)
+                                  for _ in range(3)], rng, options=opts)
+    from uno_core import apply
+
+    state, closed = new_match(edition, 3, opts), 0
+    for a in log.actions:
+        before = state.exposed
+        state, _ = apply(state, a)
+        closed += before >= 0 and state.exposed < 0 and a.seat != before
+    assert closed >= 1  # a window the next seat's action closed
+    text = write_record(edition, 3, log.actions, options=opts, effects=log.effects,
+                        final=log.state)
+    assert referee(text).effects_checked == len(log.actions)
+
+
+def test_table_mode_a_returned_first_card_is_revealed_again():
+    from uno_core import DealerCards, Reveal, Shuffle, apply, parse_card
+
+    state = new_match("classic", 2, mode="table")
+    actions = [DealerCards((parse_card("R9"), parse_card("G2"))), Shuffle(()),
+               Reveal(parse_card("W+4")), Reveal(parse_card("B5"))]
+    effects = []
+    for a in actions:
+        state, fx = apply(state, a)
+        effects.append(fx)
+    assert [e.name for e in effects[2]] == ["card_returned"]
+    text = write_record("classic", 2, actions, mode="table", effects=effects)
+    assert referee(text).effects_checked == 4
+
+
 # ---- the referee is a real check: bad records are refused, naming the line
 
 

@@ -8,6 +8,7 @@ import ast
 import json
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -120,13 +121,14 @@ def test_forgotten_unos_nobody_catches_close_with_the_next_turn(edition, options
     opts = {"target_score": 400, **options}
     log = play_match(edition, 3, [RandomBot(rng, forget_uno=0.6, catch=0.0)
                                   for _ in range(3)], rng, options=opts)
-    from uno_core import apply
+    from uno_core import apply, public_state
 
     state, closed = new_match(edition, 3, opts), 0
     for a in log.actions:
-        before = state.exposed
+        before = public_state(state)["uno_exposed"]
         state, _ = apply(state, a)
-        closed += before >= 0 and state.exposed < 0 and a.seat != before
+        closed += (before is not None and public_state(state)["uno_exposed"] is None
+                   and a.seat != before)
     assert closed >= 1  # a window the next seat's action closed
     text = write_record(edition, 3, log.actions, options=opts, effects=log.effects,
                         final=log.state)
@@ -249,3 +251,127 @@ def test_the_command_line_says_ok_or_illegal_per_file(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"{good}: ok, power simulation, 155 actions")
     assert out[2].startswith(f"{bad}: ILLEGAL line 5: ")
+
+
+# ---- the same verdicts as uno_core on random, mostly illegal actions
+
+
+def _same_position(ref, state) -> None:
+    """The referee's hands, piles, colour, turn and scores are uno_core's."""
+    from uno_core import public_state, snapshot
+
+    pub, full = public_state(state), snapshot(state)
+    assert (ref.round_no, ref.phase, ref.to_act, ref.turn, ref.direction) == (
+        pub["round"], pub["phase"], pub["to_act"], pub["turn"], pub["direction"])
+    assert (ref.colour or None, ref.discard, ref.pile_count, ref.counts, ref.scores) == (
+        pub["colour"], pub["discard"], pub["pile_count"], pub["hand_counts"], pub["scores"])
+    if not ref.table:
+        assert ref.pile == full["pile"]
+        assert ref.hands == [Counter(h) for h in full["hands"]]
+    if pub["towers"] is not None:
+        assert {t: (None if o < 0 else o) for t, o in zip("UNO!", ref.towers,
+                                                          strict=True)} == pub["towers"]
+
+
+def _candidates(rng: random.Random, state, deck: list[str]) -> list[dict]:
+    """Random actions in record form near the position: most are illegal."""
+    from uno_core import action_to_dict, legal_actions, snapshot
+
+    full = snapshot(state)
+    n = len(full["hands"])
+    seats = [s for s in (full["to_act"], full["actor"], rng.randrange(n)) if s >= 0] or [0]
+    hand = full["hands"][seats[0]] or deck
+
+    def some(pool: list[str], k: int) -> list[str]:
+        return [rng.choice(pool) for _ in range(k)]
+
+    out = []
+    if full["to_act"] >= 0:
+        legal = legal_actions(state)
+        out += [action_to_dict(a) for a in rng.sample(legal, min(2, len(legal)))]
+    for _ in range(6):
+        seat = rng.choice(seats)
+        card = rng.choice(hand if rng.random() < 0.7 else deck)
+        kind = rng.choice(["play"] * 6 + ["draw", "press", "pass", "call_uno", "catch",
+                                          "challenge", "accept", "choose_colour",
+                                          "four_tower_discard", "eject", "verdict"])
+        a: dict = {"type": kind, "seat": seat}
+        if kind == "play":
+            a["card"] = card
+            if card.startswith("W") or rng.random() < 0.1:
+                a["colour"] = rng.choice("RGBY")
+            if rng.random() < 0.3:
+                a["target"] = rng.randrange(n)
+            if rng.random() < 0.2:
+                a["towers"] = rng.sample("UNO!", rng.randrange(1, 3))
+            if rng.random() < 0.2:
+                a["laid"] = some(hand, rng.randrange(1, 3))
+            if rng.random() < 0.3:
+                a["uno"] = True
+        elif kind == "catch":
+            a["target"] = rng.randrange(n)
+        elif kind == "choose_colour":
+            a["colour"] = rng.choice("RGBY")
+        elif kind == "four_tower_discard":
+            a["laid"] = hand[:-1] if rng.random() < 0.5 else some(hand, 2)
+            a["uno"] = rng.random() < 0.5
+        elif kind == "eject":
+            del a["seat"]
+            a["count"] = rng.randrange(4)
+        elif kind == "verdict":
+            a["guilty"] = rng.random() < 0.5
+        out.append(a)
+    return out
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+@pytest.mark.parametrize("mode", ["simulation", "table"])
+def test_same_verdicts_and_effects_as_uno_core_on_random_actions(edition, mode):
+    import copy
+
+    from tests.formats.independent_referee import EDITIONS as DOCS
+    from tests.formats.independent_referee import Table
+    from uno_core import (
+        IllegalAction,
+        action_from_dict,
+        action_to_dict,
+        apply,
+        effect_to_dict,
+    )
+    from uno_core.record import every_option
+
+    rng = random.Random(f"lockstep:{edition}:{mode}")
+    opts = {"target_score": 500}
+    log = play_match(edition, 3, [RandomBot(rng, catch=0.3) for _ in range(3)], rng,
+                     options=opts, mode=mode)
+    deck = deck_of(edition)
+    state = new_match(edition, 3, opts, mode)
+    ref = Table(edition, 3, every_option(edition, opts), mode == "table", deck=deck,
+                scores=[0] * 3, hands=[Counter() for _ in range(3)], counts=[0] * 3,
+                entered=[False] * 3)
+    assert set(ref.options) == set(DOCS[edition].defaults)
+    tried = legal = 0
+    for action in log.actions:
+        for cand in _candidates(rng, state, deck) if tried < 2500 else ():
+            try:
+                engine = action_from_dict(dict(cand))
+            except ValueError:
+                continue  # not even an action of the format
+            tried += 1
+            try:
+                _, fx = apply(state.clone(), engine)
+                want = [effect_to_dict(e) for e in fx]
+            except IllegalAction:
+                want = None
+            trial = copy.deepcopy(ref)
+            try:
+                got = trial.act(dict(cand))
+            except Illegal:
+                got = None
+            assert got == want, (cand, state)
+            legal += want is not None
+        ref.act(action_to_dict(action))
+        state, _ = apply(state, action)
+        _same_position(ref, state)
+    assert tried > 1000 and 0.05 < legal / tried < 0.6  # mostly illegal, some legal
+

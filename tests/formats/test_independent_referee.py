@@ -40,6 +40,18 @@ def test_the_documented_canonical_deck_order_is_the_engines(edition):
     assert deck_of(edition) == [format_card(c) for c in get_edition(edition).deck]
 
 
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_the_documented_card_points_are_the_engines(edition):
+    from tests.formats.independent_referee import Table
+
+    ref = Table(edition, 2, {"wild_draw4_points": 70} if edition == "classic" else {},
+                False)
+    engine = get_edition(edition)
+    assert {c: ref.points(c) for c in deck_of(edition)} == {
+        format_card(c): engine.card_points(c, 70 if edition == "classic" else None)
+        for c in engine.deck}
+
+
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_every_golden_record_re_referees_effect_by_effect(name):
     text = (GOLDEN_DIR / f"{name}.jsonl").read_text(encoding="utf-8")
@@ -184,7 +196,9 @@ def test_a_card_the_seat_does_not_hold_is_refused():
     lines = _classic_lines()
     i = _first(lines, "play")
     data = json.loads(lines[i])
-    held = {format_card(c) for c in _state_before(lines, i).hands[data["seat"]]}
+    from uno_core import snapshot
+
+    held = set(snapshot(_state_before(lines, i))["hands"][data["seat"]])
     data["card"] = next(c for c in deck_of("classic") if c not in held and c[0] != "W")
     lines[i] = json.dumps(data)
     assert _refused(lines).startswith(f"line {i + 1}: ")

@@ -77,8 +77,9 @@ def check_arguments(variant: str, players: int, games: int, bot: str) -> None:
 
 def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "heuristic",
              on_match: OnMatch | None = None, on_progress: OnProgress | None = None,
-             max_actions: int = 200_000) -> Summary:
-    """Play `games` full matches between bots; see the module docstring."""
+             max_actions: int = 200_000, record_effects: bool = False) -> Summary:
+    """Play `games` full matches between bots; see the module docstring. With
+    `record_effects` the records passed to `on_match` store every action's effects."""
     check_arguments(variant, players, games, bot)
     summary = Summary(variant, players, games, seed, bot, wins=[0] * players)
     for i in range(games):
@@ -101,7 +102,8 @@ def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "h
             summary.error_messages.append(f"match {i}: {exc}")
             if on_match is not None:
                 on_match(i, write_record(variant, players, exc.log.actions, seed=seed,
-                                         meta={"match": i, "bot": bot, "error": str(exc)}))
+                                         meta={"match": i, "bot": bot, "error": str(exc)},
+                                         effects=exc.log.effects if record_effects else None))
             if on_progress is not None:
                 on_progress(i + 1, games)
             continue
@@ -123,7 +125,8 @@ def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "h
                     summary.challenges += 1
         if on_match is not None:
             on_match(i, write_record(variant, players, log.actions, seed=seed,
-                                     meta={"match": i, "bot": bot}, final=state))
+                                     meta={"match": i, "bot": bot}, final=state,
+                                     effects=log.effects if record_effects else None))
         if on_progress is not None:
             on_progress(i + 1, games)
     return summary

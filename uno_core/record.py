@@ -68,12 +68,20 @@ def result_of(state: State) -> dict[str, object]:
             "winners": list(state.winners)}
 
 
+def every_option(edition: str, options: Mapping[str, object] | None = None) -> dict[str, object]:
+    """The value of every option of `edition` with `options` (overrides) applied: what a
+    record header lists, so a reader needs no table of defaults."""
+    opts = make_options(get_edition(edition), options)
+    return {name: getattr(opts, name) for name in sorted(get_edition(edition).option_defaults)}
+
+
 def header_line(edition: str, seats: int, *, options: Mapping[str, object] | None = None,
                 mode: str = SIMULATION, seed: int | None = None,
                 meta: Mapping[str, object] | None = None) -> str:
+    """The header: `options` are the overrides; the header lists every option's value."""
     head: dict[str, object] = {"record": RECORD_KIND, "version": RECORD_VERSION,
                                "edition": edition, "seats": seats, "mode": mode,
-                               "options": dict(options or {})}
+                               "options": every_option(edition, options)}
     if seed is not None:
         head["seed"] = seed
     if meta:
@@ -201,4 +209,4 @@ def replay_record(record: Record | str) -> tuple[State, list[Effect]]:
 
 
 __all__ = ["FormatError", "Record", "ReplayMismatch", "RECORD_VERSION", "action_line",
-           "header_line", "read_record", "replay_record", "result_of", "write_record"]
+           "every_option", "header_line", "read_record", "replay_record", "result_of", "write_record"]

@@ -2,6 +2,7 @@
 
     unotable simulate --variant power --players 4 --games 100 --seed 1
     unotable simulate --variant attack --players 3 --games 5 --seed 7 --json --record out/
+    unotable simulate --variant classic --players 2 --record out/ --effects
 
 Same arguments, same output: every match is seeded from --seed and its index.
 """
@@ -35,6 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--record", metavar="DIR",
                         help="write one game record per match into DIR (created if missing)")
+    parser.add_argument("--effects", action="store_true",
+                        help="with --record: store every action's effects in the records "
+                        "(what the table did; replaying checks them line by line)")
     parser.set_defaults(func=run)
 
 
@@ -67,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
             record_dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise UsageError(f"--record {args.record}: {exc.strerror}") from None
+    elif args.effects:
+        raise UsageError("--effects stores effects in the records: it needs --record DIR")
 
     def write(index: int, text: str) -> None:
         assert record_dir is not None
@@ -76,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     progress = _ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     summary = simulate(args.variant, args.players, args.games, args.seed, bot=args.bot,
                        on_match=write if record_dir is not None else None,
-                       on_progress=progress)
+                       on_progress=progress, record_effects=args.effects)
     if args.json:
         print(json.dumps(summary.to_json(), sort_keys=True))
     else:

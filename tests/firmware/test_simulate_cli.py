@@ -6,7 +6,7 @@ import json
 import pytest
 
 from firmware.cli import main
-from uno_core.record import read_record, replay_record
+from uno_core.record import ReplayMismatch, read_record, replay_record
 
 
 def simulate(capsys, *args):
@@ -148,3 +148,40 @@ def test_same_output_across_processes_and_hash_seeds():
     first = run("1")
     assert first == run("2")
     assert json.loads(first)["games"] == 2
+
+
+def test_effects_flag_stores_every_actions_effects_and_the_same_games(capsys, tmp_path):
+    args = ("--variant", "attack-1999", "--players", "3", "--games", "2", "--seed", "4")
+    plain = simulate(capsys, *args, "--record", str(tmp_path / "plain"))
+    with_fx = simulate(capsys, *args, "--record", str(tmp_path / "fx"), "--effects")
+    assert with_fx == plain  # same summary: storing effects changes no game
+    for name in ("attack-1999-p3-s4-0000.jsonl", "attack-1999-p3-s4-0001.jsonl"):
+        bare = (tmp_path / "plain" / name).read_text().splitlines()
+        full = (tmp_path / "fx" / name).read_text().splitlines()
+        assert all("effects" not in json.loads(line) for line in bare)
+        body = [json.loads(line) for line in full[1:-1]]
+        assert all(isinstance(d["effects"], list) for d in body)
+        assert any(e["type"] == "ejected" for d in body for e in d["effects"])
+        # without the effects the lines are the plain record's
+        assert [{k: v for k, v in d.items() if k != "effects"} for d in body] == \
+            [json.loads(line) for line in bare[1:-1]]
+        state, _ = replay_record("\n".join(full) + "\n")  # checks them line by line
+        assert state.over
+
+
+def test_stored_effects_are_checked_on_replay(capsys, tmp_path):
+    simulate(capsys, "--variant", "classic", "--players", "2", "--record", str(tmp_path),
+             "--effects")
+    lines = (tmp_path / "classic-p2-s0-0000.jsonl").read_text().splitlines()
+    data = json.loads(lines[3])
+    data["effects"] = data["effects"][:-1] + [{"type": "player_skipped", "seat": 1}]
+    lines[3] = json.dumps(data)
+    with pytest.raises(ReplayMismatch) as err:
+        replay_record("\n".join(lines) + "\n")
+    assert err.value.line == 4
+
+
+def test_effects_without_a_record_dir_is_a_usage_error(capsys):
+    code, out, err = simulate(capsys, "--variant", "classic", "--players", "2", "--effects")
+    assert code == 2 and out == ""
+    assert "--effects" in err and "--record" in err

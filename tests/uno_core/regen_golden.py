@@ -2,21 +2,25 @@
 
     python -m tests.uno_core.regen_golden          # rewrite every golden record
     python -m tests.uno_core.regen_golden classic  # only some
+    python -m tests.uno_core.regen_golden --header-only  # rewrite only the header lines
 
 Each record is one seeded match between heuristic bots that sometimes forget UNO,
 with every action's effects and the result stored, so that test_golden.py catches any
 change in what the engine does. Regenerate only for an intended rule change, and
-review the diff.
+review the diff. ``--header-only`` keeps every action line and rewrites line 1 only
+(after a change of the header format): replaying the stored games then still proves that
+the engine's behaviour did not change.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from pathlib import Path
 
 from uno_core.bots import HeuristicBot, play_match
-from uno_core.record import write_record
+from uno_core.record import header_line, write_record
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 # name -> (edition, seats, mode, options, seed)
@@ -43,7 +47,18 @@ def golden_record(name: str) -> str:
                         effects=log.effects, final=log.state)
 
 
+def with_new_header(name: str, text: str) -> str:
+    """`text` (a stored golden record) with its header line written anew."""
+    edition, seats, mode, options, seed = GOLDEN[name]
+    first, _, rest = text.partition("\n")
+    meta = json.loads(first).get("meta")
+    return header_line(edition, seats, options=options, mode=mode, seed=seed,
+                       meta=meta) + "\n" + rest
+
+
 def main(argv: list[str]) -> int:
+    header_only = "--header-only" in argv
+    argv = [a for a in argv if a != "--header-only"]
     names = argv or list(GOLDEN)
     unknown = [n for n in names if n not in GOLDEN]
     if unknown:
@@ -53,7 +68,8 @@ def main(argv: list[str]) -> int:
     GOLDEN_DIR.mkdir(exist_ok=True)
     for name in names:
         path = GOLDEN_DIR / f"{name}.jsonl"
-        text = golden_record(name)
+        text = (with_new_header(name, path.read_text(encoding="utf-8")) if header_only
+                else golden_record(name))
         path.write_text(text, encoding="utf-8")
         print(f"{path}: {text.count(chr(10))} lines")
     return 0

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from tests.uno_core.helpers import play_match
-from uno_core import EDITIONS, EnterHand, Play, Shuffle, snapshot
+from uno_core import EDITIONS, EnterHand, Play, Shuffle, get_edition, snapshot
 from uno_core.bots import RandomBot
 from uno_core.bots import play_match as bot_match
 from uno_core.cards import parse_card
@@ -41,12 +41,34 @@ def test_a_record_replays_to_the_same_final_state(edition, mode):
 def test_header_carries_edition_options_seats_mode_and_seed():
     _, text = _record("power", 4, seed=9, options={"target_score": 100, "uno_penalty": 4})
     head = json.loads(text.splitlines()[0])
+    # every option of the edition is listed with its value, not only the overrides, so a
+    # reader needs no table of defaults (issue 11)
+    every = {"draw_then_play": True, "draw_when_playable": True, "forgotten_uno": "catch",
+             "hand_size": 7, "scoring": "winner_takes", "target_score": 100,
+             "two_player_reverse_skips": True, "uno_penalty": 4,
+             "wild_draw4_restricted": True}
     assert head == {"record": "unotable-game", "version": 1, "edition": "power", "seats": 4,
-                    "mode": "simulation", "options": {"target_score": 100, "uno_penalty": 4},
-                    "seed": 9}
+                    "mode": "simulation", "options": every, "seed": 9}
     rec = read_record(text)
-    assert (rec.edition, rec.seats, rec.seed, dict(rec.options)) == (
-        "power", 4, 9, {"target_score": 100, "uno_penalty": 4})
+    assert (rec.edition, rec.seats, rec.seed, dict(rec.options)) == ("power", 4, 9, every)
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_header_lists_the_value_of_every_option_of_the_edition(edition):
+    text = write_record(edition, 2, [], options={"target_score": 77})
+    options = json.loads(text.splitlines()[0])["options"]
+    assert set(options) == set(get_edition(edition).option_defaults)
+    assert options["target_score"] == 77
+    assert options == {**get_edition(edition).option_defaults, "target_score": 77}
+
+
+def test_a_header_with_only_overrides_still_reads_defaults_fill_the_rest():
+    # records written before every option was listed (journals, old bug reports)
+    old = ('{"edition": "classic", "mode": "simulation", "options": {"target_score": 150}, '
+           '"record": "unotable-game", "seats": 2, "version": 1}\n')
+    state, _ = replay_record(old)
+    assert state.options.target_score == 150
+    assert state.options.wild_draw4_points == 70
 
 
 def test_every_line_after_the_header_is_one_action_or_the_result():

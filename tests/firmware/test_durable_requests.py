@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -245,3 +246,28 @@ def test_a_bad_kill_hook_is_refused_with_its_name(tmp_path):
                           timeout=60, env={**os.environ, "UNOTABLE_DEMO_KILL_AFTER": "play"})
     assert proc.returncode != 0 and "UNOTABLE_DEMO_KILL_AFTER='play'" in proc.stderr
     assert not (tmp_path / "j.db").exists()
+
+
+def test_cards_counted_after_a_cut_ejection_survive_a_kill(tables, tmp_path):
+    """`override cards-out`: the ejection a crash cut off is counted; a kill right after
+    that answer must not ask for the count again."""
+    from tests.firmware.test_recovery import cut_after, stop_while_hanging
+
+    wrap, hang, seen = cut_after(3, which=2)
+    cut = SimTable(tmp_path / "a", "classic", wrap_hardware=wrap)
+    cut.play_until(waiting("shuffle"))
+    cut.bot_step(settle=False)  # shuffle and load: the deal starts, the second one is cut
+    deadline = time.monotonic() + 10
+    while seen["deals"] < 2 or cut.world.cards_out() < 3:
+        assert time.monotonic() < deadline, "the cut deal did not start"
+        time.sleep(0.005)
+    stop_while_hanging(cut, hang)
+    table = tables("a", "classic")
+    assert table.settle()["waiting"]["kind"] == "cards-out"
+    table.submit(api.Admin("override", {"kind": "cards-out", "count": 3}))
+    again = killed(table, tables, "b", "override-cards-out")
+    came_back(again)
+    st = again.settle()
+    assert st["waiting"]["kind"] != "cards-out"
+    assert [e.payload["counted"] for e in again.controller.journal.entries()
+            if e.kind == "result" and e.payload["status"] == "recovered"] == [3]

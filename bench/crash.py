@@ -160,12 +160,11 @@ def _wait_moment(kind: str, proc: subprocess.Popen[bytes], journal: Path,
     wal = Path(f"{journal}-wal")
     world = journal.with_name(journal.name + ".world.json")
     time.sleep(rng.uniform(0.0, 1.0))  # not always the first one after start-up
-    size = wal.stat().st_size if wal.exists() else 0
+    size = _size(wal)
     deadline = time.monotonic() + 30
     while proc.poll() is None and time.monotonic() < deadline:
         if kind == "commit":
-            now = wal.stat().st_size if wal.exists() else 0
-            if now != size:
+            if _size(wal) != size:
                 return
         else:
             try:
@@ -184,6 +183,15 @@ def _answer_to_kill(journal: Path, turn: int, rng: random.Random) -> str:
         return "override-cards-out:1"
     kind, most = ANSWERS[turn % len(ANSWERS)]
     return f"{kind}:{rng.randint(1, most)}"
+
+
+def _size(path: Path) -> int:
+    """0 for a file that is not there (any more: SQLite deletes the WAL when the last
+    connection closes, which can happen between two looks)."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
 
 
 def play_killed(variant: str, seed: int, journal: Path, kills_left: int, soak: Soak,

@@ -13,11 +13,18 @@ from `random.Random(S)`, take turns between:
 - a random delay after start (0.3-2.5 s: start-up, dealing, mid-match);
 - mid-ejection: as soon as the world file beside the journal shows an ejection under
   way (the motor is running, cards are leaving the hopper);
-- mid-commit: as soon as the journal's WAL grows (a commit is being written).
+- mid-commit: as soon as the journal's WAL grows (a commit is being written);
+- right after a 200: the players SIGKILL the process as soon as the table answered the
+  N-th request of a kind (`UNOTABLE_DEMO_KILL_AFTER`, `firmware.sim.players`): each
+  killed game's first start after its 1st-4th dealer card, a restart that must count a
+  cut-off ejection after its `override cards-out`, else in turn after a play, a
+  decision, a hand entered, the first card, a resume, or any request. The restart
+  checks that what the table held when it answered came back from the journal.
 
 At the end: `lost` = actions of the uninterrupted run missing from the killed one,
 (up to the first random launcher press a kill cut short, if any: its outcome is the
-cards that had come out, so the game may go on differently from there),
+cards that had come out, so the game may go on differently from there), plus answered
+requests that a restart did not bring back,
 `doubled` = actions more than it, `mismatches` = positions where the two journals'
 actions differ + summary figures that differ (actions, presses, cards ejected, tower
 moves, rounds, scores) + world/referee disagreements of the final run. Prints
@@ -42,10 +49,12 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import shutil  # noqa: E402
+import signal  # noqa: E402
 import struct  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections import Counter  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from typing import Any  # noqa: E402
 
@@ -63,7 +72,10 @@ from bench.common import (  # noqa: E402
     workdir,
 )
 
-KINDS = ("delay", "ejection", "commit")
+KINDS = ("delay", "ejection", "commit", "answer")
+# requests the "answer" kills take turns after, and the N-th answer of a run to kill at
+ANSWERS = (("play", 3), ("decide", 2), ("hands", 2), ("reveal-first", 1),
+           ("admin-resume", 2), ("any", 20))
 SAME = ("actions", "launcher_presses", "cards_ejected", "tower_moves", "rounds", "scores")
 RUN_TIMEOUT_S = 180  # a whole Power match takes ~10 s; a run past this is stuck
 
@@ -130,6 +142,7 @@ class Soak:
     mismatches: list[str] = field(default_factory=list)
     games: list[dict[str, Any]] = field(default_factory=list)
     hangs: list[str] = field(default_factory=list)  # copies of the journals of hung runs
+    answers: Counter[str] = field(default_factory=Counter)  # "answer" kills per request
 
     @property
     def total(self) -> int:
@@ -147,12 +160,11 @@ def _wait_moment(kind: str, proc: subprocess.Popen[bytes], journal: Path,
     wal = Path(f"{journal}-wal")
     world = journal.with_name(journal.name + ".world.json")
     time.sleep(rng.uniform(0.0, 1.0))  # not always the first one after start-up
-    size = wal.stat().st_size if wal.exists() else 0
+    size = _size(wal)
     deadline = time.monotonic() + 30
     while proc.poll() is None and time.monotonic() < deadline:
         if kind == "commit":
-            now = wal.stat().st_size if wal.exists() else 0
-            if now != size:
+            if _size(wal) != size:
                 return
         else:
             try:
@@ -163,17 +175,43 @@ def _wait_moment(kind: str, proc: subprocess.Popen[bytes], journal: Path,
         time.sleep(0.0005)
 
 
+def _answer_to_kill(journal: Path, turn: int, rng: random.Random) -> str:
+    """`KIND:N` for the players' kill hook (module docstring)."""
+    if not journal.exists():
+        return f"reveal-dealer:{rng.randint(1, 4)}"
+    if open_intents(journal):
+        return "override-cards-out:1"
+    kind, most = ANSWERS[turn % len(ANSWERS)]
+    return f"{kind}:{rng.randint(1, most)}"
+
+
+def _size(path: Path) -> int:
+    """0 for a file that is not there (any more: SQLite deletes the WAL when the last
+    connection closes, which can happen between two looks)."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
 def play_killed(variant: str, seed: int, journal: Path, kills_left: int, soak: Soak,
                 rng: random.Random, rounds: int) -> dict[str, Any] | None:
     """Play the match on `journal`, killing it up to `kills_left` times; the final summary,
     or None when the last run did not end within RUN_TIMEOUT_S (its journal and world
     file are kept in a temp directory for inspection)."""
+    from firmware.sim.demo import KILL_AFTER_ENV
+
     env = daemon_env(journal.parent)
     while True:
-        proc = subprocess.Popen(demo_cmd(variant, seed, journal, rounds), env=env,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        kind = request = None
         if kills_left > 0:
-            kind = KINDS[soak.total % len(KINDS)]
+            kind = "answer" if not journal.exists() else KINDS[soak.total % len(KINDS)]
+            if kind == "answer":
+                request = _answer_to_kill(journal, soak.kills["answer"], rng)
+        proc = subprocess.Popen(demo_cmd(variant, seed, journal, rounds),
+                                env=env if request is None else {**env, KILL_AFTER_ENV: request},
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if kind is not None and request is None:
             _wait_moment(kind, proc, journal, rng)
             if proc.poll() is None:
                 proc.kill()
@@ -191,6 +229,12 @@ def play_killed(variant: str, seed: int, journal: Path, kills_left: int, soak: S
             shutil.copytree(journal.parent, kept, dirs_exist_ok=True)
             soak.hangs.append(str(kept))
             return None
+        if request is not None and proc.returncode == -signal.SIGKILL:  # it killed itself
+            soak.kills["answer"] += 1
+            soak.answers[request.rpartition(":")[0]] += 1
+            kills_left -= 1
+            soak.cut_ejections += open_intents(journal) > 0
+            continue
         try:  # exit 1 with a summary: the world and the referee disagreed (compared later)
             return dict(json.loads(out))
         except ValueError:
@@ -213,6 +257,7 @@ def compare(name: str, ref: dict[str, Any], got: dict[str, Any], ref_actions: li
     for key in () if chance_changed else SAME:
         if ref.get(key) != got.get(key):
             soak.mismatches.append(f"{name}: {key} {got.get(key)} instead of {ref.get(key)}")
+    soak.lost += got.get("answers_lost", 0)
     if got.get("error"):
         soak.mismatches.append(f"{name}: the restarted demo stopped: {got['error']}")
     if not got.get("world_agrees"):
@@ -234,7 +279,7 @@ def crash_soak(kills: int, seed: int, variant: str, rounds: int = 10_000) -> Soa
             if ref is None:
                 raise RuntimeError(f"{name}: the uninterrupted run did not end; journal kept "
                                    f"in {soak.hangs[-1]}")
-            before = soak.total
+            before, answers_before = soak.total, soak.kills["answer"]
             cut = tmp / f"killed-{game_seed}" / "journal.db"
             cut.parent.mkdir()
             progress(f"crash: {name}: killed run ({kills - soak.total} kills to go)")
@@ -247,6 +292,10 @@ def crash_soak(kills: int, seed: int, variant: str, rounds: int = 10_000) -> Soa
                 got_actions, changed = comparable_actions(cut)
                 compare(name, ref, got, actions_of(whole), got_actions, soak,
                         chance_changed=changed)
+                answered = soak.kills["answer"] - answers_before
+                if got.get("answers_checked") != answered:
+                    soak.mismatches.append(f"{name}: {answered} kills right after a 200, "
+                                           f"{got.get('answers_checked')} checked at a restart")
                 if len(soak.mismatches) > found:  # keep both journals for inspection
                     kept = Path(tempfile.mkdtemp(prefix=f"unotable-crash-mismatch-{game_seed}-"))
                     shutil.copytree(tmp, kept, dirs_exist_ok=True)
@@ -374,9 +423,11 @@ def run(quick: bool = False, *, kills: int | None = None, seed: int = 1,
     cuts = cuts if cuts is not None else (20 if quick else 200)
     result = Result("crash")
     soak = crash_soak(kills, seed, variant, rounds)
-    result.add(Figure("kills (delay/ejection/commit)",
+    result.add(Figure("kills (delay/ejection/commit/answer)",
                       "/".join(str(soak.kills[k]) for k in KINDS)))
     result.add(at_least("kills", soak.total, kills))
+    result.add(Figure("kills right after a 200, per request",
+                      " ".join(f"{k}={n}" for k, n in sorted(soak.answers.items()))))
     result.add(Figure("restarts that found an ejection cut off", soak.cut_ejections))
     result.add(Figure("runs compared up to a random press a kill cut short",
                       soak.chance_changed))

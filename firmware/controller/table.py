@@ -18,6 +18,10 @@ Journal entries of a match:
   action is written in the same transaction as its result;
 * ``admin``  {"action": "pause"|"resume", ...}; ``arm`` {"seat"}: a UNO call made
   before the play that leaves one card (seat button or POST /api/uno);
+* ``dealer_card`` {"seat", "card"}: a card turned to choose the dealer while other seats
+  have yet to turn theirs (the last one completes the ``DealerCards`` action);
+* ``override`` {"kind": "tower-seen"|"clear-alarm", "tower", "slot"}: an admin confirmed
+  a tower by hand, or accepted a tower where the tray sees it;
 * ``undo``   {"seat", "card"} (ref = the action taken back): replay skips both
   (`firmware.controller.undo`).
 """
@@ -56,6 +60,8 @@ from uno_core.state import OWE_UNTIL
 log = logging.getLogger(__name__)
 
 COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}
+DEALER_CARD = "dealer_card"
+OVERRIDE = "override"
 RngFor = Callable[[str], random.Random]
 # A launcher press draws its card count from the ejection model with an rng made for
 # that step; production uses the system's entropy, the simulated table (seed, step).
@@ -147,6 +153,8 @@ class Controller:
         self.turned = False
         self.armed: set[int] = set()
         self.dealer_cards: dict[int, U.Card] = {}
+        # towers an admin accepted where they stand (override clear-alarm): tower -> slot
+        self.accepted: dict[str, int | str | None] = {}
         self.declared: Declared | None = None  # the last Play journaled (for undo)
         self.stats = {"actions": 0, "launcher_presses": 0, "cards_ejected": 0,
                       "tower_moves": 0, "rounds": 0}
@@ -206,6 +214,27 @@ class Controller:
             self._admin_effect(p)
         elif entry.kind == "arm":
             self.armed.add(int(p["seat"]))
+        elif entry.kind == DEALER_CARD:
+            self.dealer_cards[int(p["seat"])] = U.parse_card(p["card"])
+        elif entry.kind == OVERRIDE:
+            self._override_effect(p)
+
+    def journaled_view(self) -> dict[str, Any]:
+        """What a restart rebuilds from the journal alone (`_load`): the engine state and
+        what the controller keeps beside it; tower waits, the alarm and a running
+        ejection are left out (the tray and the launcher report those again). Taken just
+        before a kill and just after the restart's replay, the two are equal when every
+        answered request was committed first (`unotable demo`'s kill hook checks it)."""
+        d = self.declared
+        return {"match": self.match.id if self.match is not None else None, "step": self.step,
+                "engine": U.snapshot(self.state) if self.state is not None else None,
+                "names": list(self.names), "stats": dict(self.stats), "paused": self.paused,
+                "blocker": self.blocker, "turned": self.turned, "armed": sorted(self.armed),
+                "dealer_cards": {str(seat): U.format_card(card)
+                                 for seat, card in sorted(self.dealer_cards.items())},
+                "accepted": dict(self.accepted),
+                "jobs": [[j.kind, j.seat, j.count] for j in self.jobs],
+                "declared": None if d is None else [d.seq, d.seat, d.card, d.fixed, list(d.laid)]}
 
     def _start_match(self, edition: str, seats: int, options: Mapping[str, Any],
                      seed: int | None, names: list[str]) -> None:
@@ -238,6 +267,7 @@ class Controller:
                 self.jobs.append(Job("deal", e.seat, e.count))
             elif name == "tower_moved":
                 self.stats["tower_moves"] += 1
+                self.accepted.pop(e.tower, None)
                 if self.tower_confirm != "off":
                     self.tower_waits[e.tower] = _slot(e.seat)
                     if live and self.tower_pos.get(e.tower) == _slot(e.seat):
@@ -448,13 +478,13 @@ class Controller:
             if r.seat is None or not 0 <= r.seat < s.n:
                 raise Rejected("choosing the dealer: say which seat turned the card",
                                field="seat", status=422)
-            self.dealer_cards[r.seat] = card
-            missing = [i for i in range(s.n) if i not in self.dealer_cards]
+            turned = {**self.dealer_cards, r.seat: card}
+            missing = [i for i in range(s.n) if i not in turned]
             if missing:
+                self.journal.append(DEALER_CARD, {"seat": r.seat, "card": U.format_card(card)})
+                self.dealer_cards[r.seat] = card
                 return {"missing": missing, "step": self.step}
-            cards = tuple(self.dealer_cards[i] for i in range(s.n))
-            self.dealer_cards.clear()
-            fx = self._accept(U.DealerCards(cards))
+            fx = self._accept(U.DealerCards(tuple(turned[i] for i in range(s.n))))
             return {"effects": [U.effect_to_dict(e) for e in fx], "step": self.step}
         if s.to_act == U.CHANCE and s.chance == "reveal" and self.turned:
             fx = self._accept(U.Reveal(card))
@@ -536,15 +566,30 @@ class Controller:
             if self.tower_waits.get(tower) != slot:
                 raise Rejected(f"the table does not wait for tower {tower} at {_slot_name(slot)}",
                                field="tower")
+            self.journal.append(OVERRIDE, {"kind": kind, "tower": tower, "slot": slot})
             self._tower_seen(tower, slot, by="admin")
             return {"seen": tower}
         if self.alarm is None:
             raise Rejected("there is no alarm to clear")
+        payload = {"kind": kind, "tower": self.alarm["tower"], "slot": self.alarm["slot"]}
+        self.journal.append(OVERRIDE, payload)
+        self._override_effect(payload)
         self.alarm = None
         self.hw.panel.buzz(None)
         self._publish({"kind": "alarm_cleared"})
         self._pump()
         return {"cleared": True}
+
+    def _override_effect(self, payload: Mapping[str, Any]) -> None:
+        """What a journaled override leaves behind: the tower's wait is over; a tower
+        accepted where it stands raises no alarm there until it changes hands."""
+        tower, slot = payload["tower"], payload["slot"]
+        if payload["kind"] == "tower-seen":
+            if self.tower_waits.get(tower) == slot:
+                del self.tower_waits[tower]
+        else:
+            self.accepted[tower] = slot
+            self.tower_waits.pop(tower, None)
 
     # ------------------------------------------------------------------ undo
     def _note_declared(self, seq: int, action: U.Action, fx: list[Any]) -> None:
@@ -677,7 +722,8 @@ class Controller:
                 self._tower_seen(ev.tower, ev.slot, by="tray")
                 return
             expected = self._expected_slot(ev.tower)
-            if ev.slot != expected and ev.tower not in self.tower_waits:
+            if ev.slot != expected and ev.tower not in self.tower_waits \
+                    and self.accepted.get(ev.tower) != ev.slot:
                 self._raise_alarm(ev.tower, ev.slot,
                                   f"tower {ev.tower} moved to {_slot_name(ev.slot)} without a "
                                   f"capture: put it back at {_slot_name(expected)}")
@@ -717,6 +763,8 @@ class Controller:
             if other == tower or other in self.tower_waits or other not in self.tower_pos:
                 continue
             pos = self.tower_pos[other]
+            if other in self.accepted and self.accepted[other] == pos:
+                continue
             expected = self._expected_slot(other)
             if pos is not None and pos != expected:
                 self._raise_alarm(other, pos, f"tower {other} stands at {_slot_name(pos)} "

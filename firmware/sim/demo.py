@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -38,6 +39,7 @@ from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
 from uno_core import EDITIONS, get_edition
 
+KILL_AFTER_ENV = "UNOTABLE_DEMO_KILL_AFTER"  # KIND:N, the players' kill hook (bench/crash.py)
 NAMES = ("North", "East", "South", "West", "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
 WATCHABLE_PACE_S = 0.25
 
@@ -61,6 +63,18 @@ def check_arguments(variant: str, players: int, rounds: int) -> None:
                         f"{ed.max_players} players")
     if rounds < 1:
         raise DemoError(f"--rounds {rounds}: play at least one round")
+
+
+def kill_after_from(env: Mapping[str, str]) -> tuple[str, int] | None:
+    """`KILL_AFTER_ENV` as (request kind, N); None when unset."""
+    value = env.get(KILL_AFTER_ENV)
+    if not value:
+        return None
+    kind, _, nth = value.rpartition(":")
+    if not kind or not nth.isdigit() or int(nth) < 1:
+        raise DemoError(f"{KILL_AFTER_ENV}={value!r}: write KIND:N, e.g. play:2 "
+                        "(N counts from 1)")
+    return kind, int(nth)
 
 
 def sim_config(variant: str, players: int, seed: int, journal: Path, *,
@@ -135,6 +149,7 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
                       out=out, names=run.names,
                       api_url=(lambda: _url(run.daemon)) if over_http else None,
                       **dict(seat_options or {}))
+        seated.check_answered()  # before anything but the journal's replay moved the table
         controller.listeners.append(seated.on_event)
         controller.new_match_checks.append(world.check_new_match)
         run.controller, run.players = controller, seated
@@ -160,7 +175,9 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
 
         run = sim_daemon(variant, players, seed, path, fast=fast, rounds=rounds,
                          pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None else pace),
-                         out=out, seat_options={"human_seats": human_seats}, serve=serve)
+                         out=out, serve=serve,
+                         seat_options={"human_seats": human_seats,
+                                       "kill_after": kill_after_from(os.environ)})
         status = run.run(signals=True)
         summary = _summary(variant, players, seed, rounds, run.controller, run.world, path
                            if journal is not None else None)
@@ -191,6 +208,8 @@ def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any
         "cards_ejected": stats.get("cards_ejected", 0),
         "tower_moves": stats.get("tower_moves", 0),
         "world_agrees": world.agree,
+        "answers_checked": world.notes.get("answers_checked", 0),
+        "answers_lost": world.notes.get("answers_lost", 0),
         "mismatches": world.mismatches,
         "scores": list(state.scores) if state is not None else [],
         "match_over": bool(state is not None and state.over),

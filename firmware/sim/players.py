@@ -19,11 +19,20 @@ leaves one card, to say UNO before the card), each from an rng made of (seed, se
 also after the daemon was killed and restarted. A declaration in progress is written
 into the world file first (`World.pending`), so a restart can tell whether the referee
 got it (its step moved on) or the cards go back into the hand.
+
+Kill hook (`bench/crash.py`): with `kill_after=(KIND, N)` the players SIGKILL their own
+process right after the N-th answer to a KIND request (`request_kind`; ``any`` for
+every kind), having written what the table held at that moment into the world file
+(`Controller.journaled_view`). The restart compares it with what the journal brought
+back (`check_answered`): a difference is an answered request the crash lost.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import signal
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
@@ -72,6 +81,17 @@ def to_http(request: api.Request) -> tuple[str, dict[str, Any]]:
     raise TypeError(f"no API path for {request!r}")
 
 
+def request_kind(request: api.Request) -> str:
+    """A request's name for the kill hook: its API path (``play``, ``admin-resume``, ...),
+    a reveal as ``reveal-dealer`` or ``reveal-first``, an override by its kind."""
+    path, body = to_http(request)
+    if isinstance(request, ctl.Reveal):
+        return "reveal-dealer" if request.seat is not None else "reveal-first"
+    if isinstance(request, api.Admin) and request.action == "override":
+        return f"override-{body.get('kind')}"
+    return path.removeprefix("/api/").replace("/", "-")
+
+
 class _Barrier:
     """Queued behind every event posted before it: awaiting it means they were handled."""
 
@@ -91,7 +111,8 @@ class TablePlayers:
                  pace: float = 0.0, out: TextIO | None = None,
                  names: list[str] | None = None, forget_uno: float = 0.05,
                  human_seats: tuple[int, ...] = (),
-                 api_url: Callable[[], str | None] | None = None) -> None:
+                 api_url: Callable[[], str | None] | None = None,
+                 kill_after: tuple[str, int] | None = None) -> None:
         """`api_url()`: the table's API address once it listens; declarations then go
         over HTTP like a person's screen (else straight to `TableLoop.call`)."""
         self.world = world
@@ -107,6 +128,8 @@ class TablePlayers:
         self.human_seats = frozenset(human_seats)  # nobody decides for these: a person does
         self.api_url = api_url
         self._http: Any = None
+        self.kill_after = kill_after
+        self._answers = 0
         loop.on(_Barrier, lambda _e: None)
 
     # ------------------------------------------------------------------ events
@@ -288,14 +311,50 @@ class TablePlayers:
         try:
             if url is None:
                 result: dict[str, Any] = await self.loop.call(request)
-                return result
-            return await self._post(url, request)
+            else:
+                result = await self._post(url, request)
         except Rejected as exc:
             self.refusals += 1
             self.world._disagree(f"step {self._step()}: the table refused {request}: {exc.reason}")
             if self.out is not None:
                 self.out.write(f"  !   refused {type(request).__name__}: {exc.reason}\n")
             return None
+        self._answered(request)
+        return result
+
+    def _answered(self, request: api.Request) -> None:
+        """The kill hook: SIGKILL right after the `kill_after` answer (module docstring)."""
+        if self.kill_after is None:
+            return
+        kind, nth = self.kill_after
+        name = request_kind(request)
+        if kind not in (name, "any"):
+            return
+        self._answers += 1
+        if self._answers < nth:
+            return
+        with self.world.change():
+            self.world.notes["answered"] = {"request": name, "step": self._step(),
+                                            "table": self.ctl.journaled_view()}
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def check_answered(self) -> None:
+        """Call right after the controller replayed its journal: a request answered just
+        before a kill must have come back (else it counts in ``answers_lost``)."""
+        notes = self.world.notes
+        answered = notes.get("answered")
+        if answered is None:
+            return
+        now = json.loads(json.dumps(self.ctl.journaled_view()))
+        with self.world.change():
+            del notes["answered"]
+            notes["answers_checked"] = notes.get("answers_checked", 0) + 1
+            if now != answered["table"]:
+                notes["answers_lost"] = notes.get("answers_lost", 0) + 1
+                lost = [k for k in now if now[k] != answered["table"].get(k)]
+                self.world._disagree(f"step {answered['step']}: {answered['request']} was "
+                                     f"answered before a kill, but the restart did not bring "
+                                     f"back the table's {', '.join(lost)}")
 
     async def _post(self, url: str, request: api.Request) -> dict[str, Any]:
         import aiohttp
@@ -337,10 +396,11 @@ class TablePlayers:
         elif kind == "tower":
             world.move_tower(w["tower"], w["slot"])
         elif kind == "dealer-cards":
-            deck = deck_of(world.edition)
-            picks = rng(self.seed, "dealer", step).sample(deck, len(w["missing"]))
-            for seat, card in zip(w["missing"], picks, strict=True):
-                await self._submit(ctl.Reveal(card, seat))
+            # every seat's card, drawn at once: a restart after some were answered finds
+            # the same cards for the seats still missing
+            picks = rng(self.seed, "dealer", step).sample(deck_of(world.edition), world.n)
+            for seat in w["missing"]:
+                await self._submit(ctl.Reveal(picks[seat], seat))
         elif kind == "shuffle":
             if w["round_start"]:
                 world.gather_and_load(step)

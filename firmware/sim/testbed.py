@@ -79,6 +79,7 @@ class SimTable:
         self.controller = ctl
         self.bots = TablePlayers(self.world, ctl, services.loop, seed=self.seed, rounds=10**6,
                                  forget_uno=self.forget_uno, api_url=self._api_url)
+        self.bots.check_answered()  # as the demo does, before anything but the replay ran
         ctl.listeners.append(self.bots.on_event)
         ctl.listeners.append(self.events.append)
         services.loop.spawn(self._started())

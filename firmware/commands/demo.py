@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
@@ -45,9 +46,21 @@ def run(args: argparse.Namespace) -> int:
         return serve(args)
     from firmware.errors import JournalError
     from firmware.journal import Journal, refusal
-    from firmware.sim.demo import DemoError, run_demo, summary_json, summary_text
+    from firmware.sim.demo import (
+        DemoError,
+        check_arguments,
+        kill_after_from,
+        run_demo,
+        summary_json,
+        summary_text,
+    )
     from firmware.sim.world import WorldError
 
+    try:  # bad arguments are refused before anything is written
+        check_arguments(args.variant, args.players, args.rounds)
+        kill_after_from(os.environ)
+    except DemoError as exc:
+        raise UsageError(str(exc)) from None
     if args.journal:  # refused before the simulated table writes its file beside it
         try:
             Journal.open(args.journal).close()

@@ -215,7 +215,7 @@ def play_match(edition: str, seats: int, bots: Sequence[Bot], chance_rng: BotRng
 
     def step(action: Action) -> None:
         nonlocal state
-        before = state
+        before = state.clone() if observe is not None else state  # apply mutates `state`
         state, fx = apply(state, action)
         actions.append(action)
         effects.append(tuple(fx))

@@ -108,10 +108,10 @@ def sample_outcome(state: State, rng: Rng, launcher: LauncherModel = MEASURED) -
     if need == "shuffle":
         if s.table:
             return A.Shuffle(())
-        size = len(s.edition.deck) if s.phase == "shuffle" else len(s.discard) - 1
+        size = len(s.edition.deck) if s.phase == "shuffle" else len(s._disc) - 1
         return A.Shuffle(_permutation(rng, size))
     if need == "reveal":
-        return A.Reveal(_sample_card(rng, {c: k for c, k in s.unseen.items() if k > 0}))
+        return A.Reveal(_sample_card(rng, {c: k for c, k in s._unseen.items() if k > 0}))
     if need == "eject":
         return A.Eject(min(launcher.eject(rng, s.since_eject), s.pile_count))
     raise RuleError(f"unknown chance kind {need!r}")
@@ -123,7 +123,7 @@ def sample_hand_entry(state: State, rng: Rng) -> Action:
     s = state
     if s.phase != "hand_entry" or s.to_act < 0:
         raise RuleError("no hand entry is due")
-    pool = {c: k for c, k in s.unseen.items() if k > 0}
+    pool = {c: k for c, k in s._unseen.items() if k > 0}
     cards: list[Card] = []
     for _ in range(s.counts[s.to_act]):
         card = _sample_card(rng, pool)

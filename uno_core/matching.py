@@ -7,7 +7,6 @@ from collections.abc import Iterable
 
 from uno_core.cards import (
     HIT2,
-    NUMBER,
     REVERSE,
     SKIP,
     TAKE2,
@@ -18,16 +17,17 @@ from uno_core.cards import (
     WILD_ALL_HIT,
     WILD_ATTACK,
     WILD_CUSTOM,
-    WILD_EXTREME,
     WILD_HIT4,
     WILD_HIT_FIRE,
     WILD_TAKE1,
     Card,
 )
 from uno_core.state import State
+from uno_core.tables import TARGETED, matches
 
-# kinds whose card needs a target seat / towers / a colour
-TARGETED = frozenset({WILD_ATTACK, WILD_EXTREME, TRADE_HANDS})
+__all__ = ["CUSTOM_KIND", "TARGETED", "effective_kind", "free_towers", "match_set", "matches",
+           "playable_cards", "symbol_forbid", "tower_count", "wild_blocked"]
+
 
 
 CUSTOM_KIND = {
@@ -38,16 +38,8 @@ CUSTOM_KIND = {
 
 
 def symbol_forbid(s: State) -> str:
-    top = s.discard[-1]
+    top = s._disc[-1]
     return TOWER_PROTECTS[top.symbol] if top.symbol else ""
-
-
-def matches(card: Card, top: Card, colour: str, forbid: str) -> bool:
-    if card.kind == forbid:
-        return False
-    if card.colour == "" or card.colour == colour:
-        return True
-    return card.kind == top.kind and (card.kind != NUMBER or card.number == top.number)
 
 
 def wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
@@ -63,7 +55,7 @@ _MATCH_CACHE: dict[tuple[str, Card, str], frozenset[Card]] = {}
 
 def match_set(s: State) -> frozenset[Card]:
     """The deck's cards that may go on the current top card and colour (cached)."""
-    top = s.discard[-1]
+    top = s._disc[-1]
     key = (s.edition.name, top, s.colour)
     found = _MATCH_CACHE.get(key)
     if found is None:

@@ -236,10 +236,12 @@ class Case:
     seed: int
     launcher: str = "measured"
     max_steps: int = 1500
+    start: dict[str, Any] | None = None  # position() arguments: start mid-round
 
     def __str__(self) -> str:
         return (f"{self.edition}/{self.mode}/{self.seats} seats/seed {self.seed}/"
-                f"{self.launcher}/{self.options}")
+                f"{self.launcher}/{self.options}" + (f"/position {self.start}"
+                                                     if self.start else ""))
 
 
 def _choose(rng: random.Random, s: Any, legal: list[Any]) -> Any:
@@ -351,8 +353,17 @@ class Lockstep:
 
     def run(self) -> Stats:
         c = self.case
-        old = OLD.new_match(c.edition, c.seats, c.options, c.mode)
-        new = NEW.new_match(c.edition, c.seats, c.options, c.mode)
+        if c.start is None:
+            old = OLD.new_match(c.edition, c.seats, c.options, c.mode)
+            new = NEW.new_match(c.edition, c.seats, c.options, c.mode)
+        else:
+            kw = {**c.start, "options": c.options, "mode": c.mode}
+            vo, vn = _made(OLD, c.edition, kw), _made(NEW, c.edition, kw)
+            if isinstance(vo, tuple) or isinstance(vn, tuple):
+                if vo != vn:
+                    raise self.fail(f"position(): oracle {vo}, live {vn}")
+                return self.stats
+            old, new = vo, vn
         st = self.stats
         flip = False
         stale: list[Any] = []
@@ -398,6 +409,48 @@ class Lockstep:
         return st
 
 
+def _made(engine: ModuleType, edition: str, kw: dict[str, Any]) -> Any:
+    """``position(edition, **kw)``, or ("refused", error type, text)."""
+    try:
+        return engine.position(edition, **kw)
+    except Exception as exc:  # noqa: BLE001 - compared between the engines
+        return ("refused", type(exc).__name__, str(exc))
+
+
+def random_position(rng: random.Random, edition: str, mode: str, seats: int) -> dict[str, Any]:
+    """``position()`` arguments for a random mid-round position: random hand sizes (some of
+    one card, maybe an open UNO), a discard pile from one card to most of the deck (so the
+    pile may be nearly empty), the pile's order, towers with random owners."""
+    ed = OLD.EDITIONS[edition]
+    deck = list(ed.deck)
+    rng.shuffle(deck)
+    sizes = [rng.choice((1, 1, 2, 3, 5, 7, 10)) for _ in range(seats)]
+    hands, i = [], 0
+    for k in sizes:
+        hands.append(" ".join(map(str, deck[i:i + k])))
+        i += k
+    rest = deck[i:]
+    cut = rng.randrange(1, len(rest)) if rng.random() < 0.4 else rng.randrange(1, 12)
+    discard = rest[:cut]
+    kw: dict[str, Any] = {"discard": " ".join(map(str, discard)), "turn": rng.randrange(seats),
+                          "direction": rng.choice((1, -1))}
+    if discard[-1].colour == "":
+        kw["colour"] = rng.choice(COLOURS)
+    if mode == "table":
+        kw["counts"] = sizes
+    else:
+        kw["hands"] = hands
+        kw["pile"] = " ".join(map(str, rest[cut:]))
+    if ed.towers:
+        kw["towers"] = {t: rng.randrange(-1, seats) for t in TOWERS if rng.random() < 0.7}
+    ones = [seat for seat, k in enumerate(sizes) if k == 1]
+    if ones and rng.random() < 0.3:
+        kw["exposed"] = rng.choice(ones)
+    if ed.launcher:
+        kw["since_eject"] = rng.randrange(5)
+    return kw
+
+
 LAUNCHERS_NEW = {"measured": NEW.MEASURED, "simple": NEW.SIMPLE,
                  "stingy": NewSimpleLauncher(p_eject=0.25, max_cards=2)}
 
@@ -426,7 +479,8 @@ def random_options(rng: random.Random, edition: str, seats: int) -> dict[str, An
 
 def cases(edition: str, mode: str, seeds: int, max_steps: int = 1500) -> list[Case]:
     """`seeds` matches of `edition` in `mode`: the first with 4 seats and the edition's
-    defaults, then the most seats, two seats, then random counts; random option sets."""
+    defaults, then the most seats, two seats, then random counts; random option sets;
+    every third starts from a random mid-round position."""
     ed = OLD.EDITIONS[edition]
     out = []
     for i in range(seeds):
@@ -435,8 +489,11 @@ def cases(edition: str, mode: str, seeds: int, max_steps: int = 1500) -> list[Ca
         seats = ((4, ed.max_players, 2)[i] if i < 3
                  else rng.randint(ed.min_players, ed.max_players))
         options = {"target_score": 150} if i == 0 else random_options(rng, edition, seats)
+        if mode == "table":  # table rounds are short (any unseen card may be declared)
+            options["target_score"] = options["target_score"] * 3
         launcher = ("measured", "simple", "stingy")[i % 3] if ed.launcher else "measured"
-        out.append(Case(edition, mode, seats, options, seed, launcher, max_steps))
+        start = random_position(rng, edition, mode, seats) if i % 3 == 2 else None
+        out.append(Case(edition, mode, seats, options, seed, launcher, max_steps, start))
     return out
 
 

@@ -23,7 +23,9 @@ compared in forms that do not depend on how an engine holds them. At every step:
   the same outcome;
 * the chosen action is applied to both (to the live engine, alternately as the very
   object its ``legal_actions`` listed and as a new equal object, so both its checked and
-  its listed path run): equal effects (``effect_to_dict``, in order), equal states.
+  its listed path run): equal effects (``effect_to_dict``, in order), equal states;
+* now and then the live engine goes on from ``restore(snapshot(state))`` (equal at once,
+  and every later step from it), or from ``state.clone()`` (the original must not change).
 
 `run_case` plays one match; `cases` builds a deterministic set of matches (every
 edition, both modes, 2..max seats, random option sets, two launcher models).
@@ -388,6 +390,13 @@ class Lockstep:
                 if vn != vo:
                     raise self.fail(f"{action}: oracle says {vo[1:]}, live {vn[1:]}")
                 break
+            kept = None
+            if st.steps % 37 == 36:  # go on from restore(snapshot()): it must rebuild it all
+                new = NEW.restore(NEW.snapshot(new))
+                self.same_state(old, new, "restore(snapshot(state)) is another state")
+            elif st.steps % 23 == 22:  # go on from a clone: the original must not change
+                kept = (new, canon_state(NEW, new))
+                new = new.clone()
             mine = to_new(action)
             flip = not flip
             if flip:  # the very object the live engine listed (its listed path)
@@ -402,6 +411,9 @@ class Lockstep:
             st.effects.update(e.name if e.name != "prompt" else f"prompt:{e.kind}"
                               for e in fx_old)
             self.compare_after(action, old, fx_old, new, fx_new)
+            if kept is not None and canon_state(NEW, kept[0]) != kept[1]:
+                raise self.fail(f"{action} applied to a clone changed the original:\n"
+                                f"{_diff(kept[1], canon_state(NEW, kept[0]))}")
             st.rounds += old.round_no != before_round
             st.steps += 1
         self.same_state(old, new)

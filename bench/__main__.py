@@ -44,10 +44,10 @@ QUICK_ARGS = {"engine": ["--rounds", "300", "--repeat", "1"],
 ENGINE_RATIO = 2.0  # bench/engine.py: checked path / RLCard rounds per second (issue 11)
 SIMULATE_RATIO = 3.0  # bench/engine.py: simulation kernel / RLCard, in the same run
 # per-edition actions/s of the checked path before the issue 11 rewrite, for runs without
-# the frozen engine in tests/oracle (bench/README.md, "Engine baseline": this machine, same
-# workload and policy); with it, bench/engine.py times both in the same run
-EDITION_BASELINE = {"classic": 125_600.0, "power": 96_300.0, "attack": 109_700.0,
-                    "attack-1999": 129_100.0, "extreme": 89_300.0}
+# the frozen engine in tests/oracle: the last idle full run (bench/README.md, "Engine
+# baseline"); with the oracle, bench/engine.py times both in the same run
+EDITION_BASELINE = {"classic": 174_100.0, "power": 129_600.0, "attack": 159_300.0,
+                    "attack-1999": 174_100.0, "extreme": 151_000.0}
 EDITION_SPEEDUP = 2.0
 
 

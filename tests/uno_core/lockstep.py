@@ -270,8 +270,8 @@ class Lockstep:
 
     def fail(self, what: str) -> Mismatch:
         tail = "\n    ".join(self.log[-12:])
-        return Mismatch(f"{self.case}: step {self.stats.steps}: {what}\n  last actions:\n"
-                        f"    {tail}")
+        return Mismatch(f"step {self.stats.steps}: {what}\n  match: {self.case}\n"
+                        f"  last actions:\n    {tail}")
 
     def same_state(self, old: Any, new: Any, what: str = "states differ") -> dict[str, Any]:
         a, b = canon_state(OLD, old), canon_state(NEW, new)

@@ -60,6 +60,7 @@ from uno_core.editions import EDITIONS, Edition, get_edition
 from uno_core.effects import Effect, effect_to_dict
 from uno_core.engine import apply, hand_points, legal_actions, new_match, replay
 from uno_core.errors import IllegalAction, NotationError, OptionError, RuleError, SetupError
+from uno_core.kernel import choose_random, run_random
 from uno_core.options import OPTION_SPECS, Options, make_options
 from uno_core.setup import position
 from uno_core.snapshot import restore, snapshot
@@ -74,5 +75,5 @@ __all__ = [
     "action_from_dict", "action_to_dict", "apply", "effect_to_dict", "format_card",
     "get_edition", "hand_points", "legal_actions", "make_options", "new_match",
     "parse_card", "parse_cards", "position", "public_state", "replay", "restore",
-    "sample_hand_entry", "sample_outcome", "snapshot",
+    "sample_hand_entry", "sample_outcome", "snapshot", "choose_random", "run_random",
 ]

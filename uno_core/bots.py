@@ -191,6 +191,7 @@ class MatchError(RuleError):
 
 
 Observer = Callable[[State, Action, State, Sequence[Effect]], None]
+Ahead = Callable[[State, Action], None]
 
 
 def _turn_actions(state: State, legal: list[Action]) -> tuple[list[Action], list[Action]]:
@@ -204,21 +205,28 @@ def _turn_actions(state: State, legal: list[Action]) -> tuple[list[Action], list
 def play_match(edition: str, seats: int, bots: Sequence[Bot], chance_rng: BotRng, *,
                options: Mapping[str, object] | None = None, mode: str = "simulation",
                launcher: LauncherModel = MEASURED, max_actions: int = 200_000,
-               observe: Observer | None = None) -> MatchLog:
+               observe: Observer | None = None, ahead: Ahead | None = None,
+               effects: bool = True) -> MatchLog:
     """Play one match to its end: `bots[i]` plays seat i, `chance_rng` drives the chance
     player (and table-mode hand entries). `observe(before, action, after, effects)` sees
-    every step. Stops after `max_actions` (the log then ends before the match does).
-    Raises MatchError (with the log so far) if anything goes wrong."""
+    every step (it costs a copy of the state per step: apply changes the state in
+    place); `ahead(state, action)` sees each action before it is applied, for free.
+    With ``effects=False`` (the simulation kernel) no effects are built and the log has
+    none; the match is the same. Stops after `max_actions` (the log then ends before the
+    match does). Raises MatchError (with the log so far) if anything goes wrong."""
     state = new_match(edition, seats, options, mode)
     actions: list[Action] = []
-    effects: list[tuple[Effect, ...]] = []
+    logged: list[tuple[Effect, ...]] = []
 
     def step(action: Action) -> None:
         nonlocal state
+        if ahead is not None:
+            ahead(state, action)
         before = state.clone() if observe is not None else state  # apply mutates `state`
-        state, fx = apply(state, action)
+        state, fx = apply(state, action, effects)
         actions.append(action)
-        effects.append(tuple(fx))
+        if effects:
+            logged.append(tuple(fx))
         if observe is not None:
             observe(before, action, state, fx)
 
@@ -242,8 +250,8 @@ def play_match(edition: str, seats: int, bots: Sequence[Bot], chance_rng: BotRng
                     continue
             step(bots[state.to_act].act(state, own))
     except Exception as exc:
-        raise MatchError(MatchLog(state, tuple(actions), tuple(effects)), exc) from exc
-    return MatchLog(state, tuple(actions), tuple(effects))
+        raise MatchError(MatchLog(state, tuple(actions), tuple(logged)), exc) from exc
+    return MatchLog(state, tuple(actions), tuple(logged))
 
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "MatchError", "MatchLog", "RandomBot", "play_match"]

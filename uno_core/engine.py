@@ -242,6 +242,11 @@ def _can_draw(s: State, seat: int) -> bool:
 
 def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
     _check_play(s, p)
+    play(s, p, fx)
+
+
+def play(s: State, p: A.Play, fx: Effects) -> None:
+    """The writing half of a play: `p` must be legal (checked, or listed for `s`)."""
     seat, card = p.seat, p.card
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
@@ -338,10 +343,15 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
                             if s.phase == "play" and s.to_act == seat
                             else f"seat {seat} cannot draw now (to act: {s.to_act}, "
                                  f"phase {s.phase})")
+    draw(s, seat, fx)
+
+
+def draw(s: State, seat: int, fx: Effects) -> None:
+    """The writing half of a turn's draw or press: it must be legal."""
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
     s.drawn = ()
-    if launcher:
+    if s.edition.launcher:
         s._queue = [(OWE_PRESS, seat, 1, TAG_TURN)]
         s.to_act = CHANCE
         s.chance = "eject"
@@ -667,42 +677,47 @@ def _play_variants(s: State, seat: int, card: Card, hand: list[Card]) -> list[A.
 _DRAW = tuple(A.Draw(i) for i in range(16))
 _PRESS = tuple(A.Press(i) for i in range(16))
 _PASS = tuple(A.Pass(i) for i in range(16))
-_MEMO_LIMIT = 100_000  # entries per Tables before the memo starts over
 
 
-def _faces(tb: Tables, m: int) -> list[Card]:
-    """The cards of mask `m`, lowest id first."""
+def hand_faces(cards: Iterable[Card], m: int) -> list[Card]:
+    """The distinct cards of `cards` whose bit is in `m`, in the order they come first
+    (the order legal_actions lists plays in: a player's hand as held)."""
     out = []
-    cards = tb.cards
-    while m:
-        low = m & -m
-        out.append(cards[low.bit_length() - 1])
-        m ^= low
+    seen = 0
+    for card in cards:
+        b = card.bit
+        if b & m and not b & seen:
+            out.append(card)
+            seen |= b
+            if seen == m:
+                break
     return out
 
 
 def _turn_actions(s: State, seat: int) -> list[Action]:
-    """The plain turn in simulation: the plays of the hand's playable faces (in card id
-    order), then the draw or press if allowed. Memoised per (faces, seat, two cards)
-    when no face needs choices that depend on more than that."""
+    """The plain turn in simulation: the plays of the hand's playable cards (in hand
+    order), then the draw or press if allowed."""
     tb = s.tables
     m = _playable_mask(s, tb, seat, s._masks[seat])
-    two = s._counts[seat] == 2
-    key = m << 5 | seat << 1 | two
-    found = tb.memo.get(key)
-    if found is not None:
-        return list(found)
     out: list[Action] = []
-    hand = s._hands[seat]
-    cache = _variant_map(s, seat)
-    for card in _faces(tb, m):
-        out += _cached_variants(s, seat, card, hand, cache)
-    if not m or s.options.draw_when_playable:
-        out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
-    if not m & tb.choice_bits:
-        if len(tb.memo) >= _MEMO_LIMIT:
-            tb.memo.clear()
-        tb.memo[key] = tuple(out)
+    if m:
+        hand = s._hands[seat]
+        cache = _VARIANT_MAPS.get((seat, s._counts[seat] == 2))
+        if cache is None:
+            cache = _variant_map(s, seat)
+        seen = 0
+        for card in hand:
+            b = card.bit
+            if b & m and not b & seen:
+                seen |= b
+                found = cache.get(card)
+                out += found if found is not None else _cached_variants(s, seat, card, hand,
+                                                                          cache)
+                if seen == m:
+                    break
+        if not s.options.draw_when_playable:
+            return out
+    out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
     return out
 
 
@@ -731,8 +746,8 @@ def legal_actions(state: State) -> list[Action]:
                 hand: list[Card] = []
             else:
                 hand = s._hands[seat]
-                faces = mask_of(s.drawn) if s.phase == "drawn" else s._masks[seat]
-                playable = _faces(tb, _playable_mask(s, tb, seat, faces))
+                pool = s.drawn if s.phase == "drawn" else hand
+                playable = hand_faces(pool, _playable_mask(s, tb, seat, mask_of(pool)))
             cache = _variant_map(s, seat)
             for card in playable:
                 out.extend(_cached_variants(s, seat, card, hand, cache))

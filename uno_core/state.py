@@ -21,11 +21,13 @@ In table mode hands are empty (only counts are known) and the pile is only a cou
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from uno_core.actions import CHANCE
 from uno_core.cards import TOWERS, Card, format_card
 from uno_core.editions import Edition
 from uno_core.options import Options
-from uno_core.tables import Tables
+from uno_core.tables import Tables, mask_of
 
 NOBODY = -2  # to_act when the match is over
 
@@ -108,6 +110,12 @@ class State:
         s._queue = self._queue[:]
         s._unseen = dict(self._unseen)
         return s
+
+    def assume_hands(self, hands: Sequence[Sequence[Card]]) -> None:
+        """Replace every hand (counts stay): a player's view of a table-mode state
+        (``table = False`` and only its own hand), for bots that decide from it."""
+        self._hands = [list(h) for h in hands]
+        self._masks = [mask_of(h) for h in self._hands]
 
     # -- read-only views (built on read: callers get values, not the engine's lists)
     @property

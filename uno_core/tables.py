@@ -9,7 +9,8 @@ never). A seat's playable faces are ``state._masks[seat] & match[...]``.
 
 from __future__ import annotations
 
-from uno_core.actions import Action
+from collections.abc import Iterable
+
 from uno_core.cards import (
     COLOURS,
     DISCARD_ALL,
@@ -42,7 +43,7 @@ def matches(card: Card, top: Card, colour: str, forbid: str) -> bool:
     return card.kind == top.kind and (card.kind != NUMBER or card.number == top.number)
 
 
-def mask_of(cards: list[Card] | tuple[Card, ...]) -> int:
+def mask_of(cards: Iterable[Card]) -> int:
     m = 0
     for c in cards:
         m |= c.bit
@@ -53,7 +54,7 @@ class Tables:
     """The masks of one edition under one set of options (see the module docstring)."""
 
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "custom_kind",
-                 "cards", "memo")
+                 "cards")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -62,8 +63,6 @@ class Tables:
         self.cards: list[Card] = [faces[0]] * size  # by id (ids of other decks: unused)
         for c in faces:
             self.cards[c.id] = c
-        # legal_actions' memo of the plain turn: (faces, seat, two cards) -> actions
-        self.memo: dict[int, tuple[Action, ...]] = {}
         self.match: list[dict[str, int]] = [{} for _ in range(size)]
         for top in faces:
             forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""

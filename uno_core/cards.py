@@ -114,6 +114,8 @@ class Card:
             object.__setattr__(card, "id", len(_INTERNED))
             object.__setattr__(card, "bit", 1 << len(_INTERNED))
             _INTERNED[key] = card
+            BY_ID.append(card)
+            BITS.append(card.bit)
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -143,6 +145,10 @@ class Card:
 
 
 _INTERNED: dict[tuple[str, str, int, str], Card] = {}
+# by Card.id: the card and its bit (the engine keeps hands as lists of ids: comparing
+# ints runs in C, comparing orderable Python objects does not)
+BY_ID: list[Card] = []
+BITS: list[int] = []
 
 
 def number_card(colour: str, number: int, symbol: str = "") -> Card:

@@ -21,6 +21,8 @@ from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
 from uno_core.cardrules import BEHAVIOUR
 from uno_core.cards import (
+    BITS,
+    BY_ID,
     COLOURS,
     DISCARD_ALL,
     DRAW1,
@@ -212,11 +214,11 @@ def _check_choices(s: State, p: A.Play) -> None:
                 if s._unseen.get(c, 0) < k:
                     raise IllegalAction(p, f"not enough {c} left unseen")
         else:
-            rest = remove(s._hands[seat], (card,))
+            rest = remove(s.hand(seat), (card,))
             expect = Counter(c for c in rest if c.colour == card.colour)
             if Counter(p.laid) != expect:
                 raise IllegalAction(p, f"Discard All must lay all other {card.colour} cards: "
-                                       f"{' '.join(str(c) for c in sorted(expect.elements()))}")
+                                       f"{' '.join(str(c) for c in sorted(expect.elements(), key=Card.sort_key))}")
     elif p.laid:
         raise IllegalAction(p, f"{card} lays no other cards")
     left = s._counts[seat] - 1 - len(p.laid)
@@ -240,11 +242,6 @@ def _can_draw(s: State, seat: int) -> bool:
 
 # -- plays ------------------------------------------------------------------------------
 
-def _apply_play(s: State, p: A.Play, fx: Effects) -> None:
-    _check_play(s, p)
-    play(s, p, fx)
-
-
 def play(s: State, p: A.Play, fx: Effects) -> None:
     """The writing half of a play: `p` must be legal (checked, or listed for `s`)."""
     seat, card = p.seat, p.card
@@ -257,12 +254,12 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         s._counts[seat] -= 1 + len(p.laid)
     else:
         hand = s._hands[seat]
-        hand.remove(card)
+        hand.remove(card.id)
         if p.laid:
             for c in p.laid:
-                hand.remove(c)
-            s._masks[seat] = mask_of(hand)
-        elif card not in hand:
+                hand.remove(c.id)
+            s._masks[seat] = mask_of(map(BY_ID.__getitem__, hand))
+        elif card.id not in hand:
             s._masks[seat] ^= card.bit
         s._counts[seat] = len(hand)
         if kind == WILD_DRAW4:
@@ -273,7 +270,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         fx.append(E.CardsLaid(seat, p.laid))
     s._disc.append(card)
     if want:
-        fx.append(E.shared(E.CardPlayed, seat, card))
+        fx.append(_PLAYED[seat].get(card) or _played(seat, card))
     if card.colour == "":
         s.colour = p.colour
         if want:
@@ -296,14 +293,28 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     if s.drawn:
         s.drawn = ()
     if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
-        s.turn = s.actor = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+        s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
         s.phase = "play"
+        if (not s._queue and s.out < 0 and s.exposed < 0
+                and (s._pcount if s.table else s._pile)):
+            s.chance = ""  # settle's quiet case
+            s.to_act = t
+            return
     else:
         if kind == WILD_CUSTOM:
             kind = s.tables.custom_kind
         BEHAVIOUR[kind](s, seat, p, fx)
     settle(s, fx)
+
+
+_PLAYED: list[dict[Card, E.CardPlayed]] = [{} for _ in range(16)]  # per seat
+
+
+def _played(seat: int, card: Card) -> E.CardPlayed:
+    """The CardPlayed effect, made once per (seat, card): effects are immutable."""
+    found = _PLAYED[seat][card] = E.CardPlayed(seat, card)
+    return found
 
 
 def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
@@ -350,6 +361,25 @@ def draw(s: State, seat: int, fx: Effects) -> None:
     """The writing half of a turn's draw or press: it must be legal."""
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
+    pile = s._pile
+    if pile and not s.tables.launcher and not s.options.draw_then_play:
+        # simulation (a table-mode pile is empty), a pile edition, the turn ends
+        card = pile.pop()
+        s._hands[seat].append(card.id)
+        s._masks[seat] |= card.bit
+        s._counts[seat] += 1
+        if fx is not NOFX:
+            fx.append(_DISPENSE_ONE[seat])
+        s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+        s.skip_pending = 0
+        s.phase = "play"
+        s.drawn = ()
+        if not s._queue and s.out < 0 and s.exposed < 0 and pile:
+            s.chance = ""  # settle's quiet case
+            s.to_act = t
+            return
+        settle(s, fx)
+        return
     s.drawn = ()
     if s.edition.launcher:
         s._queue = [(OWE_PRESS, seat, 1, TAG_TURN)]
@@ -359,12 +389,14 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         return
     if s._pile or (s.table and s._pcount):  # the usual case: no reshuffle needed first
         s.drawn = give(s, seat, 1)
-        if fx is not NOFX:
-            fx.append(E.shared(E.Dispense, seat, 1))
+        fx.append(_DISPENSE_ONE[seat])
         after_turn_draw(s, seat, 1, fx)
     else:
         s._queue = [(OWE_DRAW, seat, 1, TAG_TURN)]
     settle(s, fx)
+
+
+_DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
 
 
 # -- the other seat actions -------------------------------------------------------------
@@ -442,7 +474,7 @@ def _apply_enter_hand(s: State, a: A.EnterHand, fx: Effects) -> None:
                                f"not {len(a.cards)}")
     check_unseen(s, a.cards, a, "hand entry")
     unseen_take(s, a.cards)
-    s._hands[a.seat] = list(a.cards)
+    s._hands[a.seat] = [c.id for c in a.cards]
     s._masks[a.seat] = mask_of(a.cards)
     entered = list(s.entered)
     entered[a.seat] = True
@@ -460,7 +492,7 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
         unseen_take(s, a.laid)
         s._counts[seat] = 1
     else:
-        hand = s._hands[seat]
+        hand = s.hand(seat)
         try:
             rest = remove(hand, a.laid)
         except ValueError:
@@ -610,12 +642,36 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     order (an empty list with ``effects=False``). An illegal action raises
     IllegalAction and leaves `state` exactly as it was."""
     s = state
-    if s.phase == "match_over":
-        raise IllegalAction(action, "the match is over")
-    fx: Effects = [] if effects else NOFX
     kind = type(action)
     if kind is A.Play:
-        _apply_play(s, action, fx)  # type: ignore[arg-type]
+        p: A.Play = action  # type: ignore[assignment]
+        seat = p.seat
+        card = p.card
+        if (seat == s.to_act and seat == s.actor and s.phase == "play" and not s._queue
+                and not s.table and type(card) is Card and card.kind in _PLAIN_VARIANTS
+                and p.target == -1 and not p.towers and not p.laid):
+            # the common play, checked in one go (anything doubtful: the full check)
+            b = card.bit
+            colour = s.colour
+            tb = s.tables
+            mask = s._masks[seat]
+            if (mask & b and tb.match[s._disc[-1].id][colour] & b
+                    and (p.colour in COLOURS if card.colour == "" else not p.colour)
+                    and (not p.uno or s._counts[seat] == 2)
+                    and not (tb.wild_restricted and card.kind == WILD
+                             and mask & tb.colour_bits[colour])):
+                if effects:
+                    fx: Effects = []
+                    play(s, p, fx)
+                    return s, fx
+                play(s, p, NOFX)
+                return s, []
+    if s.phase == "match_over":
+        raise IllegalAction(action, "the match is over")
+    fx = [] if effects else NOFX
+    if kind is A.Play:
+        _check_play(s, action)  # type: ignore[arg-type]
+        play(s, action, fx)  # type: ignore[arg-type]
     elif (kind is A.Draw or kind is A.Press) and s.to_act != CHANCE:
         _apply_draw(s, action, fx)  # type: ignore[arg-type]
     elif isinstance(action, _CHANCE_TYPES):
@@ -632,30 +688,26 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
 
 # -- legal actions ----------------------------------------------------------------------
 
-# per (seat, holds two cards): card -> its play variants; only for cards without choices
-_VARIANT_MAPS: dict[tuple[int, bool], dict[Card, list[A.Play]]] = {}
+# per 2 * seat + (holds two cards): card id -> its play variants (cards without choices)
+_VARIANTS: list[dict[int, list[A.Play]]] = [{} for _ in range(32)]
 
 
-def _variant_map(s: State, seat: int) -> dict[Card, list[A.Play]]:
-    key = (seat, s._counts[seat] == 2)
-    found = _VARIANT_MAPS.get(key)
-    if found is None:
-        found = _VARIANT_MAPS[key] = {}
-    return found
+def _variant_map(s: State, seat: int) -> dict[int, list[A.Play]]:
+    return _VARIANTS[2 * seat + (s._counts[seat] == 2)]
 
 
-def _cached_variants(s: State, seat: int, card: Card, hand: list[Card],
-                     cache: dict[Card, list[A.Play]]) -> list[A.Play]:
+def _cached_variants(s: State, seat: int, card: Card,
+                     cache: dict[int, list[A.Play]]) -> list[A.Play]:
     """The Play values for `card`; those without choices are cached (they are immutable)."""
-    found = cache.get(card)
+    found = cache.get(card.id)
     if found is None:
-        found = _play_variants(s, seat, card, hand)
+        found = _play_variants(s, seat, card)
         if card.kind in _PLAIN_VARIANTS:
-            cache[card] = found
+            cache[card.id] = found
     return found
 
 
-def _play_variants(s: State, seat: int, card: Card, hand: list[Card]) -> list[A.Play]:
+def _play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
     kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
     colours = COLOURS if card.colour == "" else ("",)
     targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in TARGETED else [-1])
@@ -667,7 +719,7 @@ def _play_variants(s: State, seat: int, card: Card, hand: list[Card]) -> list[A.
         tower_sets = [()]
     laid: tuple[Card, ...] = ()
     if card.kind == DISCARD_ALL and not s.table:
-        laid = tuple(c for c in remove(hand, (card,)) if c.colour == card.colour)
+        laid = tuple(c for c in remove(s.hand(seat), (card,)) if c.colour == card.colour)
     left = s._counts[seat] - 1 - len(laid)
     unos = (False, True) if left == 1 else (False,)
     return [A.Play(seat, card, col, t, tw, laid, u)
@@ -679,45 +731,18 @@ _PRESS = tuple(A.Press(i) for i in range(16))
 _PASS = tuple(A.Pass(i) for i in range(16))
 
 
-def hand_faces(cards: Iterable[Card], m: int) -> list[Card]:
-    """The distinct cards of `cards` whose bit is in `m`, in the order they come first
-    (the order legal_actions lists plays in: a player's hand as held)."""
+def hand_faces(ids: Iterable[int], m: int) -> list[Card]:
+    """The distinct cards among the card `ids` whose bit is in `m`, in the order they
+    come first (the order legal_actions lists plays in: a player's hand as held)."""
     out = []
     seen = 0
-    for card in cards:
-        b = card.bit
+    for i in ids:
+        b = BITS[i]
         if b & m and not b & seen:
-            out.append(card)
+            out.append(BY_ID[i])
             seen |= b
             if seen == m:
                 break
-    return out
-
-
-def _turn_actions(s: State, seat: int) -> list[Action]:
-    """The plain turn in simulation: the plays of the hand's playable cards (in hand
-    order), then the draw or press if allowed."""
-    tb = s.tables
-    m = _playable_mask(s, tb, seat, s._masks[seat])
-    out: list[Action] = []
-    if m:
-        hand = s._hands[seat]
-        cache = _VARIANT_MAPS.get((seat, s._counts[seat] == 2))
-        if cache is None:
-            cache = _variant_map(s, seat)
-        seen = 0
-        for card in hand:
-            b = card.bit
-            if b & m and not b & seen:
-                seen |= b
-                found = cache.get(card)
-                out += found if found is not None else _cached_variants(s, seat, card, hand,
-                                                                          cache)
-                if seen == m:
-                    break
-        if not s.options.draw_when_playable:
-            return out
-    out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
     return out
 
 
@@ -733,7 +758,31 @@ def legal_actions(state: State) -> list[Action]:
     seat = s.to_act
     if (s.phase == "play" and seat == s.actor and seat >= 0 and not s._queue and not s.table
             and s.exposed < 0):
-        return _turn_actions(s, seat)  # the common case, kept lean
+        # the plain turn in simulation, kept lean: the plays of the playable cards in hand
+        # order (each card's variants cached), then the draw or press if allowed
+        tb = s.tables
+        hm = s._masks[seat]
+        colour = s.colour
+        m = hm & tb.match[s._disc[-1].id][colour]
+        if m and tb.wild_restricted and hm & tb.colour_bits[colour]:
+            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
+        if not m:
+            return [tb.draw_action[seat]]
+        cache = _VARIANTS[2 * seat + (s._counts[seat] == 2)]
+        plays: list[Action] = []
+        seen = 0
+        for i in s._hands[seat]:
+            b = BITS[i]
+            if b & m and not b & seen:
+                seen |= b
+                found = cache.get(i)
+                plays += found if found is not None else _cached_variants(s, seat, BY_ID[i],
+                                                                            cache)
+                if seen == m:
+                    break
+        if tb.draw_when_playable:
+            plays.append(tb.draw_action[seat])
+        return plays
     out: list[Action] = []
     if s.phase == "match_over":
         return out
@@ -743,18 +792,17 @@ def legal_actions(state: State) -> list[Action]:
             if s.table:
                 ok = tb.match[s._disc[-1].id][s.colour]
                 playable = [c for c, k in s._unseen.items() if k > 0 and c.bit & ok]
-                hand: list[Card] = []
             else:
-                hand = s._hands[seat]
-                pool = s.drawn if s.phase == "drawn" else hand
-                playable = hand_faces(pool, _playable_mask(s, tb, seat, mask_of(pool)))
+                pool = [c.id for c in s.drawn] if s.phase == "drawn" else s._hands[seat]
+                faces = mask_of(map(BY_ID.__getitem__, pool))
+                playable = hand_faces(pool, _playable_mask(s, tb, seat, faces))
             cache = _variant_map(s, seat)
             for card in playable:
-                out.extend(_cached_variants(s, seat, card, hand, cache))
+                out.extend(_cached_variants(s, seat, card, cache))
             if s.phase != "play":
                 out.append(_PASS[seat])
             elif s.options.draw_when_playable or s.table or not playable:
-                out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
+                out.append(s.tables.draw_action[seat])
         elif s._queue:
             out.append(A.Press(seat))
         elif s.phase == "challenge":
@@ -767,13 +815,13 @@ def legal_actions(state: State) -> list[Action]:
             if s.table:
                 out.append(A.Pass(seat))
             else:
-                hand = s._hands[seat]
+                hand = s.hand(seat)
                 for keep in dict.fromkeys(hand):
                     for u in (True, False):
                         out.append(A.FourTowerDiscard(seat, tuple(remove(hand, (keep,))), u))
                 out.append(A.Pass(seat))
         elif s.phase == "hand_entry" and not s.table:
-            out.append(A.EnterHand(seat, tuple(s._hands[seat])))
+            out.append(A.EnterHand(seat, s.hand(seat)))
     if s.exposed >= 0 and seat != CHANCE:
         out.append(A.CallUno(s.exposed))
         out.extend(A.Catch(i, s.exposed) for i in range(s.n) if i != s.exposed)

@@ -21,7 +21,7 @@ from uno_core.actions import CHANCE
 from uno_core.cards import Card
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import (
-    _VARIANT_MAPS,
+    _VARIANTS,
     _playable_mask,
     apply,
     draw,
@@ -83,7 +83,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         break
                     i -= k
                 two = s._counts[seat] == 2
-                variants = _VARIANT_MAPS.get((seat, two), {}).get(card)
+                variants = _VARIANTS[2 * seat + two].get(card.id)
                 if variants is None:  # not listed yet for this seat: take the checked path
                     p = legal_play(s, seat, card, i, two)
                 else:

@@ -101,7 +101,7 @@ def position(
             raise SetupError("more cards in hands than the deck holds")
     else:
         assert hand_cards is not None
-        s._hands = [list(h) for h in hand_cards]
+        s._hands = [[c.id for c in h] for h in hand_cards]
         s._masks = [mask_of(h) for h in hand_cards]
         s._counts = [len(h) for h in hand_cards]
         if piled is None:

@@ -74,8 +74,9 @@ def restore(data: Mapping[str, Any]) -> State:
             setattr(s, k, int(data[k]))
         for k in _STRS:
             setattr(s, k, str(data[k]))
-        s._hands = [list(_parse_cards(h)) for h in data["hands"]]
-        s._masks = [mask_of(h) for h in s._hands]
+        hands = [_parse_cards(h) for h in data["hands"]]
+        s._hands = [[c.id for c in h] for h in hands]
+        s._masks = [mask_of(h) for h in hands]
         s._counts = [int(c) for c in data["counts"]]
         s._pile = list(_parse_cards(data["pile"]))
         s._pcount = int(data["pile_count"])

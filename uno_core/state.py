@@ -5,9 +5,9 @@ mutates `state` and returns it: an illegal action leaves the state exactly as it
 A caller that needs the old state keeps ``state.clone()`` (a deep copy of the few
 mutable containers).
 
-The hot containers are private and mutable: ``_hands`` (a list of Card lists, in the
-order the players got them), ``_masks`` (per seat, the bits of the card values held:
-``Card.bit``), ``_counts``, ``_pile`` (top = last), ``_disc`` (top = last), ``_queue``
+The hot containers are private and mutable: ``_hands`` (per seat a list of card ids,
+``Card.id``, in the order the player got them), ``_masks`` (per seat, the bits of the
+card values held: ``Card.bit``), ``_counts``, ``_pile`` (top = last), ``_disc`` (top = last), ``_queue``
 and ``_unseen``. The public names (``hands``, ``counts``, ``pile``, ``discard``,
 ``queue``, ``unseen``, ``pile_count``) are read-only views built on read, with the same
 types as before (tuples, a dict), so nothing outside the engine can change the state
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from uno_core.actions import CHANCE
-from uno_core.cards import TOWERS, Card, format_card
+from uno_core.cards import BY_ID, TOWERS, Card, format_card
 from uno_core.editions import Edition
 from uno_core.options import Options
 from uno_core.tables import Tables, mask_of
@@ -69,7 +69,7 @@ class State:
     tables: Tables
     table: bool
     n: int
-    _hands: list[list[Card]]
+    _hands: list[list[int]]  # card ids
     _masks: list[int]
     _counts: list[int]
     _pile: list[Card]
@@ -114,13 +114,18 @@ class State:
     def assume_hands(self, hands: Sequence[Sequence[Card]]) -> None:
         """Replace every hand (counts stay): a player's view of a table-mode state
         (``table = False`` and only its own hand), for bots that decide from it."""
-        self._hands = [list(h) for h in hands]
-        self._masks = [mask_of(h) for h in self._hands]
+        self._hands = [[c.id for c in h] for h in hands]
+        self._masks = [mask_of(h) for h in hands]
 
     # -- read-only views (built on read: callers get values, not the engine's lists)
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
-        return tuple(map(tuple, self._hands))
+        by_id = BY_ID.__getitem__
+        return tuple(tuple(map(by_id, h)) for h in self._hands)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """`seat`'s cards (simulation), in the order held."""
+        return tuple(map(BY_ID.__getitem__, self._hands[seat]))
 
     @property
     def counts(self) -> tuple[int, ...]:

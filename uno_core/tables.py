@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from uno_core.actions import Action, Draw, Press
 from uno_core.cards import (
     COLOURS,
     DISCARD_ALL,
@@ -54,12 +55,18 @@ class Tables:
     """The masks of one edition under one set of options (see the module docstring)."""
 
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "custom_kind",
-                 "cards")
+                 "cards", "wild_restricted", "draw_when_playable", "launcher", "draw_action")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
         size = max(c.id for c in faces) + 1
         self.custom_kind = custom_kind
+        self.wild_restricted = options.wild_restricted
+        self.draw_when_playable = options.draw_when_playable
+        self.launcher = edition.launcher
+        # the turn's draw per seat: Press on launcher editions, Draw on pile editions
+        self.draw_action: tuple[Action, ...] = tuple(
+            (Press if edition.launcher else Draw)(seat) for seat in range(16))
         self.cards: list[Card] = [faces[0]] * size  # by id (ids of other decks: unused)
         for c in faces:
             self.cards[c.id] = c

@@ -75,7 +75,7 @@ def remove(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
 
 
 def set_hand(s: State, seat: int, hand: list[Card]) -> None:
-    s._hands[seat] = hand
+    s._hands[seat] = [c.id for c in hand]
     s._masks[seat] = mask_of(hand)
     s._counts[seat] = len(hand)
 
@@ -112,9 +112,10 @@ def give(s: State, seat: int, count: int) -> tuple[Card, ...]:
     pile = s._pile
     cards = pile[len(pile) - count:]
     del pile[len(pile) - count:]
-    s._hands[seat].extend(cards)
+    hand = s._hands[seat]
     m = s._masks[seat]
     for c in cards:
+        hand.append(c.id)
         m |= c.bit
     s._masks[seat] = m
     s._counts[seat] += count
@@ -234,8 +235,9 @@ def deal(s: State, fx: Effects) -> None:
         pile = s._pile
         dealt = pile[:-size * n - 1:-1]
         del pile[-size * n:]
-        s._hands = [dealt[(i - first) % n::n] for i in range(n)]
-        s._masks = [mask_of(h) for h in s._hands]
+        hands = [dealt[(i - first) % n::n] for i in range(n)]
+        s._hands = [[c.id for c in h] for h in hands]
+        s._masks = [mask_of(h) for h in hands]
     for i in range(n):
         fx.append(E.shared(E.Dispense, (first + i) % n, size))
 
@@ -338,7 +340,7 @@ def round_over(s: State, fx: Effects) -> None:
         fx.append(E.shared(E.Prompt, seat, "hand_entry"))
         return
     winner = s.out
-    points = tuple(hand_points(s, h) for h in s._hands)
+    points = tuple(hand_points(s, h) for h in s.hands)
     if s.options.scoring == "winner_takes":
         scores = list(s.scores)
         scores[winner] += sum(points)

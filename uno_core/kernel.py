@@ -18,11 +18,10 @@ from __future__ import annotations
 
 from uno_core import actions as A
 from uno_core.actions import CHANCE
-from uno_core.cards import Card
+from uno_core.cards import NUMBER, Card
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import (
     _VARIANTS,
-    _playable_mask,
     apply,
     draw,
     hand_faces,
@@ -31,7 +30,7 @@ from uno_core.engine import (
 )
 from uno_core.errors import SetupError
 from uno_core.state import State
-from uno_core.turns import NOFX
+from uno_core.turns import NOFX, settle
 
 __all__ = ["choose_random", "run_random"]
 
@@ -56,8 +55,11 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     if s.table:
         raise SetupError("the simulation kernel needs simulation mode (every card known)")
     tb = s.tables
-    choice_bits = tb.choice_bits
-    randrange = rng.randrange
+    match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
+    choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
+    # random.Random.randrange(n) is _randbelow(n) for n > 0: the same numbers, one call less
+    below = getattr(rng, "_randbelow", rng.randrange)
+    n = s.n
     actions = done = 0
     while done < rounds and s.phase != "match_over":
         before = s.round_no
@@ -65,30 +67,61 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
         if seat == CHANCE:
             apply(s, sample_outcome(s, chance, launcher), effects=False)
         elif s.phase == "play" and seat == s.actor and not s._queue and s.exposed < 0:
-            m = _playable_mask(s, tb, seat, s._masks[seat])
+            hm = s._masks[seat]
+            colour = s.colour
+            m = hm & match[s._disc[-1].id][colour]
+            if m and wild_restricted and hm & colour_bits[colour]:
+                m &= ~plain_wild
             if not m:  # nothing fits: the one action is the draw (or press)
-                randrange(1)
+                below(1)
                 draw(s, seat, NOFX)
             elif m & choice_bits:
                 apply(s, choose_random(s, rng), effects=False)
             else:
-                faces = hand_faces(s._hands[seat], m)
-                total = 0
-                for card in faces:
-                    total += 4 if card.colour == "" else 1
-                i = randrange(total)
-                for card in faces:
-                    k = 4 if card.colour == "" else 1
-                    if i < k:
-                        break
-                    i -= k
-                two = s._counts[seat] == 2
-                variants = _VARIANTS[2 * seat + two].get(card.id)
-                if variants is None:  # not listed yet for this seat: take the checked path
-                    p = legal_play(s, seat, card, i, two)
+                hand = s._hands[seat]
+                faces = hand_faces(hand, m)
+                if len(faces) == 1 and faces[0].colour:
+                    card = faces[0]
+                    i = below(1)
                 else:
-                    p = variants[2 * i + 1 if two else i]
-                play(s, p, NOFX)
+                    total = 0
+                    for card in faces:
+                        total += 4 if card.colour == "" else 1
+                    i = below(total)
+                    for card in faces:
+                        k = 4 if card.colour == "" else 1
+                        if i < k:
+                            break
+                        i -= k
+                counts = s._counts
+                if card.kind == NUMBER and not card.symbol and counts[seat] > 2:
+                    # a plain number that neither goes out nor leaves one card: play's
+                    # number path, written here
+                    hand.remove(card.id)
+                    if card.id not in hand:
+                        s._masks[seat] = hm ^ card.bit
+                    counts[seat] -= 1
+                    s._disc.append(card)
+                    s.colour = card.colour
+                    if s.pending:
+                        s.pending = ()
+                    if s.drawn:
+                        s.drawn = ()
+                    s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % n
+                    s.skip_pending = 0
+                    if s.out < 0 and s._pile:
+                        s.chance = ""
+                        s.to_act = t
+                    else:
+                        settle(s, NOFX)
+                else:
+                    two = counts[seat] == 2
+                    variants = _VARIANTS[2 * seat + two].get(card.id)
+                    if variants is None:  # not listed yet for this seat: ask the engine
+                        p = legal_play(s, seat, card, i, two)
+                    else:
+                        p = variants[2 * i + 1 if two else i]
+                    play(s, p, NOFX)
         else:
             apply(s, choose_random(s, rng), effects=False)
         actions += 1

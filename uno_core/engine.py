@@ -242,6 +242,34 @@ def _can_draw(s: State, seat: int) -> bool:
 
 # -- plays ------------------------------------------------------------------------------
 
+def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
+    """`play` for its most common case, written out: simulation, the seat to act plays
+    a plain number card (no symbol) keeping two cards or more. It must be legal."""
+    if s.exposed >= 0 and seat != s.exposed:
+        s.exposed = -1
+    hand = s._hands[seat]
+    i = card.id
+    hand.remove(i)
+    if i not in hand:
+        s._masks[seat] ^= card.bit
+    s._counts[seat] -= 1
+    s._disc.append(card)
+    if fx is not NOFX:
+        fx.append(_PLAYED[seat].get(card) or _played(seat, card))
+    s.colour = card.colour
+    if s.pending:
+        s.pending = ()
+    if s.drawn:
+        s.drawn = ()
+    s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+    s.skip_pending = 0
+    if not s._queue and s.out < 0 and s.exposed < 0 and s._pile:
+        s.chance = ""  # settle's quiet case
+        s.to_act = t
+        return
+    settle(s, fx)
+
+
 def play(s: State, p: A.Play, fx: Effects) -> None:
     """The writing half of a play: `p` must be legal (checked, or listed for `s`)."""
     seat, card = p.seat, p.card
@@ -660,12 +688,12 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
                     and (not p.uno or s._counts[seat] == 2)
                     and not (tb.wild_restricted and card.kind == WILD
                              and mask & tb.colour_bits[colour])):
-                if effects:
-                    fx: Effects = []
+                fx: Effects = [] if effects else NOFX
+                if card.kind == NUMBER and not card.symbol and s._counts[seat] > 2:
+                    play_number(s, seat, card, fx)
+                else:
                     play(s, p, fx)
-                    return s, fx
-                play(s, p, NOFX)
-                return s, []
+                return s, (fx if effects else [])
     if s.phase == "match_over":
         raise IllegalAction(action, "the match is over")
     fx = [] if effects else NOFX

@@ -27,10 +27,11 @@ from uno_core.engine import (
     hand_faces,
     legal_actions,
     play,
+    play_number,
 )
 from uno_core.errors import SetupError
 from uno_core.state import State
-from uno_core.turns import NOFX, settle
+from uno_core.turns import NOFX
 
 __all__ = ["choose_random", "run_random"]
 
@@ -59,7 +60,6 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
     # random.Random.randrange(n) is _randbelow(n) for n > 0: the same numbers, one call less
     below = getattr(rng, "_randbelow", rng.randrange)
-    n = s.n
     actions = done = 0
     while done < rounds and s.phase != "match_over":
         before = s.round_no
@@ -95,25 +95,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         i -= k
                 counts = s._counts
                 if card.kind == NUMBER and not card.symbol and counts[seat] > 2:
-                    # a plain number that neither goes out nor leaves one card: play's
-                    # number path, written here
-                    hand.remove(card.id)
-                    if card.id not in hand:
-                        s._masks[seat] = hm ^ card.bit
-                    counts[seat] -= 1
-                    s._disc.append(card)
-                    s.colour = card.colour
-                    if s.pending:
-                        s.pending = ()
-                    if s.drawn:
-                        s.drawn = ()
-                    s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % n
-                    s.skip_pending = 0
-                    if s.out < 0 and s._pile:
-                        s.chance = ""
-                        s.to_act = t
-                    else:
-                        settle(s, NOFX)
+                    play_number(s, seat, card, NOFX)
                 else:
                     two = counts[seat] == 2
                     variants = _VARIANTS[2 * seat + two].get(card.id)

@@ -32,6 +32,7 @@ from uno_core.cards import (
     REVERSE,
     SKIP,
     TOWERS,
+    TRADE_HANDS,
     WILD,
     WILD_ALL_HIT,
     WILD_CUSTOM,
@@ -42,8 +43,8 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.matching import CUSTOM_KIND, free_towers, symbol_forbid, tower_count
-from uno_core.options import make_options
+from uno_core.matching import CUSTOM_KIND, free_towers, match_mask, symbol_forbid, tower_count
+from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
     MODES,
     OWE_DRAW,
@@ -127,6 +128,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.since_eject = 0
     s.winners = ()
     s.entered = (False,) * seats
+    s.colour_only = False
     return s
 
 
@@ -137,7 +139,7 @@ _PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WI
 
 def _playable_mask(s: State, tb: Tables, seat: int, faces: int) -> int:
     """The faces among `faces` that may be played now (simulation)."""
-    m = faces & tb.match[s._disc[-1].id][s.colour]
+    m = faces & match_mask(s)
     if m and s.options.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
         m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the current colour
     return m
@@ -164,10 +166,13 @@ def _check_play(s: State, p: A.Play) -> None:
             raise IllegalAction(p, f"seat {seat} does not hold {card}")
         if s.phase == "drawn" and card not in s.drawn:
             raise IllegalAction(p, "after drawing only the drawn card may be played")
-    if not tb.match[s._disc[-1].id][s.colour] & card.bit:
+    if not match_mask(s) & card.bit:
         top = s._disc[-1]
         if card.kind == symbol_forbid(s):
             raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
+        if s.colour_only:
+            raise IllegalAction(p, f"on a turned {top} the first player takes no towers and "
+                                   f"lays only a {s.colour} card, not {card}")
         raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
     if card.colour == "":
         if (card.kind == WILD and s.options.wild_restricted and not s.table
@@ -261,6 +266,7 @@ def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
         s.pending = ()
     if s.drawn:
         s.drawn = ()
+    s.colour_only = False
     s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
     s.skip_pending = 0
     if not s._queue and s.out < 0 and s.exposed < 0 and s._pile:
@@ -307,11 +313,9 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         s.colour = card.colour
     left = s._counts[seat]
     if left == 1:
-        if p.uno:
-            if want:
-                fx.append(E.shared(E.UnoCalled, seat))
-        else:
-            s.exposed = seat
+        # a Trade Hands swaps the last card away: nothing to call, as its catch window
+        _one_card_left(s, seat, p.uno, fx,
+                       (s.tables.custom_kind if kind == WILD_CUSTOM else kind) != TRADE_HANDS)
     elif left == 0:
         s.out = seat
     if kind == WILD_DRAW4:
@@ -320,6 +324,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         s.pending = ()
     if s.drawn:
         s.drawn = ()
+    s.colour_only = False
     if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
@@ -334,6 +339,33 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             kind = s.tables.custom_kind
         BEHAVIOUR[kind](s, seat, p, fx)
     settle(s, fx)
+
+
+def _one_card_left(s: State, seat: int, called: bool, fx: Effects, keeps: bool = True) -> None:
+    """`seat` was left with one card by its own play: UNO was called with it, or the
+    penalty is owed at once (forgotten_uno "at_play"; not if the play gives the card
+    away, `keeps` False), or the seat is open to a catch."""
+    if called:
+        fx.append(E.shared(E.UnoCalled, seat))
+    elif s.options.forgotten_uno == AT_PLAY:
+        if not keeps:
+            return
+        fx.append(E.UnoPenalty(seat, E.BY_TABLE))
+        if s.options.uno_penalty:
+            owe(s, fx, OWE_DRAW, seat, s.options.uno_penalty, TAG_PENALTY, front=True)
+    else:
+        s.exposed = seat
+
+
+def _no_window(s: State, a: A.CallUno | A.Catch) -> str:
+    if s.options.forgotten_uno == AT_PLAY:
+        return ("UNO is called before the second-to-last card is laid, with the play; a "
+                "forgotten call was penalised at once: there is nothing to call late or "
+                "to catch (option forgotten_uno='at_play')")
+    if isinstance(a, A.CallUno):
+        return f"seat {a.seat} has no uncalled UNO to call"
+    return (f"seat {a.target} cannot be caught: no forgotten UNO open "
+            "(the window closes when the next player starts a turn)")
 
 
 _PLAYED: list[dict[Card, E.CardPlayed]] = [{} for _ in range(16)]  # per seat
@@ -402,6 +434,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         s.skip_pending = 0
         s.phase = "play"
         s.drawn = ()
+        s.colour_only = False
         if not s._queue and s.out < 0 and s.exposed < 0 and pile:
             s.chance = ""  # settle's quiet case
             s.to_act = t
@@ -441,15 +474,14 @@ def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
 
 def _apply_call_uno(s: State, a: A.CallUno, fx: Effects) -> None:
     if s.exposed != a.seat:
-        raise IllegalAction(a, f"seat {a.seat} has no uncalled UNO to call")
+        raise IllegalAction(a, _no_window(s, a))
     s.exposed = -1
     fx.append(E.shared(E.UnoCalled, a.seat))
 
 
 def _apply_catch(s: State, a: A.Catch, fx: Effects) -> None:
     if s.exposed != a.target or a.target < 0:
-        raise IllegalAction(a, f"seat {a.target} cannot be caught: no forgotten UNO open "
-                               "(the window closes when the next player starts a turn)")
+        raise IllegalAction(a, _no_window(s, a))
     if a.seat == a.target or not 0 <= a.seat < s.n:
         raise IllegalAction(a, "a player cannot catch himself")
     s.exposed = -1
@@ -534,10 +566,7 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
     for t in TOWERS:
         fx.append(E.TowerMoved(t, E.NEUTRAL))
     s.towers = (-1, -1, -1, -1)
-    if a.uno:
-        fx.append(E.UnoCalled(seat))
-    else:
-        s.exposed = seat
+    _one_card_left(s, seat, a.uno, fx)
     s.phase = "play"
     s.actor = s.turn
     settle(s, fx)
@@ -676,7 +705,8 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
         seat = p.seat
         card = p.card
         if (seat == s.to_act and seat == s.actor and s.phase == "play" and not s._queue
-                and not s.table and type(card) is Card and card.kind in _PLAIN_VARIANTS
+                and not s.table and not s.colour_only and type(card) is Card
+                and card.kind in _PLAIN_VARIANTS
                 and p.target == -1 and not p.towers and not p.laid):
             # the common play, checked in one go (anything doubtful: the full check)
             b = card.bit
@@ -785,7 +815,7 @@ def legal_actions(state: State) -> list[Action]:
     s = state
     seat = s.to_act
     if (s.phase == "play" and seat == s.actor and seat >= 0 and not s._queue and not s.table
-            and s.exposed < 0):
+            and s.exposed < 0 and not s.colour_only):
         # the plain turn in simulation, kept lean: the plays of the playable cards in hand
         # order (each card's variants cached), then the draw or press if allowed
         tb = s.tables
@@ -818,7 +848,7 @@ def legal_actions(state: State) -> list[Action]:
         if s.phase in _PLAY_PHASES and not s._queue and seat == s.actor:
             tb = s.tables
             if s.table:
-                ok = tb.match[s._disc[-1].id][s.colour]
+                ok = match_mask(s)
                 playable = [c for c, k in s._unseen.items() if k > 0 and c.bit & ok]
             else:
                 pool = [c.id for c in s.drawn] if s.phase == "drawn" else s._hands[seat]

@@ -66,7 +66,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
         seat = s.to_act
         if seat == CHANCE:
             apply(s, sample_outcome(s, chance, launcher), effects=False)
-        elif s.phase == "play" and seat == s.actor and not s._queue and s.exposed < 0:
+        elif (s.phase == "play" and seat == s.actor and not s._queue and s.exposed < 0
+              and not s.colour_only):
             hm = s._masks[seat]
             colour = s.colour
             m = hm & match[s._disc[-1].id][colour]

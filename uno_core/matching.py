@@ -50,18 +50,23 @@ def wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
     return any(c.colour == colour for c in hand)
 
 
-_MATCH_CACHE: dict[tuple[str, Card, str], frozenset[Card]] = {}
+_MATCH_CACHE: dict[tuple[str, int], frozenset[Card]] = {}
+
+
+def match_mask(s: State) -> int:
+    """The bits of the cards that may go on the current top card and colour; on a
+    turned Take-2-Towers (``colour_only``) only the cards of its colour."""
+    tb = s.tables
+    return tb.colour_bits[s.colour] if s.colour_only else tb.match[s._disc[-1].id][s.colour]
 
 
 def match_set(s: State) -> frozenset[Card]:
     """The deck's cards that may go on the current top card and colour (cached)."""
-    top = s._disc[-1]
-    key = (s.edition.name, top, s.colour)
+    m = match_mask(s)
+    key = (s.edition.name, m)
     found = _MATCH_CACHE.get(key)
     if found is None:
-        forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
-        found = frozenset(c for c in s.edition.deck if matches(c, top, s.colour, forbid))
-        _MATCH_CACHE[key] = found
+        found = _MATCH_CACHE[key] = frozenset(c for c in s.edition.deck if c.bit & m)
     return found
 
 

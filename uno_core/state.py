@@ -50,7 +50,7 @@ MODES = (SIMULATION, TABLE)
 _COMPARED = ("edition", "options", "table", "n", "hands", "counts", "pile", "pile_count",
              "discard", "colour", "direction", "dealer", "turn", "actor", "phase", "to_act",
              "chance", "queue", "drawn", "towers", "exposed", "skip_pending", "pending",
-             "out", "scores", "round_no", "unseen", "since_eject", "winners", "entered")
+             "out", "scores", "round_no", "unseen", "since_eject", "winners", "entered", "colour_only")
 
 
 class State:
@@ -61,7 +61,7 @@ class State:
         "_pile", "_pcount", "_disc", "colour", "direction", "dealer", "turn", "actor",
         "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed",
         "skip_pending", "pending", "out", "scores", "round_no", "_unseen", "since_eject",
-        "winners", "entered",
+        "winners", "entered", "colour_only",
     )
 
     edition: Edition
@@ -96,6 +96,9 @@ class State:
     since_eject: int
     winners: tuple[int, ...]
     entered: tuple[bool, ...]
+    # seed 000: on a turned Take-2-Towers the first player lays only a card of its colour;
+    # true for that player's turn only
+    colour_only: bool
 
     def clone(self) -> State:
         """An independent copy: applying actions to one never changes the other."""
@@ -192,6 +195,7 @@ def public_state(state: State) -> dict[str, object]:
         "dealer": s.dealer,
         "direction": s.direction,
         "colour": s.colour or None,
+        "colour_only": s.colour_only,
         "top": format_card(s._disc[-1]) if s._disc else None,
         "discard": [format_card(c) for c in s._disc],
         "pile_count": s.pile_count,

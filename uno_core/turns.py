@@ -18,6 +18,7 @@ from uno_core.cards import (
     NUMBER,
     REVERSE,
     SKIP,
+    TAKE2,
     TOWERS,
     WILD_DRAW4,
     WILD_EXTREME,
@@ -25,6 +26,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.errors import IllegalAction, SetupError
+from uno_core.matching import match_mask
 from uno_core.state import (
     NOBODY,
     OWE_DRAW,
@@ -64,6 +66,7 @@ def advance(s: State, skip: int) -> None:
     s.phase = "play"
     s.actor = s.turn
     s.drawn = ()
+    s.colour_only = False
 
 
 def remove(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
@@ -133,7 +136,7 @@ def needs_reshuffle(s: State) -> bool:
 def drawn_playable(s: State, seat: int) -> bool:
     """Whether a card just drawn may be played now (simulation)."""
     tb = s.tables
-    m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
+    m = mask_of(s.drawn) & match_mask(s)
     if m and s.options.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
         m &= ~tb.plain_wild_bits
     return m != 0
@@ -293,6 +296,8 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
         fx.append(E.shared(E.DirectionChanged, -1))
         s.turn = s.dealer
         s.actor = s.dealer
+    elif kind == TAKE2:  # seed 000: no towers for the first player, only its colour
+        s.colour_only = True
     elif card.colour == "":
         s.phase = "first_colour"
         fx.append(E.shared(E.Prompt, first, "colour"))
@@ -312,6 +317,7 @@ def start_round(s: State, fx: Effects) -> None:
     s.exposed = -1
     s.pending = ()
     s.out = -1
+    s.colour_only = False
     s.skip_pending = 0  # since_eject stays: the launcher's mechanism does not reset
     s.entered = (False,) * s.n
     if s.edition.towers and any(o >= 0 for o in s.towers):

@@ -4,7 +4,11 @@ Sections the daemon owns (`[table]`, `[api]`, `[journal]`, `[sim]`) are read her
 each hardware section is handed to its hal feature's ``parse_config(mapping, path=,
 errors=)``
 (named in `SECTION_PARSERS`, imported lazily). Then cross-section rules are checked:
-no GPIO pin used twice, serial ports that pyserial can open, a token for a public API.
+no GPIO pin used twice, none taken by the UART a configured serial port uses, serial
+ports that pyserial can open, a strong token for a public API. A file passes only when
+`unotable run` can start from it: the sections it cannot do without are present
+(`REQUIRED_SECTIONS`, and `[tray]` for an edition with towers), and with `[sim]
+enabled = false` gpiozero finds a pin library on this machine.
 
 `load_config` raises the first `ConfigError`; `check_config` collects them all.
 """
@@ -16,7 +20,8 @@ import importlib
 import ipaddress
 import os
 import tomllib
-from collections.abc import Callable, Mapping
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -34,6 +39,18 @@ DEFAULT_PATH = Path(__file__).with_name("default_config.toml")
 EDITIONS = tuple(uno_core.EDITIONS)
 TOWER_CONFIRM = ("wait", "warn", "off")
 MIN_TOKEN_LENGTH = 16
+MIN_TOKEN_DISTINCT = 8  # "aaaaaaaaaaaaaaaa" or "abababab..." is no secret
+# Without these `run` cannot start (launcher, seats) or would play a game nobody chose.
+# [api], [journal] and [sim] may be left out: loopback API, journal.db, real pins.
+REQUIRED_SECTIONS = {
+    "table": "the edition and seats of the game",
+    "launcher": "the card launcher's pins",
+    "seats": "the seat buttons and lights",
+}
+# The Pi's own UART sits on GPIO 14 (TXD) and 15 (RXD); these device names are it.
+UART_PINS = {14: "TXD", 15: "RXD"}
+UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
+PI_EXTRA = "install the [pi] extra (pip install 'unotable[pi]')"
 # Hardware sections: "module:function" of the hal parser, imported only when used.
 SECTION_PARSERS: dict[str, str] = {
     "launcher": "hal.launcher:parse_config",
@@ -104,12 +121,7 @@ class Config:
 
     def pins(self) -> dict[str, int]:
         """Every GPIO pin in use: dotted key -> BCM number."""
-        out: dict[str, int] = {}
-        for cfg in self.hardware.values():
-            pins = getattr(cfg, "pins", None)
-            if callable(pins):
-                out.update(pins())
-        return out
+        return dict(_pins(self.hardware))
 
 
 def default_path(env: Mapping[str, str] | None = None) -> Path:
@@ -194,10 +206,25 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     journal = _journal(reader, doc)
     sim = _sim(reader, doc)
     hardware = {name: _hardware(reader, name, doc[name]) for name in SECTION_PARSERS if name in doc}
+    for name, holds in REQUIRED_SECTIONS.items():
+        if name not in doc:
+            reader.add(ConfigError(name, f"missing section: add [{name}] with {holds}"))
+    _check_tray(reader, table, doc)
     _check_pins(reader, hardware)
     _check_seats(reader, table, hardware)
-    for name in hardware:
-        _check_ports(reader, name, doc[name])
+    ports = [found for name in hardware for found in serial_ports(name, doc[name])]
+    for key, url in ports:
+        problem = serial_port_problem(url)
+        if problem:
+            reader.add(ConfigError(key, problem))
+    _check_uart(reader, hardware, ports)
+    if sim is not None and not sim.enabled and any(_pins(hardware)):
+        pwm = [key for cfg in hardware.values() if callable(getattr(cfg, "pwm_pins", None))
+               for key in cfg.pwm_pins()]
+        problem = pin_library_problem(needs_pwm=pwm)
+        if problem:
+            why = "real pins" if "sim" in doc else "real pins: the file has no [sim] section"
+            reader.add(ConfigError("sim.enabled", f"is false ({why}), but {problem}"))
     if errors or None in (table, api, journal, sim):
         return None, errors
     assert table and api and journal and sim
@@ -290,8 +317,8 @@ def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:
     if host is not _BAD and not _is_address(host):
         reader.add(ConfigError("api.host", f"must be an IP address or 'localhost', not {host!r}"))
         host = _BAD
-    if isinstance(token, str) and (len(token) < MIN_TOKEN_LENGTH or token != token.strip() or " " in token):
-        reader.add(ConfigError("api.token", f"must be at least {MIN_TOKEN_LENGTH} characters without spaces"))
+    if isinstance(token, str) and (weak := token_problem(token)):
+        reader.add(ConfigError("api.token", weak))
         token = _BAD
     if host is not _BAD and token is None and not is_loopback(host):
         reader.add(ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)"))
@@ -356,17 +383,41 @@ def _hardware(reader: _Reader, name: str, mapping: Any) -> Any:
     return _BAD if found else cfg
 
 
-def _check_pins(reader: _Reader, hardware: Mapping[str, Any]) -> None:
-    owner: dict[int, str] = {}
+def _pins(hardware: Mapping[str, Any]) -> Iterator[tuple[str, int]]:
+    """(dotted key, BCM pin) of every pin the parsed hardware sections use."""
     for cfg in hardware.values():
         pins = getattr(cfg, "pins", None)
-        if not callable(pins):
-            continue
-        for key, pin in pins().items():
-            if pin in owner:
-                reader.add(ConfigError(key, f"GPIO {pin} is already used by {owner[pin]}"))
-            else:
-                owner[pin] = key
+        if callable(pins):
+            yield from pins().items()
+
+
+def _check_pins(reader: _Reader, hardware: Mapping[str, Any]) -> None:
+    owner: dict[int, str] = {}
+    for key, pin in _pins(hardware):
+        if pin in owner:
+            reader.add(ConfigError(key, f"GPIO {pin} is already used by {owner[pin]}"))
+        else:
+            owner[pin] = key
+
+
+def _check_uart(reader: _Reader, hardware: Mapping[str, Any], ports: list[tuple[str, str]]) -> None:
+    """A reader on the Pi's own UART owns GPIO 14 and 15: no other device may use them."""
+    uart = next(((key, url) for key, url in ports if url in UART_PORTS), None)
+    if uart is None:
+        return
+    for key, pin in _pins(hardware):
+        if pin in UART_PINS:
+            reader.add(ConfigError(key, f"GPIO {pin} is the {UART_PINS[pin]} pin of the UART "
+                                        f"{uart[0]} = {uart[1]!r} uses"))
+
+
+def _check_tray(reader: _Reader, table: TableConfig | None, doc: Mapping[str, Any]) -> None:
+    """An edition with towers waits for the tray to see them, unless told not to."""
+    if table is None or "tray" in doc or table.tower_confirm == "off":
+        return
+    if uno_core.get_edition(table.edition).towers:
+        reader.add(ConfigError("tray", f"missing section: the {table.edition} edition needs the "
+                                       "tower tray's readers (or set table.tower_confirm = 'off')"))
 
 
 def _check_seats(reader: _Reader, table: TableConfig | None, hardware: Mapping[str, Any]) -> None:
@@ -381,20 +432,19 @@ def _check_seats(reader: _Reader, table: TableConfig | None, hardware: Mapping[s
         reader.add(ConfigError("launcher.seat_angles", f"has {len(angles)} angles for {table.seats} seats"))
 
 
-def _check_ports(reader: _Reader, path: str, value: Any) -> None:
-    """Serial ports anywhere in a hardware section: options named *port, *url or *device."""
+def serial_ports(path: str, value: Any) -> Iterator[tuple[str, str]]:
+    """(dotted key, port) of every serial port in a hardware section: string options
+    named *port, *url or *device, at any depth."""
     if isinstance(value, dict):
         for key, item in value.items():
             key_path = f"{path}.{key}"
             if isinstance(item, str) and key.endswith(("port", "url", "device")):
-                problem = serial_port_problem(item)
-                if problem:
-                    reader.add(ConfigError(key_path, problem))
+                yield key_path, item
             else:
-                _check_ports(reader, key_path, item)
+                yield from serial_ports(key_path, item)
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            _check_ports(reader, f"{path}[{i}]", item)
+            yield from serial_ports(f"{path}[{i}]", item)
 
 
 def serial_port_problem(url: str) -> str | None:
@@ -426,3 +476,41 @@ def _is_address(host: str) -> bool:
 
 def is_loopback(host: str) -> bool:
     return host == "localhost" or (_is_address(host) and ipaddress.ip_address(host).is_loopback)
+
+
+def token_problem(token: str) -> str | None:
+    """Why `token` is too weak for the API (the token itself is never quoted)."""
+    if len(token) < MIN_TOKEN_LENGTH or token != token.strip() or " " in token:
+        return f"must be at least {MIN_TOKEN_LENGTH} characters without spaces"
+    if len(set(token)) < MIN_TOKEN_DISTINCT:
+        return (f"has only {len(set(token))} different characters, at least "
+                f"{MIN_TOKEN_DISTINCT} are needed: make a random one with python3 -c "
+                "'import secrets; print(secrets.token_urlsafe(24))'")
+    return None
+
+
+def pin_library_problem(needs_pwm: Sequence[str] = ()) -> str | None:
+    """Why gpiozero could not drive real pins here, or None. Runs gpiozero's own default
+    pin-factory search (lgpio, RPi.GPIO, pigpio, native; or $GPIOZERO_PIN_FACTORY), as
+    the devices of `unotable run` will, and releases what it found. The last resort,
+    gpiozero's native factory, has no PWM: not enough for the pins `needs_pwm` names."""
+    from gpiozero import Device
+    from gpiozero.exc import NativePinFactoryFallback, PinFactoryFallback
+
+    if Device.pin_factory is not None:
+        return None
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        try:
+            Device.ensure_pin_factory()
+        except Exception as exc:  # noqa: BLE001 - any failure means run cannot start
+            tried = [str(w.message).removeprefix("Falling back from ") for w in seen
+                     if issubclass(w.category, PinFactoryFallback)]
+            return (f"no GPIO pin library works on this machine ({'; '.join(tried) or exc}): "
+                    f"{PI_EXTRA}, or set [sim] enabled = true for the simulated table")
+    factory, Device.pin_factory = Device.pin_factory, None
+    factory.close()
+    if needs_pwm and any(issubclass(w.category, NativePinFactoryFallback) for w in seen):
+        return (f"only gpiozero's native pin factory works on this machine, and it has no "
+                f"PWM, which {', '.join(needs_pwm)} need: {PI_EXTRA}")
+    return None

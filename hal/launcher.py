@@ -136,6 +136,15 @@ class LauncherConfig:
             if getattr(self, name) is not None
         }
 
+    def pwm_pins(self) -> dict[str, int]:
+        """The pins gpiozero drives with PWM (a pin factory without PWM cannot start
+        them): the servo, and with motor_pwm the motor's speed pins (gpiozero's Motor
+        pulses forward/backward, PhaseEnableMotor its enable pin)."""
+        speed = {"h_bridge": ("motor_forward", "motor_backward"),
+                 "phase_enable": ("motor_enable",), "single": ("motor_forward",)}
+        names = ("servo", *(speed.get(self.driver, ()) if self.motor_pwm else ()))
+        return {key: pin for key, pin in self.pins().items() if key.rpartition(".")[2] in names}
+
 
 def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher", *,
                  errors: list[ConfigError] | None = None) -> LauncherConfig:

@@ -5,12 +5,30 @@
 #   - installs the package into a venv in /opt/unotable/venv
 #   - installs the unit, the motor safety helper, the udev rules and, if there is none
 #     yet, /etc/unotable/config.toml (the built-in default with the simulation off)
+#   - makes sure the helper can drive pins: pinctrl or gpioset, else Debian's gpiod
 #   - enables the service; starts it when the config passes `unotable config check`
 set -eu
 
 PREFIX=/opt/unotable
 CONFIG=/etc/unotable/config.toml
 SRC=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+
+# The motor safety helper (ExecStopPost) drives the motor pins low with pinctrl
+# (Raspberry Pi OS) or libgpiod's gpioset; without either, a crash leaves the motor running.
+ensure_pin_tool() {
+    if command -v pinctrl >/dev/null 2>&1 || command -v gpioset >/dev/null 2>&1; then
+        return 0
+    fi
+    echo "   neither pinctrl nor gpioset: installing Debian's gpiod"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q gpiod ||
+        { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gpiod; } ||
+        true
+    if ! command -v gpioset >/dev/null 2>&1; then
+        echo "install.sh: could not install gpiod; without pinctrl or gpioset the motor" \
+            "keeps running after a crash. Install one (apt-get install gpiod), then rerun." >&2
+        return 1
+    fi
+}
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run as root (sudo $0)" >&2
@@ -48,6 +66,10 @@ if [ ! -e "$CONFIG" ]; then
     mv "$CONFIG.new" "$CONFIG"
     echo "   wrote $CONFIG: set your pins and reader ports there"
 fi
+
+echo "== motor safety helper"
+ensure_pin_tool || exit 1
+python3 "$PREFIX/bin/unotable-safe-pins" --check "$CONFIG" || true  # which tool, which commands
 
 echo "== systemd unit and udev rules"
 install -m 0644 "$SRC/systemd/unotable.service" /etc/systemd/system/unotable.service

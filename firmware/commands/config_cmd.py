@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from firmware.config import Config
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -13,8 +17,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "check",
         help="validate a config file and list every problem",
         description="Validate PATH (default: $UNOTABLE_CONFIG, /etc/unotable/config.toml, "
-        "else the built-in default) and print every problem, one per line. "
-        "Exit status 0 when it is fine, 1 otherwise.",
+        "else the built-in default) and print every problem, one per line: missing "
+        "sections, bad values, pins used twice or taken by the UART a reader uses, a weak "
+        "token, and (with real pins) a machine where gpiozero finds no pin library. "
+        "Exit status 0 only when `unotable run` can start from it, 1 otherwise.",
     )
     check.add_argument("path", nargs="?", metavar="PATH", help="config file to check")
     check.set_defaults(func=run_check)
@@ -32,3 +38,18 @@ def run_check(args: argparse.Namespace) -> int:
         return 1
     print(f"{path}: ok")
     return 0
+
+
+def load_or_refuse(arg: str | None) -> Config:
+    """The config for a command that drives the table (run, selftest): its first problem
+    becomes one `UsageError` line (exit status 2) naming the file, never a traceback."""
+    from firmware.cli import UsageError
+    from firmware.config import default_path, load_config
+    from firmware.errors import ConfigError
+
+    path = arg or str(default_path())
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        raise UsageError(f"{path}: {exc.key}: {exc.message} "
+                         f"(`unotable config check {path}` lists every problem)") from None

@@ -13,7 +13,10 @@ tower's demo tag in turn, to try the flow without hardware.
 from __future__ import annotations
 
 import argparse
+import grp
 import os
+import pwd
+import stat
 import sys
 import tempfile
 from collections.abc import Callable
@@ -215,13 +218,61 @@ def _save(path: Path, doc: Any, enrolled: dict[str, str]) -> None:
             towers[tower] = uid
         elif tower in towers:
             del towers[tower]
-    text = tomlkit.dumps(doc)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    _write_keeping_mode(path, tomlkit.dumps(doc))
+
+
+def _write_keeping_mode(path: Path, text: str) -> None:
+    """Replace the file atomically (temp file in its directory, fsync, rename) with the
+    old file's owner, group and mode: the service reads it as root:unotable 0640, and a
+    rename would otherwise leave the temp file's root 0600 behind. A symlink is followed,
+    so the file it points to is replaced, not the link. A new file gets the umask's mode."""
+    target = path.resolve()
+    try:
+        old = target.stat()
+    except FileNotFoundError:
+        old = None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
-        os.replace(tmp, path)
+            fh.flush()
+            if old is None:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.fchmod(fh.fileno(), 0o666 & ~umask)
+            else:
+                if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+                    _chown(fh.fileno(), old)
+                os.fchmod(fh.fileno(), stat.S_IMODE(old.st_mode))
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    dir_fd = os.open(target.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(dir_fd)  # the rename itself survives a power cut
+    finally:
+        os.close(dir_fd)
+
+
+def _chown(fd: int, old: os.stat_result) -> None:
+    try:
+        os.fchown(fd, old.st_uid, old.st_gid)
+    except PermissionError as exc:
+        raise PermissionError(
+            exc.errno, f"it belongs to {_owner(old)} and only root can keep that "
+            "(run: sudo unotable enroll ...); nothing was changed") from exc
+
+
+def _owner(st: os.stat_result) -> str:
+    try:
+        user = pwd.getpwuid(st.st_uid).pw_name
+    except KeyError:
+        user = str(st.st_uid)
+    try:
+        group = grp.getgrgid(st.st_gid).gr_name
+    except KeyError:
+        group = str(st.st_gid)
+    return f"{user}:{group}"

@@ -22,17 +22,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
-    from firmware.config import load_config
+    from firmware.commands.config_cmd import load_or_refuse
     from firmware.controller import table_factory
     from firmware.daemon import Daemon
-    from firmware.errors import ConfigError
 
     logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise UsageError(f"{exc}") from None
-    except OSError as exc:
-        raise UsageError(f"cannot read config: {exc}") from None
+    config = load_or_refuse(args.config)
     return Daemon(config, table_factory(config)).run()

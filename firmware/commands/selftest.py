@@ -3,7 +3,8 @@
 Checks, in order: the launcher's sensors (exit beam clear, hopper), a motor pulse that
 must eject exactly one card counted by the exit sensor, the aiming servo at every
 seat, every tray reader (answers, firmware, towers seen), the seat LEDs and buzzer,
-and the buttons (press each when asked). With ``[sim] enabled`` (the built-in default)
+the buttons (press each when asked), and whether the motor safety helper systemd runs
+after every stop (unotable-safe-pins) finds a tool to drive the motor pins low. With ``[sim] enabled`` (the built-in default)
 it runs on the simulated twin, which also presses the buttons itself. ``--yes`` never
 prompts: on real hardware the steps that need a person (buttons, loading a card) are
 reported as skipped. Exit status 0 when nothing failed, 1 otherwise.
@@ -13,13 +14,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 OK, FAIL, SKIP = "ok", "FAIL", "skipped"
+# Where install.sh puts the helper the unit's ExecStopPost= runs; else the checkout's copy.
+SAFE_PINS = Path("/opt/unotable/bin/unotable-safe-pins")
+CHECKOUT_SAFE_PINS = Path(__file__).resolve().parents[2] / "systemd" / "unotable-safe-pins"
 
 
 @dataclass
@@ -167,37 +173,39 @@ class Selftest:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
-    from firmware.config import load_config
+    from firmware.commands.config_cmd import load_or_refuse
     from firmware.controller.hardware import Hardware
-    from firmware.errors import ConfigError
 
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        raise UsageError(str(exc)) from None
+    config = load_or_refuse(args.config)
     out = sys.stderr if args.json else sys.stdout
     twin = None
-    if config.sim.enabled:
-        from firmware.sim.world import World
-
-        table = config.table
-        twin = World(table.edition, table.seats, config.sim.seed or 0,
-                     launcher=config.hardware["launcher"], panel=config.hardware["seats"])
-        for tower in twin.tray_sim.towers:  # the twin's towers stand on the neutral slot
-            twin.tray_sim.place(tower, "neutral")
-        hardware = twin.hardware()
-        print("selftest on the simulated table ([sim] enabled)", file=out)
-    else:
-        hardware = Hardware.from_config(config)
+    test = Selftest(None, interactive=not args.yes, timeout=args.timeout,
+                    say=lambda line: print(line, file=out))
     try:
-        test = Selftest(hardware, twin=twin, interactive=not args.yes, timeout=args.timeout,
-                        say=lambda line: print(line, file=out))
-        checks = test.run()
-    finally:
-        hardware.close()
-        if twin is not None:
-            twin.close()
+        if config.sim.enabled:
+            from firmware.sim.world import World
+
+            table = config.table
+            twin = test.twin = World(table.edition, table.seats, config.sim.seed or 0,
+                                     launcher=config.hardware["launcher"],
+                                     panel=config.hardware["seats"])
+            for tower in twin.tray_sim.towers:  # the twin's towers stand on the neutral slot
+                twin.tray_sim.place(tower, "neutral")
+            test.hw = twin.hardware()
+            print("selftest on the simulated table ([sim] enabled)", file=out)
+        else:
+            test.hw = Hardware.from_config(config)
+    except Exception as exc:  # noqa: BLE001 - a device that cannot be opened is a finding
+        test.add("hardware", FAIL, f"cannot open the devices: {type(exc).__name__}: {exc}")
+    if test.hw is not None:
+        try:
+            test.run()
+        finally:
+            test.hw.close()
+    if twin is not None:
+        twin.close()
+    test.add("motor safety helper", *safe_pins_check(config.path, simulated=twin is not None))
+    checks = test.checks
     failed = [c for c in checks if c.outcome == FAIL]
     if args.json:
         print(json.dumps({"ok": not failed, "simulated": twin is not None,
@@ -206,3 +214,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"{len(checks) - len(failed)} of {len(checks)} checks passed or skipped; "
               f"{len(failed)} failed", file=out)
     return 1 if failed else 0
+
+
+def safe_pins_check(config_path: Path, *, simulated: bool) -> tuple[str, str]:
+    """Can unotable-safe-pins drive the motor pins low after a crash? Runs its --check
+    (which tool, which commands; nothing is driven). Not needed on the simulated table."""
+    helper = next((p for p in (SAFE_PINS, CHECKOUT_SAFE_PINS) if p.is_file()), None)
+    if helper is None:
+        outcome, detail = FAIL, f"{SAFE_PINS} is missing: run systemd/install.sh"
+    else:
+        try:
+            done = subprocess.run([sys.executable, str(helper), "--check", str(config_path)],
+                                  capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            outcome, detail = FAIL, f"{helper} did not run: {exc}"
+        else:
+            lines = (done.stdout + done.stderr).splitlines()
+            outcome = OK if done.returncode == 0 else FAIL
+            detail = "; ".join(line.removeprefix("unotable-safe-pins: ") for line in lines)
+    if simulated and outcome == FAIL:
+        return SKIP, f"not needed on the simulated table, but on the Pi: {detail}"
+    return outcome, detail

@@ -412,7 +412,9 @@ class Controller:
 
     def _uno(self, seat: int) -> dict[str, Any]:
         """A seat's own button (or POST /api/uno): call UNO now if the seat is open to a
-        catch, else arm the call for its next play that leaves one card."""
+        catch, else arm the call for its next play that leaves one card. Where the call
+        belongs before the card (forgotten_uno "at_play", classic) a later press is
+        refused: the play has already drawn the penalty, and nobody catches."""
         s = self._gate()
         if s.exposed == seat:
             self._accept(U.CallUno(seat))
@@ -423,7 +425,11 @@ class Controller:
                 self.armed.add(seat)
             self._publish({"kind": "uno_armed", "seat": seat})
             return {"armed": True, "step": self.step}
-        raise Rejected(f"seat {seat} has {s.counts[seat]} cards: nothing to call", status=422)
+        reason = f"seat {seat} has {s.counts[seat]} cards: nothing to call"
+        if s.options.forgotten_uno == "at_play":
+            reason += (" (UNO is called before the second-to-last card: press while holding "
+                       "two cards; a forgotten call is drawn at once, nobody catches)")
+        raise Rejected(reason, status=422)
 
     def _reveal(self, r: ctl.Reveal) -> dict[str, Any]:
         s = self._gate(chance_ok=True)

@@ -13,8 +13,9 @@ tokens that seat holds in the `World`. Then it acts the way people act:
 * moves towers on the simulated tray when the table asks, shuffles and loads the
   launcher, counts the cards of a cut-off ejection.
 
-One decision at a time, in a fixed order (late UNO call, catches, then the seat to
-act), each from an rng made of (seed, seat, step): the same seed plays the same match,
+One decision at a time, in a fixed order (where the match has a catch window: late UNO
+call, catches; then the seat to act, which presses its own button before a play that
+leaves one card, to say UNO before the card), each from an rng made of (seed, seat, step): the same seed plays the same match,
 also after the daemon was killed and restarted. A declaration in progress is written
 into the world file first (`World.pending`), so a restart can tell whether the referee
 got it (its step moved on) or the cards go back into the hand.

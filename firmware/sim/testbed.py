@@ -40,7 +40,8 @@ class SimTable:
     def __init__(self, directory: str | Path, variant: str = "classic", players: int = 4,
                  seed: int = 1, *, tower_confirm: str = "wait",
                  wrap_hardware: Callable[[Any], Any] | None = None,
-                 factory: Any = None, forget_uno: float = 0.05) -> None:
+                 factory: Any = None, forget_uno: float = 0.05,
+                 options: Mapping[str, Any] | None = None) -> None:
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.journal_path = self.directory / "journal.db"
@@ -57,6 +58,7 @@ class SimTable:
         self.bots: TablePlayers | None = None
         self._wrap = wrap_hardware
         self.forget_uno = forget_uno
+        self.options = dict(options or {})  # the first match's house rules
         self.daemon = Daemon(self.config, self._make_table, env={})
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sim-table", daemon=True)
@@ -72,7 +74,7 @@ class SimTable:
             hardware = self._wrap(hardware)
         ctl = Controller(services, hardware, rng_for=lambda step: rng(self.seed, step),
                          first_match={"edition": self.variant, "seats": self.world.n,
-                                      "options": {}, "seed": self.seed,
+                                      "options": self.options, "seed": self.seed,
                                       "names": list(self.config.table.names)})
         self.controller = ctl
         self.bots = TablePlayers(self.world, ctl, services.loop, seed=self.seed, rounds=10**6,

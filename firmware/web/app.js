@@ -251,6 +251,16 @@ const EVENT_WORDS = {
   new_match: (s, e) => `new match: ${e.edition}, ${e.seats} seats`,
 };
 
+// a play that left one card without the UNO call, where the table applies the penalty
+// at once (classic: the call belongs before the card)
+function penaltyWords(fx) {
+  const i = fx.findIndex((f) => f.type === "uno_penalty" && f.catcher < 0);
+  if (i < 0) return "";
+  const owed = fx.slice(i + 1).find((f) => ["dispense", "owe_presses"].includes(f.type) && f.seat === fx[i].seat);
+  const what = !owed ? "penalty cards follow" : owed.type === "dispense" ? `draws ${owed.count}` : `presses ${owed.count} times`;
+  return ` without calling UNO: ${what}`;
+}
+
 function describeEvent(e) {
   if (!e) return "";
   const s = ui.state;
@@ -260,7 +270,7 @@ function describeEvent(e) {
     const a = e.action;
     const words = ACTION_WORDS[a.type];
     if (a.seat === undefined || a.seat < 0) return a.type === "eject" ? `the launcher ejected ${a.count}` : "";
-    return `${seatName(s, a.seat)} ${words ? words(a) : a.type}`;
+    return `${seatName(s, a.seat)} ${words ? words(a) : a.type}${penaltyWords(e.effects ?? [])}`;
   }
   if (e.kind === "played") return `${seatName(s, e.seat)} played ${e.card}`;
   const bits = [String(e.kind ?? "event").replaceAll("_", " ")];

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 import textwrap
+import tomllib
+import types
 from dataclasses import dataclass
 
 import pytest
+import tomlkit
 
 from firmware import config as config_mod
 from firmware.cli import main
@@ -13,8 +17,23 @@ from firmware.config import DEFAULT_PATH, check_config, load_config, serial_port
 from firmware.errors import ConfigError
 from hal.config import Section
 
+DEFAULT = tomllib.loads(DEFAULT_PATH.read_text())
+
 
 def write(tmp_path, text: str):
+    """The built-in default (a runnable, simulated table) with each top-level key of
+    `text` put in place of the default's; text that is not TOML is written as it is."""
+    text = textwrap.dedent(text)
+    try:
+        doc = {**DEFAULT, **tomllib.loads(text)}
+    except tomllib.TOMLDecodeError:
+        doc = None
+    path = tmp_path / "config.toml"
+    path.write_text(text if doc is None else tomlkit.dumps(doc))
+    return path
+
+
+def write_exactly(tmp_path, text: str):
     path = tmp_path / "config.toml"
     path.write_text(textwrap.dedent(text))
     return path
@@ -74,12 +93,38 @@ def test_hal_errors_come_with_the_daemons_own(tmp_path):
     assert [e.key for e in check_config(write(tmp_path, text))] == ["api.port", "launcher.max_run_s"]
 
 
-def test_an_empty_file_gets_every_default(tmp_path):
-    cfg = load_config(write(tmp_path, ""))
-    assert (cfg.table.edition, cfg.table.seats, cfg.table.names) == (
-        "classic", 4, ("Seat 1", "Seat 2", "Seat 3", "Seat 4"),
-    )
-    assert (cfg.api.port, cfg.sim.enabled, cfg.sim.seed) == (8080, False, None)
+def test_an_empty_file_names_every_missing_section(tmp_path, capsys):
+    path = write_exactly(tmp_path, "")
+    assert main(["config", "check", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}: table: missing section: add [table] with the edition and seats of the game",
+        f"{path}: launcher: missing section: add [launcher] with the card launcher's pins",
+        f"{path}: seats: missing section: add [seats] with the seat buttons and lights",
+    ]
+
+
+def test_a_partial_file_names_each_section_it_lacks(tmp_path):
+    path = write_exactly(tmp_path, "[table]\nedition = 'power'\n[sim]\nenabled = true\n")
+    assert [(e.key, e.message.partition(":")[0]) for e in check_config(path)] == [
+        ("launcher", "missing section"), ("seats", "missing section"), ("tray", "missing section"),
+    ]
+    assert "tower_confirm = 'off'" in check_config(path)[-1].message
+
+
+def test_a_power_table_may_do_without_the_tray_when_it_does_not_wait_for_towers(tmp_path):
+    text = DEFAULT_PATH.read_text().split("[tray]")[0] + "\n[sim]\nenabled = true\n"
+    power = text.replace('edition = "classic"', 'edition = "power"')
+    assert [e.key for e in check_config(write_exactly(tmp_path, power))] == ["tray"]
+    assert load_config(write_exactly(tmp_path, text)).hardware.get("tray") is None
+    off = power.replace('tower_confirm = "wait"', 'tower_confirm = "off"')
+    assert load_config(write_exactly(tmp_path, off)).table.edition == "power"
+
+
+def test_the_daemons_own_sections_may_be_left_out(tmp_path, monkeypatch):
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")  # this machine "has" a pin library
+    cfg = load_config(write_exactly(tmp_path, HARDWARE))
+    assert (cfg.api.host, cfg.api.port, cfg.journal.path) == ("127.0.0.1", 8080, "journal.db")
+    assert (cfg.sim.enabled, cfg.sim.seed) == (False, None)  # real pins
 
 
 def test_relative_journal_path_lives_in_the_state_directory(tmp_path):
@@ -96,7 +141,7 @@ def test_relative_journal_path_lives_in_the_state_directory(tmp_path):
 
 def test_the_config_hash_changes_with_the_file(tmp_path):
     first = load_config(write(tmp_path, "[table]\nseats = 3\n")).digest
-    second = load_config(write(tmp_path, "[table]\nseats = 5\n")).digest
+    second = load_config(write(tmp_path, "[table]\nseats = 2\n")).digest
     assert first != second
 
 
@@ -132,7 +177,7 @@ def test_the_config_hash_changes_with_the_file(tmp_path):
         ("[journal]\npath = 5\n", "journal.path", "must be a string"),
         ("[sim]\nseed = -1\n", "sim.seed", "at least 0"),
         ("[sim]\nenabled = 'yes'\n", "sim.enabled", "true or false"),
-        ("[sim]\nspeed = 2\n", "sim.speed", "unknown option"),
+        ("[sim]\nenabled = true\nspeed = 2\n", "sim.speed", "unknown option"),
     ],
 )
 def test_a_bad_option_is_an_error_naming_its_key(tmp_path, text, key, message):
@@ -216,17 +261,21 @@ def parse_fake(mapping, *, path, errors=None):
 
 @pytest.fixture
 def fake_parsers(monkeypatch):
+    """Fake hal parsers for [launcher] and [tray]; these tests write exactly what they
+    check (no section is required) and this machine "has" a pin library (gpiozero's mock)."""
     for name in ("launcher", "tray"):
         monkeypatch.setitem(config_mod.SECTION_PARSERS, name, f"{__name__}:parse_fake")
+    monkeypatch.setattr(config_mod, "REQUIRED_SECTIONS", {})
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
 
 
 def test_hardware_sections_go_to_their_hal_parser(tmp_path, fake_parsers):
-    cfg = load_config(write(tmp_path, "[launcher]\nmotor = 17\n[tray]\nsensor = 27\n"))
+    cfg = load_config(write_exactly(tmp_path, "[launcher]\nmotor = 17\n[tray]\nsensor = 27\n"))
     assert cfg.pins() == {"launcher.motor": 17, "tray.sensor": 27}
 
 
 def test_errors_of_hal_parsers_are_collected_with_the_others(tmp_path, fake_parsers):
-    path = write(tmp_path, "[launcher]\nmotor = 40\n[tray]\nspeed = 1\n[api]\nport = 1\n")
+    path = write_exactly(tmp_path, "[launcher]\nmotor = 40\n[tray]\nspeed = 1\n[api]\nport = 1\n")
     assert [(e.key, type(e)) for e in check_config(path)] == [
         ("api.port", ConfigError), ("launcher.motor", ConfigError), ("tray.speed", ConfigError),
     ]
@@ -253,7 +302,7 @@ def test_config_check_lists_every_bad_value_of_a_hardware_section(tmp_path):
 
 
 def test_a_pin_used_twice_names_both_keys(tmp_path, fake_parsers):
-    [error] = check_config(write(tmp_path, "[launcher]\nmotor = 17\n[tray]\nsensor = 17\n"))
+    [error] = check_config(write_exactly(tmp_path, "[launcher]\nmotor = 17\n[tray]\nsensor = 17\n"))
     assert error.key == "tray.sensor"
     assert error.message == "GPIO 17 is already used by launcher.motor"
 
@@ -278,7 +327,7 @@ def test_serial_ports_pyserial_can_open_are_accepted(url):
     ],
 )
 def test_bad_serial_ports_are_named(tmp_path, fake_parsers, url, message):
-    [error] = check_config(write(tmp_path, f"[tray]\nport = {url!r}\n"))
+    [error] = check_config(write_exactly(tmp_path, f"[tray]\nport = {url!r}\n"))
     assert error.key == "tray.port" and message in error.message
 
 
@@ -322,3 +371,125 @@ def test_cli_checks_the_default_config_without_a_path(monkeypatch, capsys):
     monkeypatch.setenv("UNOTABLE_CONFIG", str(DEFAULT_PATH))
     assert main(["config", "check"]) == 0
     assert capsys.readouterr().out == f"{DEFAULT_PATH}: ok\n"
+
+
+# -- what `run` needs: a pin library, a free UART, a strong token --------------------
+
+
+REAL_PINS = HARDWARE + "[sim]\nenabled = false\n"
+
+
+@pytest.fixture
+def no_pin_library(monkeypatch):
+    """This machine as a Pi without the [pi] extra: every pin library gpiozero's default
+    search tries fails to import (and no factory is set yet)."""
+    from gpiozero import Device
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    for module in ("lgpio", "RPi", "RPi.GPIO", "pigpio", "gpiozero.pins.native"):
+        monkeypatch.setitem(sys.modules, module, None)
+
+
+def test_real_pins_without_a_pin_library_is_one_line_naming_the_pi_extra(
+    tmp_path, capsys, no_pin_library
+):
+    path = write_exactly(tmp_path, REAL_PINS)
+    assert main(["config", "check", str(path)]) == 1
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"{path}: sim.enabled: is false (real pins), but no GPIO pin library")
+    assert "install the [pi] extra (pip install 'unotable[pi]')" in line and "lgpio" in line
+    # run refuses with the same problem: one line, exit 2, no traceback
+    assert main(["run", "--config", str(path)]) == 2
+    [line] = capsys.readouterr().err.splitlines()
+    assert line.startswith(f"unotable run: error: {path}: sim.enabled: is false (real pins)")
+    assert "unotable[pi]" in line and f"unotable config check {path}" in line
+
+
+def test_the_simulated_table_needs_no_pin_library(tmp_path, no_pin_library):
+    assert check_config(write(tmp_path, "")) == []
+
+
+def test_real_pins_pass_where_gpiozero_finds_a_pin_factory(tmp_path, monkeypatch):
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert check_config(write_exactly(tmp_path, REAL_PINS)) == []
+    assert Device.pin_factory is None  # the probe released what it found
+
+
+@pytest.mark.parametrize("port", ["/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0"])
+def test_a_pin_of_the_uart_a_reader_uses_is_a_conflict(tmp_path, port):
+    text = (HARDWARE.replace("motor_forward = 20", "motor_forward = 14")
+            .replace("status_led = 19", "status_led = 15")
+            .replace('"/dev/serial0"', f'"{port}"'))
+    assert text.count(f'"{port}"') == 1
+    errors = check_config(write(tmp_path, text))
+    assert [(e.key, e.message) for e in errors] == [
+        ("launcher.motor_forward",
+         f"GPIO 14 is the TXD pin of the UART tray.readers[4].port = '{port}' uses"),
+        ("seats.status_led",
+         f"GPIO 15 is the RXD pin of the UART tray.readers[4].port = '{port}' uses"),
+    ]
+
+
+def test_gpio_14_is_free_when_no_reader_uses_the_uart(tmp_path):
+    text = (HARDWARE.replace("motor_forward = 20", "motor_forward = 14")
+            .replace('"/dev/serial0"', '"/dev/unotable-reader-5"'))
+    assert check_config(write(tmp_path, text)) == []
+
+
+@pytest.mark.parametrize(
+    ("token", "ok"),
+    [("aaaaaaaaaaaaaaaa", False), ("abababababababab", False), ("abcdefgabcdefgab", False),
+     ("abcdefghabcdefgh", True), ("x7Gq2mPz9LkW4vNc", True)],
+)
+def test_a_token_needs_8_different_characters(tmp_path, token, ok):
+    path = write(tmp_path, f"[api]\nhost = '0.0.0.0'\ntoken = '{token}'\n")
+    errors = check_config(path)
+    if ok:
+        assert errors == []
+        return
+    [error] = errors
+    assert error.key == "api.token" and "at least 8 are needed" in error.message
+    assert f"has only {len(set(token))} different characters" in error.message
+    assert token not in error.message  # a secret is never echoed
+
+
+def test_every_run_blocker_is_listed_one_per_line(tmp_path, capsys, no_pin_library):
+    # no [seats], a motor on the UART's TXD pin, a weak token, no pin library
+    before_seats, _, rest = REAL_PINS.partition("[seats]")
+    text = (before_seats.replace("motor_forward = 20", "motor_forward = 14")
+            + "[tray]" + rest.partition("[tray]")[2]
+            + "[api]\nhost = '0.0.0.0'\ntoken = 'aaaaaaaabbbbbbbb'\n")
+    path = write_exactly(tmp_path, text)
+    assert main(["config", "check", str(path)]) == 1
+    keys = [line.split(": ")[1] for line in capsys.readouterr().out.splitlines()]
+    assert keys == ["api.token", "seats", "launcher.motor_forward", "sim.enabled"]
+
+
+@pytest.fixture
+def only_native_pins(monkeypatch, no_pin_library):
+    """A Pi without the [pi] extra: gpiozero falls back to its native factory (played by
+    a MockFactory here), which has no PWM."""
+    from gpiozero.pins.mock import MockFactory
+
+    native = types.ModuleType("gpiozero.pins.native")
+    native.NativeFactory = MockFactory
+    monkeypatch.setitem(sys.modules, "gpiozero.pins.native", native)
+
+
+def test_the_native_pin_factory_is_refused_where_pwm_is_needed(tmp_path, only_native_pins):
+    [error] = check_config(write_exactly(tmp_path, REAL_PINS))
+    assert error.key == "sim.enabled"
+    assert error.message == (
+        "is false (real pins), but only gpiozero's native pin factory works on this machine, "
+        "and it has no PWM, which launcher.motor_forward, launcher.motor_backward, "
+        "launcher.servo need: install the [pi] extra (pip install 'unotable[pi]')")
+
+
+def test_the_native_pin_factory_will_do_for_a_launcher_without_pwm(tmp_path, only_native_pins):
+    text = REAL_PINS.replace("servo = 13 ", "motor_pwm = false\n#").replace(
+        "seat_angles = [-60.0, -20.0, 20.0, 60.0]", "")
+    assert check_config(write_exactly(tmp_path, text)) == []

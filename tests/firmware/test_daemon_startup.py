@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from firmware.api import Request
-from firmware.config import load_config
+from firmware.config import DEFAULT_PATH, load_config
 from firmware.daemon import Daemon, Services
 from firmware.journal import Journal
 
@@ -65,7 +65,7 @@ def messages_until(sock, line: str) -> list[str]:
 
 def start(tmp_path, manager, order):
     cfg_path = tmp_path / "config.toml"
-    cfg_path.write_text(f"[api]\nport = {free_port()}\n[journal]\npath = 'journal.db'\n")
+    cfg_path.write_text(DEFAULT_PATH.read_text().replace("port = 8080", f"port = {free_port()}"))
     env = {"NOTIFY_SOCKET": manager.getsockname(), "WATCHDOG_USEC": "4000000",
            "STATE_DIRECTORY": str(tmp_path / "state")}
     daemon = Daemon(load_config(cfg_path), lambda s: RecordingTable(s, order), env=env)
@@ -124,7 +124,7 @@ def test_a_port_already_in_use_fails_start_up_without_ready(tmp_path, manager):
         busy.listen()
         port = busy.getsockname()[1]
         cfg_path = tmp_path / "config.toml"
-        cfg_path.write_text(f"[api]\nport = {port}\n")
+        cfg_path.write_text(DEFAULT_PATH.read_text().replace("port = 8080", f"port = {port}"))
         env = {"NOTIFY_SOCKET": manager.getsockname(), "STATE_DIRECTORY": str(tmp_path)}
         daemon = Daemon(load_config(cfg_path), lambda s: RecordingTable(s, order), env=env)
         assert daemon.run(signals=False) == 1
@@ -155,7 +155,7 @@ sys.exit(status)
 
 def test_sigterm_to_the_daemon_process_is_an_orderly_stop(tmp_path, manager):
     cfg_path = tmp_path / "config.toml"
-    cfg_path.write_text(f"[api]\nport = {free_port()}\n")
+    cfg_path.write_text(DEFAULT_PATH.read_text().replace("port = 8080", f"port = {free_port()}"))
     env = {**os.environ, "NOTIFY_SOCKET": manager.getsockname(), "STATE_DIRECTORY": str(tmp_path)}
     marker = tmp_path / "safe"
     child = subprocess.Popen(

@@ -88,7 +88,7 @@ def test_launcher_button_does_nothing_when_nobody_may_press(table_factory):
 
 def test_dispenser_deals_exactly_what_the_referee_says(table_factory):
     table = table_factory("classic")
-    table.play_until(lambda st: st["stats"]["rounds"] >= 1)
+    table.play_until(lambda st: st["stats"]["rounds"] >= 2)
     owed = [(f["seat"], f["count"]) for e in kinds(table.events, "action")
             for f in e["effects"] if f["type"] == "dispense"]
     dealt = [(e["seat"], e["counted"]) for e in kinds(table.events, "ejected")
@@ -175,8 +175,50 @@ def test_tower_moved_without_capture_raises_an_alarm_and_changes_nothing(table_f
 
 
 # ---------------------------------------------------------------- UNO and catch buttons
-def test_another_seats_button_catches_a_forgotten_uno(table_factory):
+CATCH = {"forgotten_uno": "catch"}  # seed 000's catch window instead of classic's own rule
+
+
+def test_classic_forgotten_uno_draws_two_with_the_play(table_factory):
+    # classic's default: the call belongs before the card, so the table applies the
+    # penalty itself: the play that leaves one card uncalled deals that seat two at once
     table = table_factory("classic", seed=3, forget_uno=0.5)
+    table.play_until(lambda st: any(f["type"] == "uno_penalty" for e in kinds(
+        table.events, "action") for f in e["effects"]))
+    st = table.settle()
+    action = next(e for e in kinds(table.events, "action")
+                  if any(f["type"] == "uno_penalty" for f in e["effects"]))
+    seat = action["action"]["seat"]
+    assert action["action"]["type"] == "play" and not action["action"].get("uno")
+    assert {"type": "uno_penalty", "seat": seat, "catcher": -1} in action["effects"]
+    assert {"type": "dispense", "seat": seat, "count": 2} in action["effects"]
+    assert st["uno_exposed"] is None
+    assert table.world.agree, table.world.mismatches  # the dispenser dealt the two
+
+
+def test_classic_late_call_or_catch_press_is_refused(table_factory):
+    table = table_factory("classic", seed=3, forget_uno=0.5)
+    st = table.play_until(lambda st: st["waiting"]["kind"] == "turn"
+                          and 1 in st["hand_counts"]
+                          and st["hand_counts"].index(1) != st["waiting"]["seat"])
+    one = st["hand_counts"].index(1)
+    other = next(s for s in range(4) if s != one and st["hand_counts"][s] != 2)
+    seq, counts = table.journal_seq, st["hand_counts"]
+    for seat in (one, other):  # the late call, then a would-be catch
+        table.world.seats_sim.press_seat(seat)
+        st = table.settle()
+        refused = kinds(table.events, "refused")[-1]
+        assert refused["what"] == f"seat {seat} button"
+        assert "nothing to call" in refused["reason"]
+        assert "before the second-to-last card" in refused["reason"]
+        assert table.call(lambda: table.controller.hw.panel.get_status()["buzzer"]) == "click"
+    assert table.journal_seq == seq and st["hand_counts"] == counts
+    with pytest.raises(Rejected) as err:
+        table.submit(api.Catch(other, one))
+    assert "nothing to call late or to catch" in err.value.reason
+
+
+def test_another_seats_button_catches_a_forgotten_uno(table_factory):
+    table = table_factory("classic", seed=3, forget_uno=0.5, options=CATCH)
     st = table.play_until(lambda st: st["uno_exposed"] is not None)
     exposed = st["uno_exposed"]
     catcher = (exposed + 1) % 4
@@ -189,7 +231,7 @@ def test_another_seats_button_catches_a_forgotten_uno(table_factory):
 
 
 def test_own_button_calls_uno_late_and_then_nobody_can_catch(table_factory):
-    table = table_factory("classic", seed=3, forget_uno=0.5)
+    table = table_factory("classic", seed=3, forget_uno=0.5, options=CATCH)
     st = table.play_until(lambda st: st["uno_exposed"] is not None)
     exposed = st["uno_exposed"]
     table.world.seats_sim.press_seat(exposed)
@@ -205,7 +247,7 @@ def test_own_button_calls_uno_late_and_then_nobody_can_catch(table_factory):
 
 
 def test_catch_window_closes_when_the_next_player_acts(table_factory):
-    table = table_factory("classic", seed=3, forget_uno=0.5)
+    table = table_factory("classic", seed=3, forget_uno=0.5, options=CATCH)
     st = table.play_until(lambda st: st["uno_exposed"] is not None)
     exposed = st["uno_exposed"]
     st = table.bot_act()  # the next player starts a turn before anyone catches

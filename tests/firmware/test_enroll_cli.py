@@ -1,6 +1,12 @@
 """`unotable enroll`: scripted answers, a simulated reader, the config edited in place."""
 
+import contextlib
 import io
+import os
+import shutil
+import stat
+import tempfile
+from pathlib import Path
 
 import pytest
 import tomlkit
@@ -149,3 +155,75 @@ def test_a_broken_config_file_is_exit_1(monkeypatch, tmp_path, capsys):
     path.write_text("[tray\n", encoding="utf-8")
     assert enroll(monkeypatch, "--config", str(path), "--port", "sim") == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+SERVICE_UID, SERVICE_GID = 4321, 4322  # stand-ins for root:unotable on a Pi
+
+
+def owner_and_mode(path):
+    st = path.stat()
+    return st.st_uid, st.st_gid, stat.S_IMODE(st.st_mode)
+
+
+def test_enroll_keeps_the_files_owner_group_and_mode(monkeypatch, config):
+    # install.sh leaves /etc/unotable/config.toml as root:unotable 0640; the service
+    # (user unotable) must still read it after enroll, which runs as root.
+    if os.geteuid() == 0:
+        os.chown(config, SERVICE_UID, SERVICE_GID)
+    config.chmod(0o640)
+    before = owner_and_mode(config)
+    assert enroll(monkeypatch, "--config", str(config), "--port", "sim", stdin="\n\n\n\n") == 0
+    assert owner_and_mode(config) == before
+    assert dict(tomlkit.parse(config.read_text())["tray"]["towers"]) == DEMO_UIDS["pn532"]
+    assert [p.name for p in config.parent.iterdir()] == [config.name]  # no temp file left
+
+
+def test_enroll_through_a_symlink_edits_the_file_and_keeps_the_link(monkeypatch, config):
+    link = config.with_name("link.toml")
+    link.symlink_to(config.name)
+    config.chmod(0o640)
+    assert enroll(monkeypatch, "--config", str(link), "--port", "sim", stdin="\n\n\n\n") == 0
+    assert link.is_symlink() and owner_and_mode(config)[2] == 0o640
+    assert "towers" in tomlkit.parse(config.read_text())["tray"]
+
+
+@pytest.fixture
+def open_folder():
+    """A directory anyone may write (pytest's tmp_path lies under a root-only one)."""
+    folder = Path(tempfile.mkdtemp(prefix="unotable-enroll-"))
+    folder.chmod(0o777)
+    yield folder
+    shutil.rmtree(folder)
+
+
+@contextlib.contextmanager
+def acting_as(uid, gid):
+    """Run the next lines with another effective user and group (the real uid stays root)."""
+    os.setegid(gid)
+    os.seteuid(uid)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run enroll as another user")
+def test_a_user_who_cannot_keep_the_owner_is_refused_and_nothing_changes(
+    monkeypatch, capsys, open_folder
+):
+    # The file is root:GID 0660 in a directory the user may write: writing would work,
+    # but the replaced file would then belong to the user. Enroll refuses instead.
+    folder = open_folder
+    config = folder / "config.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    os.chown(config, 0, SERVICE_GID)
+    config.chmod(0o660)
+    with acting_as(SERVICE_UID, SERVICE_GID):
+        status = enroll(monkeypatch, "--config", str(config), "--port", "sim", stdin="\n\n\n\n")
+    assert status == 1
+    err = capsys.readouterr().err
+    assert f"cannot write {config}" in err and "only root can keep that" in err
+    assert config.read_text(encoding="utf-8") == CONFIG
+    assert owner_and_mode(config) == (0, SERVICE_GID, 0o660)
+    assert [p.name for p in folder.iterdir()] == ["config.toml"]

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from firmware.cli import main
-from firmware.commands.selftest import FAIL, OK, SKIP, Selftest
+from firmware.commands.selftest import FAIL, OK, SKIP, Selftest, safe_pins_check
 from firmware.sim.demo import sim_config
 from firmware.sim.world import World
 
@@ -76,3 +76,54 @@ def test_prompts_ask_a_person_to_load_a_card_and_press_each_button(twin):
     assert got["motor pulse"] == OK
     assert got["launcher button"] == OK and got["seat 1 button"] == OK
     assert got["seat 0 button"] == FAIL  # nobody pressed it
+
+
+# -- the motor safety helper systemd runs after every stop -----------------------------
+
+
+def path_with(tmp_path, monkeypatch, *tools):
+    """PATH = a folder holding only fake `tools` (each exits 0)."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for name in tools:
+        (folder / name).write_text("#!/bin/sh\nexit 0\n")
+        (folder / name).chmod(0o755)
+    monkeypatch.setenv("PATH", str(folder))
+    return folder
+
+
+REAL_PINS = "[launcher]\nmotor_forward = 20\n[sim]\nenabled = false\n"
+
+
+def test_selftest_reports_which_tool_the_helper_uses(tmp_path, monkeypatch, capsys):
+    folder = path_with(tmp_path, monkeypatch, "pinctrl")
+    assert main(["selftest", "--yes", "--json"]) == 0
+    got = {c["name"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
+    assert got["motor safety helper"]["outcome"] == OK
+    assert got["motor safety helper"]["detail"].startswith(f"can run: uses pinctrl ({folder}/pinctrl)")
+
+    config = tmp_path / "config.toml"
+    config.write_text(REAL_PINS)
+    assert safe_pins_check(config, simulated=False) == (
+        OK, f"can run: uses pinctrl ({folder}/pinctrl); "
+            "launcher.motor_forward (GPIO 20): ok: would run pinctrl set 20 op dl")
+
+
+def test_selftest_fails_when_the_helper_cannot_drive_the_motor_pins(tmp_path, monkeypatch):
+    path_with(tmp_path, monkeypatch)
+    config = tmp_path / "config.toml"
+    config.write_text(REAL_PINS)
+    outcome, detail = safe_pins_check(config, simulated=False)
+    assert outcome == FAIL
+    assert detail.startswith("cannot run: neither pinctrl nor gpioset is installed")
+    assert "apt-get install gpiod" in detail
+    # the twin needs no helper: reported, not failed
+    outcome, detail = safe_pins_check(config, simulated=True)
+    assert outcome == SKIP and "neither pinctrl nor gpioset" in detail
+
+
+def test_selftest_reports_a_missing_helper(tmp_path, monkeypatch):
+    monkeypatch.setattr("firmware.commands.selftest.SAFE_PINS", tmp_path / "nope")
+    monkeypatch.setattr("firmware.commands.selftest.CHECKOUT_SAFE_PINS", tmp_path / "nope")
+    assert safe_pins_check(tmp_path / "config.toml", simulated=False) == (
+        FAIL, f"{tmp_path / 'nope'} is missing: run systemd/install.sh")

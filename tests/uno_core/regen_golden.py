@@ -22,6 +22,9 @@ GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 # name -> (edition, seats, mode, options, seed)
 GOLDEN: dict[str, tuple[str, int, str, dict[str, object], int]] = {
     "classic": ("classic", 3, "simulation", {"target_score": 150}, 1),
+    # classic with seed 000's catch window: the catches and late calls of the old default
+    "classic-catch": ("classic", 3, "simulation",
+                      {"target_score": 150, "forgotten_uno": "catch"}, 1),
     "power": ("power", 3, "simulation", {"target_score": 400}, 1),
     "attack": ("attack", 3, "simulation", {"target_score": 150}, 1),
     "attack-1999": ("attack-1999", 3, "simulation", {"target_score": 150}, 1),

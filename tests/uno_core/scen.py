@@ -48,8 +48,11 @@ def illegal(state: State, action) -> str:
 
 
 def started(edition: str, seats: int, first: str, dealer: int = 0, options=None,
-            mode: str = "simulation"):
-    """A round that starts with `first` turned up, `dealer` dealing (simulation)."""
+            mode: str = "simulation", hands=None, pile: str = ""):
+    """A round that starts with `first` turned up, `dealer` dealing (simulation).
+
+    `hands` ({seat: "cards"}) puts those cards first in a seat's hand; `pile` are the
+    cards on top of the draw pile after the turned card, the next one drawn first."""
     ed = get_edition(edition)
     s = new_match(edition, seats, options, mode)
     high = dealer if ed.dealer_rule == "highest-deals" else (dealer + 1) % seats
@@ -57,7 +60,16 @@ def started(edition: str, seats: int, first: str, dealer: int = 0, options=None,
     cards = tuple(c("R9") if i == high else low[i] for i in range(seats))
     s, _ = apply(s, DealerCards(cards))
     deck = list(ed.deck)
-    idx = deck.index(parse_card(first))
-    order = [i for i in range(len(deck)) if i != idx]
-    order.insert(len(deck) - 1 - seats * s.options.hand_size, idx)
+    top = len(deck) - 1  # the pile's top: dealt first, to the seat left of the dealer
+    dealt = seats * s.options.hand_size
+    want = {top - dealt: parse_card(first)}
+    want.update((top - dealt - 1 - k, card) for k, card in enumerate(parse_cards(pile)))
+    for seat, held in (hands or {}).items():
+        offset = (seat - s.dealer - 1) % seats
+        want.update((top - offset - k * seats, card) for k, card in enumerate(parse_cards(held)))
+    used: dict[int, int] = {}  # position in the pile -> deck index
+    for pos, card in want.items():
+        used[pos] = next(i for i, d in enumerate(deck) if d == card and i not in used.values())
+    rest = iter(i for i in range(len(deck)) if i not in used.values())
+    order = [used[pos] if pos in used else next(rest) for pos in range(len(deck))]
     return apply(s, Shuffle(tuple(order)))

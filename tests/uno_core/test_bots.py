@@ -62,7 +62,8 @@ def test_bots_that_never_forget_uno_are_never_penalised():
 def test_forgetful_bots_get_caught_and_draw_the_penalty():
     rng = random.Random(1)
     bots = [HeuristicBot(rng, forget_uno=1.0) for _ in range(3)]
-    log = play_match("classic", 3, bots, rng, options={"target_score": 200})
+    log = play_match("classic", 3, bots, rng,
+                     options={"target_score": 200, "forgotten_uno": "catch"})
     penalties = _penalties(log)
     assert penalties
     for fx in log.effects:
@@ -71,6 +72,21 @@ def test_forgetful_bots_get_caught_and_draw_the_penalty():
             pen = fx[names.index("uno_penalty")]
             assert any(e.name == "dispense" and e.seat == pen.seat and e.count == 2
                        for e in fx)
+
+
+def test_forgetful_bots_in_classic_draw_the_penalty_with_the_play():
+    # classic's default: the call goes with the play, a forgotten one costs 2 at once;
+    # nobody is ever open to a catch, so the bots are never asked to interject
+    rng = random.Random(3)
+    bots = [HeuristicBot(rng, forget_uno=0.5) for _ in range(3)]
+    log = play_match("classic", 3, bots, rng, options={"target_score": 200})
+    assert log.state.over
+    penalties = [fx for fx in log.effects if any(e.name == "uno_penalty" for e in fx)]
+    assert penalties
+    for fx in penalties:
+        pen = next(e for e in fx if e.name == "uno_penalty")
+        assert fx[0].name == "card_played" and fx[0].seat == pen.seat and pen.catcher == -1
+    assert not [a for a in log.actions if a.name in ("catch", "call_uno")]
 
 
 def test_forgetful_launcher_players_owe_presses():
@@ -125,7 +141,8 @@ def test_heuristic_challenges_a_draw4_from_a_full_hand_only():
 
 
 def test_heuristic_catches_a_forgotten_uno():
-    s = position("classic", hands=["R7 R8", "G1 G2", "B1 B2"], discard="R5")
+    s = position("classic", hands=["R7 R8", "G1 G2", "B1 B2"], discard="R5",
+                 options={"forgotten_uno": "catch"})
     s, _ = apply(s, Play(0, parse_card("R7")))  # no UNO called
     calls = [a for a in legal_actions(s) if a.name in ("catch", "call_uno")]
     assert HeuristicBot(random.Random(0)).interject(s, 2, calls) == Catch(2, 0)

@@ -12,6 +12,9 @@ def test_seed_defaults():
     assert make_options(EDITIONS["power"]).wild_draw4_restricted is True
     assert make_options(EDITIONS["attack"]).skip_reverse_extra_turn == "two-player"
     assert make_options(EDITIONS["extreme"]).draw_then_play is True
+    assert classic.forgotten_uno == "at_play"  # 002: UNO is said before the card
+    assert {make_options(EDITIONS[e]).forgotten_uno for e in EDITIONS if e != "classic"} == {
+        "catch"}  # 000's catch window
 
 
 def test_official_alternatives_can_be_chosen():
@@ -32,6 +35,8 @@ def test_official_alternatives_can_be_chosen():
         ("attack", {"skip_reverse_extra_turn": "never"}, "skip_reverse_extra_turn"),
         ("classic", {"skip_reverse_extra_turn": "always"}, "skip_reverse_extra_turn"),
         ("power", {"scoring": "highest"}, "scoring"),
+        ("classic", {"forgotten_uno": "never"}, "forgotten_uno"),
+        ("classic", {"forgotten_uno": True}, "forgotten_uno"),
     ],
 )
 def test_bad_options_are_rejected_by_name(edition, overrides, name):

@@ -213,6 +213,21 @@ def test_trade_hands_with_a_chosen_player():
     assert of(fx, "hands_traded")[0].other == 1 and s.to_act == 1
 
 
+def test_at_play_option_launcher_penalty_presses_at_once_trade_hands_owes_nothing():
+    at_play = {"forgotten_uno": "at_play"}
+    s = position("attack", hands=["R1 R2", "G5", "B6"], discard="R7", pile=LOAD,
+                 options=at_play)
+    s, fx = run(s, Play(0, c("R1")))
+    assert of(fx, "owe_presses") == [OwePresses(0, 2, FIXED)] and s.to_act == 0
+    s, _ = run(s, Press(0), Eject(2), Press(0), Eject(0))
+    assert s.counts[0] == 3 and s.to_act == 1
+    # Trade Hands gives the last card away: the player does not hold one card
+    s = position("attack-1999", hands=["RTH R1", "G5 G6 G7", "B6"], discard="R7",
+                 options=at_play)
+    s, fx = run(s, Play(0, c("RTH"), target=1))
+    assert not of(fx, "uno_penalty") and s.counts == (3, 1, 1) and s.to_act == 1
+
+
 def test_attack_1999_scoring_table():
     s = position("attack-1999", hands=["R1", "RDA RTH WAH WHF W", "B6"], discard="R7")
     s, fx = run(s, Play(0, c("R1")))

@@ -2,6 +2,8 @@
 
 Each test is a row of docs/rules.md."""
 
+from pathlib import Path
+
 from tests.uno_core.scen import c, cs, illegal, names, of, run, started
 from uno_core import (
     EDITIONS,
@@ -21,6 +23,10 @@ from uno_core import (
     position,
 )
 from uno_core.actions import CHANCE
+from uno_core.effects import BY_TABLE, CardPlayed, Dispense, UnoPenalty
+from uno_core.scenario import parse_scenario, run_scenario
+
+CATCH = {"forgotten_uno": "catch"}  # seed 000's catch window instead of 002's rule
 
 
 def test_dealer_is_highest_number_and_left_of_dealer_starts():
@@ -113,7 +119,7 @@ def test_two_player_reverse_acts_as_skip():
 
 def test_draw_two_next_player_draws_two_and_loses_turn():
     s = position("classic", hands=["R+2 R1", "B5", "B6"], discard="R7", pile="Y1 Y2 Y3")
-    s, fx = run(s, Play(0, c("R+2")))
+    s, fx = run(s, Play(0, c("R+2"), uno=True))
     assert of(fx, "dispense")[0] == of(fx, "dispense")[0].__class__(1, 2)
     assert sorted(s.hands[1]) == sorted(cs("B5 Y3 Y2")) and s.to_act == 2
 
@@ -147,9 +153,9 @@ def test_official_wild_draw4_challenge_guilty_innocent_accept():
     assert s1.counts == (5, 1, 1) and s1.to_act == 1  # player takes 4, challenger plays
     innocent = position("classic", hands=["W+4 B1", "B5", "B6"], discard="R7", pile=pile,
                         options=opts)
-    s2, fx = run(innocent, Play(0, c("W+4"), colour="G"), Challenge(1))
+    s2, fx = run(innocent, Play(0, c("W+4"), colour="G", uno=True), Challenge(1))
     assert s2.counts == (1, 7, 1) and s2.to_act == 2  # challenger takes 6, loses turn
-    s3, _ = run(innocent, Play(0, c("W+4"), colour="G"), Accept(1))
+    s3, _ = run(innocent, Play(0, c("W+4"), colour="G", uno=True), Accept(1))
     assert s3.counts == (1, 5, 1) and s3.to_act == 2
 
 
@@ -161,9 +167,54 @@ def test_uno_call_with_the_second_to_last_card():
                                                discard="R7"), Play(0, c("R1"), uno=True))
 
 
-def test_forgotten_uno_caught_draws_two():
+def test_forgotten_uno_draws_two_at_once_with_the_play():
+    # 002: the call belongs before the second-to-last card, so the table knows at the
+    # play whether it came: without it the player draws 2 at once, nobody needs to catch
     s = position("classic", hands=["R1 R2", "B5", "B6"], discard="R7", pile="Y1 Y2 Y3")
+    s, fx = run(s, Play(0, c("R1")))
+    assert names(fx) == ["card_played", "uno_penalty", "dispense"]
+    assert of(fx, "uno_penalty")[0] == UnoPenalty(0, BY_TABLE)
+    assert of(fx, "dispense")[0] == Dispense(0, 2) and s.hands[0] == cs("R2 Y2 Y3")
+    assert s.to_act == 1 and s.exposed == -1
+    assert not [a for a in legal_actions(s) if isinstance(a, CallUno | Catch)]
+
+
+def test_the_uno_scenario_file_says_uno_with_the_play_and_forgets_it():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" /
+            "classic-uno-call.toml").read_text(encoding="utf-8")
+    done = run_scenario(parse_scenario(text))
+    assert done.state.counts == (1, 3, 3) and done.state.hands[1] == cs("R6 Y2 Y3")
+    assert list(done.effects) == [CardPlayed(1, c("R5")), UnoPenalty(1, BY_TABLE), Dispense(1, 2)]
+    with_catch = text.replace("turn = 0", 'turn = 0\noptions = { forgotten_uno = "catch" }')
+    catch = run_scenario(parse_scenario(with_catch))  # seed 000's window: seat 1 is open
+    assert catch.state.counts == (1, 1, 3) and catch.state.exposed == 1
+
+
+def test_forgotten_uno_penalty_comes_before_the_cards_effect():
+    s = position("classic", hands=["R+2 R1", "B5", "B6"], discard="R7",
+                 pile="Y1 Y2 Y3 Y4 Y5")
+    s, fx = run(s, Play(0, c("R+2")))
+    assert of(fx, "dispense") == [Dispense(0, 2), Dispense(1, 2)]
+    assert s.counts == (3, 3, 1) and s.to_act == 2
+
+
+def test_calling_after_the_play_is_too_late_and_nobody_catches():
+    s = position("classic", hands=["R1 R2", "B5", "B6"], discard="R7")
     s, _ = run(s, Play(0, c("R1")))
+    assert "before the second-to-last card" in illegal(s, CallUno(0))
+    assert "nothing to call late or to catch" in illegal(s, Catch(2, 0))
+    s = position("classic", hands=["R1 R2", "B5", "B6"], discard="R7")
+    s, fx = run(s, Play(0, c("R1"), uno=True))  # called in time: no penalty
+    assert "uno_called" in names(fx) and not of(fx, "uno_penalty") and s.counts[0] == 1
+    assert "nothing to call late or to catch" in illegal(s, Catch(2, 0))
+
+
+def test_forgotten_uno_caught_draws_two():
+    # option forgotten_uno="catch": seed 000's catch window (row 101) instead
+    s = position("classic", hands=["R1 R2", "B5", "B6"], discard="R7", pile="Y1 Y2 Y3",
+                 options=CATCH)
+    s, fx = run(s, Play(0, c("R1")))
+    assert not of(fx, "uno_penalty") and s.counts[0] == 1
     assert s.exposed == 0 and Catch(2, 0) in legal_actions(s)
     s, fx = run(s, Catch(2, 0))
     assert of(fx, "uno_penalty")[0].catcher == 2
@@ -171,13 +222,13 @@ def test_forgotten_uno_caught_draws_two():
 
 
 def test_late_uno_call_before_the_catch_is_safe():
-    s = position("classic", hands=["R1 R2", "B5", "B6"], discard="R7")
+    s = position("classic", hands=["R1 R2", "B5", "B6"], discard="R7", options=CATCH)
     s, _ = run(s, Play(0, c("R1")), CallUno(0))
     assert "cannot be caught" in illegal(s, Catch(1, 0))
 
 
 def test_catch_window_closes_when_the_next_player_starts():
-    s = position("classic", hands=["R1 R2", "R5 B5", "B6"], discard="R7")
+    s = position("classic", hands=["R1 R2", "R5 B5", "B6"], discard="R7", options=CATCH)
     s, _ = run(s, Play(0, c("R1")), Play(1, c("R5")))
     assert "cannot be caught" in illegal(s, Catch(2, 0))
 

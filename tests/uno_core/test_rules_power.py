@@ -11,11 +11,15 @@ from uno_core import (
     FourTowerDiscard,
     Pass,
     Play,
+    Reveal,
     Shuffle,
     apply,
     legal_actions,
     new_match,
     position,
+    public_state,
+    restore,
+    snapshot,
 )
 from uno_core.effects import NEUTRAL, Prompt, TowerMoved
 
@@ -55,6 +59,42 @@ def test_first_skip_skips_left_of_dealer():
 def test_first_take2_no_towers_play_to_colour():
     s, fx = started("power", 3, "RT2", dealer=0)
     assert s.to_act == 1 and s.colour == "R" and s.towers == (-1, -1, -1, -1)
+
+
+def test_first_take2_first_player_lays_only_its_colour_and_takes_no_towers():
+    # the fault that `simulate --variant power --players 2 --seed 11` showed: the first
+    # player laid a Take-2-Towers of another colour on the turned one and took two towers
+    s, _ = started("power", 2, "RT2", dealer=0, hands={1: "BT2 WT1 W+4 G5 R5 R1U Y9"})
+    plays = {a.card for a in legal_actions(s) if isinstance(a, Play)}
+    assert plays == set(cs("R5 R1U"))
+    assert "takes no towers" in illegal(s, Play(1, c("BT2"), towers=("U", "N")))
+    assert "only a R card" in illegal(s, Play(1, c("WT1"), colour="G", towers=("U",)))
+    assert "only a R card" in illegal(s, Play(1, c("W+4"), colour="G"))
+    data = snapshot(s)
+    assert restore(data) == s and restore(data).colour_only  # a saved match keeps the rule
+    del data["colour_only"]  # a snapshot from before the rule: no restriction
+    assert not restore(data).colour_only
+    s, fx = run(s, Play(1, c("R5")))
+    assert not of(fx, "tower_moved") and s.towers == (-1, -1, -1, -1)
+
+
+def test_after_the_first_turn_a_turned_take2_matches_as_usual():
+    # the first player draws a Take-2-Towers of another colour: he may not lay it (his
+    # turn ends); the next player may lay one on the turned card and takes two towers
+    s, _ = started("power", 3, "RT2", dealer=0, hands={1: "G5 G6", 2: "BT2"}, pile="GT2")
+    s, fx = run(s, Draw(1))
+    assert s.hands[1][-1] == c("GT2") and s.to_act == 2 and not s.colour_only
+    s, fx = run(s, Play(2, c("BT2"), towers=("U", "N")))
+    assert [(e.tower, e.seat) for e in of(fx, "tower_moved")] == [("U", 2), ("N", 2)]
+
+
+def test_turned_take2_in_table_mode_the_declared_card_must_be_its_colour():
+    s = new_match("power", 2, mode="table")
+    s, _ = run(s, DealerCards(cs("R9 R1")), Shuffle(()), Reveal(c("YT2")))
+    assert s.to_act == 1 and public_state(s)["colour_only"]
+    assert "only a Y card" in illegal(s, Play(1, c("GT2"), towers=("U", "N")))
+    s, fx = run(s, Play(1, c("Y4")))
+    assert s.to_act == 0 and not public_state(s)["colour_only"]
 
 
 def test_first_wild_take1_first_player_chooses_colour_no_tower():
@@ -205,6 +245,15 @@ def test_four_tower_discard_still_needs_uno():
     assert s.exposed == 0
     s, fx = run(s, Catch(1, 0))
     assert s.counts[0] == 3
+
+
+def test_four_tower_discard_without_uno_at_play_option_draws_at_once():
+    s = position("power", hands=["R4! R1 B9", "B1", "Y9"], discard="R7",
+                 towers={"U": 0, "N": 0, "O": 0}, pile="Y1 Y2 Y3",
+                 options={"forgotten_uno": "at_play"})
+    s, fx = run(s, Play(0, c("R4!")), FourTowerDiscard(0, cs("R1")))
+    assert of(fx, "uno_penalty")[0].catcher == -1 and of(fx, "dispense")[0].count == 2
+    assert s.counts[0] == 3 and s.exposed == -1 and s.to_act == 1
 
 
 def test_four_tower_discard_may_be_declined_and_must_keep_one():

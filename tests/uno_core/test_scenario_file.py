@@ -59,7 +59,7 @@ pile = "R1 R2 R3"
 turn = 1
 direction = -1
 scores = [10, 0, 20]
-actions = [{ type = "play", seat = 1, card = "B3" }, { type = "draw", seat = 0 }]
+actions = [{ type = "play", seat = 1, card = "B3", uno = true }, { type = "draw", seat = 0 }]
 """)
     assert sc.start.discard == parse_cards("G1 G9 W")
     run = run_scenario(sc)

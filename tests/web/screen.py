@@ -28,6 +28,7 @@ from uno_core import (
     sample_outcome,
 )
 from uno_core import actions as A
+from uno_core.actions import action_to_dict
 from uno_core.effects import effect_to_dict
 
 COLOUR_LETTER = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
@@ -47,6 +48,7 @@ class EngineTable:
         self.extra: dict[str, Any] = {}
         self.publish: Callable[[dict[str, Any]], None] = lambda event: None
         self.requests: list[Any] = []
+        self.armed: set[int] = set()  # UNO said before the play (as the controller arms it)
         self._chance()
 
     @classmethod
@@ -64,8 +66,12 @@ class EngineTable:
         except IllegalAction as exc:
             raise Rejected(exc.rule, status=422) from None
         self._chance()
+        if isinstance(action, A.Play):
+            self.armed.discard(action.seat)
         for effect in effects:
             self.publish(effect_to_dict(effect))
+        self.publish({"kind": "action", "action": action_to_dict(action),
+                      "effects": [effect_to_dict(e) for e in effects]})
         return {"effects": len(effects)}
 
     def hardware(self, action: Any) -> dict[str, Any]:
@@ -73,7 +79,8 @@ class EngineTable:
 
     # -- the Table interface
     def public_state(self) -> dict[str, Any]:
-        out = dict(public_state(self.state), paused=self.paused, **self.extra)
+        out = dict(public_state(self.state), paused=self.paused, uno_armed=sorted(self.armed),
+                   **self.extra)
         if self.names:
             out["names"] = self.names
         return out
@@ -90,11 +97,17 @@ class EngineTable:
             raise Rejected("the table is paused")
         if isinstance(request, Play):
             ch = request.choices
+            laid = tuple(parse_card(c) for c in ch.get("cards", ()))
+            left = self.state.counts[request.seat] - 1 - len(laid)
             return self.act(A.Play(
                 request.seat, parse_card(request.card), COLOUR_LETTER.get(ch.get("color", ""), ""),
-                ch.get("target", -1), tuple(ch.get("towers", ())),
-                tuple(parse_card(c) for c in ch.get("cards", ()))))
+                ch.get("target", -1), tuple(ch.get("towers", ())), laid,
+                uno=request.seat in self.armed and left == 1))
         if isinstance(request, CallUno):
+            if self.state.exposed != request.seat and self.state.counts[request.seat] == 2:
+                self.armed.add(request.seat)  # said before the second-to-last card
+                self.publish({"kind": "uno_armed", "seat": request.seat})
+                return {"armed": True}
             return self.act(A.CallUno(request.seat))
         if isinstance(request, Catch):
             return self.act(A.Catch(request.seat, request.target))

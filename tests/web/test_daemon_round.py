@@ -4,7 +4,8 @@
 twin: real card tokens in the launcher, seat buttons on mock pins. The test is the
 people at the table: each looks at the cards in front of them (the world), lays one,
 and declares it on the screen (tap colour, tap card, confirm); with nothing to play
-they press the launcher button; when the table wants UNO they tap UNO on the screen;
+they press the launcher button; holding two cards they tap UNO! on the screen before
+laying the second-to-last card (classic: the call belongs before the card);
 at the round's end they enter their hands on the screen. The table's own chores
 (shuffle and load, turn the first card) are left to the twin's helpers. After every
 step the page must show what the daemon says.
@@ -59,19 +60,20 @@ def test_a_whole_round_on_the_daemon_is_declared_through_the_page(page, tmp_path
         world = table.world
         page.goto(table.url)
         expect(page.locator("#conn")).to_have_text("live")
-        plays = presses = entered = 0
+        plays = presses = entered = unos = 0
         for _ in range(600):
             st = table.settle()
             if st["round"] == 2:
                 break
             w = st["waiting"]
-            if st["uno_exposed"] is not None:  # the player says UNO on the screen
-                page.click("#call-uno")
-                expect(page.locator(f'.seat[data-seat="{st["uno_exposed"]}"] .badge')).to_have_text("UNO")
-                continue
             if w["kind"] == "turn":
                 seat = w["seat"]
                 expect_page_shows(page, st)
+                if st["hand_counts"][seat] == 2 and seat not in st["uno_armed"]:
+                    page.click("#arm-uno")  # UNO is said before the second-to-last card
+                    expect(page.locator("#arm-uno")).to_have_text("UNO said ✓")
+                    unos += 1
+                    continue
                 view = table.call(lambda seat=seat: private_view(
                     table.controller.state, seat, world.hands[seat], world.received.get(seat, [])))
                 options = [a for a in legal_actions(view)
@@ -101,7 +103,9 @@ def test_a_whole_round_on_the_daemon_is_declared_through_the_page(page, tmp_path
             else:  # the table's chores: shuffle and load, turn the first card, move a tower
                 table.bot_step()
         st = table.settle()
-        assert st["round"] == 2 and plays >= 10 and presses >= 1 and entered == 2
+        assert st["round"] == 2 and plays >= 10 and presses >= 1 and entered == 2 and unos >= 1
+        assert not any(f["type"] == "uno_penalty" for e in table.events if e.get("kind") == "action"
+                       for f in e["effects"])
         assert world.agree, world.mismatches
         expect(page.locator("#round")).to_contain_text("round 2")
         for seat, score in enumerate(st["scores"]):

@@ -117,7 +117,9 @@ def test_a_power_symbol_card_forbids_its_action_and_says_why(page, served):
 
 
 def test_forgotten_uno_is_caught_by_the_seat_chosen_on_the_screen(page, served):
-    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
+    # seed 000's catch window (option forgotten_uno="catch"; classic's own rule: below)
+    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0,
+                                 options={"forgotten_uno": "catch"}))
     server = served(table)
     open_page(page, server)
     page.click('[data-declare="R"]')
@@ -129,6 +131,27 @@ def test_forgotten_uno_is_caught_by_the_seat_chosen_on_the_screen(page, served):
     expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("3 🂠")  # 1 + 2 penalty cards
     expect(page.locator('.seat[data-seat="0"] .badge')).to_have_count(0)
     assert table.requests[-1].seat == 2 and table.requests[-1].target == 0
+
+
+def test_classic_uno_is_said_before_the_card_a_forgotten_one_costs_two_at_once(page, served):
+    table = EngineTable(position("classic", hands=["R7 R8", "R1 G2", "Y1 Y2"], discard="R5", turn=0))
+    server = served(table)
+    open_page(page, server)
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="R7"]')
+    confirm(page)
+    expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("3 🂠")  # 1 + 2 at once
+    expect(page.locator("#notice")).to_have_text("Seat 1 played R7 without calling UNO: draws 2")
+    expect(page.locator("#catch")).to_have_count(0)  # nobody catches, nothing to call late
+    expect(page.locator("#call-uno")).to_have_count(0)
+    # the next seat with two cards says UNO before laying its card: no penalty
+    page.click("#arm-uno")
+    expect(page.locator("#arm-uno")).to_have_text("UNO said ✓")
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="R1"]')
+    confirm(page)
+    expect(page.locator('.seat[data-seat="1"] .count')).to_have_text("1 🂠")
+    expect(page.locator('.seat[data-seat="1"] .badge')).to_have_text("UNO")
 
 
 def test_wild_draw_four_is_challenged_from_the_screen(page, served):
@@ -232,7 +255,7 @@ def test_a_reconnecting_page_shows_the_current_state_not_the_old_one(page, serve
     expect(page.locator("#top")).to_have_attribute("data-card", "R5")
     server.stop()  # the daemon goes away (restart, crash) ...
     expect(page.locator("#conn")).to_have_text("reconnecting…")
-    server.do(lambda: table.act(A.Play(0, parse_card("R7"))))  # ... play went on
+    server.do(lambda: table.act(A.Play(0, parse_card("R7"), uno=True)))  # ... play went on
     server.start()
     expect(page.locator("#conn")).to_have_text("live")
     expect(page.locator("#top")).to_have_attribute("data-card", "R7")

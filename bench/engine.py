@@ -54,7 +54,12 @@ NEVER_ENDS = {"target_score": 100000}  # rounds follow each other; the match nev
 
 
 def policy(engine: ModuleType) -> Callable[[State, random.Random], A.Action]:
-    """The workload's policy over `engine` (uno_core, or the engine before issue 11)."""
+    """The workload's policy over `engine`: the engine's own ``choose_random`` where it
+    has one (its simulation kernel plays exactly that policy), else the same policy
+    written here (for the engine before issue 11, the same-run baseline)."""
+    own = getattr(engine, "choose_random", None)
+    if own is not None:
+        return own  # type: ignore[no-any-return]
     listed, play, four = engine.legal_actions, engine.Play, engine.FourTowerDiscard
 
     def choose(state: State, rng: random.Random) -> A.Action:

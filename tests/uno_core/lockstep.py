@@ -26,7 +26,8 @@ compared in forms that do not depend on how an engine holds them. At every step:
   its listed path run): equal effects (``effect_to_dict``, in order), equal states;
 * where the live ``apply`` takes ``effects=False``, every third step runs without
   effects and must reach the same state;
-* now and then the live engine goes on from ``restore(snapshot(state))`` (equal at once,
+* now and then the caller empties the list ``legal_actions`` returned (later answers
+  must not change), and the live engine goes on from ``restore(snapshot(state))`` (equal at once,
   and every later step from it), or from ``state.clone()`` (the original must not change).
 
 `run_case` plays one match; `cases` builds a deterministic set of matches (every
@@ -376,7 +377,10 @@ class Lockstep:
         stale: list[Any] = []
         while st.steps < c.max_steps and not old.over:
             self.same_state(old, new)
-            legal, legal_new = self.same_legal(old, new)
+            legal, returned = self.same_legal(old, new)
+            legal_new = list(returned)
+            if st.steps % 5 == 4:
+                returned.clear()  # a caller may change its list: the next answers stay right
             chance_node = old.to_act == OLD.CHANCE or (old.table and old.phase == "hand_entry")
             if chance_node and legal and old.to_act == OLD.CHANCE:
                 raise self.fail(f"actions listed at a chance node: {legal}")

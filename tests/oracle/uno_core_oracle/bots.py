@@ -4,9 +4,12 @@ that plays a whole match between them with the chance player.
 
 Bots draw every decision from an injected rng (``random()`` and ``randrange()``;
 ``random.Random(seed)`` fits), so a seeded match replays bit for bit.
-Both sometimes forget to call UNO (``forget_uno``, a probability), so that catches
-and penalties happen. ``play_match`` asks every other seat whether it catches a
-forgotten UNO before the next player acts.
+Both call UNO with the play that leaves them one card (``Play(uno=True)``: said before
+the card is laid) and sometimes forget (``forget_uno``, a probability), so that
+penalties happen: drawn at once with the play (option ``forgotten_uno`` "at_play",
+classic), or after a catch ("catch", the other editions): then ``play_match`` asks every
+seat, the forgetful one first (a late call), whether it interjects before the next
+player acts.
 """
 
 from __future__ import annotations

@@ -93,8 +93,8 @@ def _wilds(counts: Mapping[str, int]) -> list[Card]:
     return [Card("", kind) for kind, n in counts.items() for _ in range(n)]
 
 
-_COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2, "hand_size": 7,
-           "two_player_reverse_skips": True}
+_COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
+           "forgotten_uno": "catch", "hand_size": 7, "two_player_reverse_skips": True}
 
 
 def _edition(name: str, deck: list[Card], points: Mapping[str, int], players: tuple[int, int],
@@ -115,7 +115,7 @@ CLASSIC = _edition(
     {DRAW2: 20, SKIP: 20, REVERSE: 20, WILD: 50, WILD_DRAW4: 70},
     (2, 10), PILE, HIGHEST_DEALS,
     {"draw_then_play": False, "draw_when_playable": False, "wild_draw4_restricted": False,
-     "wild_draw4_points": 70},
+     "wild_draw4_points": 70, "forgotten_uno": "at_play"},
     "UNO classic, seed 002: 108 cards",
 )
 

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, TypeVar
 from tests.oracle.uno_core_oracle.cards import Card, format_card
 
 NEUTRAL = -1
+BY_TABLE = -1  # UnoPenalty.catcher when nobody caught: forgotten_uno "at_play"
 
 FIXED = "fixed"  # press exactly `count` times
 UNTIL_CARDS = "until-cards"  # press until at least one card comes out
@@ -108,8 +109,9 @@ class UnoCalled:
 
 @dataclass(frozen=True, slots=True)
 class UnoPenalty:
-    """`seat` forgot UNO and was caught by `catcher`; the penalty follows as Dispense or
-    OwePresses."""
+    """`seat` forgot UNO and was caught by `catcher`, or the table applied the penalty
+    with the play (`catcher` is ``BY_TABLE``, option forgotten_uno "at_play"); the
+    penalty follows as Dispense or OwePresses."""
 
     seat: int
     catcher: int

@@ -29,6 +29,7 @@ from tests.oracle.uno_core_oracle.cards import (
     REVERSE,
     SKIP,
     TOWERS,
+    TRADE_HANDS,
     WILD,
     WILD_ALL_HIT,
     WILD_CUSTOM,
@@ -50,7 +51,7 @@ from tests.oracle.uno_core_oracle.matching import (
     tower_count,
     wild_blocked,
 )
-from tests.oracle.uno_core_oracle.options import make_options
+from tests.oracle.uno_core_oracle.options import AT_PLAY, make_options
 from tests.oracle.uno_core_oracle.state import (
     MODES,
     OWE_DRAW,
@@ -128,6 +129,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.since_eject = 0
     s.winners = ()
     s.entered = (False,) * seats
+    s.colour_only = False
     return s
 
 
@@ -166,6 +168,9 @@ def _check_play(s: State, p: A.Play) -> tuple[Card, ...]:
         top = s.discard[-1]
         if card.kind == symbol_forbid(s):
             raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
+        if s.colour_only:
+            raise IllegalAction(p, f"on a turned {top} the first player takes no towers and "
+                                   f"lays only a {s.colour} card, not {card}")
         raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
     if card.colour == "":
         if card.kind == WILD and wild_blocked(s, card, rest):
@@ -253,6 +258,33 @@ def _hand_after(s: State, p: A.Play) -> tuple[Card, ...]:
     return hand[:i] + hand[i + 1:]
 
 
+def _one_card_left(s: State, seat: int, called: bool, fx: Effects, keeps: bool = True) -> None:
+    """`seat` was left with one card by its own play: UNO was called with it, or the
+    penalty is owed at once (forgotten_uno "at_play"; not if the play gives the card
+    away, `keeps` False), or the seat is open to a catch."""
+    if called:
+        fx.append(E.shared(E.UnoCalled, seat))
+    elif s.options.forgotten_uno == AT_PLAY:
+        if not keeps:
+            return
+        fx.append(E.UnoPenalty(seat, E.BY_TABLE))
+        if s.options.uno_penalty:
+            owe(s, fx, OWE_DRAW, seat, s.options.uno_penalty, TAG_PENALTY, front=True)
+    else:
+        s.exposed = seat
+
+
+def _no_window(s: State, a: A.CallUno | A.Catch) -> str:
+    if s.options.forgotten_uno == AT_PLAY:
+        return ("UNO is called before the second-to-last card is laid, with the play; a "
+                "forgotten call was penalised at once: there is nothing to call late or "
+                "to catch (option forgotten_uno='at_play')")
+    if isinstance(a, A.CallUno):
+        return f"seat {a.seat} has no uncalled UNO to call"
+    return (f"seat {a.target} cannot be caught: no forgotten UNO open "
+            "(the window closes when the next player starts a turn)")
+
+
 def _apply_play(s: State, p: A.Play, fx: Effects, listed: bool) -> None:
     hand = _hand_after(s, p) if listed else _check_play(s, p)
     seat, card = p.seat, p.card
@@ -287,10 +319,8 @@ def _apply_play(s: State, p: A.Play, fx: Effects, listed: bool) -> None:
         s.colour = card.colour
     left = s.counts[seat]
     if left == 1:
-        if p.uno:
-            fx.append(E.shared(E.UnoCalled, seat))
-        else:
-            s.exposed = seat
+        # a Trade Hands swaps the last card away: nothing to call, as its catch window
+        _one_card_left(s, seat, p.uno, fx, effective_kind(s, card) != TRADE_HANDS)
     elif left == 0:
         s.out = seat
     if card.kind == WILD_DRAW4:
@@ -299,6 +329,7 @@ def _apply_play(s: State, p: A.Play, fx: Effects, listed: bool) -> None:
         s.pending = ()
     if s.drawn:
         s.drawn = ()
+    s.colour_only = False
     kind = card.kind
     if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
         advance(s, 0)
@@ -377,14 +408,13 @@ def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
         return
     if isinstance(a, A.CallUno):
         if s.exposed != a.seat:
-            raise IllegalAction(a, f"seat {a.seat} has no uncalled UNO to call")
+            raise IllegalAction(a, _no_window(s, a))
         s.exposed = -1
         fx.append(E.shared(E.UnoCalled, a.seat))
         return
     if isinstance(a, A.Catch):
         if s.exposed != a.target or a.target < 0:
-            raise IllegalAction(a, f"seat {a.target} cannot be caught: no forgotten UNO open "
-                                   "(the window closes when the next player starts a turn)")
+            raise IllegalAction(a, _no_window(s, a))
         if a.seat == a.target or not 0 <= a.seat < s.n:
             raise IllegalAction(a, "a player cannot catch himself")
         s.exposed = -1
@@ -468,10 +498,7 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
     for t in TOWERS:
         fx.append(E.TowerMoved(t, E.NEUTRAL))
     s.towers = (-1, -1, -1, -1)
-    if a.uno:
-        fx.append(E.UnoCalled(seat))
-    else:
-        s.exposed = seat
+    _one_card_left(s, seat, a.uno, fx)
     s.phase = "play"
     s.actor = s.turn
     settle(s, fx)

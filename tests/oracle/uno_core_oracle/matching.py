@@ -59,17 +59,21 @@ def wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
     return any(c.colour == colour for c in hand)
 
 
-_MATCH_CACHE: dict[tuple[str, Card, str], frozenset[Card]] = {}
+_MATCH_CACHE: dict[tuple[str, Card, str, bool], frozenset[Card]] = {}
 
 
 def match_set(s: State) -> frozenset[Card]:
-    """The deck's cards that may go on the current top card and colour (cached)."""
+    """The deck's cards that may go on the current top card and colour (cached); on a
+    turned Take-2-Towers (``colour_only``) only the cards of its colour."""
     top = s.discard[-1]
-    key = (s.edition.name, top, s.colour)
+    key = (s.edition.name, top, s.colour, s.colour_only)
     found = _MATCH_CACHE.get(key)
     if found is None:
-        forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
-        found = frozenset(c for c in s.edition.deck if matches(c, top, s.colour, forbid))
+        if s.colour_only:
+            found = frozenset(c for c in s.edition.deck if c.colour == s.colour)
+        else:
+            forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
+            found = frozenset(c for c in s.edition.deck if matches(c, top, s.colour, forbid))
         _MATCH_CACHE[key] = found
     return found
 

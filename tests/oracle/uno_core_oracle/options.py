@@ -17,6 +17,9 @@ from tests.oracle.uno_core_oracle.errors import OptionError
 if TYPE_CHECKING:
     from tests.oracle.uno_core_oracle.editions import Edition
 
+AT_PLAY = "at_play"  # forgotten_uno: the table applies the penalty with the play
+CATCH = "catch"  # forgotten_uno: only if caught before the next player starts a turn
+
 CUSTOMIZABLE_EFFECTS: tuple[str, ...] = (
     "wild", "skip", "reverse", "hit-2", "hit-4", "attack-attack", "hit-fire",
     "all-hit", "trade-hands",
@@ -69,7 +72,14 @@ OPTION_SPECS: dict[str, OptionSpec] = {
                    minimum=1, maximum=100000),
         OptionSpec("uno_penalty", int,
                    "cards (pile editions) or launcher presses (launcher editions) for a "
-                   "forgotten UNO that is caught", minimum=0, maximum=20),
+                   "forgotten UNO", minimum=0, maximum=20),
+        OptionSpec("forgotten_uno", str,
+                   "at_play: UNO is called before the second-to-last card is laid (with "
+                   "the play); a play that leaves one card without the call draws "
+                   "uno_penalty at once, nobody needs to catch it (seed 002). catch: "
+                   "the player may still call late, and pays only if another player "
+                   "catches him before the next player starts a turn (seed 000)",
+                   choices=(AT_PLAY, CATCH)),
         OptionSpec("hand_size", int, "cards dealt to each player", minimum=1, maximum=15),
     )
 }
@@ -91,6 +101,7 @@ class Options:
     scoring: str = "winner_takes"
     target_score: int = 500
     uno_penalty: int = 2
+    forgotten_uno: str = CATCH
     hand_size: int = 7
 
     def as_dict(self) -> dict[str, object]:

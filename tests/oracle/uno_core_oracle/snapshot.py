@@ -46,6 +46,7 @@ def snapshot(state: State) -> dict[str, Any]:
         "unseen": {format_card(c): k for c, k in s.unseen.items()},
         "winners": list(s.winners),
         "entered": list(s.entered),
+        "colour_only": s.colour_only,
     }
     for k in _INTS + _STRS:
         out[k] = getattr(s, k)
@@ -84,6 +85,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s.unseen = {parse_card(k): int(v) for k, v in dict(data["unseen"]).items()}
         s.winners = tuple(int(v) for v in data["winners"])
         s.entered = tuple(bool(v) for v in data["entered"])
+        s.colour_only = bool(data.get("colour_only", False))  # absent before the rule
     except KeyError as exc:
         raise SetupError(f"snapshot lacks field {exc.args[0]!r}") from None
     except (TypeError, ValueError, IndexError) as exc:

@@ -44,7 +44,7 @@ class State:
         "edition", "options", "table", "n", "hands", "counts", "pile", "pile_count",
         "discard", "colour", "direction", "dealer", "turn", "actor", "phase", "to_act",
         "chance", "queue", "drawn", "towers", "exposed", "skip_pending", "pending", "out",
-        "scores", "round_no", "unseen", "since_eject", "winners", "entered",
+        "scores", "round_no", "unseen", "since_eject", "winners", "entered", "colour_only",
     )
 
     edition: Edition
@@ -77,6 +77,9 @@ class State:
     since_eject: int
     winners: tuple[int, ...]
     entered: tuple[bool, ...]
+    # seed 000: on a turned Take-2-Towers the first player lays only a card of its colour;
+    # true for that player's turn only
+    colour_only: bool
 
     def clone(self) -> State:
         s = State.__new__(State)
@@ -110,6 +113,7 @@ class State:
         s.since_eject = self.since_eject
         s.winners = self.winners
         s.entered = self.entered
+        s.colour_only = self.colour_only
         return s
 
     @property
@@ -153,6 +157,7 @@ def public_state(state: State) -> dict[str, object]:
         "dealer": s.dealer,
         "direction": s.direction,
         "colour": s.colour or None,
+        "colour_only": s.colour_only,
         "top": format_card(s.discard[-1]) if s.discard else None,
         "discard": [format_card(c) for c in s.discard],
         "pile_count": s.pile_count,

@@ -15,6 +15,7 @@ from tests.oracle.uno_core_oracle.cards import (
     NUMBER,
     REVERSE,
     SKIP,
+    TAKE2,
     TOWERS,
     WILD_DRAW4,
     WILD_EXTREME,
@@ -51,6 +52,7 @@ def advance(s: State, skip: int) -> None:
     s.phase = "play"
     s.actor = s.turn
     s.drawn = ()
+    s.colour_only = False
 
 
 def remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -253,6 +255,8 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
         fx.append(E.shared(E.DirectionChanged, -1))
         s.turn = s.dealer
         s.actor = s.dealer
+    elif kind == TAKE2:  # seed 000: no towers for the first player, only its colour
+        s.colour_only = True
     elif card.colour == "":
         s.phase = "first_colour"
         fx.append(E.shared(E.Prompt, first, "colour"))
@@ -272,6 +276,7 @@ def start_round(s: State, fx: Effects) -> None:
     s.exposed = -1
     s.pending = ()
     s.out = -1
+    s.colour_only = False
     s.skip_pending = 0  # since_eject stays: the launcher's mechanism does not reset
     s.entered = (False,) * s.n
     if s.edition.towers and any(o >= 0 for o in s.towers):

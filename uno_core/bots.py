@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from uno_core import actions as A
@@ -53,15 +53,25 @@ def _pick(rng: BotRng, items: Sequence[Action]) -> Action:
 def _say_uno(rng: BotRng, forget: float, actions: Sequence[Action]) -> list[Action]:
     """Collapse the uno=True/False twins: call UNO, unless this time the bot forgets."""
     forgets = forget > 0 and rng.random() < forget
+    # the uno=True twins, by value (cheaper than `replace(a, uno=True) in actions`)
+    twins = set() if forgets else {_twin_key(a) for a in actions
+                                   if isinstance(a, A.Play | A.FourTowerDiscard) and a.uno}
     out: list[Action] = []
     for a in actions:
         if isinstance(a, A.Play | A.FourTowerDiscard):
             if a.uno and forgets:
                 continue
-            if not a.uno and not forgets and replace(a, uno=True) in actions:
+            if not a.uno and not forgets and _twin_key(a) in twins:
                 continue
         out.append(a)
     return out
+
+
+def _twin_key(a: A.Play | A.FourTowerDiscard) -> tuple[object, ...]:
+    """Everything of `a` but its UNO call."""
+    if isinstance(a, A.Play):
+        return (A.Play, a.seat, a.card, a.colour, a.target, a.towers, a.laid)
+    return (A.FourTowerDiscard, a.seat, a.laid)
 
 
 @dataclass
@@ -110,7 +120,7 @@ class HeuristicBot:
         legal = _say_uno(self.rng, self.forget_uno, legal)
         if state.table:
             return _pick(self.rng, legal)
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         plays = [a for a in legal if isinstance(a, A.Play)]
         if plays:
             return self._choose_play(state, seat, hand, plays)

@@ -862,7 +862,7 @@ def legal_actions(state: State) -> list[Action]:
             elif s.options.draw_when_playable or s.table or not playable:
                 out.append(s.tables.draw_action[seat])
         elif s._queue:
-            out.append(A.Press(seat))
+            out.append(_PRESS[seat])
         elif s.phase == "challenge":
             out.extend((A.Challenge(seat), A.Accept(seat)))
         elif s.phase == "verdict":

@@ -30,7 +30,7 @@ from uno_core.engine import (
     play_number,
 )
 from uno_core.errors import SetupError
-from uno_core.state import State
+from uno_core.state import OWE_DRAW, State
 from uno_core.turns import NOFX
 
 __all__ = ["choose_random", "run_random"]
@@ -105,6 +105,12 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     else:
                         p = variants[2 * i + 1 if two else i]
                     play(s, p, NOFX)
+        elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
+              and s._queue[0][0] != OWE_DRAW):
+            # a press this seat owes: the one action listed; the launcher then ejects
+            below(1)
+            s.to_act = CHANCE
+            s.chance = "eject"
         else:
             apply(s, choose_random(s, rng), effects=False)
         actions += 1

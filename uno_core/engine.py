@@ -784,7 +784,6 @@ def _play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
             for col in colours for t in targets for tw in tower_sets for u in unos]
 
 
-_DRAW = tuple(A.Draw(i) for i in range(16))
 _PRESS = tuple(A.Press(i) for i in range(16))
 _PASS = tuple(A.Pass(i) for i in range(16))
 

@@ -55,7 +55,7 @@ class Tables:
     """The masks of one edition under one set of options (see the module docstring)."""
 
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "custom_kind",
-                 "cards", "wild_restricted", "draw_when_playable", "launcher", "draw_action")
+                 "wild_restricted", "draw_when_playable", "launcher", "draw_action")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -67,9 +67,6 @@ class Tables:
         # the turn's draw per seat: Press on launcher editions, Draw on pile editions
         self.draw_action: tuple[Action, ...] = tuple(
             (Press if edition.launcher else Draw)(seat) for seat in range(16))
-        self.cards: list[Card] = [faces[0]] * size  # by id (ids of other decks: unused)
-        for c in faces:
-            self.cards[c.id] = c
         self.match: list[dict[str, int]] = [{} for _ in range(size)]
         for top in faces:
             forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""

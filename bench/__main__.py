@@ -41,7 +41,14 @@ SCRIPTS = ("engine", "hal", "table")
 ALL = SCRIPTS + OWN
 QUICK_ARGS = {"engine": ["--rounds", "300", "--repeat", "1"],
               "hal": ["--runs", "5", "--samples", "100"]}
-ENGINE_RATIO = 2.0  # bench/engine.py: ours / RLCard rounds per second
+ENGINE_RATIO = 2.0  # bench/engine.py: checked path / RLCard rounds per second (issue 11)
+SIMULATE_RATIO = 3.0  # bench/engine.py: simulation kernel / RLCard, in the same run
+# per-edition actions/s of the checked path before the issue 11 rewrite, for runs without
+# the frozen engine in tests/oracle: the last idle full run (bench/README.md, "Engine
+# baseline"); with the oracle, bench/engine.py times both in the same run
+EDITION_BASELINE = {"classic": 174_100.0, "power": 129_600.0, "attack": 159_300.0,
+                    "attack-1999": 174_100.0, "extreme": 151_000.0}
+EDITION_SPEEDUP = 2.0
 
 
 def _script(name: str, quick: bool) -> dict[str, Any]:
@@ -54,14 +61,35 @@ def _script(name: str, quick: bool) -> dict[str, Any]:
 
 
 def engine_figures(data: dict[str, Any], result: Result) -> None:
-    result.add(Figure("ours, 4-player classic", data["ours_rounds_per_s"], "rounds/s"))
-    if data.get("ratio") is None:
+    result.add(Figure("checked path, 4-player classic", data["ours_rounds_per_s"], "rounds/s"))
+    rlcard = data.get("rlcard_rounds_per_s")
+    if rlcard is None:
         result.add(Figure("RLCard", f"unavailable: {data.get('rlcard_error', '?')[:60]}"))
     else:
-        result.add(Figure("RLCard, same workload", data["rlcard_rounds_per_s"], "rounds/s"))
-        result.add(at_least("ratio ours / RLCard (same run)", data["ratio"], ENGINE_RATIO))
+        result.add(Figure("RLCard, same workload", rlcard, "rounds/s"))
+        result.add(at_least("ratio checked / RLCard (same run)", data["ratio"], ENGINE_RATIO))
+    if data.get("simulate_rounds_per_s") is None:
+        result.add(Figure("simulation kernel", f"unavailable: "
+                                               f"{data.get('simulate_error', '?')[:60]}",
+                          "", f">= {SIMULATE_RATIO:g} x RLCard", False))
+    else:
+        result.add(Figure("simulation kernel, same workload", data["simulate_rounds_per_s"],
+                          "rounds/s"))
+        result.add(exactly("kernel plays the checked path's games",
+                           data["simulate_same_games"], True))
+        if rlcard is not None:
+            result.add(at_least("simulate_ratio kernel / RLCard (same run)",
+                                data["simulate_ratio"], SIMULATE_RATIO))
     for name, f in data.get("editions", {}).items():
-        result.add(Figure(f"{name}", f["actions_per_s"], "actions/s"))
+        if "speedup" in f:  # against the engine before issue 11, timed in the same run
+            result.add(Figure(f"{name}", f["actions_per_s"], "actions/s"))
+            result.add(at_least(f"{name}: x before (same run)", f["speedup"], EDITION_SPEEDUP))
+        elif name in EDITION_BASELINE:
+            base = EDITION_BASELINE[name]
+            result.add(at_least(f"{name} (x{EDITION_SPEEDUP:g} of {base:,.0f} recorded)",
+                                f["actions_per_s"], EDITION_SPEEDUP * base, "actions/s"))
+        else:
+            result.add(Figure(f"{name}", f["actions_per_s"], "actions/s"))
 
 
 def hal_figures(data: dict[str, Any], result: Result) -> None:

@@ -2,23 +2,30 @@
 
     python bench/engine.py [--rounds N] [--seed S] [--repeat R] [--json] [--profile]
 
-Shared workload (issue 2, point 11): 4-player classic rounds with known hands; the
-policy plays a uniformly random playable card (a wild gets a random colour) and
-draws only when no card is playable, which is RLCard's action set; a fixed seed.
-Ours runs the full engine: every action is validated by ``apply`` (there is no way
-to turn checks off), shuffles and the dealer's cards are explicit chance outcomes,
-and our figure includes computing ``legal_actions`` before every decision (RLCard's
-``step`` computes its legal actions for the next state too). Both sides shuffle with
-numpy's ``RandomState`` (RLCard's own generator; ours through the injected chance rng)
-and choose with ``random.Random``; runs of the two sides alternate. RLCard (``rlcard==1.2.0``,
-the ``bench`` extra) is driven through ``UnoGame`` directly, not its env.
+Shared workload (issue 2, point 11; issue 11, point 4): 4-player classic rounds with
+known hands, a fixed seed. The policy (`choose`) picks uniformly among the plays that
+``legal_actions`` lists for the seat to act (a wild once per colour; a play that leaves
+one card with the UNO call), otherwise among that seat's other actions (draw, pass...).
+RLCard's action set is the same in kind: its plays, or a draw when nothing fits.
 
-Per edition we also print our rounds/s and actions/s with the same policy (random
-playable card, draw or press only when nothing is playable, random choices
-elsewhere). ``--json`` prints ``{"ours_rounds_per_s", "rlcard_rounds_per_s", "ratio",
-"editions": {...}}``. ``--profile`` prints the top of a cProfile of our classic run.
+* The checked path (``ours``, ``ratio``): ``legal_actions`` before every decision and
+  ``apply`` validating every action; shuffles and the dealer's cards are explicit chance
+  outcomes. No shortcut: nothing is skipped because a list has one entry or a known order.
+* The simulation kernel (``simulate``, ``simulate_ratio``): the engine's kernel
+  (`simulation_kernel`, contract there) plays the same games from the same seeds;
+  ``simulate_same_games`` checks the action counts agree.
+* RLCard (``rlcard==1.2.0``, the ``bench`` extra) through ``UnoGame`` directly, not its
+  env; its ``step`` computes the next legal actions too.
+
+Both sides shuffle with numpy's ``RandomState`` (RLCard's generator; ours through the
+injected chance rng) and choose with ``random.Random``; the runs of the sides alternate
+and the fastest of `repeat` counts. Per edition: rounds/s and actions/s of the checked
+path (and the kernel's actions/s) with the same policy. ``--json`` prints
+``{"ours_rounds_per_s", "rlcard_rounds_per_s", "ratio", "simulate_rounds_per_s",
+"simulate_ratio", "simulate_same_games", "editions": {...}, ...}`` (a side that cannot
+run has ``null`` figures and an ``*_error``). ``--profile`` prints a cProfile of the
+checked classic run.
 """
-
 from __future__ import annotations
 
 import sys
@@ -29,44 +36,61 @@ if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
     sys.path[0] = str(_HERE.parent)
 
 import argparse  # noqa: E402
+import importlib  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
+from types import ModuleType  # noqa: E402
 from typing import Any  # noqa: E402
 
-from uno_core import CHANCE, EDITIONS, Play, apply, legal_actions, new_match  # noqa: E402
+import uno_core  # noqa: E402
+from uno_core import CHANCE, EDITIONS, new_match  # noqa: E402
 from uno_core import actions as A  # noqa: E402
-from uno_core.cards import DISCARD_ALL  # noqa: E402
-from uno_core.chance import sample_outcome  # noqa: E402
 from uno_core.state import State  # noqa: E402
 
 WORKLOAD_SEATS = 4
 NEVER_ENDS = {"target_score": 100000}  # rounds follow each other; the match never ends
 
 
-# editions where a play can lay several cards (Discard All), so leave one card from three
-_LAYS_SEVERAL = frozenset(name for name, ed in EDITIONS.items()
-                          if any(c.kind == DISCARD_ALL for c in ed.deck))
+def policy(engine: ModuleType) -> Callable[[State, random.Random], A.Action]:
+    """The workload's policy over `engine`: the engine's own ``choose_random`` where it
+    has one (its simulation kernel plays exactly that policy), else the same policy
+    written here (for the engine before issue 11, the same-run baseline)."""
+    own = getattr(engine, "choose_random", None)
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    listed, play, four = engine.legal_actions, engine.Play, engine.FourTowerDiscard
+
+    def choose(state: State, rng: random.Random) -> A.Action:
+        """A uniformly random play among those `legal_actions` lists for the seat to act
+        (one per card, colour of a wild, target, tower set; a play that leaves one card
+        is taken with the UNO call: the player never forgets it); when there is none, a
+        uniformly random other action of that seat. No other shortcut: every decision
+        asks `legal_actions` and picks by `rng.randrange`."""
+        seat = state.to_act
+        legal = listed(state)
+        left = state.counts[seat] - 1
+        plays = [a for a in legal if type(a) is play and a.seat == seat
+                 and a.uno == (left - len(a.laid) == 1)]
+        if plays:
+            return plays[rng.randrange(len(plays))]
+        own = [a for a in legal if a.seat == seat and (type(a) is not four or a.uno)]
+        return own[rng.randrange(len(own))]  # type: ignore[no-any-return]
+
+    return choose
 
 
-def _choose(state: State, rng: random.Random) -> A.Action:
-    """A uniformly random playable action (as RLCard: one per card, one per colour of a
-    wild), calling UNO with the second-to-last card; else the one other thing to do."""
-    seat = state.to_act
-    legal = legal_actions(state)
-    if (type(legal[0]) is Play and state.counts[seat] != 2 and state.exposed < 0
-            and state.edition.name not in _LAYS_SEVERAL):
-        # the usual turn, no play leaves one card: the engine lists the plays first,
-        # then at most a draw or pass
-        return legal[rng.randrange(len(legal) - (type(legal[-1]) is not Play))]
-    # otherwise only the plays, each with the UNO call when it leaves one card
-    left = state.counts[seat] - 1
-    plays = [a for a in legal if type(a) is Play and a.uno == (left - len(a.laid) == 1)]
-    if plays:
-        return plays[rng.randrange(len(plays))]
-    own = [a for a in legal if a.seat == seat and not isinstance(a, A.CallUno | A.Catch)]
-    return own[rng.randrange(len(own))]
+choose = policy(uno_core)
+
+
+def engine_before() -> ModuleType | str:
+    """uno_core as it was before issue 11 (the lockstep oracle, tests/oracle/), the
+    per-edition baseline run in the same process; or why it is not there."""
+    try:
+        return importlib.import_module("tests.oracle.uno_core_oracle")
+    except ImportError as exc:
+        return f"no frozen engine in tests/oracle ({exc})"
 
 
 class ChanceRng(random.Random):
@@ -90,16 +114,19 @@ def _chance_rng(seed: int) -> random.Random:
         return random.Random(seed)
 
 
-def run_ours(edition: str, rounds: int, seed: int) -> tuple[int, float]:
-    """Play `rounds` rounds; return (actions applied, seconds)."""
+def run_ours(edition: str, rounds: int, seed: int,
+             engine: ModuleType = uno_core) -> tuple[int, float]:
+    """Play `rounds` rounds on the checked path; return (actions applied, seconds)."""
     rng = random.Random(seed)
     chance = _chance_rng(seed)
+    new_match, apply, sample_outcome = engine.new_match, engine.apply, engine.sample_outcome
+    pick = choose if engine is uno_core else policy(engine)
     state = new_match(edition, WORKLOAD_SEATS, NEVER_ENDS)
     done = actions = 0
     start = time.perf_counter()
     while done < rounds:
         action = (sample_outcome(state, chance) if state.to_act == CHANCE
-                  else _choose(state, rng))
+                  else pick(state, rng))
         before = state.round_no
         state, _ = apply(state, action)
         actions += 1
@@ -128,6 +155,38 @@ def run_rlcard(rounds: int, seed: int) -> tuple[int, float] | str:
     return steps, time.perf_counter() - start
 
 
+def simulation_kernel() -> Callable[..., int] | str:
+    """The engine's simulation kernel (issue 11, point 3), or why there is none.
+
+    Contract: ``kernel(state, rng, chance, rounds) -> actions`` plays on from `state`
+    (a match from ``new_match``, simulation mode) until `rounds` rounds have ended,
+    deciding exactly as `choose` does with the same calls on `rng`, and taking chance
+    outcomes as ``sample_outcome(state, chance)`` does; it returns the actions applied
+    (chance outcomes included). Same seeds, same games as `run_ours`."""
+    module, _, name = KERNEL.partition(":")
+    try:
+        kernel = getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        return f"no simulation kernel {KERNEL} in uno_core yet ({type(exc).__name__})"
+    return kernel  # type: ignore[no-any-return]
+
+
+KERNEL = "uno_core:run_random"  # module:function, the entry point the engine exposes
+
+
+def run_simulated(edition: str, rounds: int, seed: int) -> tuple[int, float] | str:
+    """`run_ours`'s games through the simulation kernel: (actions, seconds) or why not."""
+    kernel = simulation_kernel()
+    if isinstance(kernel, str):
+        return kernel
+    rng = random.Random(seed)
+    chance = _chance_rng(seed)
+    state = new_match(edition, WORKLOAD_SEATS, NEVER_ENDS)
+    start = time.perf_counter()
+    actions = kernel(state, rng, chance, rounds)
+    return actions, time.perf_counter() - start
+
+
 def _faster(best: Any, got: Any) -> Any:
     """The faster of two (count, seconds) results; a reason (str) wins, it ends the runs."""
     if isinstance(got, str) or best is None or isinstance(best, str) or got[1] < best[1]:
@@ -135,29 +194,106 @@ def _faster(best: Any, got: Any) -> Any:
     return best
 
 
-def _best(run: Callable[..., Any], repeat: int, *args: Any) -> Any:
-    """The fastest of `repeat` identical runs (the others were disturbed by the machine)."""
-    best = None
+def _best_runs(repeat: int, runs: dict[str, Callable[[], Any]]) -> dict[str, Any]:
+    """Each run once untimed (warm caches), then `repeat` times, taking turns run by run so
+    that a busy spell of the shared machine hits every side alike; the fastest run of each
+    counts (a side that cannot run gives its reason)."""
+    best: dict[str, Any] = {}
+    for name, run in runs.items():  # untimed: fill each engine's caches before timing
+        got = run()
+        best[name] = got if isinstance(got, str) else None
     for _ in range(max(1, repeat)):
-        best = _faster(best, run(*args))
+        for name, run in runs.items():
+            if not isinstance(best[name], str):
+                best[name] = _faster(best[name], run())
     return best
-
-
-def _best_pair(repeat: int, rounds: int, seed: int) -> tuple[Any, Any]:
-    """Ours and RLCard's, alternating run by run so a busy spell of the shared machine
-    hits both sides alike; the fastest run of each counts."""
-    ours = theirs = None
-    for _ in range(max(1, repeat)):
-        ours = _faster(ours, run_ours("classic", rounds, seed))
-        if not isinstance(theirs, str):
-            theirs = _faster(theirs, run_rlcard(rounds, seed))
-    return ours, theirs
 
 
 def _figures(actions: int, rounds: int, seconds: float) -> dict[str, float]:
     return {"rounds_per_s": round(rounds / seconds, 1),
             "actions_per_s": round(actions / seconds, 1),
             "actions_per_round": round(actions / rounds, 1)}
+
+
+def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
+    """Every figure of this benchmark as one JSON-able dict."""
+    best = _best_runs(repeat, {
+        "ours": lambda: run_ours("classic", rounds, seed),
+        "simulate": lambda: run_simulated("classic", rounds, seed),
+        "rlcard": lambda: run_rlcard(rounds, seed)})
+    ours = _figures(best["ours"][0], rounds, best["ours"][1])
+    result: dict[str, Any] = {
+        "workload": f"{WORKLOAD_SEATS}-player classic rounds, random play, seed {seed}",
+        "rounds": rounds, "ours_rounds_per_s": ours["rounds_per_s"],
+        "ours_actions_per_s": ours["actions_per_s"],
+        "ours_actions_per_round": ours["actions_per_round"]}
+    for side in ("rlcard", "simulate"):
+        got = best[side]
+        if isinstance(got, str):
+            result.update({f"{side}_rounds_per_s": None, f"{side}_error": got})
+            continue
+        f = _figures(got[0], rounds, got[1])
+        result.update({f"{side}_rounds_per_s": f["rounds_per_s"],
+                       f"{side}_actions_per_s": f["actions_per_s"],
+                       f"{side}_actions_per_round": f["actions_per_round"]})
+    rl = result["rlcard_rounds_per_s"]
+    sim = result["simulate_rounds_per_s"]
+    result["ratio"] = round(ours["rounds_per_s"] / rl, 2) if rl else None
+    result["simulate_ratio"] = round(sim / rl, 2) if rl and sim else None
+    # the kernel plays the checked path's games: the same seed gives the same action count
+    result["simulate_same_games"] = (None if sim is None
+                                     else best["simulate"][0] == best["ours"][0])
+    per_edition = max(1, rounds // 4)
+    before = engine_before()
+    result["before_error"] = before if isinstance(before, str) else None
+    editions: dict[str, dict[str, Any]] = {}
+    for name in EDITIONS:
+        runs = {"ours": lambda name=name: run_ours(name, per_edition, seed),
+                "simulate": lambda name=name: run_simulated(name, per_edition, seed)}
+        if not isinstance(before, str):
+            runs["before"] = lambda name=name: run_ours(name, per_edition, seed, before)
+        got = _best_runs(repeat, runs)
+        f: dict[str, Any] = _figures(got["ours"][0], per_edition, got["ours"][1])
+        if not isinstance(got["simulate"], str):
+            f["simulate_actions_per_s"] = round(got["simulate"][0] / got["simulate"][1], 1)
+        if "before" in got:
+            f["before_actions_per_s"] = round(got["before"][0] / got["before"][1], 1)
+            f["speedup"] = round(f["actions_per_s"] / f["before_actions_per_s"], 2)
+            f["same_games_as_before"] = got["before"][0] == got["ours"][0]
+        editions[name] = f
+    result["editions_rounds"] = per_edition
+    result["editions"] = editions
+    return result
+
+
+def _print(result: dict[str, Any]) -> None:
+    print(f"workload: {result['workload']}, {result['rounds']} rounds")
+    print(f"checked  {result['ours_rounds_per_s']:>10.1f} rounds/s  "
+          f"{result['ours_actions_per_s']:>10.1f} actions/s  "
+          f"({result['ours_actions_per_round']} actions/round incl. chance)")
+    for side, label in (("simulate", "simulate"), ("rlcard", "rlcard")):
+        if result[f"{side}_rounds_per_s"] is None:
+            print(f"{label:<8} unavailable: {result[f'{side}_error']}")
+        else:
+            print(f"{label:<8} {result[f'{side}_rounds_per_s']:>10.1f} rounds/s  "
+                  f"{result[f'{side}_actions_per_s']:>10.1f} actions/s  "
+                  f"({result[f'{side}_actions_per_round']} actions/round)")
+    if result["ratio"] is not None:
+        print(f"ratio           {result['ratio']:.2f}  (checked / rlcard rounds per second; "
+              "target >= 2)")
+    if result["simulate_ratio"] is not None:
+        print(f"simulate_ratio  {result['simulate_ratio']:.2f}  (kernel / rlcard; target >= 3; "
+              f"same games as checked: {result['simulate_same_games']})")
+    print(f"per edition ({result['editions_rounds']} rounds each, {WORKLOAD_SEATS} players):")
+    for name, f in result["editions"].items():
+        sim = f.get("simulate_actions_per_s")
+        print(f"  {name:<12} {f['rounds_per_s']:>9.1f} rounds/s {f['actions_per_s']:>10.1f} "
+              f"actions/s  {f['actions_per_round']:>6.1f} actions/round"
+              + (f"  x{f['speedup']:.2f} of before ({f['before_actions_per_s']:.1f}; "
+                 f"same games: {f['same_games_as_before']})" if "speedup" in f else "")
+              + (f"  kernel {sim:>10.1f} actions/s" if sim else ""))
+    if result["before_error"]:
+        print(f"  (no same-run baseline: {result['before_error']})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -176,42 +312,11 @@ def main(argv: list[str] | None = None) -> int:
         prof.runcall(run_ours, "classic", args.rounds, args.seed)
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return 0
-    (ours_actions, ours_s), theirs_run = _best_pair(args.repeat, args.rounds, args.seed)
-    ours = _figures(ours_actions, args.rounds, ours_s)
-    result: dict[str, Any] = {"workload": f"{WORKLOAD_SEATS}-player classic rounds, random "
-                                          f"playable card, seed {args.seed}",
-                              "rounds": args.rounds,
-                              "ours_rounds_per_s": ours["rounds_per_s"],
-                              "ours_actions_per_s": ours["actions_per_s"]}
-    if isinstance(theirs_run, str):
-        result.update(rlcard_rounds_per_s=None, ratio=None, rlcard_error=theirs_run)
-    else:
-        theirs = _figures(theirs_run[0], args.rounds, theirs_run[1])
-        result.update(rlcard_rounds_per_s=theirs["rounds_per_s"],
-                      rlcard_actions_per_s=theirs["actions_per_s"],
-                      ratio=round(ours["rounds_per_s"] / theirs["rounds_per_s"], 2))
-    editions: dict[str, dict[str, float]] = {}
-    per_edition = max(1, args.rounds // 4)
-    for name in EDITIONS:
-        n_actions, seconds = _best(run_ours, args.repeat, name, per_edition, args.seed)
-        editions[name] = _figures(n_actions, per_edition, seconds)
-    result["editions"] = editions
+    result = measure(args.rounds, args.seed, args.repeat)
     if args.json:
         print(json.dumps(result, sort_keys=True))
-        return 0
-    print(f"workload: {result['workload']}, {args.rounds} rounds")
-    print(f"ours   {ours['rounds_per_s']:>10.1f} rounds/s  {ours['actions_per_s']:>10.1f} "
-          f"actions/s  ({ours['actions_per_round']} actions/round incl. chance)")
-    if result["ratio"] is None:
-        print(f"rlcard unavailable: {result['rlcard_error']}")
     else:
-        print(f"rlcard {result['rlcard_rounds_per_s']:>10.1f} rounds/s  "
-              f"{result['rlcard_actions_per_s']:>10.1f} actions/s")
-        print(f"ratio  {result['ratio']:.2f} (ours / rlcard rounds per second; target >= 2)")
-    print(f"per edition ({per_edition} rounds each, {WORKLOAD_SEATS} players):")
-    for name, f in editions.items():
-        print(f"  {name:<12} {f['rounds_per_s']:>9.1f} rounds/s {f['actions_per_s']:>10.1f} "
-              f"actions/s  {f['actions_per_round']:>6.1f} actions/round")
+        _print(result)
     return 0
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from uno_core import EDITIONS, get_edition
 from uno_core import actions as A
-from uno_core import effects as E
 from uno_core.actions import Action
 from uno_core.bots import BOTS, MatchError, play_match
 from uno_core.record import write_record
@@ -87,16 +86,16 @@ def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "h
         bots = [BOTS[bot](rng) for _ in range(players)]
         turns = 0
 
-        def count_turn(before: State, action: Action, after: State, fx: object) -> None:
+        def count_turn(before: State, action: Action) -> None:
             nonlocal turns
             # a turn starts when the seat on turn plays, draws or presses in the play phase
-            if (before.phase == "play" and not before.queue and action.seat == before.turn
-                    and isinstance(action, A.Play | A.Draw | A.Press)):
+            if (before.phase == "play" and action.seat == before.turn
+                    and isinstance(action, A.Play | A.Draw | A.Press) and not before.queue):
                 turns += 1
 
-        try:
+        try:  # the simulation kernel: no effects built, the state changed in place
             log = play_match(variant, players, bots, rng, max_actions=max_actions,
-                             observe=count_turn)
+                             ahead=count_turn, effects=False)
         except MatchError as exc:  # an engine (or bot) bug: count it, keep the record
             summary.errors += 1
             summary.error_messages.append(f"match {i}: {exc}")
@@ -115,14 +114,14 @@ def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "h
             summary.wins[w] += 1
         summary.actions += len(log.actions)
         summary.turns += turns
-        for fx in log.effects:
-            for e in fx:
-                if isinstance(e, E.RoundOver):
-                    summary.rounds += 1
-                elif isinstance(e, E.UnoPenalty):
-                    summary.uno_penalties += 1
-                elif isinstance(e, E.ChallengeResolved):
-                    summary.challenges += 1
+        # without effects, counted from the actions: every round but a running one ended
+        # (RoundOver), every catch is a penalty (UnoPenalty), every challenge is resolved
+        summary.rounds += state.round_no if state.over else max(0, state.round_no - 1)
+        for action in log.actions:
+            if isinstance(action, A.Catch):
+                summary.uno_penalties += 1
+            elif isinstance(action, A.Challenge | A.Verdict):
+                summary.challenges += 1
         if on_match is not None:
             on_match(i, write_record(variant, players, log.actions, seed=seed,
                                      meta={"match": i, "bot": bot}, final=state,

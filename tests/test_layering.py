@@ -1,4 +1,5 @@
-"""uno_core and hal must not import each other or firmware (docs/architecture.md)."""
+"""uno_core and hal must not import each other or firmware (docs/architecture.md); no
+production code imports the tests (the frozen oracle in tests/oracle/ is for tests only)."""
 
 import ast
 from pathlib import Path
@@ -7,8 +8,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN = {
-    "uno_core": {"hal", "firmware"},
-    "hal": {"uno_core", "firmware"},
+    "uno_core": {"hal", "firmware", "tests"},
+    "hal": {"uno_core", "firmware", "tests"},
+    "firmware": {"tests"},  # bench/ may: bench/engine.py times the oracle as its baseline
 }
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from uno_core import actions as A
@@ -53,15 +53,25 @@ def _pick(rng: BotRng, items: Sequence[Action]) -> Action:
 def _say_uno(rng: BotRng, forget: float, actions: Sequence[Action]) -> list[Action]:
     """Collapse the uno=True/False twins: call UNO, unless this time the bot forgets."""
     forgets = forget > 0 and rng.random() < forget
+    # the uno=True twins, by value (cheaper than `replace(a, uno=True) in actions`)
+    twins = set() if forgets else {_twin_key(a) for a in actions
+                                   if isinstance(a, A.Play | A.FourTowerDiscard) and a.uno}
     out: list[Action] = []
     for a in actions:
         if isinstance(a, A.Play | A.FourTowerDiscard):
             if a.uno and forgets:
                 continue
-            if not a.uno and not forgets and replace(a, uno=True) in actions:
+            if not a.uno and not forgets and _twin_key(a) in twins:
                 continue
         out.append(a)
     return out
+
+
+def _twin_key(a: A.Play | A.FourTowerDiscard) -> tuple[object, ...]:
+    """Everything of `a` but its UNO call."""
+    if isinstance(a, A.Play):
+        return (A.Play, a.seat, a.card, a.colour, a.target, a.towers, a.laid)
+    return (A.FourTowerDiscard, a.seat, a.laid)
 
 
 @dataclass
@@ -110,7 +120,7 @@ class HeuristicBot:
         legal = _say_uno(self.rng, self.forget_uno, legal)
         if state.table:
             return _pick(self.rng, legal)
-        hand = state.hands[seat]
+        hand = state.hand(seat)
         plays = [a for a in legal if isinstance(a, A.Play)]
         if plays:
             return self._choose_play(state, seat, hand, plays)
@@ -194,6 +204,7 @@ class MatchError(RuleError):
 
 
 Observer = Callable[[State, Action, State, Sequence[Effect]], None]
+Ahead = Callable[[State, Action], None]
 
 
 def _turn_actions(state: State, legal: list[Action]) -> tuple[list[Action], list[Action]]:
@@ -207,21 +218,28 @@ def _turn_actions(state: State, legal: list[Action]) -> tuple[list[Action], list
 def play_match(edition: str, seats: int, bots: Sequence[Bot], chance_rng: BotRng, *,
                options: Mapping[str, object] | None = None, mode: str = "simulation",
                launcher: LauncherModel = MEASURED, max_actions: int = 200_000,
-               observe: Observer | None = None) -> MatchLog:
+               observe: Observer | None = None, ahead: Ahead | None = None,
+               effects: bool = True) -> MatchLog:
     """Play one match to its end: `bots[i]` plays seat i, `chance_rng` drives the chance
     player (and table-mode hand entries). `observe(before, action, after, effects)` sees
-    every step. Stops after `max_actions` (the log then ends before the match does).
-    Raises MatchError (with the log so far) if anything goes wrong."""
+    every step (it costs a copy of the state per step: apply changes the state in
+    place); `ahead(state, action)` sees each action before it is applied, for free.
+    With ``effects=False`` (the simulation kernel) no effects are built and the log has
+    none; the match is the same. Stops after `max_actions` (the log then ends before the
+    match does). Raises MatchError (with the log so far) if anything goes wrong."""
     state = new_match(edition, seats, options, mode)
     actions: list[Action] = []
-    effects: list[tuple[Effect, ...]] = []
+    logged: list[tuple[Effect, ...]] = []
 
     def step(action: Action) -> None:
         nonlocal state
-        before = state
-        state, fx = apply(state, action)
+        if ahead is not None:
+            ahead(state, action)
+        before = state.clone() if observe is not None else state  # apply mutates `state`
+        state, fx = apply(state, action, effects)
         actions.append(action)
-        effects.append(tuple(fx))
+        if effects:
+            logged.append(tuple(fx))
         if observe is not None:
             observe(before, action, state, fx)
 
@@ -245,8 +263,8 @@ def play_match(edition: str, seats: int, bots: Sequence[Bot], chance_rng: BotRng
                     continue
             step(bots[state.to_act].act(state, own))
     except Exception as exc:
-        raise MatchError(MatchLog(state, tuple(actions), tuple(effects)), exc) from exc
-    return MatchLog(state, tuple(actions), tuple(effects))
+        raise MatchError(MatchLog(state, tuple(actions), tuple(logged)), exc) from exc
+    return MatchLog(state, tuple(actions), tuple(logged))
 
 
 __all__ = ["BOTS", "Bot", "HeuristicBot", "MatchError", "MatchLog", "RandomBot", "play_match"]

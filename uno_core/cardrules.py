@@ -22,6 +22,7 @@ from uno_core.cards import (
     WILD,
     WILD_ALL_HIT,
     WILD_ATTACK,
+    WILD_CUSTOM,
     WILD_DRAW4,
     WILD_EXTREME,
     WILD_HIT4,
@@ -29,7 +30,6 @@ from uno_core.cards import (
     WILD_TAKE1,
     Card,
 )
-from uno_core.matching import effective_kind
 from uno_core.state import (
     OWE_DRAW,
     OWE_PRESS,
@@ -59,7 +59,7 @@ def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
 
 
 def _four_tower_check(s: State, seat: int, fx: Effects) -> None:
-    if s.towers == (seat, seat, seat, seat) and s.counts[seat] > 1:
+    if s.towers == (seat, seat, seat, seat) and s._counts[seat] > 1:
         s.phase = "four_towers"
         s.actor = seat
         fx.append(E.shared(E.Prompt, seat, "four_towers"))
@@ -97,7 +97,7 @@ def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         advance(s, 0)
         return
     fx.append(E.shared(E.PlayerSkipped, victim))
-    if _extra_turn(s) and s.counts[seat] > 0:
+    if _extra_turn(s) and s._counts[seat] > 0:
         s.skip_pending += 1
         s.phase = "extra"
         s.actor = seat
@@ -113,7 +113,7 @@ def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         fx.append(E.shared(E.PlayerSkipped, next_seat(s)))
         advance(s, 1)
         return
-    if _extra_turn(s) and s.counts[seat] > 0:
+    if _extra_turn(s) and s._counts[seat] > 0:
         s.phase = "extra"
         s.actor = seat
         fx.append(E.shared(E.Prompt, seat, "extra_play"))
@@ -149,7 +149,7 @@ def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     victim = next_seat(s, 1 + s.skip_pending)
-    kind = effective_kind(s, p.card)
+    kind = s.tables.custom_kind if p.card.kind == WILD_CUSTOM else p.card.kind
     if kind == WILD_HIT_FIRE:
         owe(s, fx, OWE_UNTIL, victim, 0)
     else:
@@ -185,17 +185,14 @@ def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 
 def _b_trade(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    if s.counts[seat] > 0:  # going out on Trade Hands ends the round: nothing to trade
+    if s._counts[seat] > 0:  # going out on Trade Hands ends the round: nothing to trade
         a, b = seat, p.target
-        if s.table:
-            counts = list(s.counts)
-            counts[a], counts[b] = counts[b], counts[a]
-            s.counts = tuple(counts)
-        else:
-            hands = list(s.hands)
+        counts = s._counts
+        counts[a], counts[b] = counts[b], counts[a]
+        if not s.table:
+            hands, masks = s._hands, s._masks
             hands[a], hands[b] = hands[b], hands[a]
-            s.hands = tuple(hands)
-            s.counts = tuple(len(h) for h in hands)
+            masks[a], masks[b] = masks[b], masks[a]
         if s.exposed in (a, b):
             s.exposed = -1
         fx.append(E.HandsTraded(a, b))

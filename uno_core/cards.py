@@ -1,7 +1,9 @@
 """Cards of every edition and their compact text notation.
 
 A card is a `Card(colour, kind, number, symbol)`: frozen and interned (one object per
-value), so hashing and comparing are as cheap as for ints. Colours are ``R`` ``G`` ``B`` ``Y``; wild cards have colour ``""``.
+value), so hashing and comparing are as cheap as for ints. Each card also carries a
+small int ``id`` and its ``bit`` (``1 << id``): the engine keeps a hand's faces as a
+bitmask and looks matches up in precomputed masks (``uno_core.tables``). Colours are ``R`` ``G`` ``B`` ``Y``; wild cards have colour ``""``.
 
 Notation (``format_card`` / ``parse_card`` round-trip for every card):
 
@@ -91,12 +93,14 @@ class Card:
     instance for those values, so equality and hashing are by identity (fast) and
     equal cards are the same object."""
 
-    __slots__ = ("colour", "kind", "number", "symbol")
+    __slots__ = ("colour", "kind", "number", "symbol", "id", "bit")
 
     colour: str
     kind: str
     number: int
     symbol: str
+    id: int  # small int, unique per card value: the engine's index (order of creation)
+    bit: int  # 1 << id: the card's bit in a hand's bitmask
 
     def __new__(cls, colour: str, kind: str, number: int = -1, symbol: str = "") -> Card:
         key = (colour, kind, number, symbol)
@@ -107,7 +111,11 @@ class Card:
             object.__setattr__(card, "kind", kind)
             object.__setattr__(card, "number", number)
             object.__setattr__(card, "symbol", symbol)
+            object.__setattr__(card, "id", len(_INTERNED))
+            object.__setattr__(card, "bit", 1 << len(_INTERNED))
             _INTERNED[key] = card
+            BY_ID.append(card)
+            BITS.append(card.bit)
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -137,6 +145,10 @@ class Card:
 
 
 _INTERNED: dict[tuple[str, str, int, str], Card] = {}
+# by Card.id: the card and its bit (the engine keeps hands as lists of ids: comparing
+# ints runs in C, comparing orderable Python objects does not)
+BY_ID: list[Card] = []
+BITS: list[int] = []
 
 
 def number_card(colour: str, number: int, symbol: str = "") -> Card:

@@ -52,17 +52,30 @@ class MeasuredLauncher:
     max_cards: int = 13
 
     def eject(self, rng: Rng, presses_since: int) -> int:
+        rests, weights, total = _measured_tables(self)
         k = min(presses_since, len(self.gap_weights) - 1)
-        rest = sum(self.gap_weights[k:])
-        if rng.random() * rest >= self.gap_weights[k]:
+        if rng.random() * rests[k] >= self.gap_weights[k]:
             return 0
-        weights = [self.count_ratio ** i for i in range(self.max_cards)]
-        x = rng.random() * sum(weights)
+        x = rng.random() * total
         for i, w in enumerate(weights):
             x -= w
             if x < 0:
                 return i + 1
         return self.max_cards
+
+
+_TABLES: dict[MeasuredLauncher, tuple[tuple[float, ...], tuple[float, ...], float]] = {}
+
+
+def _measured_tables(m: MeasuredLauncher) -> tuple[tuple[float, ...], tuple[float, ...], float]:
+    """The sums `eject` needs, computed once per model (the same floats, summed in the
+    same order, as computing them on every press)."""
+    found = _TABLES.get(m)
+    if found is None:
+        rests = tuple(sum(m.gap_weights[k:]) for k in range(len(m.gap_weights)))
+        weights = tuple(m.count_ratio ** i for i in range(m.max_cards))
+        found = _TABLES[m] = (rests, weights, sum(weights))
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,10 +121,10 @@ def sample_outcome(state: State, rng: Rng, launcher: LauncherModel = MEASURED) -
     if need == "shuffle":
         if s.table:
             return A.Shuffle(())
-        size = len(s.edition.deck) if s.phase == "shuffle" else len(s.discard) - 1
+        size = len(s.edition.deck) if s.phase == "shuffle" else len(s._disc) - 1
         return A.Shuffle(_permutation(rng, size))
     if need == "reveal":
-        return A.Reveal(_sample_card(rng, {c: k for c, k in s.unseen.items() if k > 0}))
+        return A.Reveal(_sample_card(rng, {c: k for c, k in s._unseen.items() if k > 0}))
     if need == "eject":
         return A.Eject(min(launcher.eject(rng, s.since_eject), s.pile_count))
     raise RuleError(f"unknown chance kind {need!r}")
@@ -123,7 +136,7 @@ def sample_hand_entry(state: State, rng: Rng) -> Action:
     s = state
     if s.phase != "hand_entry" or s.to_act < 0:
         raise RuleError("no hand entry is due")
-    pool = {c: k for c, k in s.unseen.items() if k > 0}
+    pool = {c: k for c, k in s._unseen.items() if k > 0}
     cards: list[Card] = []
     for _ in range(s.counts[s.to_act]):
         card = _sample_card(rng, pool)

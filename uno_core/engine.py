@@ -1,10 +1,12 @@
 """The referee: ``legal_actions(state)`` and ``apply(state, action) -> (state, effects)``.
 
-Both are pure. ``apply`` validates the action with the same predicates that
-``legal_actions`` uses and raises ``IllegalAction`` naming the rule it breaks; the
-input state is never changed. The parts: ``matching`` (which cards fit),
-``cardrules`` (what each card kind does, ``BEHAVIOUR``), ``turns`` (turn order, owed
-draws and presses, dealing, first cards, scoring); edition differences are data
+``apply`` validates the action completely (the same predicates ``legal_actions`` uses)
+and raises ``IllegalAction`` naming the rule it breaks before it writes anything; only
+then does it change `state` in place and return it with the effects. Keep
+``state.clone()`` if you need the state before. ``apply(..., effects=False)`` builds no
+effects (simulation). The parts: ``tables`` (precomputed match masks), ``cardrules``
+(what each card kind does, ``BEHAVIOUR``), ``turns`` (turn order, owed draws and
+presses, dealing, first cards, scoring); edition differences are data
 (``uno_core.editions``) and options (``uno_core.options``).
 """
 
@@ -19,6 +21,8 @@ from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
 from uno_core.cardrules import BEHAVIOUR
 from uno_core.cards import (
+    BITS,
+    BY_ID,
     COLOURS,
     DISCARD_ALL,
     DRAW1,
@@ -39,17 +43,7 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.matching import (
-    CUSTOM_KIND,
-    TARGETED,
-    effective_kind,
-    free_towers,
-    match_set,
-    playable_cards,
-    symbol_forbid,
-    tower_count,
-    wild_blocked,
-)
+from uno_core.matching import CUSTOM_KIND, free_towers, match_mask, symbol_forbid, tower_count
 from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
     MODES,
@@ -61,19 +55,23 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
+from uno_core.tables import TARGETED, Tables, mask_of, tables_for
 from uno_core.turns import (
+    NOFX,
     NOT_FIRST,
     Effects,
     advance,
     after_turn_draw,
     card_rank,
+    check_deal,
+    check_unseen,
     deal,
     give,
     hand_points,
     owe,
+    pile_left,
     remove,
     round_over,
-    set_count,
     set_hand,
     settle,
     start_round,
@@ -100,13 +98,15 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s = State.__new__(State)
     s.edition = ed
     s.options = opts
+    s.tables = tables_for(ed, opts, CUSTOM_KIND[opts.wild_customizable])
     s.table = mode == TABLE
     s.n = seats
-    s.hands = ((),) * seats
-    s.counts = (0,) * seats
-    s.pile = ()
-    s.pile_count = 0
-    s.discard = ()
+    s._hands = [[] for _ in range(seats)]
+    s._masks = [0] * seats
+    s._counts = [0] * seats
+    s._pile = []
+    s._pcount = 0
+    s._disc = []
     s.colour = ""
     s.direction = 1
     s.dealer = -1
@@ -115,7 +115,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.phase = "dealer"
     s.to_act = CHANCE
     s.chance = "dealer_cards"
-    s.queue = ()
+    s._queue = []
     s.drawn = ()
     s.towers = (-1, -1, -1, -1)
     s.exposed = -1
@@ -124,7 +124,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.out = -1
     s.scores = (0,) * seats
     s.round_no = 0
-    s.unseen = {}
+    s._unseen = {}
     s.since_eject = 0
     s.winners = ()
     s.entered = (False,) * seats
@@ -132,39 +132,42 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     return s
 
 
-def _play_phase(s: State) -> bool:
-    return s.phase in ("play", "drawn", "extra") and not s.queue and s.to_act == s.actor
-
-
 _PLAY_PHASES = frozenset(("play", "drawn", "extra"))
+_PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
+                             WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
 
 
-def _check_play(s: State, p: A.Play) -> tuple[Card, ...]:
-    """Raise IllegalAction unless `p` is legal in `s`; return the hand without the card
-    (simulation; empty in table mode)."""
+def _playable_mask(s: State, tb: Tables, seat: int, faces: int) -> int:
+    """The faces among `faces` that may be played now (simulation)."""
+    m = faces & match_mask(s)
+    if m and s.options.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
+        m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the current colour
+    return m
+
+
+# -- validation: raise IllegalAction or return; never write ---------------------------
+
+def _check_play(s: State, p: A.Play) -> None:
     seat = p.seat
-    if (seat != s.to_act or seat != s.actor or s.queue or s.phase not in _PLAY_PHASES):
+    if (seat != s.to_act or seat != s.actor or s._queue or s.phase not in _PLAY_PHASES):
         raise IllegalAction(p, f"it is not seat {seat}'s turn to play "
                                f"(to act: {s.to_act}, phase {s.phase})")
     card = p.card
+    if type(card) is not Card:
+        raise IllegalAction(p, f"not a card: {card!r}")
+    tb = s.tables
     if s.table:
-        if s.unseen.get(card, 0) <= 0:
+        if s._unseen.get(card, 0) <= 0:
             raise IllegalAction(p, f"no {card} is left unseen: it cannot be in a hand")
-        if s.counts[seat] < 1 + len(p.laid):
-            raise IllegalAction(p, f"seat {seat} holds only {s.counts[seat]} cards")
-        hand: tuple[Card, ...] = ()
-        rest = hand
+        if s._counts[seat] < 1 + len(p.laid):
+            raise IllegalAction(p, f"seat {seat} holds only {s._counts[seat]} cards")
     else:
-        hand = s.hands[seat]
-        try:  # one scan: a Card's == is slow (it is orderable, so Python compares it)
-            i = hand.index(card)
-        except ValueError:
-            raise IllegalAction(p, f"seat {seat} does not hold {card}") from None
+        if not s._masks[seat] & card.bit:
+            raise IllegalAction(p, f"seat {seat} does not hold {card}")
         if s.phase == "drawn" and card not in s.drawn:
             raise IllegalAction(p, "after drawing only the drawn card may be played")
-        rest = hand[:i] + hand[i + 1:]
-    if card not in match_set(s):
-        top = s.discard[-1]
+    if not match_mask(s) & card.bit:
+        top = s._disc[-1]
         if card.kind == symbol_forbid(s):
             raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
         if s.colour_only:
@@ -172,25 +175,26 @@ def _check_play(s: State, p: A.Play) -> tuple[Card, ...]:
                                    f"lays only a {s.colour} card, not {card}")
         raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
     if card.colour == "":
-        if card.kind == WILD and wild_blocked(s, card, rest):
+        if (card.kind == WILD and s.options.wild_restricted and not s.table
+                and s._masks[seat] & tb.colour_bits[s.colour]):
             raise IllegalAction(p, f"a Wild may only be played with no {s.colour} card in hand")
         if p.colour not in COLOURS:
             raise IllegalAction(p, f"a wild needs a colour (one of {' '.join(COLOURS)})")
     elif p.colour:
         raise IllegalAction(p, "only a wild card names a colour")
     if card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid:
-        if p.uno and s.counts[seat] != 2:
-            raise IllegalAction(p, f"UNO is called with one card left, not {s.counts[seat] - 1}")
-        return rest
-    _check_choices(s, p, hand)
-    return rest
+        if p.uno and s._counts[seat] != 2:
+            raise IllegalAction(p, f"UNO is called with one card left, not "
+                                   f"{s._counts[seat] - 1}")
+        return
+    _check_choices(s, p)
 
 
-def _check_choices(s: State, p: A.Play, hand: tuple[Card, ...]) -> None:
+def _check_choices(s: State, p: A.Play) -> None:
     """The choices of a card: target seat, towers, laid cards, UNO."""
     card = p.card
     seat = p.seat
-    kind = effective_kind(s, card)
+    kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
     if kind in TARGETED:
         if not (0 <= p.target < s.n) or p.target == seat:
             raise IllegalAction(p, f"{card} needs a target seat other than {seat}")
@@ -212,49 +216,129 @@ def _check_choices(s: State, p: A.Play, hand: tuple[Card, ...]) -> None:
             need_unseen = Counter(p.laid)
             need_unseen[card] += 1
             for c, k in need_unseen.items():
-                if s.unseen.get(c, 0) < k:
+                if s._unseen.get(c, 0) < k:
                     raise IllegalAction(p, f"not enough {c} left unseen")
         else:
-            rest = remove(hand, (card,))
+            rest = remove(s.hand(seat), (card,))
             expect = Counter(c for c in rest if c.colour == card.colour)
             if Counter(p.laid) != expect:
                 raise IllegalAction(p, f"Discard All must lay all other {card.colour} cards: "
-                                       f"{' '.join(str(c) for c in sorted(expect.elements()))}")
+                                       f"{' '.join(str(c) for c in sorted(expect.elements(), key=Card.sort_key))}")
     elif p.laid:
         raise IllegalAction(p, f"{card} lays no other cards")
-    left = s.counts[seat] - 1 - len(p.laid)
+    left = s._counts[seat] - 1 - len(p.laid)
     if p.uno and left != 1:
         raise IllegalAction(p, f"UNO is called with one card left, not {left}")
 
 
 def _check_seat(s: State, action: Action, phases: tuple[str, ...], what: str) -> None:
-    if s.phase not in phases or s.queue or action.seat != s.to_act or s.to_act != s.actor:
+    if s.phase not in phases or s._queue or action.seat != s.to_act or s.to_act != s.actor:
         raise IllegalAction(action, f"{what} is not possible now "
                                     f"(to act: {s.to_act}, phase {s.phase})")
 
 
 def _can_draw(s: State, seat: int) -> bool:
-    if not (s.phase == "play" and not s.queue and s.to_act == seat == s.actor):
+    if not (s.phase == "play" and not s._queue and s.to_act == seat == s.actor):
         return False
     if s.options.draw_when_playable or s.table:
         return True
-    if not s.options.wild_restricted:
-        return match_set(s).isdisjoint(s.hands[seat])
-    return not playable_cards(s, s.hands[seat], s.hands[seat])
+    return not _playable_mask(s, s.tables, seat, s._masks[seat])
 
 
-def _close_window(s: State, seat: int) -> None:
+# -- plays ------------------------------------------------------------------------------
+
+def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
+    """`play` for its most common case, written out: simulation, the seat to act plays
+    a plain number card (no symbol) keeping two cards or more. It must be legal."""
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
+    hand = s._hands[seat]
+    i = card.id
+    hand.remove(i)
+    if i not in hand:
+        s._masks[seat] ^= card.bit
+    s._counts[seat] -= 1
+    s._disc.append(card)
+    if fx is not NOFX:
+        fx.append(_PLAYED[seat].get(card) or _played(seat, card))
+    s.colour = card.colour
+    if s.pending:
+        s.pending = ()
+    if s.drawn:
+        s.drawn = ()
+    s.colour_only = False
+    s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+    s.skip_pending = 0
+    if not s._queue and s.out < 0 and s.exposed < 0 and s._pile:
+        s.chance = ""  # settle's quiet case
+        s.to_act = t
+        return
+    settle(s, fx)
 
 
-def _hand_after(s: State, p: A.Play) -> tuple[Card, ...]:
-    """The player's hand without the played card (simulation; empty in table mode)."""
+def play(s: State, p: A.Play, fx: Effects) -> None:
+    """The writing half of a play: `p` must be legal (checked, or listed for `s`)."""
+    seat, card = p.seat, p.card
+    if s.exposed >= 0 and seat != s.exposed:
+        s.exposed = -1
+    guilty = False
+    kind = card.kind
     if s.table:
-        return ()
-    hand = s.hands[p.seat]
-    i = hand.index(p.card)
-    return hand[:i] + hand[i + 1:]
+        unseen_take(s, p.laid + (card,))
+        s._counts[seat] -= 1 + len(p.laid)
+    else:
+        hand = s._hands[seat]
+        hand.remove(card.id)
+        if p.laid:
+            for c in p.laid:
+                hand.remove(c.id)
+            s._masks[seat] = mask_of(map(BY_ID.__getitem__, hand))
+        elif card.id not in hand:
+            s._masks[seat] ^= card.bit
+        s._counts[seat] = len(hand)
+        if kind == WILD_DRAW4:
+            guilty = bool(s._masks[seat] & s.tables.colour_bits[s.colour])
+    want = fx is not NOFX
+    if p.laid:
+        s._disc.extend(p.laid)
+        fx.append(E.CardsLaid(seat, p.laid))
+    s._disc.append(card)
+    if want:
+        fx.append(_PLAYED[seat].get(card) or _played(seat, card))
+    if card.colour == "":
+        s.colour = p.colour
+        if want:
+            fx.append(E.shared(E.ColourChosen, seat, p.colour))
+    else:
+        s.colour = card.colour
+    left = s._counts[seat]
+    if left == 1:
+        # a Trade Hands swaps the last card away: nothing to call, as its catch window
+        _one_card_left(s, seat, p.uno, fx,
+                       (s.tables.custom_kind if kind == WILD_CUSTOM else kind) != TRADE_HANDS)
+    elif left == 0:
+        s.out = seat
+    if kind == WILD_DRAW4:
+        s.pending = (seat, -1, guilty)
+    elif s.pending:
+        s.pending = ()
+    if s.drawn:
+        s.drawn = ()
+    s.colour_only = False
+    if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
+        s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+        s.skip_pending = 0
+        s.phase = "play"
+        if (not s._queue and s.out < 0 and s.exposed < 0
+                and (s._pcount if s.table else s._pile)):
+            s.chance = ""  # settle's quiet case
+            s.to_act = t
+            return
+    else:
+        if kind == WILD_CUSTOM:
+            kind = s.tables.custom_kind
+        BEHAVIOUR[kind](s, seat, p, fx)
+    settle(s, fx)
 
 
 def _one_card_left(s: State, seat: int, called: bool, fx: Effects, keeps: bool = True) -> None:
@@ -284,59 +368,13 @@ def _no_window(s: State, a: A.CallUno | A.Catch) -> str:
             "(the window closes when the next player starts a turn)")
 
 
-def _apply_play(s: State, p: A.Play, fx: Effects, listed: bool) -> None:
-    hand = _hand_after(s, p) if listed else _check_play(s, p)
-    seat, card = p.seat, p.card
-    if s.exposed >= 0 and seat != s.exposed:
-        s.exposed = -1
-    guilty = False
-    if s.table:
-        unseen_take(s, p.laid + (card,), p, "play")
-        set_count(s, seat, s.counts[seat] - 1 - len(p.laid))
-    else:
-        if p.laid:
-            hand = remove(hand, p.laid)
-        hands = list(s.hands)
-        hands[seat] = hand
-        s.hands = tuple(hands)
-        counts = list(s.counts)
-        counts[seat] = len(hand)
-        s.counts = tuple(counts)
-        if card.kind == WILD_DRAW4:
-            colour = s.colour
-            guilty = any(c.colour == colour for c in hand)
-    if p.laid:
-        s.discard = s.discard + p.laid + (card,)
-        fx.append(E.CardsLaid(seat, p.laid))
-    else:
-        s.discard = s.discard + (card,)
-    fx.append(E.shared(E.CardPlayed, seat, card))
-    if card.colour == "":
-        s.colour = p.colour
-        fx.append(E.shared(E.ColourChosen, seat, p.colour))
-    else:
-        s.colour = card.colour
-    left = s.counts[seat]
-    if left == 1:
-        # a Trade Hands swaps the last card away: nothing to call, as its catch window
-        _one_card_left(s, seat, p.uno, fx, effective_kind(s, card) != TRADE_HANDS)
-    elif left == 0:
-        s.out = seat
-    if card.kind == WILD_DRAW4:
-        s.pending = (seat, -1, guilty)
-    elif s.pending:
-        s.pending = ()
-    if s.drawn:
-        s.drawn = ()
-    s.colour_only = False
-    kind = card.kind
-    if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
-        advance(s, 0)
-    else:
-        if kind == WILD_CUSTOM:
-            kind = CUSTOM_KIND[s.options.wild_customizable]
-        BEHAVIOUR[kind](s, seat, p, fx)
-    settle(s, fx)
+_PLAYED: list[dict[Card, E.CardPlayed]] = [{} for _ in range(16)]  # per seat
+
+
+def _played(seat: int, card: Card) -> E.CardPlayed:
+    """The CardPlayed effect, made once per (seat, card): effects are immutable."""
+    found = _PLAYED[seat][card] = E.CardPlayed(seat, card)
+    return found
 
 
 def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
@@ -354,13 +392,15 @@ def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
         advance(s, 1)
 
 
-def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects, listed: bool) -> None:
+def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
     """Draw (pile) or press (launcher) on one's turn, or a press one owes."""
     seat = a.seat
-    if type(a) is A.Press and s.queue and s.to_act == seat:
-        if s.queue[0][0] == OWE_DRAW or s.queue[0][1] != seat:
+    queue = s._queue
+    if type(a) is A.Press and queue and s.to_act == seat:
+        if queue[0][0] == OWE_DRAW or queue[0][1] != seat:
             raise IllegalAction(a, "no launcher press is owed now")
-        _close_window(s, seat)
+        if s.exposed >= 0 and seat != s.exposed:
+            s.exposed = -1
         s.to_act = CHANCE
         s.chance = "eject"
         fx.append(E.shared(E.Prompt, CHANCE, "eject"))
@@ -369,121 +409,150 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects, listed: bool) -> Non
     if (type(a) is A.Draw) == launcher:
         raise IllegalAction(a, "this edition draws by pressing the launcher" if launcher
                             else "this edition has no launcher: draw from the pile")
-    if not listed and not _can_draw(s, seat):
+    if not _can_draw(s, seat):
         raise IllegalAction(a, "you may only draw on your turn when you cannot play"
                             if s.phase == "play" and s.to_act == seat
                             else f"seat {seat} cannot draw now (to act: {s.to_act}, "
                                  f"phase {s.phase})")
+    draw(s, seat, fx)
+
+
+def draw(s: State, seat: int, fx: Effects) -> None:
+    """The writing half of a turn's draw or press: it must be legal."""
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
+    pile = s._pile
+    if pile and not s.tables.launcher and not s.options.draw_then_play:
+        # simulation (a table-mode pile is empty), a pile edition, the turn ends
+        card = pile.pop()
+        s._hands[seat].append(card.id)
+        s._masks[seat] |= card.bit
+        s._counts[seat] += 1
+        if fx is not NOFX:
+            fx.append(_DISPENSE_ONE[seat])
+        s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+        s.skip_pending = 0
+        s.phase = "play"
+        s.drawn = ()
+        s.colour_only = False
+        if not s._queue and s.out < 0 and s.exposed < 0 and pile:
+            s.chance = ""  # settle's quiet case
+            s.to_act = t
+            return
+        settle(s, fx)
+        return
     s.drawn = ()
-    if launcher:
-        s.queue = ((OWE_PRESS, seat, 1, TAG_TURN),)
+    if s.edition.launcher:
+        s._queue = [(OWE_PRESS, seat, 1, TAG_TURN)]
         s.to_act = CHANCE
         s.chance = "eject"
         fx.append(E.shared(E.Prompt, CHANCE, "eject"))
         return
-    if s.pile_count:  # the usual case: no reshuffle needed first
+    if s._pile or (s.table and s._pcount):  # the usual case: no reshuffle needed first
         s.drawn = give(s, seat, 1)
-        fx.append(E.shared(E.Dispense, seat, 1))
+        fx.append(_DISPENSE_ONE[seat])
         after_turn_draw(s, seat, 1, fx)
     else:
-        s.queue = ((OWE_DRAW, seat, 1, TAG_TURN),)
+        s._queue = [(OWE_DRAW, seat, 1, TAG_TURN)]
     settle(s, fx)
 
 
-def _apply_seat_action(s: State, a: Action, fx: Effects) -> None:
-    if isinstance(a, A.Draw | A.Press):
-        _apply_draw(s, a, fx, False)
-        return
-    if isinstance(a, A.Pass):
-        _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
-        if s.phase == "four_towers":
-            s.phase = "play"
-            s.actor = s.turn
-        else:
-            advance(s, 0)
-        settle(s, fx)
-        return
-    if isinstance(a, A.CallUno):
-        if s.exposed != a.seat:
-            raise IllegalAction(a, _no_window(s, a))
-        s.exposed = -1
-        fx.append(E.shared(E.UnoCalled, a.seat))
-        return
-    if isinstance(a, A.Catch):
-        if s.exposed != a.target or a.target < 0:
-            raise IllegalAction(a, _no_window(s, a))
-        if a.seat == a.target or not 0 <= a.seat < s.n:
-            raise IllegalAction(a, "a player cannot catch himself")
-        s.exposed = -1
-        fx.append(E.UnoPenalty(a.target, a.seat))
-        if s.options.uno_penalty:
-            owe(s, fx, OWE_DRAW, a.target, s.options.uno_penalty, TAG_PENALTY, front=True)
-        settle(s, fx)
-        return
-    if isinstance(a, A.Challenge | A.Accept):
-        _check_seat(s, a, ("challenge",), "deciding a challenge")
-        _close_window(s, a.seat)
-        if isinstance(a, A.Accept):
-            player = s.pending[0] if s.pending else s.turn
-            s.pending = ()
-            s.turn = player
-            owe(s, fx, OWE_DRAW, a.seat, 4)
-            fx.append(E.shared(E.PlayerSkipped, a.seat))
-            advance(s, 1)
-        elif s.table:
-            s.phase = "verdict"
-            fx.append(E.Prompt(a.seat, "verdict"))
-            return
-        else:
-            _resolve_challenge(s, bool(s.pending and s.pending[2]), fx)
-        settle(s, fx)
-        return
-    if isinstance(a, A.Verdict):
-        _check_seat(s, a, ("verdict",), "a challenge verdict")
-        _resolve_challenge(s, a.guilty, fx)
-        settle(s, fx)
-        return
-    if isinstance(a, A.FourTowerDiscard):
-        _apply_four_towers(s, a, fx)
-        return
-    if isinstance(a, A.ChooseColour):
-        _check_seat(s, a, ("first_colour",), "choosing the first colour")
-        if a.colour not in COLOURS:
-            raise IllegalAction(a, f"colour must be one of {' '.join(COLOURS)}")
-        s.colour = a.colour
+_DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
+
+
+# -- the other seat actions -------------------------------------------------------------
+
+def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
+    _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
+    if s.phase == "four_towers":
         s.phase = "play"
-        fx.append(E.shared(E.ColourChosen, a.seat, a.colour))
-        settle(s, fx)
+        s.actor = s.turn
+    else:
+        advance(s, 0)
+    settle(s, fx)
+
+
+def _apply_call_uno(s: State, a: A.CallUno, fx: Effects) -> None:
+    if s.exposed != a.seat:
+        raise IllegalAction(a, _no_window(s, a))
+    s.exposed = -1
+    fx.append(E.shared(E.UnoCalled, a.seat))
+
+
+def _apply_catch(s: State, a: A.Catch, fx: Effects) -> None:
+    if s.exposed != a.target or a.target < 0:
+        raise IllegalAction(a, _no_window(s, a))
+    if a.seat == a.target or not 0 <= a.seat < s.n:
+        raise IllegalAction(a, "a player cannot catch himself")
+    s.exposed = -1
+    fx.append(E.UnoPenalty(a.target, a.seat))
+    if s.options.uno_penalty:
+        owe(s, fx, OWE_DRAW, a.target, s.options.uno_penalty, TAG_PENALTY, front=True)
+    settle(s, fx)
+
+
+def _apply_challenge(s: State, a: A.Challenge | A.Accept, fx: Effects) -> None:
+    _check_seat(s, a, ("challenge",), "deciding a challenge")
+    if s.exposed >= 0 and a.seat != s.exposed:
+        s.exposed = -1
+    if isinstance(a, A.Accept):
+        player = s.pending[0] if s.pending else s.turn
+        s.pending = ()
+        s.turn = player
+        owe(s, fx, OWE_DRAW, a.seat, 4)
+        fx.append(E.shared(E.PlayerSkipped, a.seat))
+        advance(s, 1)
+    elif s.table:
+        s.phase = "verdict"
+        fx.append(E.Prompt(a.seat, "verdict"))
         return
-    if isinstance(a, A.EnterHand):
-        _check_seat(s, a, ("hand_entry",), "entering a hand")
-        if len(a.cards) != s.counts[a.seat]:
-            raise IllegalAction(a, f"seat {a.seat} holds {s.counts[a.seat]} cards, "
-                                   f"not {len(a.cards)}")
-        unseen_take(s, a.cards, a, "hand entry")
-        hands = list(s.hands)
-        hands[a.seat] = a.cards
-        s.hands = tuple(hands)
-        entered = list(s.entered)
-        entered[a.seat] = True
-        s.entered = tuple(entered)
-        round_over(s, fx)
-        return
-    raise IllegalAction(a, "not an action of this game")
+    else:
+        _resolve_challenge(s, bool(s.pending and s.pending[2]), fx)
+    settle(s, fx)
+
+
+def _apply_verdict(s: State, a: A.Verdict, fx: Effects) -> None:
+    _check_seat(s, a, ("verdict",), "a challenge verdict")
+    _resolve_challenge(s, a.guilty, fx)
+    settle(s, fx)
+
+
+def _apply_choose_colour(s: State, a: A.ChooseColour, fx: Effects) -> None:
+    _check_seat(s, a, ("first_colour",), "choosing the first colour")
+    if a.colour not in COLOURS:
+        raise IllegalAction(a, f"colour must be one of {' '.join(COLOURS)}")
+    s.colour = a.colour
+    s.phase = "play"
+    fx.append(E.shared(E.ColourChosen, a.seat, a.colour))
+    settle(s, fx)
+
+
+def _apply_enter_hand(s: State, a: A.EnterHand, fx: Effects) -> None:
+    _check_seat(s, a, ("hand_entry",), "entering a hand")
+    if len(a.cards) != s._counts[a.seat]:
+        raise IllegalAction(a, f"seat {a.seat} holds {s._counts[a.seat]} cards, "
+                               f"not {len(a.cards)}")
+    check_unseen(s, a.cards, a, "hand entry")
+    unseen_take(s, a.cards)
+    s._hands[a.seat] = [c.id for c in a.cards]
+    s._masks[a.seat] = mask_of(a.cards)
+    entered = list(s.entered)
+    entered[a.seat] = True
+    s.entered = tuple(entered)
+    round_over(s, fx)
 
 
 def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
     _check_seat(s, a, ("four_towers",), "the four-tower discard")
     seat = a.seat
     if s.table:
-        if len(a.laid) != s.counts[seat] - 1:
-            raise IllegalAction(a, f"lay all cards but one: {s.counts[seat] - 1} cards")
-        unseen_take(s, a.laid, a, "four-tower discard")
-        set_count(s, seat, 1)
+        if len(a.laid) != s._counts[seat] - 1:
+            raise IllegalAction(a, f"lay all cards but one: {s._counts[seat] - 1} cards")
+        check_unseen(s, a.laid, a, "four-tower discard")
+        unseen_take(s, a.laid)
+        s._counts[seat] = 1
     else:
-        hand = s.hands[seat]
+        hand = s.hand(seat)
         try:
             rest = remove(hand, a.laid)
         except ValueError:
@@ -492,7 +561,7 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
             raise IllegalAction(a, f"lay all cards but one: {len(hand) - 1} cards")
         set_hand(s, seat, rest)
     # the laid cards go under the top card: out of play until the next reshuffle
-    s.discard = s.discard[:-1] + a.laid + s.discard[-1:]
+    s._disc[-1:-1] = a.laid
     fx.append(E.CardsLaid(seat, a.laid))
     for t in TOWERS:
         fx.append(E.TowerMoved(t, E.NEUTRAL))
@@ -502,6 +571,8 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
     s.actor = s.turn
     settle(s, fx)
 
+
+# -- chance -----------------------------------------------------------------------------
 
 def _apply_chance(s: State, a: Action, fx: Effects) -> None:
     if s.to_act != CHANCE:
@@ -514,13 +585,13 @@ def _apply_chance(s: State, a: Action, fx: Effects) -> None:
     elif isinstance(a, A.Shuffle):
         _apply_shuffle(s, a, fx)
     elif isinstance(a, A.Reveal):
-        if a.card not in s.unseen or s.unseen[a.card] <= 0:
+        if s._unseen.get(a.card, 0) <= 0:
             raise IllegalAction(a, f"no {a.card} is left unseen")
         if a.card.kind in NOT_FIRST:
             fx.append(E.CardReturned(a.card))
             return
-        unseen_take(s, (a.card,), a, "reveal")
-        s.pile_count -= 1
+        unseen_take(s, (a.card,))
+        s._pcount -= 1
         s.chance = ""
         start_with(s, a.card, fx)
     elif isinstance(a, A.Eject):
@@ -557,44 +628,45 @@ def _indices(n: int) -> frozenset[int]:
 
 def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
     starting = s.phase == "shuffle"
-    if starting:
-        s.hands = ((),) * s.n
-        s.counts = (0,) * s.n
-        s.discard = ()
-        s.pile = ()
-        s.pile_count = 0
-    cards = s.edition.deck if starting else s.discard[:-1]
+    cards = s.edition.deck if starting else tuple(s._disc[:-1])
     if s.table:
         if a.order:
             raise IllegalAction(a, "table mode: the shuffle order is unknown (leave it empty)")
+    elif len(a.order) != len(cards) or set(a.order) != _indices(len(cards)):
+        raise IllegalAction(a, f"the order must be a permutation of 0..{len(cards) - 1}")
+    if starting:
+        check_deal(s)
+        s._hands = [[] for _ in range(s.n)]
+        s._masks = [0] * s.n
+        s._counts = [0] * s.n
+        s._disc = []
+        s._pile = []
+    if s.table:
         if starting:
-            s.unseen = dict(Counter(cards))
+            s._unseen = dict(Counter(cards))
         else:
             unseen_add(s, cards)
-        s.pile_count = len(cards)
+        s._pcount = len(cards)
     else:
-        if len(a.order) != len(cards) or set(a.order) != _indices(len(cards)):
-            raise IllegalAction(a, f"the order must be a permutation of 0..{len(cards) - 1}")
-        s.pile = tuple(map(cards.__getitem__, a.order)) + s.pile
-        s.pile_count = len(s.pile)
+        s._pile[:0] = map(cards.__getitem__, a.order)
     s.chance = ""
     if starting:
         deal(s, fx)
         turn_first_card(s, fx)
         return
-    s.discard = s.discard[-1:]
+    del s._disc[:-1]
     fx.append(E.Reshuffled(len(cards)))
     settle(s, fx)
 
 
 def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
-    kind, seat, count, tag = s.queue[0]
+    kind, seat, count, tag = s._queue[0]
     if isinstance(a.count, bool) or not isinstance(a.count, int) or a.count < 0:
         raise IllegalAction(a, "the card count must be an integer >= 0")
-    if a.count > s.pile_count:
-        raise IllegalAction(a, f"the launcher holds only {s.pile_count} cards")
+    if a.count > pile_left(s):
+        raise IllegalAction(a, f"the launcher holds only {pile_left(s)} cards")
     got = give(s, seat, a.count)
-    fx.append(E.Ejected(seat, a.count))
+    fx.append(E.shared(E.Ejected, seat, a.count))
     s.since_eject = 0 if a.count else s.since_eject + 1
     s.chance = ""
     if tag == TAG_TURN:
@@ -605,77 +677,96 @@ def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
         count -= 1
         done = count <= 0
     if done:
-        s.queue = s.queue[1:]
+        del s._queue[0]
         if tag == TAG_TURN:
             after_turn_draw(s, seat, a.count, fx)
     else:
-        s.queue = ((kind, seat, count, tag),) + s.queue[1:]
+        s._queue[0] = (kind, seat, count, tag)
     settle(s, fx)
 
 
+_SEAT_ACTIONS = {
+    A.Pass: _apply_pass, A.CallUno: _apply_call_uno, A.Catch: _apply_catch,
+    A.Challenge: _apply_challenge, A.Accept: _apply_challenge, A.Verdict: _apply_verdict,
+    A.FourTowerDiscard: _apply_four_towers, A.ChooseColour: _apply_choose_colour,
+    A.EnterHand: _apply_enter_hand,
+}
 _CHANCE_TYPES = (A.Shuffle, A.DealerCards, A.Reveal, A.Eject)
 
 
-def _listed(state: State, action: Action) -> bool:
-    """Whether `action` is one of the very objects legal_actions(state) just returned:
-    it was checked there, so apply need not check it again."""
-    state_listed, actions = _LISTED
-    if state_listed is state:
-        for a in actions:  # by identity: an equal action built anew is checked in full
-            if a is action:
-                return True
-    return False
-
-
-def apply(state: State, action: Action) -> tuple[State, list[E.Effect]]:
-    """Apply `action`; return the new state and the effects, in order. Pure."""
-    if state.phase == "match_over":
-        raise IllegalAction(action, "the match is over")
-    s = state.clone()
-    fx: Effects = []
+def apply(state: State, action: Action, effects: bool = True) -> tuple[State, list[E.Effect]]:
+    """Apply `action` to `state` IN PLACE and return ``(state, effects)``, the effects in
+    order (an empty list with ``effects=False``). An illegal action raises
+    IllegalAction and leaves `state` exactly as it was."""
+    s = state
     kind = type(action)
     if kind is A.Play:
-        _apply_play(s, action, fx, _listed(state, action))  # type: ignore[arg-type]
+        p: A.Play = action  # type: ignore[assignment]
+        seat = p.seat
+        card = p.card
+        if (seat == s.to_act and seat == s.actor and s.phase == "play" and not s._queue
+                and not s.table and not s.colour_only and type(card) is Card
+                and card.kind in _PLAIN_VARIANTS
+                and p.target == -1 and not p.towers and not p.laid):
+            # the common play, checked in one go (anything doubtful: the full check)
+            b = card.bit
+            colour = s.colour
+            tb = s.tables
+            mask = s._masks[seat]
+            if (mask & b and tb.match[s._disc[-1].id][colour] & b
+                    and (p.colour in COLOURS if card.colour == "" else not p.colour)
+                    and (not p.uno or s._counts[seat] == 2)
+                    and not (tb.wild_restricted and card.kind == WILD
+                             and mask & tb.colour_bits[colour])):
+                fx: Effects = [] if effects else NOFX
+                if card.kind == NUMBER and not card.symbol and s._counts[seat] > 2:
+                    play_number(s, seat, card, fx)
+                else:
+                    play(s, p, fx)
+                return s, (fx if effects else [])
+    if s.phase == "match_over":
+        raise IllegalAction(action, "the match is over")
+    fx = [] if effects else NOFX
+    if kind is A.Play:
+        _check_play(s, action)  # type: ignore[arg-type]
+        play(s, action, fx)  # type: ignore[arg-type]
     elif (kind is A.Draw or kind is A.Press) and s.to_act != CHANCE:
-        _apply_draw(s, action, fx, _listed(state, action))  # type: ignore[arg-type]
+        _apply_draw(s, action, fx)  # type: ignore[arg-type]
     elif isinstance(action, _CHANCE_TYPES):
         _apply_chance(s, action, fx)
     else:
         if s.to_act == CHANCE:
             raise IllegalAction(action, f"the chance player must supply {s.chance!r} first")
-        _apply_seat_action(s, action, fx)
-    return s, fx
+        handler = _SEAT_ACTIONS.get(kind)
+        if handler is None:
+            raise IllegalAction(action, "not an action of this game")
+        handler(s, action, fx)  # type: ignore[operator]
+    return s, (fx if effects else [])
 
 
-# per (seat, holds two cards): card -> its play variants; only for cards without choices
-_VARIANT_MAPS: dict[tuple[int, bool], dict[Card, list[A.Play]]] = {}
+# -- legal actions ----------------------------------------------------------------------
+
+# per 2 * seat + (holds two cards): card id -> its play variants (cards without choices)
+_VARIANTS: list[dict[int, list[A.Play]]] = [{} for _ in range(32)]
 
 
-_PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
-                             WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
+def _variant_map(s: State, seat: int) -> dict[int, list[A.Play]]:
+    return _VARIANTS[2 * seat + (s._counts[seat] == 2)]
 
 
-def _variant_map(s: State, seat: int) -> dict[Card, list[A.Play]]:
-    key = (seat, s.counts[seat] == 2)
-    found = _VARIANT_MAPS.get(key)
-    if found is None:
-        found = _VARIANT_MAPS[key] = {}
-    return found
-
-
-def _cached_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...],
-                     cache: dict[Card, list[A.Play]]) -> list[A.Play]:
+def _cached_variants(s: State, seat: int, card: Card,
+                     cache: dict[int, list[A.Play]]) -> list[A.Play]:
     """The Play values for `card`; those without choices are cached (they are immutable)."""
-    found = cache.get(card)
+    found = cache.get(card.id)
     if found is None:
-        found = _play_variants(s, seat, card, hand)
+        found = _play_variants(s, seat, card)
         if card.kind in _PLAIN_VARIANTS:
-            cache[card] = found
+            cache[card.id] = found
     return found
 
 
-def _play_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...]) -> list[A.Play]:
-    kind = effective_kind(s, card)
+def _play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
+    kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
     colours = COLOURS if card.colour == "" else ("",)
     targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in TARGETED else [-1])
     want = tower_count(s, card) if s.edition.towers else 0
@@ -686,35 +777,29 @@ def _play_variants(s: State, seat: int, card: Card, hand: tuple[Card, ...]) -> l
         tower_sets = [()]
     laid: tuple[Card, ...] = ()
     if card.kind == DISCARD_ALL and not s.table:
-        laid = tuple(c for c in remove(hand, (card,)) if c.colour == card.colour)
-    left = s.counts[seat] - 1 - len(laid)
+        laid = tuple(c for c in remove(s.hand(seat), (card,)) if c.colour == card.colour)
+    left = s._counts[seat] - 1 - len(laid)
     unos = (False, True) if left == 1 else (False,)
     return [A.Play(seat, card, col, t, tw, laid, u)
             for col in colours for t in targets for tw in tower_sets for u in unos]
 
 
-_DRAW = tuple(A.Draw(i) for i in range(16))
-
-
 _PRESS = tuple(A.Press(i) for i in range(16))
-
-
 _PASS = tuple(A.Pass(i) for i in range(16))
 
 
-def _plain_turn_actions(s: State, seat: int) -> list[Action]:
-    hand = s.hands[seat]
-    ok = match_set(s)
-    cache = _VARIANT_MAPS.get((seat, s.counts[seat] == 2))
-    if cache is None:
-        cache = _variant_map(s, seat)
-    out: list[Action] = []
-    for card in dict.fromkeys(hand):
-        if card in ok:
-            found = cache.get(card)
-            out += found if found is not None else _cached_variants(s, seat, card, hand, cache)
-    if not out or s.options.draw_when_playable:
-        out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
+def hand_faces(ids: Iterable[int], m: int) -> list[Card]:
+    """The distinct cards among the card `ids` whose bit is in `m`, in the order they
+    come first (the order legal_actions lists plays in: a player's hand as held)."""
+    out = []
+    seen = 0
+    for i in ids:
+        b = BITS[i]
+        if b & m and not b & seen:
+            out.append(BY_ID[i])
+            seen |= b
+            if seen == m:
+                break
     return out
 
 
@@ -726,35 +811,57 @@ def legal_actions(state: State) -> list[Action]:
     every card that could still be in the hand (declarations); Discard All is listed
     without laid cards there.
     """
-    global _LISTED
     s = state
     seat = s.to_act
-    if (s.phase == "play" and seat == s.actor and seat >= 0 and not s.queue and not s.table
-            and s.exposed < 0 and not s.options.wild_restricted):
-        out = _plain_turn_actions(s, seat)  # the common case, kept lean
-        _LISTED = (state, tuple(out))
-        return out
-    out = []
+    if (s.phase == "play" and seat == s.actor and seat >= 0 and not s._queue and not s.table
+            and s.exposed < 0 and not s.colour_only):
+        # the plain turn in simulation, kept lean: the plays of the playable cards in hand
+        # order (each card's variants cached), then the draw or press if allowed
+        tb = s.tables
+        hm = s._masks[seat]
+        colour = s.colour
+        m = hm & tb.match[s._disc[-1].id][colour]
+        if m and tb.wild_restricted and hm & tb.colour_bits[colour]:
+            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
+        if not m:
+            return [tb.draw_action[seat]]
+        cache = _VARIANTS[2 * seat + (s._counts[seat] == 2)]
+        plays: list[Action] = []
+        seen = 0
+        for i in s._hands[seat]:
+            b = BITS[i]
+            if b & m and not b & seen:
+                seen |= b
+                found = cache.get(i)
+                plays += found if found is not None else _cached_variants(s, seat, BY_ID[i],
+                                                                            cache)
+                if seen == m:
+                    break
+        if tb.draw_when_playable:
+            plays.append(tb.draw_action[seat])
+        return plays
+    out: list[Action] = []
     if s.phase == "match_over":
         return out
     if seat >= 0:
-        if _play_phase(s):
+        if s.phase in _PLAY_PHASES and not s._queue and seat == s.actor:
+            tb = s.tables
             if s.table:
-                pool: Iterable[Card] = [c for c, k in s.unseen.items() if k > 0]
-                hand: tuple[Card, ...] = ()
+                ok = match_mask(s)
+                playable = [c for c, k in s._unseen.items() if k > 0 and c.bit & ok]
             else:
-                hand = s.hands[seat]
-                pool = s.drawn if s.phase == "drawn" else hand
-            playable = playable_cards(s, pool, hand)
+                pool = [c.id for c in s.drawn] if s.phase == "drawn" else s._hands[seat]
+                faces = mask_of(map(BY_ID.__getitem__, pool))
+                playable = hand_faces(pool, _playable_mask(s, tb, seat, faces))
             cache = _variant_map(s, seat)
             for card in playable:
-                out.extend(_cached_variants(s, seat, card, hand, cache))
+                out.extend(_cached_variants(s, seat, card, cache))
             if s.phase != "play":
                 out.append(_PASS[seat])
             elif s.options.draw_when_playable or s.table or not playable:
-                out.append(_PRESS[seat] if s.edition.launcher else _DRAW[seat])
-        elif s.queue:
-            out.append(A.Press(seat))
+                out.append(s.tables.draw_action[seat])
+        elif s._queue:
+            out.append(_PRESS[seat])
         elif s.phase == "challenge":
             out.extend((A.Challenge(seat), A.Accept(seat)))
         elif s.phase == "verdict":
@@ -765,29 +872,23 @@ def legal_actions(state: State) -> list[Action]:
             if s.table:
                 out.append(A.Pass(seat))
             else:
-                hand = s.hands[seat]
+                hand = s.hand(seat)
                 for keep in dict.fromkeys(hand):
                     for u in (True, False):
-                        out.append(A.FourTowerDiscard(seat, remove(hand, (keep,)), u))
+                        out.append(A.FourTowerDiscard(seat, tuple(remove(hand, (keep,))), u))
                 out.append(A.Pass(seat))
         elif s.phase == "hand_entry" and not s.table:
-            out.append(A.EnterHand(seat, s.hands[seat]))
+            out.append(A.EnterHand(seat, s.hand(seat)))
     if s.exposed >= 0 and seat != CHANCE:
         out.append(A.CallUno(s.exposed))
         out.extend(A.Catch(i, s.exposed) for i in range(s.n) if i != s.exposed)
-    _LISTED = (state, tuple(out))
     return out
 
 
-# the last state legal_actions answered for, and its answer (kept as a tuple: a caller
-# may change the list it got). Reading and replacing the pair is atomic, so threads
-# sharing the engine can only miss the shortcut, never take another state's list.
-_LISTED: tuple[State | None, tuple[Action, ...]] = (None, ())
-
-
 def is_legal(state: State, action: Action) -> bool:
+    """Whether `action` is legal in `state` (the state is not changed)."""
     try:
-        apply(state, action)
+        apply(state.clone(), action, effects=False)
     except IllegalAction:
         return False
     return True

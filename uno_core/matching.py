@@ -7,7 +7,6 @@ from collections.abc import Iterable
 
 from uno_core.cards import (
     HIT2,
-    NUMBER,
     REVERSE,
     SKIP,
     TAKE2,
@@ -18,16 +17,17 @@ from uno_core.cards import (
     WILD_ALL_HIT,
     WILD_ATTACK,
     WILD_CUSTOM,
-    WILD_EXTREME,
     WILD_HIT4,
     WILD_HIT_FIRE,
     WILD_TAKE1,
     Card,
 )
 from uno_core.state import State
+from uno_core.tables import TARGETED, matches
 
-# kinds whose card needs a target seat / towers / a colour
-TARGETED = frozenset({WILD_ATTACK, WILD_EXTREME, TRADE_HANDS})
+__all__ = ["CUSTOM_KIND", "TARGETED", "effective_kind", "free_towers", "match_set", "matches",
+           "playable_cards", "symbol_forbid", "tower_count", "wild_blocked"]
+
 
 
 CUSTOM_KIND = {
@@ -38,16 +38,8 @@ CUSTOM_KIND = {
 
 
 def symbol_forbid(s: State) -> str:
-    top = s.discard[-1]
+    top = s._disc[-1]
     return TOWER_PROTECTS[top.symbol] if top.symbol else ""
-
-
-def matches(card: Card, top: Card, colour: str, forbid: str) -> bool:
-    if card.kind == forbid:
-        return False
-    if card.colour == "" or card.colour == colour:
-        return True
-    return card.kind == top.kind and (card.kind != NUMBER or card.number == top.number)
 
 
 def wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
@@ -58,22 +50,23 @@ def wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
     return any(c.colour == colour for c in hand)
 
 
-_MATCH_CACHE: dict[tuple[str, Card, str, bool], frozenset[Card]] = {}
+_MATCH_CACHE: dict[tuple[str, int], frozenset[Card]] = {}
+
+
+def match_mask(s: State) -> int:
+    """The bits of the cards that may go on the current top card and colour; on a
+    turned Take-2-Towers (``colour_only``) only the cards of its colour."""
+    tb = s.tables
+    return tb.colour_bits[s.colour] if s.colour_only else tb.match[s._disc[-1].id][s.colour]
 
 
 def match_set(s: State) -> frozenset[Card]:
-    """The deck's cards that may go on the current top card and colour (cached); on a
-    turned Take-2-Towers (``colour_only``) only the cards of its colour."""
-    top = s.discard[-1]
-    key = (s.edition.name, top, s.colour, s.colour_only)
+    """The deck's cards that may go on the current top card and colour (cached)."""
+    m = match_mask(s)
+    key = (s.edition.name, m)
     found = _MATCH_CACHE.get(key)
     if found is None:
-        if s.colour_only:
-            found = frozenset(c for c in s.edition.deck if c.colour == s.colour)
-        else:
-            forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
-            found = frozenset(c for c in s.edition.deck if matches(c, top, s.colour, forbid))
-        _MATCH_CACHE[key] = found
+        found = _MATCH_CACHE[key] = frozenset(c for c in s.edition.deck if c.bit & m)
     return found
 
 

@@ -193,8 +193,8 @@ def parse_scenario(text: str, fmt: str = "toml") -> Scenario:
 
 
 def run_scenario(scenario: Scenario) -> ScenarioRun:
-    """Apply the scenario's actions in order (pure: the start state is untouched)."""
-    state = scenario.start
+    """Apply the scenario's actions in order (to a copy: the start state is untouched)."""
+    state = scenario.start.clone()
     effects: list[Effect] = []
     for i, action in enumerate(scenario.actions):
         try:

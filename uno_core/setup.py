@@ -17,6 +17,7 @@ from uno_core.editions import Edition, get_edition
 from uno_core.engine import new_match
 from uno_core.errors import SetupError
 from uno_core.state import TABLE, State
+from uno_core.tables import mask_of
 
 CardsLike = str | Sequence[Card]
 
@@ -86,22 +87,23 @@ def position(
     if col not in COLOURS:
         raise SetupError(f"the current colour must be one of {' '.join(COLOURS)} "
                          f"(a wild on top needs colour=...), not {col!r}")
-    s.discard = disc
+    s._disc = list(disc)
     s.colour = col
     if table:
-        cnt = tuple(counts or ())
+        cnt = list(counts or ())
         if any(c < 0 for c in cnt):
             raise SetupError("hand counts cannot be negative")
-        s.counts = cnt
+        s._counts = cnt
         unseen = deck - Counter(disc)
-        s.unseen = dict(unseen)
-        s.pile_count = sum(unseen.values()) - sum(cnt)
-        if s.pile_count < 0:
+        s._unseen = dict(unseen)
+        s._pcount = sum(unseen.values()) - sum(cnt)
+        if s._pcount < 0:
             raise SetupError("more cards in hands than the deck holds")
     else:
         assert hand_cards is not None
-        s.hands = hand_cards
-        s.counts = tuple(len(h) for h in hand_cards)
+        s._hands = [[c.id for c in h] for h in hand_cards]
+        s._masks = [mask_of(h) for h in hand_cards]
+        s._counts = [len(h) for h in hand_cards]
         if piled is None:
             rest = deck - placed
             left: list[Card] = []
@@ -110,8 +112,7 @@ def position(
                     rest[c] -= 1
                     left.append(c)
             piled = tuple(left)
-        s.pile = piled
-        s.pile_count = len(piled)
+        s._pile = list(piled)
     s.turn = turn
     s.actor = turn
     s.to_act = turn

@@ -12,12 +12,14 @@ from typing import Any
 from uno_core.cards import Card, format_card, parse_card
 from uno_core.editions import get_edition
 from uno_core.errors import SetupError
+from uno_core.matching import CUSTOM_KIND
 from uno_core.options import make_options
 from uno_core.state import TABLE, State
+from uno_core.tables import mask_of, tables_for
 
 VERSION = 1
 
-_INTS = ("n", "pile_count", "direction", "dealer", "turn", "actor", "to_act",
+_INTS = ("n", "direction", "dealer", "turn", "actor", "to_act",
          "exposed", "skip_pending", "out", "round_no", "since_eject")
 _STRS = ("colour", "phase", "chance")
 
@@ -35,6 +37,7 @@ def snapshot(state: State) -> dict[str, Any]:
         "options": s.options.as_dict(),
         "hands": [_cards(h) for h in s.hands],
         "counts": list(s.counts),
+        "pile_count": s.pile_count,
         "pile": _cards(s.pile),
         "discard": _cards(s.discard),
         "queue": [list(q) for q in s.queue],
@@ -66,22 +69,26 @@ def restore(data: Mapping[str, Any]) -> State:
         s.edition = ed
         s.options = make_options(ed, {k: v for k, v in dict(data["options"]).items()
                                       if k in ed.option_defaults})
+        s.tables = tables_for(ed, s.options, CUSTOM_KIND[s.options.wild_customizable])
         s.table = data["mode"] == TABLE
         for k in _INTS:
             setattr(s, k, int(data[k]))
         for k in _STRS:
             setattr(s, k, str(data[k]))
-        s.hands = tuple(_parse_cards(h) for h in data["hands"])
-        s.counts = tuple(int(c) for c in data["counts"])
-        s.pile = _parse_cards(data["pile"])
-        s.discard = _parse_cards(data["discard"])
-        s.queue = tuple((str(q[0]), int(q[1]), int(q[2]), str(q[3])) for q in data["queue"])
+        hands = [_parse_cards(h) for h in data["hands"]]
+        s._hands = [[c.id for c in h] for h in hands]
+        s._masks = [mask_of(h) for h in hands]
+        s._counts = [int(c) for c in data["counts"]]
+        s._pile = list(_parse_cards(data["pile"]))
+        s._pcount = int(data["pile_count"])
+        s._disc = list(_parse_cards(data["discard"]))
+        s._queue = [(str(q[0]), int(q[1]), int(q[2]), str(q[3])) for q in data["queue"]]
         s.drawn = _parse_cards(data["drawn"])
         s.towers = tuple(int(t) for t in data["towers"])
         p = data["pending"]
         s.pending = (int(p[0]), int(p[1]), bool(p[2])) if p else ()
         s.scores = tuple(int(v) for v in data["scores"])
-        s.unseen = {parse_card(k): int(v) for k, v in dict(data["unseen"]).items()}
+        s._unseen = {parse_card(k): int(v) for k, v in dict(data["unseen"]).items()}
         s.winners = tuple(int(v) for v in data["winners"])
         s.entered = tuple(bool(v) for v in data["entered"])
         s.colour_only = bool(data.get("colour_only", False))  # absent before the rule

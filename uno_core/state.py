@@ -1,22 +1,33 @@
-"""The game state: one slotted object, treated as immutable.
+"""The game state: one mutable slotted object that ``apply`` changes in place.
 
-``apply`` never mutates its input: it clones the state (a shallow copy of ~30
-references) and replaces whole fields with new tuples. Hands, piles and the
-obligation queue are tuples, so a clone shares them safely (copy-on-write).
+``apply(state, action)`` validates the action completely before its first write, then
+mutates `state` and returns it: an illegal action leaves the state exactly as it was.
+A caller that needs the old state keeps ``state.clone()`` (a deep copy of the few
+mutable containers).
+
+The hot containers are private and mutable: ``_hands`` (per seat a list of card ids,
+``Card.id``, in the order the player got them), ``_masks`` (per seat, the bits of the
+card values held: ``Card.bit``), ``_counts``, ``_pile`` (top = last), ``_disc`` (top = last), ``_queue``
+and ``_unseen``. The public names (``hands``, ``counts``, ``pile``, ``discard``,
+``queue``, ``unseen``, ``pile_count``) are read-only views built on read, with the same
+types as before (tuples, a dict), so nothing outside the engine can change the state
+behind its back. Small values that change rarely (``towers``, ``scores``, ``drawn``,
+``pending``, ``entered``, ``winners``) are plain attributes holding tuples.
 
 Seats are 0..n-1; "left" is seat + 1. ``direction`` +1 means play goes left.
-In table mode ``hands`` are empty tuples (only ``counts`` are known) and ``pile`` is
-empty (only ``pile_count``); ``unseen`` counts the cards that are not public.
+In table mode hands are empty (only counts are known) and the pile is only a count;
+``unseen`` counts the cards that are not public.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 
 from uno_core.actions import CHANCE
-from uno_core.cards import TOWERS, Card, format_card
+from uno_core.cards import BY_ID, TOWERS, Card, format_card
 from uno_core.editions import Edition
 from uno_core.options import Options
+from uno_core.tables import Tables, mask_of
 
 NOBODY = -2  # to_act when the match is over
 
@@ -35,26 +46,35 @@ SIMULATION = "simulation"
 TABLE = "table"
 MODES = (SIMULATION, TABLE)
 
+# the public fields compared by ==, in snapshot order
+_COMPARED = ("edition", "options", "table", "n", "hands", "counts", "pile", "pile_count",
+             "discard", "colour", "direction", "dealer", "turn", "actor", "phase", "to_act",
+             "chance", "queue", "drawn", "towers", "exposed", "skip_pending", "pending",
+             "out", "scores", "round_no", "unseen", "since_eject", "winners", "entered", "colour_only")
+
 
 class State:
-    """Everything about a match at one moment. Do not mutate; use ``engine.apply``."""
+    """Everything about a match at one moment. ``apply`` mutates it in place."""
 
     __slots__ = (
-        "edition", "options", "table", "n", "hands", "counts", "pile", "pile_count",
-        "discard", "colour", "direction", "dealer", "turn", "actor", "phase", "to_act",
-        "chance", "queue", "drawn", "towers", "exposed", "skip_pending", "pending", "out",
-        "scores", "round_no", "unseen", "since_eject", "winners", "entered", "colour_only",
+        "edition", "options", "tables", "table", "n", "_hands", "_masks", "_counts",
+        "_pile", "_pcount", "_disc", "colour", "direction", "dealer", "turn", "actor",
+        "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed",
+        "skip_pending", "pending", "out", "scores", "round_no", "_unseen", "since_eject",
+        "winners", "entered", "colour_only",
     )
 
     edition: Edition
     options: Options
+    tables: Tables
     table: bool
     n: int
-    hands: tuple[tuple[Card, ...], ...]
-    counts: tuple[int, ...]
-    pile: tuple[Card, ...]
-    pile_count: int
-    discard: tuple[Card, ...]
+    _hands: list[list[int]]  # card ids
+    _masks: list[int]
+    _counts: list[int]
+    _pile: list[Card]
+    _pcount: int  # table mode: cards in the pile (simulation: len(_pile))
+    _disc: list[Card]
     colour: str
     direction: int
     dealer: int
@@ -63,7 +83,7 @@ class State:
     phase: str
     to_act: int
     chance: str
-    queue: tuple[Obligation, ...]
+    _queue: list[Obligation]
     drawn: tuple[Card, ...]
     towers: tuple[int, ...]
     exposed: int
@@ -72,7 +92,7 @@ class State:
     out: int
     scores: tuple[int, ...]
     round_no: int
-    unseen: Mapping[Card, int]
+    _unseen: dict[Card, int]
     since_eject: int
     winners: tuple[int, ...]
     entered: tuple[bool, ...]
@@ -81,39 +101,58 @@ class State:
     colour_only: bool
 
     def clone(self) -> State:
+        """An independent copy: applying actions to one never changes the other."""
         s = State.__new__(State)
-        s.edition = self.edition
-        s.options = self.options
-        s.table = self.table
-        s.n = self.n
-        s.hands = self.hands
-        s.counts = self.counts
-        s.pile = self.pile
-        s.pile_count = self.pile_count
-        s.discard = self.discard
-        s.colour = self.colour
-        s.direction = self.direction
-        s.dealer = self.dealer
-        s.turn = self.turn
-        s.actor = self.actor
-        s.phase = self.phase
-        s.to_act = self.to_act
-        s.chance = self.chance
-        s.queue = self.queue
-        s.drawn = self.drawn
-        s.towers = self.towers
-        s.exposed = self.exposed
-        s.skip_pending = self.skip_pending
-        s.pending = self.pending
-        s.out = self.out
-        s.scores = self.scores
-        s.round_no = self.round_no
-        s.unseen = self.unseen
-        s.since_eject = self.since_eject
-        s.winners = self.winners
-        s.entered = self.entered
-        s.colour_only = self.colour_only
+        for k in State.__slots__:
+            object.__setattr__(s, k, getattr(self, k))
+        s._hands = [h[:] for h in self._hands]
+        s._masks = self._masks[:]
+        s._counts = self._counts[:]
+        s._pile = self._pile[:]
+        s._disc = self._disc[:]
+        s._queue = self._queue[:]
+        s._unseen = dict(self._unseen)
         return s
+
+    def assume_hands(self, hands: Sequence[Sequence[Card]]) -> None:
+        """Replace every hand (counts stay): a player's view of a table-mode state
+        (``table = False`` and only its own hand), for bots that decide from it."""
+        self._hands = [[c.id for c in h] for h in hands]
+        self._masks = [mask_of(h) for h in hands]
+
+    # -- read-only views (built on read: callers get values, not the engine's lists)
+    @property
+    def hands(self) -> tuple[tuple[Card, ...], ...]:
+        by_id = BY_ID.__getitem__
+        return tuple(tuple(map(by_id, h)) for h in self._hands)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """`seat`'s cards (simulation), in the order held."""
+        return tuple(map(BY_ID.__getitem__, self._hands[seat]))
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return tuple(self._counts)
+
+    @property
+    def pile(self) -> tuple[Card, ...]:
+        return tuple(self._pile)
+
+    @property
+    def pile_count(self) -> int:
+        return self._pcount if self.table else len(self._pile)
+
+    @property
+    def discard(self) -> tuple[Card, ...]:
+        return tuple(self._disc)
+
+    @property
+    def queue(self) -> tuple[Obligation, ...]:
+        return tuple(self._queue)
+
+    @property
+    def unseen(self) -> dict[Card, int]:
+        return dict(self._unseen)
 
     @property
     def mode(self) -> str:
@@ -121,7 +160,7 @@ class State:
 
     @property
     def top(self) -> Card | None:
-        return self.discard[-1] if self.discard else None
+        return self._disc[-1] if self._disc else None
 
     @property
     def over(self) -> bool:
@@ -130,15 +169,15 @@ class State:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, State):
             return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in State.__slots__)
+        return all(getattr(self, k) == getattr(other, k) for k in _COMPARED)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        top = format_card(self.discard[-1]) if self.discard else "-"
+        top = format_card(self._disc[-1]) if self._disc else "-"
         return (f"<State {self.edition.name} {self.mode} round={self.round_no} "
                 f"phase={self.phase} to_act={self.to_act} top={top} colour={self.colour or '-'} "
-                f"counts={list(self.counts)}>")
+                f"counts={self._counts}>")
 
 
 def public_state(state: State) -> dict[str, object]:
@@ -157,13 +196,14 @@ def public_state(state: State) -> dict[str, object]:
         "direction": s.direction,
         "colour": s.colour or None,
         "colour_only": s.colour_only,
-        "top": format_card(s.discard[-1]) if s.discard else None,
-        "discard": [format_card(c) for c in s.discard],
+        "top": format_card(s._disc[-1]) if s._disc else None,
+        "discard": [format_card(c) for c in s._disc],
         "pile_count": s.pile_count,
-        "hand_counts": list(s.counts),
+        "hand_counts": list(s._counts),
         "towers": ({t: (None if o < 0 else o) for t, o in zip(TOWERS, s.towers, strict=True)}
                    if s.edition.towers else None),
-        "owed": [{"kind": k, "seat": seat, "count": c, "tag": tag} for k, seat, c, tag in s.queue],
+        "owed": [{"kind": k, "seat": seat, "count": c, "tag": tag}
+                 for k, seat, c, tag in s._queue],
         "uno_exposed": None if s.exposed < 0 else s.exposed,
         "challenge": ({"player": s.pending[0], "challenger": s.pending[1]} if s.pending else None),
         "drawn_count": len(s.drawn),

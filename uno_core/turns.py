@@ -1,5 +1,9 @@
 """Turn order, obligations and the round's life: passing the turn on, giving cards,
-owed draws and presses (``settle``), dealing, first-card rules, scoring, next round."""
+owed draws and presses (``settle``), dealing, first-card rules, scoring, next round.
+
+Every function here writes to the state: callers have validated the action first.
+`fx` is the effect list; ``NOFX`` swallows effects (simulation without effects), and
+the hot paths test ``fx is not NOFX`` before building one."""
 
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.matching import playable_cards
+from uno_core.matching import match_mask
 from uno_core.state import (
     NOBODY,
     OWE_DRAW,
@@ -32,8 +36,19 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
+from uno_core.tables import mask_of
 
 Effects = list[E.Effect]
+
+
+class _NoEffects(list[E.Effect]):
+    """An effect list that keeps nothing: apply(..., effects=False)."""
+
+    def append(self, _effect: E.Effect) -> None:
+        pass
+
+
+NOFX: Effects = _NoEffects()
 
 
 # first cards that go back into the pile (seed 000: Wild Draw 4; same for the other +4s)
@@ -54,90 +69,110 @@ def advance(s: State, skip: int) -> None:
     s.colour_only = False
 
 
-def remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
+def remove(hand: Iterable[Card], cards: Iterable[Card]) -> list[Card]:
+    """`hand` without `cards` (one copy each); ValueError if one is missing."""
     lst = list(hand)
     for c in cards:
         lst.remove(c)
-    return tuple(lst)
+    return lst
 
 
-def set_count(s: State, seat: int, count: int) -> None:
-    counts = list(s.counts)
-    counts[seat] = count
-    s.counts = tuple(counts)
+def set_hand(s: State, seat: int, hand: list[Card]) -> None:
+    s._hands[seat] = [c.id for c in hand]
+    s._masks[seat] = mask_of(hand)
+    s._counts[seat] = len(hand)
 
 
-def set_hand(s: State, seat: int, hand: tuple[Card, ...]) -> None:
-    hands = list(s.hands)
-    hands[seat] = hand
-    s.hands = tuple(hands)
-    set_count(s, seat, len(hand))
-
-
-def unseen_take(s: State, cards: Iterable[Card], action: Action, what: str) -> None:
-    unseen = dict(s.unseen)
+def check_unseen(s: State, cards: Iterable[Card], action: Action, what: str) -> None:
+    """Raise unless every card (with multiplicity) is still unseen (table mode)."""
+    need: dict[Card, int] = {}
     for c in cards:
-        left = unseen.get(c, 0)
-        if left <= 0:
+        need[c] = need.get(c, 0) + 1
+        if s._unseen.get(c, 0) < need[c]:
             raise IllegalAction(action, f"{what}: no {c} is left unseen (all copies are "
                                         "public since the last reshuffle)")
-        unseen[c] = left - 1
-    s.unseen = unseen
+
+
+def unseen_take(s: State, cards: Iterable[Card]) -> None:
+    """Make `cards` public (checked with check_unseen before)."""
+    unseen = s._unseen
+    for c in cards:
+        unseen[c] -= 1
 
 
 def unseen_add(s: State, cards: Iterable[Card]) -> None:
-    unseen = dict(s.unseen)
+    unseen = s._unseen
     for c in cards:
         unseen[c] = unseen.get(c, 0) + 1
-    s.unseen = unseen
 
 
 def give(s: State, seat: int, count: int) -> tuple[Card, ...]:
     """Move `count` cards from the pile to `seat` (caller checked the pile holds them)."""
     if s.table:
-        s.pile_count -= count
-        set_count(s, seat, s.counts[seat] + count)
+        s._pcount -= count
+        s._counts[seat] += count
         return ()
-    cards = s.pile[len(s.pile) - count:]
-    s.pile = s.pile[:len(s.pile) - count]
-    s.pile_count = len(s.pile)
-    set_hand(s, seat, s.hands[seat] + cards)
-    return cards
+    pile = s._pile
+    cards = pile[len(pile) - count:]
+    del pile[len(pile) - count:]
+    hand = s._hands[seat]
+    m = s._masks[seat]
+    for c in cards:
+        hand.append(c.id)
+        m |= c.bit
+    s._masks[seat] = m
+    s._counts[seat] += count
+    return tuple(cards)
+
+
+def pile_left(s: State) -> int:
+    return s._pcount if s.table else len(s._pile)
 
 
 def needs_reshuffle(s: State) -> bool:
-    return s.pile_count == 0 and len(s.discard) > 1
+    return not (s._pcount if s.table else s._pile) and len(s._disc) > 1
+
+
+def drawn_playable(s: State, seat: int) -> bool:
+    """Whether a card just drawn may be played now (simulation)."""
+    tb = s.tables
+    m = mask_of(s.drawn) & match_mask(s)
+    if m and s.options.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
+        m &= ~tb.plain_wild_bits
+    return m != 0
 
 
 def settle(s: State, fx: Effects) -> None:
     """Run pending obligations, then decide who acts next (or end the round)."""
-    if not s.queue and s.out < 0 and s.exposed < 0 and (s.pile_count or len(s.discard) < 2):
+    queue = s._queue
+    if not queue and s.out < 0 and s.exposed < 0 and (
+            (s._pcount if s.table else s._pile) or len(s._disc) < 2):
         s.chance = ""
         s.to_act = s.actor
         return
-    while s.queue:
-        kind, seat, count, tag = s.queue[0]
+    while queue:
+        kind, seat, count, tag = queue[0]
         if needs_reshuffle(s):
             s.to_act = CHANCE
             s.chance = "shuffle"
             fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
             return
         if kind == OWE_DRAW:
-            k = min(count, s.pile_count)
+            k = min(count, pile_left(s))
             got = give(s, seat, k)
             if k:
                 fx.append(E.shared(E.Dispense, seat, k))
             if tag == TAG_TURN:
                 s.drawn = s.drawn + got
             if k < count and needs_reshuffle(s):
-                s.queue = ((kind, seat, count - k, tag),) + s.queue[1:]
+                queue[0] = (kind, seat, count - k, tag)
                 continue
-            s.queue = s.queue[1:]  # an exhausted pile and discard forgive the rest
+            del queue[0]  # an exhausted pile and discard forgive the rest
             if tag == TAG_TURN:
                 after_turn_draw(s, seat, k, fx)
             continue
-        if s.pile_count == 0:  # launcher empty and nothing to reshuffle: presses are void
-            s.queue = s.queue[1:]
+        if pile_left(s) == 0:  # launcher empty and nothing to reshuffle: presses are void
+            del queue[0]
             if tag == TAG_TURN:
                 after_turn_draw(s, seat, 0, fx)
             continue
@@ -146,10 +181,10 @@ def settle(s: State, fx: Effects) -> None:
         s.to_act = seat
         s.chance = ""
         return
-    if s.exposed >= 0 and s.counts[s.exposed] != 1:
+    if s.exposed >= 0 and s._counts[s.exposed] != 1:
         s.exposed = -1
     if s.out >= 0 and s.phase in ("play", "drawn", "extra"):
-        if s.counts[s.out] == 0:
+        if s._counts[s.out] == 0:
             round_over(s, fx)
             return
         s.out = -1
@@ -163,7 +198,7 @@ def settle(s: State, fx: Effects) -> None:
 
 
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
-    if s.options.draw_then_play and got and (s.table or playable_cards(s, s.drawn, s.hands[seat])):
+    if s.options.draw_then_play and got and (s.table or drawn_playable(s, seat)):
         s.phase = "drawn"
         s.actor = seat
         fx.append(E.shared(E.Prompt, seat, "play_drawn"))
@@ -176,7 +211,10 @@ def owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
     if s.edition.launcher and kind == OWE_DRAW:
         kind = OWE_PRESS
     ob = (kind, seat, count, tag)
-    s.queue = (ob,) + s.queue if front else s.queue + (ob,)
+    if front:
+        s._queue.insert(0, ob)
+    else:
+        s._queue.append(ob)
     if kind == OWE_DRAW:
         return
     mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
@@ -191,22 +229,27 @@ def card_rank(card: Card) -> int:
 def deal(s: State, fx: Effects) -> None:
     size = s.options.hand_size
     n = s.n
-    need = size * n + 1
-    if len(s.edition.deck) < need:
-        raise SetupError(f"{n} hands of {size} do not fit a {len(s.edition.deck)}-card deck")
     first = (s.dealer + 1) % n
+    s._counts = [size] * n
     if s.table:
-        s.counts = (size,) * n
-        s.pile_count -= size * n
+        s._pcount -= size * n
     else:
         # one card at a time from the top (the end), round the table from `first`
-        dealt = s.pile[:-size * n - 1:-1]
-        s.pile = s.pile[:-size * n]
-        s.pile_count = len(s.pile)
-        s.hands = tuple(dealt[(i - first) % n::n] for i in range(n))
-        s.counts = (size,) * n
+        pile = s._pile
+        dealt = pile[:-size * n - 1:-1]
+        del pile[-size * n:]
+        hands = [dealt[(i - first) % n::n] for i in range(n)]
+        s._hands = [[c.id for c in h] for h in hands]
+        s._masks = [mask_of(h) for h in hands]
     for i in range(n):
         fx.append(E.shared(E.Dispense, (first + i) % n, size))
+
+
+def check_deal(s: State) -> None:
+    """Raise SetupError (before anything changes) if the hands do not fit the deck."""
+    size, n = s.options.hand_size, s.n
+    if len(s.edition.deck) < size * n + 1:
+        raise SetupError(f"{n} hands of {size} do not fit a {len(s.edition.deck)}-card deck")
 
 
 def turn_first_card(s: State, fx: Effects) -> None:
@@ -217,21 +260,20 @@ def turn_first_card(s: State, fx: Effects) -> None:
         s.chance = "reveal"
         fx.append(E.shared(E.Prompt, CHANCE, "reveal"))
         return
+    pile = s._pile
     while True:
-        card = s.pile[-1]
-        s.pile = s.pile[:-1]
-        if card.kind in NOT_FIRST and s.pile:
-            s.pile = (card,) + s.pile
+        card = pile.pop()
+        if card.kind in NOT_FIRST and pile:
+            pile.insert(0, card)
             fx.append(E.CardReturned(card))
             continue
-        s.pile_count = len(s.pile)
         start_with(s, card, fx)
         return
 
 
 def start_with(s: State, card: Card, fx: Effects) -> None:
     """First-card rules (seed 000 for classic/power, seed 001 and 003 for theirs)."""
-    s.discard = (card,)
+    s._disc = [card]
     s.colour = card.colour
     s.direction = 1
     fx.append(E.FirstCard(card))
@@ -270,7 +312,7 @@ def start_round(s: State, fx: Effects) -> None:
     s.chance = "shuffle"
     s.colour = ""
     s.direction = 1
-    s.queue = ()
+    s._queue = []
     s.drawn = ()
     s.exposed = -1
     s.pending = ()
@@ -294,10 +336,10 @@ def hand_points(s: State, hand: Iterable[Card]) -> int:
 
 def round_over(s: State, fx: Effects) -> None:
     s.exposed = -1
-    s.queue = ()
-    if s.table and not all(s.entered[i] or s.counts[i] == 0 for i in range(s.n)):
+    s._queue = []
+    if s.table and not all(s.entered[i] or s._counts[i] == 0 for i in range(s.n)):
         s.phase = "hand_entry"
-        seat = next(i for i in range(s.n) if not s.entered[i] and s.counts[i] > 0)
+        seat = next(i for i in range(s.n) if not s.entered[i] and s._counts[i] > 0)
         s.actor = seat
         s.to_act = seat
         s.chance = ""

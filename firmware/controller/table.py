@@ -341,8 +341,8 @@ class Controller:
     def _accept(self, action: U.Action) -> list[Any]:
         """Validate with the engine, journal, adopt; raise Rejected (nothing changed)."""
         assert self.state is not None
-        try:
-            new, fx = U.apply(self.state, action)
+        try:  # on a copy: the table's state changes only once the journal holds the action
+            new, fx = U.apply(self.state.clone(), action)
         except U.IllegalAction as exc:
             raise Rejected(exc.rule, status=422) from None
         entry = self.journal.append("action", U.action_to_dict(action))

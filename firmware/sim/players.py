@@ -101,7 +101,7 @@ def private_view(state: U.State, seat: int, hand: list[str], drawn: list[str]) -
     view = state.clone()
     view.table = False
     cards = tuple(U.parse_card(c) for c in hand)
-    view.hands = tuple(cards if i == seat else () for i in range(state.n))
+    view.assume_hands([cards if i == seat else () for i in range(state.n)])
     view.drawn = tuple(U.parse_card(c) for c in drawn) if state.phase == "drawn" else ()
     return view
 
@@ -432,7 +432,8 @@ class TablePlayers:
         card = world.turn_up()
         if card is None:
             raise RuntimeError("the table asks for the first card, but none was turned up")
-        _new, fx = U.apply(self.ctl.state, U.Reveal(U.parse_card(card)))
+        # a trial on a copy: apply changes the state it is given, this is the table's
+        _new, fx = U.apply(self.ctl.state.clone(), U.Reveal(U.parse_card(card)))
         with world.change():
             world.set_pending({"step": step, "aside": card})
             if any(e.name == "card_returned" for e in fx):

@@ -207,61 +207,75 @@ def test_a_broken_benchmark_shows_as_a_failed_figure_not_a_crash(monkeypatch):
     assert not result.ok and "boom" in result.figures[0].value
 
 
-def test_the_engine_figures_judge_the_ratio_and_say_when_rlcard_is_missing():
+ENGINE_DATA = {"ours_rounds_per_s": 900.0, "rlcard_rounds_per_s": 400.0, "ratio": 2.25,
+               "simulate_rounds_per_s": 1300.0, "simulate_ratio": 3.25,
+               "simulate_same_games": True, "editions": {}}
+
+
+def _engine_result(**changes):
     result = Result("engine")
-    bench_main.engine_figures({"ours_rounds_per_s": 900.0, "ratio": None,
-                               "rlcard_error": "rlcard is not installed", "editions": {}},
-                              result)
-    assert result.ok and "unavailable" in result.figures[1].value
-    result = Result("engine")
-    bench_main.engine_figures({"ours_rounds_per_s": 900.0, "rlcard_rounds_per_s": 600.0,
-                               "ratio": 1.5, "editions": {}}, result)
-    assert not result.ok
+    bench_main.engine_figures({**ENGINE_DATA, **changes}, result)
+    return result
 
 
-def test_the_engine_floor_does_what_the_engine_does_for_a_plain_number_play():
+def test_the_engine_figures_judge_both_ratios_in_the_same_run():
+    assert _engine_result().ok
+    assert not _engine_result(ratio=1.5).ok
+    assert not _engine_result(simulate_ratio=2.9).ok
+    assert not _engine_result(simulate_same_games=False).ok
+
+
+def test_the_engine_figures_say_when_rlcard_or_the_kernel_is_missing():
+    result = _engine_result(rlcard_rounds_per_s=None, ratio=None, simulate_ratio=None,
+                            rlcard_error="rlcard is not installed")
+    assert result.ok and any("unavailable: rlcard is not installed" in str(f.value)
+                             for f in result.figures)
+    result = _engine_result(simulate_rounds_per_s=None, simulate_ratio=None,
+                            simulate_error="no simulation kernel uno_core:run_random")
+    failed = [f for f in result.figures if f.ok is False]
+    assert len(failed) == 1 and "no simulation kernel" in failed[0].value
+
+
+def test_each_edition_must_reach_twice_the_engine_before(monkeypatch):
+    same_run = {"actions_per_s": 150_000.0, "before_actions_per_s": 70_000.0}
+    assert _engine_result(editions={"power": {**same_run, "speedup": 2.14}}).ok
+    assert not _engine_result(editions={"power": {**same_run, "speedup": 1.99}}).ok
+    # without the frozen engine: the recorded baseline
+    monkeypatch.setitem(bench_main.EDITION_BASELINE, "power", 50_000.0)
+    assert _engine_result(editions={"power": {"actions_per_s": 100_001.0}}).ok
+    assert not _engine_result(editions={"power": {"actions_per_s": 99_999.0}}).ok
+
+
+def test_the_engine_workloads_policy_picks_uniformly_among_the_listed_plays():
     import random
-
-    from bench import engine_floor
-    from uno_core import apply, legal_actions
-    from uno_core.cards import NUMBER
-
-    compared = 0
-    for state in engine_floor.positions(300, 4):
-        new, fx = engine_floor.best_case(state, random.Random(compared))
-        card = fx[0].card
-        if card.kind != NUMBER or card.symbol or state.counts[state.to_act] <= 2:
-            continue  # the floor knows no action cards, no UNO, no end of round
-        played = next(a for a in legal_actions(state) if getattr(a, "card", None) is card)
-        expected, expected_fx = apply(state, played)
-        assert (new.hands, new.counts, new.discard, new.colour, new.to_act) == (
-            expected.hands, expected.counts, expected.discard, expected.colour,
-            expected.to_act)
-        assert fx == expected_fx
-        compared += 1
-    assert compared > 100
-
-
-def test_the_engine_workloads_policy_plays_when_it_can_and_calls_uno():
-    import random
+    from collections import Counter
 
     from bench import engine
-    from uno_core import CHANCE, Play, apply, new_match, sample_outcome
+    from uno_core import CHANCE, Play, apply, legal_actions, new_match, sample_outcome
 
     rng, chance = random.Random(5), random.Random(6)
-    checked = 0
-    for edition in ("classic", "attack"):
+    plays_checked = others_checked = 0
+    for edition in ("classic", "power", "attack"):
         state = new_match(edition, 4, engine.NEVER_ENDS)
-        for _ in range(4000):
+        for step in range(3000):
             if state.to_act == CHANCE:
                 state, _ = apply(state, sample_outcome(state, chance))
                 continue
-            legal = engine.legal_actions(state)
-            action = engine._choose(state, rng)
-            if any(type(a) is Play for a in legal):
-                assert type(action) is Play
-                left = state.counts[action.seat] - 1 - len(action.laid)
-                assert action.uno == (left == 1)
-                checked += 1
+            seat = state.to_act
+            legal = legal_actions(state)
+            left = state.counts[seat] - 1
+            plays = [a for a in legal if type(a) is Play and a.seat == seat
+                     and a.uno == (left - len(a.laid) == 1)]
+            if len(plays) > 1 and step % 40 == 0:  # every listed play comes up, none other
+                seen = Counter(engine.choose(state, random.Random(i))
+                               for i in range(40 * len(plays)))
+                assert set(seen) == set(plays)
+                plays_checked += 1
+            action = engine.choose(state, rng)
+            if plays:
+                assert action in plays  # a play, with the UNO call when it leaves one card
+            else:
+                assert action in legal and action.seat == seat
+                others_checked += 1
             state, _ = apply(state, action)
-    assert checked > 1000
+    assert plays_checked > 20 and others_checked > 200

@@ -20,7 +20,9 @@ cs = parse_cards
 
 
 def run(state: State, *actions):
-    """Apply `actions` in turn; return the final state and all effects, in order."""
+    """Apply `actions` in turn to a copy of `state` (apply changes the state it is
+    given; tests branch from one position); return the final state and all effects."""
+    state = state.clone()
     effects = []
     for a in actions:
         state, fx = apply(state, a)

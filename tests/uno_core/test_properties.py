@@ -198,7 +198,7 @@ class Checker:
                 apply(s, a)
         if not self.table and s.to_act >= 0:
             for a in legal:  # apply accepts everything legal_actions lists
-                apply(s, a)
+                apply(s.clone(), a)  # (apply changes the state it is given)
         assert snapshot(s) == frozen  # nothing above changed the state
 
 

@@ -1,0 +1,224 @@
+# Frozen copy of uno_core (tests/oracle/freeze.py): the lockstep oracle. Do not edit.
+"""What each card does when played: one small function per card kind (``BEHAVIOUR``).
+Adding a card kind means adding a function here and a row in an edition's deck."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tests.oracle.uno_core_oracle import actions as A
+from tests.oracle.uno_core_oracle import effects as E
+from tests.oracle.uno_core_oracle.cards import (
+    DISCARD_ALL,
+    DRAW1,
+    DRAW2,
+    HIT2,
+    NUMBER,
+    PROTECTING_TOWER,
+    REVERSE,
+    SKIP,
+    TAKE2,
+    TOWER_INDEX,
+    TRADE_HANDS,
+    WILD,
+    WILD_ALL_HIT,
+    WILD_ATTACK,
+    WILD_DRAW4,
+    WILD_EXTREME,
+    WILD_HIT4,
+    WILD_HIT_FIRE,
+    WILD_TAKE1,
+    Card,
+)
+from tests.oracle.uno_core_oracle.matching import effective_kind
+from tests.oracle.uno_core_oracle.state import (
+    OWE_DRAW,
+    OWE_PRESS,
+    OWE_UNTIL,
+    TAG_ALL,
+    State,
+)
+from tests.oracle.uno_core_oracle.turns import Effects, advance, next_seat, owe
+
+
+def _capture(s: State, seat: int, tower: str, fx: Effects) -> None:
+    i = TOWER_INDEX[tower]
+    if s.towers[i] == seat:
+        return
+    towers = list(s.towers)
+    towers[i] = seat
+    s.towers = tuple(towers)
+    fx.append(E.TowerMoved(tower, seat))
+
+
+def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
+    tower = PROTECTING_TOWER.get(card.kind)
+    if tower is None or not s.edition.towers or s.towers[TOWER_INDEX[tower]] != victim:
+        return False
+    fx.append(E.ProtectionUsed(victim, tower, card))
+    return True
+
+
+def _four_tower_check(s: State, seat: int, fx: Effects) -> None:
+    if s.towers == (seat, seat, seat, seat) and s.counts[seat] > 1:
+        s.phase = "four_towers"
+        s.actor = seat
+        fx.append(E.shared(E.Prompt, seat, "four_towers"))
+
+
+def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    if p.card.symbol and s.edition.towers:
+        _capture(s, seat, p.card.symbol, fx)
+    advance(s, 0)
+    if p.card.symbol:
+        _four_tower_check(s, seat, fx)
+
+
+def _b_plain(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    advance(s, 0)
+
+
+def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    victim = next_seat(s, 1 + s.skip_pending)
+    if _protected(s, victim, p.card, fx):
+        advance(s, 0)
+        return
+    owe(s, fx, OWE_DRAW, victim, 1 if p.card.kind == DRAW1 else 2)
+    fx.append(E.shared(E.PlayerSkipped, victim))
+    advance(s, 1)
+
+
+def _extra_turn(s: State) -> bool:
+    return s.options.skip_reverse_extra_turn == "always" and s.n > 2
+
+
+def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    victim = next_seat(s, 1 + s.skip_pending)
+    if _protected(s, victim, p.card, fx):
+        advance(s, 0)
+        return
+    fx.append(E.shared(E.PlayerSkipped, victim))
+    if _extra_turn(s) and s.counts[seat] > 0:
+        s.skip_pending += 1
+        s.phase = "extra"
+        s.actor = seat
+        fx.append(E.shared(E.Prompt, seat, "extra_play"))
+        return
+    advance(s, 1)
+
+
+def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    s.direction = -s.direction
+    fx.append(E.shared(E.DirectionChanged, s.direction))
+    if s.n == 2 and s.options.two_player_reverse_skips:
+        fx.append(E.shared(E.PlayerSkipped, next_seat(s)))
+        advance(s, 1)
+        return
+    if _extra_turn(s) and s.counts[seat] > 0:
+        s.phase = "extra"
+        s.actor = seat
+        fx.append(E.shared(E.Prompt, seat, "extra_play"))
+        return
+    advance(s, 0)
+
+
+def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    for t in p.towers:
+        _capture(s, seat, t, fx)
+    advance(s, 0)
+    _four_tower_check(s, seat, fx)
+
+
+def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    victim = next_seat(s, 1 + s.skip_pending)
+    if _protected(s, victim, p.card, fx):
+        s.pending = ()
+        advance(s, 0)
+        return
+    if s.options.wild_draw4_restricted:
+        # s.pending was set by _apply_play: (player, challenger, guilty)
+        s.pending = (seat, victim, bool(s.pending and s.pending[2]))
+        s.phase = "challenge"
+        s.actor = victim
+        fx.append(E.shared(E.Prompt, victim, "challenge"))
+        return
+    s.pending = ()
+    owe(s, fx, OWE_DRAW, victim, 4)
+    fx.append(E.shared(E.PlayerSkipped, victim))
+    advance(s, 1)
+
+
+def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    victim = next_seat(s, 1 + s.skip_pending)
+    kind = effective_kind(s, p.card)
+    if kind == WILD_HIT_FIRE:
+        owe(s, fx, OWE_UNTIL, victim, 0)
+    else:
+        owe(s, fx, OWE_PRESS, victim, 4 if kind == WILD_HIT4 else 2)
+    fx.append(E.shared(E.PlayerSkipped, victim))
+    advance(s, 1)
+
+
+def _b_attack(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    """Wild Attack-Attack: the target presses twice; play goes on normally."""
+    owe(s, fx, OWE_PRESS, p.target, 2)
+    advance(s, 0)
+
+
+def _b_extreme(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    """Extremer Zug: the target presses four times "and then passes" (loses his turn if
+    he is next)."""
+    owe(s, fx, OWE_PRESS, p.target, 4)
+    if p.target == next_seat(s, 1 + s.skip_pending):
+        fx.append(E.shared(E.PlayerSkipped, p.target))
+        advance(s, 1)
+    else:
+        advance(s, 0)
+
+
+def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    order = [(seat + s.direction * i) % s.n for i in range(1, s.n)]
+    if s.options.all_hit_scope == "all":
+        order.append(seat)
+    for victim in order:
+        owe(s, fx, OWE_PRESS, victim, 1, TAG_ALL)
+    advance(s, 0)
+
+
+def _b_trade(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    if s.counts[seat] > 0:  # going out on Trade Hands ends the round: nothing to trade
+        a, b = seat, p.target
+        if s.table:
+            counts = list(s.counts)
+            counts[a], counts[b] = counts[b], counts[a]
+            s.counts = tuple(counts)
+        else:
+            hands = list(s.hands)
+            hands[a], hands[b] = hands[b], hands[a]
+            s.hands = tuple(hands)
+            s.counts = tuple(len(h) for h in hands)
+        if s.exposed in (a, b):
+            s.exposed = -1
+        fx.append(E.HandsTraded(a, b))
+    advance(s, 0)
+
+
+BEHAVIOUR: dict[str, Callable[[State, int, A.Play, Effects], None]] = {
+    NUMBER: _b_number,
+    DRAW1: _b_draw,
+    DRAW2: _b_draw,
+    SKIP: _b_skip,
+    REVERSE: _b_reverse,
+    TAKE2: _b_towers,
+    WILD_TAKE1: _b_towers,
+    WILD: _b_plain,
+    WILD_DRAW4: _b_draw4,
+    HIT2: _b_hit,
+    WILD_HIT4: _b_hit,
+    WILD_HIT_FIRE: _b_hit,
+    WILD_ATTACK: _b_attack,
+    WILD_EXTREME: _b_extreme,
+    WILD_ALL_HIT: _b_all_hit,
+    TRADE_HANDS: _b_trade,
+    DISCARD_ALL: _b_plain,
+}

@@ -1,0 +1,135 @@
+# Frozen copy of uno_core (tests/oracle/freeze.py): the lockstep oracle. Do not edit.
+"""The chance player: samples outcomes from an injected random source.
+
+``sample_outcome(state, rng, launcher=MEASURED)`` returns the chance action the state
+needs (``state.to_act == CHANCE``). `rng` is any object with ``random()``,
+``randrange(n)`` and ``shuffle(list)`` (``random.Random(seed)`` fits); uno_core never
+imports ``random``. Same rng seed, same actions: a game replays bit for bit.
+
+Launcher models (how many cards one press ejects):
+
+* ``MeasuredLauncher`` (default): from 800 presses of a real launcher (ruvans/tts-uno-extreme):
+  cards came out on the 1st..5th press since the last ejection in 18/41/24/9/8 % of
+  cases, never more than 5 presses apart. The model turns that into a per-press hazard
+  (P(eject | k presses since the last) = p_k / (p_k + ... + p_5)), so it needs the
+  public ``state.since_eject``. The measurement gives only the range 0-13 cards per
+  ejection; we assume 1..13 with weights falling geometrically (ratio 0.7, mean ~3).
+* ``SimpleLauncher(p_eject, max_cards)``: each press ejects with probability `p_eject`,
+  then 1..max_cards cards uniformly.
+
+Ejections never exceed the cards in the launcher.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from tests.oracle.uno_core_oracle import actions as A
+from tests.oracle.uno_core_oracle.actions import CHANCE, Action
+from tests.oracle.uno_core_oracle.cards import Card
+from tests.oracle.uno_core_oracle.errors import RuleError
+from tests.oracle.uno_core_oracle.state import State
+
+
+class Rng(Protocol):
+    def random(self) -> float: ...
+
+    def randrange(self, stop: int) -> int: ...
+
+    def shuffle(self, x: list[int]) -> None: ...
+
+
+class LauncherModel(Protocol):
+    def eject(self, rng: Rng, presses_since: int) -> int:
+        """Cards ejected by one press, given presses since the last ejection."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class MeasuredLauncher:
+    gap_weights: tuple[float, ...] = (0.18, 0.41, 0.24, 0.09, 0.08)
+    count_ratio: float = 0.7
+    max_cards: int = 13
+
+    def eject(self, rng: Rng, presses_since: int) -> int:
+        k = min(presses_since, len(self.gap_weights) - 1)
+        rest = sum(self.gap_weights[k:])
+        if rng.random() * rest >= self.gap_weights[k]:
+            return 0
+        weights = [self.count_ratio ** i for i in range(self.max_cards)]
+        x = rng.random() * sum(weights)
+        for i, w in enumerate(weights):
+            x -= w
+            if x < 0:
+                return i + 1
+        return self.max_cards
+
+
+@dataclass(frozen=True, slots=True)
+class SimpleLauncher:
+    p_eject: float = 0.5
+    max_cards: int = 4
+
+    def eject(self, rng: Rng, presses_since: int) -> int:
+        if rng.random() >= self.p_eject:
+            return 0
+        return 1 + rng.randrange(self.max_cards)
+
+
+MEASURED = MeasuredLauncher()
+SIMPLE = SimpleLauncher()
+
+
+def _permutation(rng: Rng, n: int) -> tuple[int, ...]:
+    order = list(range(n))
+    rng.shuffle(order)
+    return tuple(order)
+
+
+def _sample_card(rng: Rng, pool: dict[Card, int]) -> Card:
+    total = sum(pool.values())
+    x = rng.randrange(total)
+    for card, k in sorted(pool.items(), key=lambda kv: str(kv[0])):
+        x -= k
+        if x < 0:
+            return card
+    raise RuleError("empty card pool")  # unreachable: total > 0
+
+
+def sample_outcome(state: State, rng: Rng, launcher: LauncherModel = MEASURED) -> Action:
+    """The chance action `state` waits for, sampled from `rng`."""
+    s = state
+    if s.to_act != CHANCE:
+        raise RuleError(f"no chance outcome is due (to act: seat {s.to_act})")
+    need = s.chance
+    if need == "dealer_cards":
+        order = _permutation(rng, len(s.edition.deck))
+        return A.DealerCards(tuple(s.edition.deck[i] for i in order[:s.n]))
+    if need == "shuffle":
+        if s.table:
+            return A.Shuffle(())
+        size = len(s.edition.deck) if s.phase == "shuffle" else len(s.discard) - 1
+        return A.Shuffle(_permutation(rng, size))
+    if need == "reveal":
+        return A.Reveal(_sample_card(rng, {c: k for c, k in s.unseen.items() if k > 0}))
+    if need == "eject":
+        return A.Eject(min(launcher.eject(rng, s.since_eject), s.pile_count))
+    raise RuleError(f"unknown chance kind {need!r}")
+
+
+def sample_hand_entry(state: State, rng: Rng) -> Action:
+    """Table mode, round over: a random hand for the seat that must enter one, drawn
+    from the unseen cards (for simulated tables and tests; real players enter theirs)."""
+    s = state
+    if s.phase != "hand_entry" or s.to_act < 0:
+        raise RuleError("no hand entry is due")
+    pool = {c: k for c, k in s.unseen.items() if k > 0}
+    cards: list[Card] = []
+    for _ in range(s.counts[s.to_act]):
+        card = _sample_card(rng, pool)
+        pool[card] -= 1
+        if not pool[card]:
+            del pool[card]
+        cards.append(card)
+    return A.EnterHand(s.to_act, tuple(cards))

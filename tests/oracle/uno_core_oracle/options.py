@@ -1,0 +1,136 @@
+# Frozen copy of uno_core (tests/oracle/freeze.py): the lockstep oracle. Do not edit.
+"""House-rule options: named, typed, documented; the seed's behaviour is the default.
+
+``make_options(edition, {"name": value, ...})`` validates overrides against the
+edition: an unknown name, an option that does not apply to the edition, or a bad
+value raises ``OptionError`` naming the option. ``OPTION_SPECS`` documents each one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING
+
+from tests.oracle.uno_core_oracle.errors import OptionError
+
+if TYPE_CHECKING:
+    from tests.oracle.uno_core_oracle.editions import Edition
+
+AT_PLAY = "at_play"  # forgotten_uno: the table applies the penalty with the play
+CATCH = "catch"  # forgotten_uno: only if caught before the next player starts a turn
+
+CUSTOMIZABLE_EFFECTS: tuple[str, ...] = (
+    "wild", "skip", "reverse", "hit-2", "hit-4", "attack-attack", "hit-fire",
+    "all-hit", "trade-hands",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    name: str
+    type: type
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+OPTION_SPECS: dict[str, OptionSpec] = {
+    s.name: s
+    for s in (
+        OptionSpec("draw_then_play", bool,
+                   "after drawing on your turn you may play the drawn card(s) at once "
+                   "(False: the turn ends after drawing)"),
+        OptionSpec("draw_when_playable", bool,
+                   "you may draw (or press) although you hold a playable card; you may then "
+                   "only play the drawn card"),
+        OptionSpec("wild_draw4_restricted", bool,
+                   "Wild Draw 4 only with no card of the current colour; the next player may "
+                   "challenge (guilty: player takes 4; innocent: challenger takes 6)"),
+        OptionSpec("wild_draw4_points", int, "points of a Wild Draw 4 at round end",
+                   minimum=0, maximum=1000),
+        OptionSpec("wild_restricted", bool,
+                   "a plain Wild may only be played with no card of the current colour"),
+        OptionSpec("skip_reverse_extra_turn", str,
+                   "when a Skip/Reverse lets its player play another card at once",
+                   choices=("two-player", "always")),
+        OptionSpec("two_player_reverse_skips", bool,
+                   "with two players a Reverse acts as a Skip (the player goes again)"),
+        OptionSpec("wild_customizable", str,
+                   "what the Wild Customizable does besides choosing a colour",
+                   choices=CUSTOMIZABLE_EFFECTS),
+        OptionSpec("all_hit_scope", str,
+                   "who presses for Wild All Hit: every player ('all', seed) or every other "
+                   "player starting left of the player ('others', Mattel)",
+                   choices=("all", "others")),
+        OptionSpec("scoring", str,
+                   "winner_takes: the round winner scores the cards left in the other hands; "
+                   "running_low: everyone adds their own cards, lowest total wins",
+                   choices=("winner_takes", "running_low")),
+        OptionSpec("target_score", int, "the match ends when a total reaches this",
+                   minimum=1, maximum=100000),
+        OptionSpec("uno_penalty", int,
+                   "cards (pile editions) or launcher presses (launcher editions) for a "
+                   "forgotten UNO", minimum=0, maximum=20),
+        OptionSpec("forgotten_uno", str,
+                   "at_play: UNO is called before the second-to-last card is laid (with "
+                   "the play); a play that leaves one card without the call draws "
+                   "uno_penalty at once, nobody needs to catch it (seed 002). catch: "
+                   "the player may still call late, and pays only if another player "
+                   "catches him before the next player starts a turn (seed 000)",
+                   choices=(AT_PLAY, CATCH)),
+        OptionSpec("hand_size", int, "cards dealt to each player", minimum=1, maximum=15),
+    )
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Every option's value for one match (see OPTION_SPECS for meanings)."""
+
+    draw_then_play: bool = False
+    draw_when_playable: bool = False
+    wild_draw4_restricted: bool = False
+    wild_draw4_points: int = 50
+    wild_restricted: bool = False
+    skip_reverse_extra_turn: str = "two-player"
+    two_player_reverse_skips: bool = True
+    wild_customizable: str = "wild"
+    all_hit_scope: str = "all"
+    scoring: str = "winner_takes"
+    target_score: int = 500
+    uno_penalty: int = 2
+    forgotten_uno: str = CATCH
+    hand_size: int = 7
+
+    def as_dict(self) -> dict[str, object]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def check_value(name: str, value: object) -> object:
+    spec = OPTION_SPECS.get(name)
+    if spec is None:
+        raise OptionError(name, f"unknown option (known: {', '.join(sorted(OPTION_SPECS))})")
+    if spec.type is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise OptionError(name, f"expected an integer, got {value!r}")
+    if not isinstance(value, spec.type):
+        raise OptionError(name, f"expected {spec.type.__name__}, got {value!r}")
+    if spec.choices and value not in spec.choices:
+        raise OptionError(name, f"{value!r} is not one of {', '.join(spec.choices)}")
+    if spec.minimum is not None and isinstance(value, int) and value < spec.minimum:
+        raise OptionError(name, f"{value!r} is below the minimum {spec.minimum}")
+    if spec.maximum is not None and isinstance(value, int) and value > spec.maximum:
+        raise OptionError(name, f"{value!r} is above the maximum {spec.maximum}")
+    return value
+
+
+def make_options(edition: Edition, overrides: Mapping[str, object] | None = None) -> Options:
+    """The edition's defaults with `overrides` applied; rejects unknown/inapplicable/bad ones."""
+    values: dict[str, object] = dict(edition.option_defaults)
+    for name, value in (overrides or {}).items():
+        check_value(name, value)
+        if name not in edition.option_defaults:
+            raise OptionError(name, f"does not apply to edition {edition.name!r}")
+        values[name] = value
+    return replace(Options(), **values)  # type: ignore[arg-type]

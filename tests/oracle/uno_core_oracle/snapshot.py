@@ -1,0 +1,93 @@
+# Frozen copy of uno_core (tests/oracle/freeze.py): the lockstep oracle. Do not edit.
+"""Serialise a full State (hidden cards included) to a JSON-able dict and back.
+
+``restore(snapshot(s)) == s`` for every state. Cards are in notation; the edition is
+stored by name and options as a dict (validated again on restore).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tests.oracle.uno_core_oracle.cards import Card, format_card, parse_card
+from tests.oracle.uno_core_oracle.editions import get_edition
+from tests.oracle.uno_core_oracle.errors import SetupError
+from tests.oracle.uno_core_oracle.options import make_options
+from tests.oracle.uno_core_oracle.state import TABLE, State
+
+VERSION = 1
+
+_INTS = ("n", "pile_count", "direction", "dealer", "turn", "actor", "to_act",
+         "exposed", "skip_pending", "out", "round_no", "since_eject")
+_STRS = ("colour", "phase", "chance")
+
+
+def _cards(cards: tuple[Card, ...]) -> list[str]:
+    return [format_card(c) for c in cards]
+
+
+def snapshot(state: State) -> dict[str, Any]:
+    s = state
+    out: dict[str, Any] = {
+        "version": VERSION,
+        "edition": s.edition.name,
+        "mode": s.mode,
+        "options": s.options.as_dict(),
+        "hands": [_cards(h) for h in s.hands],
+        "counts": list(s.counts),
+        "pile": _cards(s.pile),
+        "discard": _cards(s.discard),
+        "queue": [list(q) for q in s.queue],
+        "drawn": _cards(s.drawn),
+        "towers": list(s.towers),
+        "pending": list(s.pending),
+        "scores": list(s.scores),
+        "unseen": {format_card(c): k for c, k in s.unseen.items()},
+        "winners": list(s.winners),
+        "entered": list(s.entered),
+        "colour_only": s.colour_only,
+    }
+    for k in _INTS + _STRS:
+        out[k] = getattr(s, k)
+    return out
+
+
+def _parse_cards(values: Any) -> tuple[Card, ...]:
+    return tuple(parse_card(str(v)) for v in values)
+
+
+def restore(data: Mapping[str, Any]) -> State:
+    """Inverse of snapshot; raises SetupError naming a missing or bad field."""
+    if data.get("version") != VERSION:
+        raise SetupError(f"snapshot version {data.get('version')!r} is not {VERSION}")
+    try:
+        ed = get_edition(str(data["edition"]))
+        s = State.__new__(State)
+        s.edition = ed
+        s.options = make_options(ed, {k: v for k, v in dict(data["options"]).items()
+                                      if k in ed.option_defaults})
+        s.table = data["mode"] == TABLE
+        for k in _INTS:
+            setattr(s, k, int(data[k]))
+        for k in _STRS:
+            setattr(s, k, str(data[k]))
+        s.hands = tuple(_parse_cards(h) for h in data["hands"])
+        s.counts = tuple(int(c) for c in data["counts"])
+        s.pile = _parse_cards(data["pile"])
+        s.discard = _parse_cards(data["discard"])
+        s.queue = tuple((str(q[0]), int(q[1]), int(q[2]), str(q[3])) for q in data["queue"])
+        s.drawn = _parse_cards(data["drawn"])
+        s.towers = tuple(int(t) for t in data["towers"])
+        p = data["pending"]
+        s.pending = (int(p[0]), int(p[1]), bool(p[2])) if p else ()
+        s.scores = tuple(int(v) for v in data["scores"])
+        s.unseen = {parse_card(k): int(v) for k, v in dict(data["unseen"]).items()}
+        s.winners = tuple(int(v) for v in data["winners"])
+        s.entered = tuple(bool(v) for v in data["entered"])
+        s.colour_only = bool(data.get("colour_only", False))  # absent before the rule
+    except KeyError as exc:
+        raise SetupError(f"snapshot lacks field {exc.args[0]!r}") from None
+    except (TypeError, ValueError, IndexError) as exc:
+        raise SetupError(f"bad snapshot: {exc}") from None
+    return s

@@ -1,0 +1,327 @@
+# Frozen copy of uno_core (tests/oracle/freeze.py): the lockstep oracle. Do not edit.
+"""Turn order, obligations and the round's life: passing the turn on, giving cards,
+owed draws and presses (``settle``), dealing, first-card rules, scoring, next round."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tests.oracle.uno_core_oracle import effects as E
+from tests.oracle.uno_core_oracle.actions import CHANCE, Action
+from tests.oracle.uno_core_oracle.cards import (
+    DRAW1,
+    DRAW2,
+    HIT2,
+    NUMBER,
+    REVERSE,
+    SKIP,
+    TAKE2,
+    TOWERS,
+    WILD_DRAW4,
+    WILD_EXTREME,
+    WILD_HIT4,
+    Card,
+)
+from tests.oracle.uno_core_oracle.errors import IllegalAction, SetupError
+from tests.oracle.uno_core_oracle.matching import playable_cards
+from tests.oracle.uno_core_oracle.state import (
+    NOBODY,
+    OWE_DRAW,
+    OWE_PRESS,
+    OWE_UNTIL,
+    TAG_ALL,
+    TAG_TURN,
+    State,
+)
+
+Effects = list[E.Effect]
+
+
+# first cards that go back into the pile (seed 000: Wild Draw 4; same for the other +4s)
+NOT_FIRST = frozenset({WILD_DRAW4, WILD_HIT4, WILD_EXTREME})
+
+
+def next_seat(s: State, steps: int = 1) -> int:
+    return (s.turn + s.direction * steps) % s.n
+
+
+def advance(s: State, skip: int) -> None:
+    """End the current turn: the next turn goes `1 + skip (+ pending skip)` seats on."""
+    s.turn = next_seat(s, 1 + skip + s.skip_pending)
+    s.skip_pending = 0
+    s.phase = "play"
+    s.actor = s.turn
+    s.drawn = ()
+    s.colour_only = False
+
+
+def remove(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
+    lst = list(hand)
+    for c in cards:
+        lst.remove(c)
+    return tuple(lst)
+
+
+def set_count(s: State, seat: int, count: int) -> None:
+    counts = list(s.counts)
+    counts[seat] = count
+    s.counts = tuple(counts)
+
+
+def set_hand(s: State, seat: int, hand: tuple[Card, ...]) -> None:
+    hands = list(s.hands)
+    hands[seat] = hand
+    s.hands = tuple(hands)
+    set_count(s, seat, len(hand))
+
+
+def unseen_take(s: State, cards: Iterable[Card], action: Action, what: str) -> None:
+    unseen = dict(s.unseen)
+    for c in cards:
+        left = unseen.get(c, 0)
+        if left <= 0:
+            raise IllegalAction(action, f"{what}: no {c} is left unseen (all copies are "
+                                        "public since the last reshuffle)")
+        unseen[c] = left - 1
+    s.unseen = unseen
+
+
+def unseen_add(s: State, cards: Iterable[Card]) -> None:
+    unseen = dict(s.unseen)
+    for c in cards:
+        unseen[c] = unseen.get(c, 0) + 1
+    s.unseen = unseen
+
+
+def give(s: State, seat: int, count: int) -> tuple[Card, ...]:
+    """Move `count` cards from the pile to `seat` (caller checked the pile holds them)."""
+    if s.table:
+        s.pile_count -= count
+        set_count(s, seat, s.counts[seat] + count)
+        return ()
+    cards = s.pile[len(s.pile) - count:]
+    s.pile = s.pile[:len(s.pile) - count]
+    s.pile_count = len(s.pile)
+    set_hand(s, seat, s.hands[seat] + cards)
+    return cards
+
+
+def needs_reshuffle(s: State) -> bool:
+    return s.pile_count == 0 and len(s.discard) > 1
+
+
+def settle(s: State, fx: Effects) -> None:
+    """Run pending obligations, then decide who acts next (or end the round)."""
+    if not s.queue and s.out < 0 and s.exposed < 0 and (s.pile_count or len(s.discard) < 2):
+        s.chance = ""
+        s.to_act = s.actor
+        return
+    while s.queue:
+        kind, seat, count, tag = s.queue[0]
+        if needs_reshuffle(s):
+            s.to_act = CHANCE
+            s.chance = "shuffle"
+            fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
+            return
+        if kind == OWE_DRAW:
+            k = min(count, s.pile_count)
+            got = give(s, seat, k)
+            if k:
+                fx.append(E.shared(E.Dispense, seat, k))
+            if tag == TAG_TURN:
+                s.drawn = s.drawn + got
+            if k < count and needs_reshuffle(s):
+                s.queue = ((kind, seat, count - k, tag),) + s.queue[1:]
+                continue
+            s.queue = s.queue[1:]  # an exhausted pile and discard forgive the rest
+            if tag == TAG_TURN:
+                after_turn_draw(s, seat, k, fx)
+            continue
+        if s.pile_count == 0:  # launcher empty and nothing to reshuffle: presses are void
+            s.queue = s.queue[1:]
+            if tag == TAG_TURN:
+                after_turn_draw(s, seat, 0, fx)
+            continue
+        if s.to_act != seat or s.chance:
+            fx.append(E.shared(E.Prompt, seat, "press"))
+        s.to_act = seat
+        s.chance = ""
+        return
+    if s.exposed >= 0 and s.counts[s.exposed] != 1:
+        s.exposed = -1
+    if s.out >= 0 and s.phase in ("play", "drawn", "extra"):
+        if s.counts[s.out] == 0:
+            round_over(s, fx)
+            return
+        s.out = -1
+    if needs_reshuffle(s):
+        s.to_act = CHANCE
+        s.chance = "shuffle"
+        fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
+        return
+    s.chance = ""
+    s.to_act = s.actor
+
+
+def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
+    if s.options.draw_then_play and got and (s.table or playable_cards(s, s.drawn, s.hands[seat])):
+        s.phase = "drawn"
+        s.actor = seat
+        fx.append(E.shared(E.Prompt, seat, "play_drawn"))
+        return
+    advance(s, 0)
+
+
+def owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
+         front: bool = False) -> None:
+    if s.edition.launcher and kind == OWE_DRAW:
+        kind = OWE_PRESS
+    ob = (kind, seat, count, tag)
+    s.queue = (ob,) + s.queue if front else s.queue + (ob,)
+    if kind == OWE_DRAW:
+        return
+    mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
+                                                     else E.FIXED)
+    fx.append(E.OwePresses(seat, count, mode))
+
+
+def card_rank(card: Card) -> int:
+    return card.number if card.kind == NUMBER else 0
+
+
+def deal(s: State, fx: Effects) -> None:
+    size = s.options.hand_size
+    n = s.n
+    need = size * n + 1
+    if len(s.edition.deck) < need:
+        raise SetupError(f"{n} hands of {size} do not fit a {len(s.edition.deck)}-card deck")
+    first = (s.dealer + 1) % n
+    if s.table:
+        s.counts = (size,) * n
+        s.pile_count -= size * n
+    else:
+        # one card at a time from the top (the end), round the table from `first`
+        dealt = s.pile[:-size * n - 1:-1]
+        s.pile = s.pile[:-size * n]
+        s.pile_count = len(s.pile)
+        s.hands = tuple(dealt[(i - first) % n::n] for i in range(n))
+        s.counts = (size,) * n
+    for i in range(n):
+        fx.append(E.shared(E.Dispense, (first + i) % n, size))
+
+
+def turn_first_card(s: State, fx: Effects) -> None:
+    """Simulation: turn pile cards until one may start; table: ask for a Reveal."""
+    if s.table:
+        s.phase = "reveal"
+        s.to_act = CHANCE
+        s.chance = "reveal"
+        fx.append(E.shared(E.Prompt, CHANCE, "reveal"))
+        return
+    while True:
+        card = s.pile[-1]
+        s.pile = s.pile[:-1]
+        if card.kind in NOT_FIRST and s.pile:
+            s.pile = (card,) + s.pile
+            fx.append(E.CardReturned(card))
+            continue
+        s.pile_count = len(s.pile)
+        start_with(s, card, fx)
+        return
+
+
+def start_with(s: State, card: Card, fx: Effects) -> None:
+    """First-card rules (seed 000 for classic/power, seed 001 and 003 for theirs)."""
+    s.discard = (card,)
+    s.colour = card.colour
+    s.direction = 1
+    fx.append(E.FirstCard(card))
+    first = (s.dealer + 1) % s.n
+    s.turn = first
+    s.actor = first
+    s.phase = "play"
+    kind = card.kind
+    if kind in (DRAW1, DRAW2, HIT2):
+        owe(s, fx, OWE_DRAW, first, {DRAW1: 1, DRAW2: 2, HIT2: 2}[kind])
+        fx.append(E.shared(E.PlayerSkipped, first))
+        s.turn = s.dealer
+        advance(s, 1)
+    elif kind == SKIP:
+        fx.append(E.shared(E.PlayerSkipped, first))
+        s.turn = s.dealer
+        advance(s, 1)
+    elif kind == REVERSE:
+        s.direction = -1
+        fx.append(E.shared(E.DirectionChanged, -1))
+        s.turn = s.dealer
+        s.actor = s.dealer
+    elif kind == TAKE2:  # seed 000: no towers for the first player, only its colour
+        s.colour_only = True
+    elif card.colour == "":
+        s.phase = "first_colour"
+        fx.append(E.shared(E.Prompt, first, "colour"))
+    settle(s, fx)
+
+
+def start_round(s: State, fx: Effects) -> None:
+    """Wait for the shuffle; the last round's hands stay visible until it comes."""
+    s.round_no += 1
+    s.phase = "shuffle"
+    s.to_act = CHANCE
+    s.chance = "shuffle"
+    s.colour = ""
+    s.direction = 1
+    s.queue = ()
+    s.drawn = ()
+    s.exposed = -1
+    s.pending = ()
+    s.out = -1
+    s.colour_only = False
+    s.skip_pending = 0  # since_eject stays: the launcher's mechanism does not reset
+    s.entered = (False,) * s.n
+    if s.edition.towers and any(o >= 0 for o in s.towers):
+        for t, o in zip(TOWERS, s.towers, strict=True):
+            if o >= 0:
+                fx.append(E.TowerMoved(t, E.NEUTRAL))
+        s.towers = (-1, -1, -1, -1)
+    fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
+
+
+def hand_points(s: State, hand: Iterable[Card]) -> int:
+    ed = s.edition
+    wd4 = s.options.wild_draw4_points if "wild_draw4_points" in ed.option_defaults else None
+    return sum(ed.card_points(c, wd4) for c in hand)
+
+
+def round_over(s: State, fx: Effects) -> None:
+    s.exposed = -1
+    s.queue = ()
+    if s.table and not all(s.entered[i] or s.counts[i] == 0 for i in range(s.n)):
+        s.phase = "hand_entry"
+        seat = next(i for i in range(s.n) if not s.entered[i] and s.counts[i] > 0)
+        s.actor = seat
+        s.to_act = seat
+        s.chance = ""
+        fx.append(E.shared(E.Prompt, seat, "hand_entry"))
+        return
+    winner = s.out
+    points = tuple(hand_points(s, h) for h in s.hands)
+    if s.options.scoring == "winner_takes":
+        scores = list(s.scores)
+        scores[winner] += sum(points)
+        s.scores = tuple(scores)
+    else:
+        s.scores = tuple(a + b for a, b in zip(s.scores, points, strict=True))
+    fx.append(E.RoundOver(winner, points, s.scores))
+    target = s.options.target_score
+    if max(s.scores) >= target:
+        best = (max(s.scores) if s.options.scoring == "winner_takes" else min(s.scores))
+        s.winners = tuple(i for i, v in enumerate(s.scores) if v == best)
+        s.phase = "match_over"
+        s.to_act = NOBODY
+        s.actor = NOBODY
+        s.chance = ""
+        fx.append(E.MatchOver(s.winners, s.scores))
+        return
+    s.dealer = (s.dealer + 1) % s.n
+    start_round(s, fx)

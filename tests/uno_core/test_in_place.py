@@ -1,0 +1,93 @@
+"""``apply`` changes the state it is given and returns it; ``clone`` keeps an old state.
+An illegal action changes nothing; a listed action and an equal one built anew give the
+same state and effects; ``effects=False`` reaches the same state without effects."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from uno_core import (
+    CHANCE,
+    IllegalAction,
+    Play,
+    apply,
+    legal_actions,
+    new_match,
+    sample_outcome,
+    snapshot,
+)
+from uno_core.actions import action_from_dict, action_to_dict
+
+EDITION_NAMES = ["classic", "power", "attack", "attack-1999", "extreme"]
+
+
+@pytest.mark.parametrize("mode", ["simulation", "table"])
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+def test_listed_and_rebuilt_actions_give_the_same_state_and_effects(edition, mode):
+    rng = random.Random(7)
+    state = new_match(edition, 3, mode=mode)
+    seat_actions = 0
+    while seat_actions < 600:
+        if state.over:
+            state = new_match(edition, 3, mode=mode)
+        if state.to_act == CHANCE:
+            state, _ = apply(state, sample_outcome(state, rng))
+            continue
+        legal = legal_actions(state)
+        if not legal:  # table mode: a hand entry (not listed there)
+            break
+        listed = rng.choice(legal)
+        rebuilt = action_from_dict(action_to_dict(listed))  # equal, not the same object
+        fresh, fresh_fx = apply(state.clone(), rebuilt)
+        quiet, no_fx = apply(state.clone(), listed, effects=False)
+        after, fx = apply(state, listed)
+        assert after is state  # changed in place
+        assert fresh == state and quiet == state
+        assert fresh_fx == fx and no_fx == []
+        seat_actions += 1
+
+
+def _playing(seed: int = 3):
+    rng = random.Random(seed)
+    state = new_match("classic", 4)
+    while state.to_act == CHANCE or state.phase != "play":
+        action = (sample_outcome(state, rng) if state.to_act == CHANCE
+                  else rng.choice(legal_actions(state)))
+        state, _ = apply(state, action)
+    return state
+
+
+def test_an_illegal_action_leaves_the_state_exactly_as_it_was():
+    state = _playing()
+    seat = state.to_act
+    before = snapshot(state)
+    foreign = next(Play(seat, c) for c in state.hands[(seat + 1) % 4]
+                   if c not in state.hands[seat])
+    with pytest.raises(IllegalAction, match="does not hold"):
+        apply(state, foreign)
+    assert snapshot(state) == before
+
+
+def test_a_clone_keeps_the_old_state():
+    state = _playing()
+    old = state.clone()
+    kept = snapshot(old)
+    listed = legal_actions(state)[0]
+    apply(state, listed)
+    assert snapshot(old) == kept and old != state
+    with pytest.raises(IllegalAction, match="turn"):
+        apply(state, listed)  # the same seat cannot play again on the next turn
+    apply(old, listed)  # the clone still can
+    assert old == state
+
+
+def test_the_caller_cannot_change_the_state_through_what_it_reads():
+    state = _playing()
+    before = snapshot(state)
+    hands, counts = state.hands, state.counts  # tuples: values, not the engine's lists
+    listed = legal_actions(state)
+    listed.clear()  # the caller's list is its own
+    assert isinstance(hands[0], tuple) and isinstance(counts, tuple)
+    assert snapshot(state) == before and legal_actions(state)

@@ -1,0 +1,96 @@
+"""Precomputed rule tables, one per (edition, options): which cards fit on which top
+card and colour as bitmasks over ``Card.bit``, and the masks the referee tests hands
+against. Built once and shared by every state of that edition and options.
+
+``tables.match[top.id][colour]`` is the mask of the deck's cards that may go on `top`
+when `colour` is the current colour (wilds always; the power symbol's forbidden kind
+never). A seat's playable faces are ``state._masks[seat] & match[...]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from uno_core.actions import Action, Draw, Press
+from uno_core.cards import (
+    COLOURS,
+    DISCARD_ALL,
+    NUMBER,
+    TAKE2,
+    TOWER_PROTECTS,
+    TRADE_HANDS,
+    WILD,
+    WILD_ATTACK,
+    WILD_CUSTOM,
+    WILD_EXTREME,
+    WILD_TAKE1,
+    Card,
+)
+from uno_core.editions import Edition
+from uno_core.options import Options
+
+# kinds whose card needs a target seat
+TARGETED = frozenset({WILD_ATTACK, WILD_EXTREME, TRADE_HANDS})
+TOWER_COUNT = {TAKE2: 2, WILD_TAKE1: 1}
+
+
+def matches(card: Card, top: Card, colour: str, forbid: str) -> bool:
+    """Seed rule: same colour, same number or symbol, or a wild; never the kind the
+    top card's power symbol forbids."""
+    if card.kind == forbid:
+        return False
+    if card.colour == "" or card.colour == colour:
+        return True
+    return card.kind == top.kind and (card.kind != NUMBER or card.number == top.number)
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= c.bit
+    return m
+
+
+class Tables:
+    """The masks of one edition under one set of options (see the module docstring)."""
+
+    __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "custom_kind",
+                 "wild_restricted", "draw_when_playable", "launcher", "draw_action")
+
+    def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
+        faces = list(dict.fromkeys(edition.deck))
+        size = max(c.id for c in faces) + 1
+        self.custom_kind = custom_kind
+        self.wild_restricted = options.wild_restricted
+        self.draw_when_playable = options.draw_when_playable
+        self.launcher = edition.launcher
+        # the turn's draw per seat: Press on launcher editions, Draw on pile editions
+        self.draw_action: tuple[Action, ...] = tuple(
+            (Press if edition.launcher else Draw)(seat) for seat in range(16))
+        self.match: list[dict[str, int]] = [{} for _ in range(size)]
+        for top in faces:
+            forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
+            self.match[top.id] = {
+                colour: mask_of([c for c in faces if matches(c, top, colour, forbid)])
+                for colour in (*COLOURS, "")}
+        self.colour_bits = {colour: mask_of([c for c in faces if c.colour == colour])
+                            for colour in (*COLOURS, "")}
+        self.plain_wild_bits = mask_of([c for c in faces if c.kind == WILD])
+        choice = []
+        for c in faces:
+            kind = custom_kind if c.kind == WILD_CUSTOM else c.kind
+            if kind in TARGETED or c.kind == DISCARD_ALL or (
+                    edition.towers and c.kind in TOWER_COUNT):
+                choice.append(c)
+        self.choice_bits = mask_of(choice)
+
+
+_TABLES: dict[tuple[str, Options], Tables] = {}
+
+
+def tables_for(edition: Edition, options: Options, custom_kind: str) -> Tables:
+    key = (edition.name, options)
+    found = _TABLES.get(key)
+    if found is None:
+        found = _TABLES[key] = Tables(edition, options, custom_kind)
+    return found

@@ -95,7 +95,7 @@ def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "h
 
         try:  # the simulation kernel: no effects built, the state changed in place
             log = play_match(variant, players, bots, rng, max_actions=max_actions,
-                             ahead=count_turn, effects=False)
+                             ahead=count_turn, effects=record_effects)
         except MatchError as exc:  # an engine (or bot) bug: count it, keep the record
             summary.errors += 1
             summary.error_messages.append(f"match {i}: {exc}")

@@ -39,6 +39,7 @@ import argparse  # noqa: E402
 import importlib  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
+import statistics  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from types import ModuleType  # noqa: E402
@@ -194,10 +195,11 @@ def _faster(best: Any, got: Any) -> Any:
     return best
 
 
-def _best_runs(repeat: int, runs: dict[str, Callable[[], Any]]) -> dict[str, Any]:
+def _best_runs(repeat: int, runs: dict[str, Callable[[], Any]],
+               every: dict[str, list[Any]] | None = None) -> dict[str, Any]:
     """Each run once untimed (warm caches), then `repeat` times, taking turns run by run so
     that a busy spell of the shared machine hits every side alike; the fastest run of each
-    counts (a side that cannot run gives its reason)."""
+    counts (a side that cannot run gives its reason). `every` collects each timed run."""
     best: dict[str, Any] = {}
     for name, run in runs.items():  # untimed: fill each engine's caches before timing
         got = run()
@@ -205,8 +207,18 @@ def _best_runs(repeat: int, runs: dict[str, Callable[[], Any]]) -> dict[str, Any
     for _ in range(max(1, repeat)):
         for name, run in runs.items():
             if not isinstance(best[name], str):
-                best[name] = _faster(best[name], run())
+                got = run()
+                best[name] = _faster(best[name], got)
+                if every is not None:
+                    every.setdefault(name, []).append(got)
     return best
+
+
+def _paired_speedup(ours: list[tuple[int, float]], before: list[tuple[int, float]]) -> float:
+    """The median over repetitions of ours / before actions per second, each pair run back
+    to back: steadier on a loaded machine than the quotient of the two fastest runs."""
+    return statistics.median((a / t) / (b / u) for (a, t), (b, u) in zip(ours, before,
+                                                                           strict=True))
 
 
 def _figures(actions: int, rounds: int, seconds: float) -> dict[str, float]:
@@ -252,13 +264,14 @@ def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
                 "simulate": lambda name=name: run_simulated(name, per_edition, seed)}
         if not isinstance(before, str):
             runs["before"] = lambda name=name: run_ours(name, per_edition, seed, before)
-        got = _best_runs(repeat, runs)
+        every: dict[str, list[Any]] = {}
+        got = _best_runs(repeat, runs, every)
         f: dict[str, Any] = _figures(got["ours"][0], per_edition, got["ours"][1])
         if not isinstance(got["simulate"], str):
             f["simulate_actions_per_s"] = round(got["simulate"][0] / got["simulate"][1], 1)
         if "before" in got:
             f["before_actions_per_s"] = round(got["before"][0] / got["before"][1], 1)
-            f["speedup"] = round(f["actions_per_s"] / f["before_actions_per_s"], 2)
+            f["speedup"] = round(_paired_speedup(every["ours"], every["before"]), 2)
             f["same_games_as_before"] = got["before"][0] == got["ours"][0]
         editions[name] = f
     result["editions_rounds"] = per_edition

@@ -279,3 +279,12 @@ def test_the_engine_workloads_policy_picks_uniformly_among_the_listed_plays():
                 others_checked += 1
             state, _ = apply(state, action)
     assert plays_checked > 20 and others_checked > 200
+
+
+def test_the_edition_speedup_pairs_runs_so_a_busy_spell_cancels_out():
+    from bench import engine
+
+    ours = [(1000, 0.5), (1000, 2.0), (1000, 0.6)]  # the second pair ran while busy
+    before = [(1000, 1.0), (1000, 4.0), (1000, 1.2)]
+    assert engine._paired_speedup(ours, before) == 2.0
+    assert engine._paired_speedup([(900, 1.0)], [(1000, 1.0)]) == 0.9  # per action

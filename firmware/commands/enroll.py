@@ -23,8 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware.cli import UsageError
 from firmware.commands.tags import DRIVERS, CliReader, reader_failure
+from firmware.errors import UsageError
 
 TOWERS = ("U", "N", "O", "!")
 SCAN_ATTEMPTS = 3

@@ -39,7 +39,6 @@ from typing import Any
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller import requests as ctl
 from firmware.controller.events import (
     Aimed,
     CardCounted,
@@ -394,7 +393,7 @@ class Controller:
     def submit(self, request: api.Request) -> dict[str, Any]:
         if isinstance(request, api.Admin):
             return self._admin(request)
-        if isinstance(request, ctl.Reveal):
+        if isinstance(request, api.Reveal):
             return self._reveal(request)
         self._check_seat(request)
         if isinstance(request, api.CallUno):
@@ -410,7 +409,7 @@ class Controller:
             action = U.Challenge(request.seat)
         elif isinstance(request, api.Hands):
             action = U.EnterHand(request.seat, tuple(U.parse_card(c) for c in request.cards))
-        elif isinstance(request, ctl.Decide):
+        elif isinstance(request, api.Decide):
             action = self._decision(request)
         else:
             raise Rejected(f"unknown request {type(request).__name__}", status=404)
@@ -434,7 +433,7 @@ class Controller:
                       target=ch.get("target", -1), towers=tuple(ch.get("towers", ())),
                       laid=laid, uno=r.seat in self.armed and left == 1)
 
-    def _decision(self, r: ctl.Decide) -> U.Action:
+    def _decision(self, r: api.Decide) -> U.Action:
         seat = r.seat
         if r.decision == "pass":
             return U.Pass(seat)
@@ -447,7 +446,7 @@ class Controller:
         if r.decision == "four-towers":
             laid = tuple(U.parse_card(c) for c in r.cards)
             return U.FourTowerDiscard(seat, laid, uno=seat in self.armed)
-        raise Rejected(f"decision {r.decision!r} is not one of {', '.join(ctl.DECISIONS)}",
+        raise Rejected(f"decision {r.decision!r} is not one of {', '.join(api.DECISIONS)}",
                        field="decision", status=400)
 
     def _uno(self, seat: int) -> dict[str, Any]:
@@ -471,7 +470,7 @@ class Controller:
                        "two cards; a forgotten call is drawn at once, nobody catches)")
         raise Rejected(reason, status=422)
 
-    def _reveal(self, r: ctl.Reveal) -> dict[str, Any]:
+    def _reveal(self, r: api.Reveal) -> dict[str, Any]:
         s = self._gate(chance_ok=True)
         card = U.parse_card(r.card)
         if s.to_act == U.CHANCE and s.chance == "dealer_cards":

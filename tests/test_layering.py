@@ -122,3 +122,12 @@ def test_the_cycle_finder_sees_a_cycle_through_a_function_level_import(tmp_path)
     edges = part_imports(tmp_path, "pkg")
     assert edges["sub"] == {"a": "pkg/sub/c.py:2"}
     assert import_cycles(edges) == [["a", "b", "sub", "a"]]
+
+
+def test_the_tray_tags_the_very_towers_the_game_knows():
+    """hal and uno_core may not import each other, so each names the towers; the tray's
+    names must be the game's, in the same order (docs/architecture.md)."""
+    from hal.tray import TOWERS as TRAY_TOWERS
+    from uno_core.cards import TOWERS as GAME_TOWERS
+
+    assert TRAY_TOWERS == GAME_TOWERS

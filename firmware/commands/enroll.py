@@ -25,8 +25,8 @@ from typing import Any
 
 from firmware.commands.tags import DRIVERS, CliReader, reader_failure
 from firmware.errors import UsageError
+from hal.tray import TOWERS
 
-TOWERS = ("U", "N", "O", "!")
 SCAN_ATTEMPTS = 3
 
 

@@ -694,12 +694,12 @@ class Controller:
         assert self.running is not None
         _seq, job, _want = self.running
         payload = {"counted": result.counted, "status": status, "fault": result.fault}
-        items: list[tuple[str, Any]] = [(RESULT, payload)]
+        then: list[tuple[str, Any]] = []
         eject = None
         if job.kind == "fire":
             eject = U.Eject(min(result.counted, self.state.pile_count))
-            items.append(("action", U.action_to_dict(eject)))
-        self.journal.append_all(items, ref=intent)
+            then.append(("action", U.action_to_dict(eject)))
+        self.journal.result(intent, payload, then=then)
         self._finished(payload)
         self._publish({"kind": "ejected", "seat": job.seat, "job": job.kind,
                        "counted": result.counted, "status": status})
@@ -808,7 +808,7 @@ class Controller:
             want = min(job.count, launcher.config.max_cards)
         payload["want"] = want
         try:
-            entry = self.journal.append(INTENT, payload)
+            entry = self.journal.intent(payload)
         except JournalUnwritable:  # the motor does not start; the job waits
             launcher.model.set_state(model)
             return

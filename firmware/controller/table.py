@@ -162,14 +162,9 @@ class Controller:
     def _load(self) -> None:
         match = self.journal.match
         if match is None:
-            table = self.config.table
-            first = self.first_match
-            edition = first.get("edition", table.edition)
-            self._start_match(
-                edition, first.get("seats", table.seats),
-                first.get("options", dict(table.options) if edition == table.edition else {}),
-                first.get("seed", self.config.sim.seed if self.config.sim.enabled else None),
-                list(first.get("names", table.names)))
+            sim = self.config.sim
+            self._start_match(*self._match_asked(self.first_match,
+                                                 sim.seed if sim.enabled else None))
             return
         self._begin(match)
         intents: dict[int, Entry] = {}
@@ -234,6 +229,16 @@ class Controller:
                 "accepted": dict(self.accepted),
                 "jobs": [[j.kind, j.seat, j.count] for j in self.jobs],
                 "declared": None if d is None else [d.seq, d.seat, d.card, d.fixed, list(d.laid)]}
+
+    def _match_asked(self, p: Mapping[str, Any], seed: int | None = None
+                     ) -> tuple[str, int, dict[str, Any], int | None, list[str]]:
+        """(edition, seats, options, seed, names) of the match `p` asks for; the config's
+        [table] fills in what it leaves out (its options only for its own edition)."""
+        table = self.config.table
+        edition = p.get("edition", table.edition)
+        options = p.get("options", dict(table.options) if edition == table.edition else {})
+        return (edition, p.get("seats", table.seats), options, p.get("seed", seed),
+                list(p.get("names", table.names)))
 
     def _start_match(self, edition: str, seats: int, options: Mapping[str, Any],
                      seed: int | None, names: list[str]) -> None:
@@ -493,10 +498,7 @@ class Controller:
     def _admin(self, r: api.Admin) -> dict[str, Any]:
         p = dict(r.params)
         if r.action == "new-match":
-            table = self.config.table
-            edition = p.get("edition", table.edition)
-            seats = p.get("seats", table.seats)
-            options = p.get("options", dict(table.options) if edition == table.edition else {})
+            edition, seats, options, seed, names = self._match_asked(p)
             if seats > self.hw.panel.config.seats:
                 raise Rejected(f"seats {seats}: the table has buttons for "
                                f"{self.hw.panel.config.seats}", field="seats", status=422)
@@ -504,8 +506,7 @@ class Controller:
                 check(edition, seats)
             try:
                 self._check_idle_for_new_match()
-                self._start_match(edition, seats, options, p.get("seed"),
-                                  list(p.get("names", table.names)))
+                self._start_match(edition, seats, options, seed, names)
             except (U.SetupError, U.OptionError) as exc:
                 raise Rejected(str(exc), status=422) from None
             self._pump()

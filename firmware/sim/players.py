@@ -40,6 +40,7 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.errors import Rejected
 from firmware.sim.world import World, deck_of, rng
+from hal.tray import NEUTRAL
 from uno_core.bots import HeuristicBot
 from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
 
@@ -166,7 +167,7 @@ class TablePlayers:
         return None
 
     def _slot(self, slot: Any) -> str:
-        return "the neutral slot" if slot == "neutral" else self._name(slot)
+        return "the neutral slot" if slot == NEUTRAL else self._name(slot)
 
     def _describe_action(self, a: Mapping[str, Any], fx: list[Mapping[str, Any]]) -> str | None:
         t = a["type"]

@@ -1,6 +1,7 @@
 """uno_core and hal must not import each other or firmware (docs/architecture.md)."""
 
 import ast
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -106,8 +107,8 @@ def import_cycles(edges: dict[str, dict[str, str]]) -> list[list[str]]:
 
 def test_firmware_parts_import_each_other_in_one_direction_only():
     edges = part_imports(ROOT, "firmware")
-    found = [" -> ".join(f"{a} ({edges[a][b]})" for a, b in zip(cycle, cycle[1:], strict=False))
-             + f" -> {cycle[-1]}" for cycle in import_cycles(edges)]
+    found = [" -> ".join(f"{a} ({edges[a][b]})" for a, b in pairwise(cycle)) + f" -> {cycle[-1]}"
+             for cycle in import_cycles(edges)]
     assert found == []
 
 

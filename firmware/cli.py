@@ -15,10 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from firmware import commands
-
-
-class UsageError(Exception):
-    """Bad input on the command line: printed as `unotable: error: ...`, exit status 2."""
+from firmware.errors import UsageError
 
 
 def build_parser() -> argparse.ArgumentParser:

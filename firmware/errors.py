@@ -16,6 +16,11 @@ class ConfigError(TableError, HalConfigError):
     """
 
 
+class UsageError(TableError):
+    """Bad input on the command line: printed as `unotable COMMAND: error: ...`, exit
+    status 2."""
+
+
 class JournalError(TableError):
     """The journal cannot be opened or written."""
 

@@ -422,15 +422,19 @@ class Journal:
         """Record that an ejection (or any physical action) is about to start."""
         return self.append(INTENT, payload)
 
-    def result(self, intent: Entry | int, payload: Any) -> Entry:
-        """Record how a started action ended; pairs with its intent."""
+    def result(self, intent: Entry | int, payload: Any, *,
+               then: Sequence[tuple[str, Any]] = ()) -> Entry:
+        """Record how a started action ended; pairs with its intent, which must have no
+        result yet (a second one would count an ejection twice). `then`: entries the
+        result brings about (a press's ``action``), written in the same transaction and
+        also referring to the intent. Returns the result entry."""
         seq = intent.seq if isinstance(intent, Entry) else intent
         row = self._conn.execute("SELECT kind FROM entries WHERE seq = ?", (seq,)).fetchone()
         if row is None or row[0] != INTENT:
             raise JournalError(f"entry {seq} is not an intent")
         if self._conn.execute("SELECT 1 FROM entries WHERE ref = ?", (seq,)).fetchone():
             raise JournalError(f"intent {seq} already has a result")
-        return self.append(RESULT, payload, ref=seq)
+        return self.append_all([(RESULT, payload), *then], ref=seq)[0]
 
     def checkpoint(self) -> bool:
         """Copy the WAL into the database file and empty it (at every round end), so a

@@ -21,7 +21,6 @@ from typing import Any, TextIO
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller import requests as ctl
 from firmware.controller.table import Controller
 from firmware.errors import Rejected
 from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_daemon
@@ -97,7 +96,7 @@ class ScreenTable:
         hand = Counter(self.world.hands[self.person])
         if isinstance(request, api.Play):
             laid = Counter([request.card, *request.choices.get("cards", ())])
-        elif isinstance(request, ctl.Decide) and request.decision == "four-towers":
+        elif isinstance(request, api.Decide) and request.decision == "four-towers":
             laid = Counter(request.cards)
         elif isinstance(request, api.Hands):
             if Counter(request.cards) != hand:

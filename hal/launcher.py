@@ -126,7 +126,7 @@ class LauncherConfig:
 
     @property
     def can_reverse(self) -> bool:
-        return self.driver != "single"
+        return driver_can_reverse(self.driver)
 
     def pins(self) -> dict[str, int]:
         names = (*_MOTOR_PIN_KEYS, "exit_sensor", "hopper_sensor", "servo")

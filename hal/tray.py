@@ -56,6 +56,8 @@ import serial
 from hal.config import Section
 from hal.errors import ConfigError, HalError
 
+# the towers the tray has tags for: the game's towers (uno_core.cards.TOWERS), which hal
+# may not import; tests/test_layering.py checks the two agree
 TOWERS = ("U", "N", "O", "!")
 NEUTRAL = "neutral"
 MAX_SEATS = 8

@@ -2,6 +2,7 @@
 production code imports the tests (the frozen oracle in tests/oracle/ is for tests only)."""
 
 import ast
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,93 @@ def test_uno_core_has_no_io_or_global_randomness():
         if bad:
             offenders[str(path.relative_to(ROOT))] = sorted(bad)
     assert offenders == {}
+
+
+def _parts(package: Path) -> set[str]:
+    """The package's parts: its top-level modules and subpackages (namespace ones too)."""
+    return {p.stem for p in package.glob("*.py") if p.stem != "__init__"} | {
+        p.name for p in package.iterdir() if p.is_dir() and any(p.rglob("*.py"))}
+
+
+def _imported_modules(path: Path, module: str) -> list[tuple[str, int]]:
+    """Every module `path` imports, at any depth of the file (function-level too), with
+    ``from pkg import name`` also counted as importing ``pkg.name``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, node.lineno) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = module.split(".")[: len(module.split(".")) - node.level] if node.level else []
+            target = ".".join([*base, node.module] if node.module else base)
+            found.append((target, node.lineno))
+            found += [(f"{target}.{alias.name}", node.lineno) for alias in node.names]
+    return found
+
+
+def part_imports(root: Path, package: str) -> dict[str, dict[str, str]]:
+    """part -> {imported part: "file:line" of the first import that makes the edge}."""
+    parts = _parts(root / package)
+    edges: dict[str, dict[str, str]] = {part: {} for part in parts}
+    for path in sorted((root / package).rglob("*.py")):
+        rel = path.relative_to(root)
+        if len(rel.parts) < 2 or rel.parts[1].removesuffix(".py") not in parts:
+            continue
+        source = rel.parts[1].removesuffix(".py")
+        module = ".".join(rel.with_suffix("").parts)
+        for target, line in _imported_modules(path, module):
+            bits = target.split(".")
+            if bits[0] == package and len(bits) > 1 and bits[1] in parts and bits[1] != source:
+                edges[source].setdefault(bits[1], f"{rel}:{line}")
+    return edges
+
+
+def import_cycles(edges: dict[str, dict[str, str]]) -> list[list[str]]:
+    """One cycle (as a closed path of parts) through each part that is on a cycle."""
+    cycles: list[list[str]] = []
+    on_cycle: set[str] = set()
+    for start in sorted(edges):
+        if start in on_cycle:
+            continue
+        stack, seen = [(start, [start])], {start}
+        while stack:
+            part, path = stack.pop()
+            for nxt in sorted(edges.get(part, {})):
+                if nxt == start:
+                    cycles.append([*path, start])
+                    on_cycle.update(path)
+                    stack = []
+                    break
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, [*path, nxt]))
+    return cycles
+
+
+def test_firmware_parts_import_each_other_in_one_direction_only():
+    edges = part_imports(ROOT, "firmware")
+    found = [" -> ".join(f"{a} ({edges[a][b]})" for a, b in pairwise(cycle)) + f" -> {cycle[-1]}"
+             for cycle in import_cycles(edges)]
+    assert found == []
+
+
+def test_the_cycle_finder_sees_a_cycle_through_a_function_level_import(tmp_path):
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg import b\n")
+    (pkg / "b.py").write_text("import pkg.sub.c\n")
+    (pkg / "sub" / "c.py").write_text("def f():\n    from pkg.a import thing\n")
+    (pkg / "d.py").write_text("from pkg import a\n")
+    edges = part_imports(tmp_path, "pkg")
+    assert edges["sub"] == {"a": "pkg/sub/c.py:2"}
+    assert import_cycles(edges) == [["a", "b", "sub", "a"]]
+
+
+def test_the_tray_tags_the_very_towers_the_game_knows():
+    """hal and uno_core may not import each other, so each names the towers; the tray's
+    names must be the game's, in the same order (docs/architecture.md)."""
+    from hal.tray import TOWERS as TRAY_TOWERS
+    from uno_core.cards import TOWERS as GAME_TOWERS
+
+    assert TRAY_TOWERS == GAME_TOWERS

@@ -5,12 +5,15 @@ from firmware.api.requests import (
     CallUno,
     Catch,
     Challenge,
+    Decide,
     Hands,
     Play,
     Request,
+    Reveal,
     Table,
     Undo,
 )
 from firmware.api.server import ApiServer
 
-__all__ = ["Admin", "ApiServer", "CallUno", "Catch", "Challenge", "Hands", "Play", "Request", "Table", "Undo"]
+__all__ = ["Admin", "ApiServer", "CallUno", "Catch", "Challenge", "Decide", "Hands", "Play", "Request",
+           "Reveal", "Table", "Undo"]

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 COLORS = ("red", "yellow", "green", "blue")
 ADMIN_ACTIONS = ("new-match", "pause", "resume", "override")
 OVERRIDES = ("tower-seen", "cards-out", "clear-alarm")
-# the decisions of POST /api/decide (firmware.controller.requests.Decide)
+# the decisions of POST /api/decide (`Decide`)
 DECISIONS = ("pass", "accept", "guilty", "innocent", "colour", "four-towers")
 
 
@@ -69,6 +69,30 @@ class Hands(Request):
 
     seat: int
     cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Decide(Request):
+    """A decision `seat` makes besides playing a card, one of DECISIONS: ``pass`` (keep
+    the drawn card, decline an extra play or the four-tower discard), ``accept`` (take
+    the Wild Draw 4 without a challenge; pressing the launcher button does the same),
+    ``guilty`` / ``innocent`` (the challenger saw the hand), ``colour`` (the first card
+    turned is a wild: `color`), ``four-towers`` (lay `cards`, all but one, holding the
+    four towers)."""
+
+    seat: int
+    decision: str
+    color: str = ""
+    cards: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Reveal(Request):
+    """A card turned face up: the first card of the discard pile (`seat` omitted), or at
+    match start the card each seat turned to choose the dealer."""
+
+    card: str
+    seat: int | None = None
 
 
 @dataclass(frozen=True)

@@ -33,9 +33,11 @@ from firmware.api.requests import (
     CallUno,
     Catch,
     Challenge,
+    Decide,
     Hands,
     Play,
     Request,
+    Reveal,
     Table,
     Undo,
 )
@@ -76,15 +78,11 @@ def _play(body: dict[str, Any]) -> Play:
 
 
 def _decide(body: dict[str, Any]) -> Request:
-    from firmware.controller.requests import Decide  # imports firmware.api: not at module load
-
     return Decide(body["seat"], body["decision"], body.get("color", ""),
                   _cards("cards", body.get("cards", [])))
 
 
 def _reveal(body: dict[str, Any]) -> Request:
-    from firmware.controller.requests import Reveal
-
     return Reveal(_card("card", body["card"]), body.get("seat"))
 
 

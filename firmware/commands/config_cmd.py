@@ -43,9 +43,8 @@ def run_check(args: argparse.Namespace) -> int:
 def load_or_refuse(arg: str | None) -> Config:
     """The config for a command that drives the table (run, selftest): its first problem
     becomes one `UsageError` line (exit status 2) naming the file, never a traceback."""
-    from firmware.cli import UsageError
     from firmware.config import default_path, load_config
-    from firmware.errors import ConfigError
+    from firmware.errors import ConfigError, UsageError
 
     path = arg or str(default_path())
     try:

@@ -40,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
+    from firmware.errors import UsageError
 
     if args.serve:
         return serve(args)
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
+    from firmware.errors import UsageError
     from firmware.screen_demo import ScreenDemo
     from firmware.sim.demo import DemoError
 

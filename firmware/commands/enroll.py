@@ -23,10 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware.cli import UsageError
 from firmware.commands.tags import DRIVERS, CliReader, reader_failure
+from firmware.errors import UsageError
+from hal.tray import NEUTRAL, TOWERS
 
-TOWERS = ("U", "N", "O", "!")
 SCAN_ATTEMPTS = 3
 
 
@@ -87,7 +87,7 @@ def _reader_choice(args: argparse.Namespace, doc: Any) -> tuple[str, str]:
         raise UsageError(
             "no reader to enroll with: give --port, or add [[tray.readers]] to the config"
         )
-    chosen = next((r for r in readers if r.get("slot") == "neutral"), readers[0])
+    chosen = next((r for r in readers if r.get("slot") == NEUTRAL), readers[0])
     port = chosen.get("port")
     if not isinstance(port, str):
         raise UsageError("the config's tray reader has no port: give --port")

@@ -35,8 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
-    from firmware.errors import JournalError
+    from firmware.errors import JournalError, UsageError
     from firmware.journal_check import inspect
 
     try:
@@ -48,8 +47,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_recover(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
-    from firmware.errors import JournalError
+    from firmware.errors import JournalError, UsageError
     from firmware.journal_check import recover
 
     try:

@@ -15,7 +15,7 @@ import json
 import random
 from typing import Any
 
-from firmware.cli import UsageError
+from firmware.errors import UsageError
 
 MODELS = ("measured", "fixed", "geometric", "table")
 MAX_PRESSES = 10_000_000

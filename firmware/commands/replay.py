@@ -57,8 +57,7 @@ def records(journal: Any) -> Iterator[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
-    from firmware.errors import JournalCorrupt, JournalError
+    from firmware.errors import JournalCorrupt, JournalError, UsageError
     from firmware.journal import Journal
 
     try:

@@ -22,16 +22,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.cli import UsageError
     from firmware.commands.config_cmd import load_or_refuse
-    from firmware.controller import table_factory
     from firmware.daemon import Daemon
-    from firmware.errors import JournalError
+    from firmware.errors import JournalError, UsageError
     from firmware.journal import refusal
 
     logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
     config = load_or_refuse(args.config)
+    if config.sim.enabled:
+        from firmware.sim.twin import twin_factory as factory
+    else:
+        from firmware.controller import table_factory as factory
     try:
-        return Daemon(config, table_factory(config)).run()
+        return Daemon(config, factory(config)).run()
     except JournalError as exc:  # refused before anything started: exit 2, one line
         raise UsageError(refusal(exc)) from None

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from firmware.cli import UsageError
+from firmware.errors import UsageError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

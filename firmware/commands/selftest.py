@@ -184,13 +184,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         if config.sim.enabled:
             from firmware.sim.world import World
+            from hal.tray import NEUTRAL
 
             table = config.table
             twin = test.twin = World(table.edition, table.seats, config.sim.seed or 0,
                                      launcher=config.hardware["launcher"],
                                      panel=config.hardware["seats"])
             for tower in twin.tray_sim.towers:  # the twin's towers stand on the neutral slot
-                twin.tray_sim.place(tower, "neutral")
+                twin.tray_sim.place(tower, NEUTRAL)
             test.hw = twin.hardware()
             print("selftest on the simulated table ([sim] enabled)", file=out)
         else:

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from firmware.cli import UsageError
+from firmware.errors import UsageError
 
 BOT_NAMES = ("heuristic", "random")
 

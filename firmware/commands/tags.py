@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from firmware.cli import UsageError
+from firmware.errors import UsageError
 
 DRIVERS = ("pn532", "rdm6300")
 SIM = "sim"

@@ -39,7 +39,6 @@ from typing import Any
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller import requests as ctl
 from firmware.controller.events import (
     Aimed,
     CardCounted,
@@ -163,14 +162,9 @@ class Controller:
     def _load(self) -> None:
         match = self.journal.match
         if match is None:
-            table = self.config.table
-            first = self.first_match
-            edition = first.get("edition", table.edition)
-            self._start_match(
-                edition, first.get("seats", table.seats),
-                first.get("options", dict(table.options) if edition == table.edition else {}),
-                first.get("seed", self.config.sim.seed if self.config.sim.enabled else None),
-                list(first.get("names", table.names)))
+            sim = self.config.sim
+            self._start_match(*self._match_asked(self.first_match,
+                                                 sim.seed if sim.enabled else None))
             return
         self._begin(match)
         intents: dict[int, Entry] = {}
@@ -235,6 +229,16 @@ class Controller:
                 "accepted": dict(self.accepted),
                 "jobs": [[j.kind, j.seat, j.count] for j in self.jobs],
                 "declared": None if d is None else [d.seq, d.seat, d.card, d.fixed, list(d.laid)]}
+
+    def _match_asked(self, p: Mapping[str, Any], seed: int | None = None
+                     ) -> tuple[str, int, dict[str, Any], int | None, list[str]]:
+        """(edition, seats, options, seed, names) of the match `p` asks for; the config's
+        [table] fills in what it leaves out (its options only for its own edition)."""
+        table = self.config.table
+        edition = p.get("edition", table.edition)
+        options = p.get("options", dict(table.options) if edition == table.edition else {})
+        return (edition, p.get("seats", table.seats), options, p.get("seed", seed),
+                list(p.get("names", table.names)))
 
     def _start_match(self, edition: str, seats: int, options: Mapping[str, Any],
                      seed: int | None, names: list[str]) -> None:
@@ -394,7 +398,7 @@ class Controller:
     def submit(self, request: api.Request) -> dict[str, Any]:
         if isinstance(request, api.Admin):
             return self._admin(request)
-        if isinstance(request, ctl.Reveal):
+        if isinstance(request, api.Reveal):
             return self._reveal(request)
         self._check_seat(request)
         if isinstance(request, api.CallUno):
@@ -410,7 +414,7 @@ class Controller:
             action = U.Challenge(request.seat)
         elif isinstance(request, api.Hands):
             action = U.EnterHand(request.seat, tuple(U.parse_card(c) for c in request.cards))
-        elif isinstance(request, ctl.Decide):
+        elif isinstance(request, api.Decide):
             action = self._decision(request)
         else:
             raise Rejected(f"unknown request {type(request).__name__}", status=404)
@@ -434,7 +438,7 @@ class Controller:
                       target=ch.get("target", -1), towers=tuple(ch.get("towers", ())),
                       laid=laid, uno=r.seat in self.armed and left == 1)
 
-    def _decision(self, r: ctl.Decide) -> U.Action:
+    def _decision(self, r: api.Decide) -> U.Action:
         seat = r.seat
         if r.decision == "pass":
             return U.Pass(seat)
@@ -447,7 +451,7 @@ class Controller:
         if r.decision == "four-towers":
             laid = tuple(U.parse_card(c) for c in r.cards)
             return U.FourTowerDiscard(seat, laid, uno=seat in self.armed)
-        raise Rejected(f"decision {r.decision!r} is not one of {', '.join(ctl.DECISIONS)}",
+        raise Rejected(f"decision {r.decision!r} is not one of {', '.join(api.DECISIONS)}",
                        field="decision", status=400)
 
     def _uno(self, seat: int) -> dict[str, Any]:
@@ -471,7 +475,7 @@ class Controller:
                        "two cards; a forgotten call is drawn at once, nobody catches)")
         raise Rejected(reason, status=422)
 
-    def _reveal(self, r: ctl.Reveal) -> dict[str, Any]:
+    def _reveal(self, r: api.Reveal) -> dict[str, Any]:
         s = self._gate(chance_ok=True)
         card = U.parse_card(r.card)
         if s.to_act == U.CHANCE and s.chance == "dealer_cards":
@@ -494,10 +498,7 @@ class Controller:
     def _admin(self, r: api.Admin) -> dict[str, Any]:
         p = dict(r.params)
         if r.action == "new-match":
-            table = self.config.table
-            edition = p.get("edition", table.edition)
-            seats = p.get("seats", table.seats)
-            options = p.get("options", dict(table.options) if edition == table.edition else {})
+            edition, seats, options, seed, names = self._match_asked(p)
             if seats > self.hw.panel.config.seats:
                 raise Rejected(f"seats {seats}: the table has buttons for "
                                f"{self.hw.panel.config.seats}", field="seats", status=422)
@@ -505,8 +506,7 @@ class Controller:
                 check(edition, seats)
             try:
                 self._check_idle_for_new_match()
-                self._start_match(edition, seats, options, p.get("seed"),
-                                  list(p.get("names", table.names)))
+                self._start_match(edition, seats, options, seed, names)
             except (U.SetupError, U.OptionError) as exc:
                 raise Rejected(str(exc), status=422) from None
             self._pump()
@@ -695,12 +695,12 @@ class Controller:
         assert self.running is not None
         _seq, job, _want = self.running
         payload = {"counted": result.counted, "status": status, "fault": result.fault}
-        items: list[tuple[str, Any]] = [(RESULT, payload)]
+        then: list[tuple[str, Any]] = []
         eject = None
         if job.kind == "fire":
             eject = U.Eject(min(result.counted, self.state.pile_count))
-            items.append(("action", U.action_to_dict(eject)))
-        self.journal.append_all(items, ref=intent)
+            then.append(("action", U.action_to_dict(eject)))
+        self.journal.result(intent, payload, then=then)
         self._finished(payload)
         self._publish({"kind": "ejected", "seat": job.seat, "job": job.kind,
                        "counted": result.counted, "status": status})
@@ -809,7 +809,7 @@ class Controller:
             want = min(job.count, launcher.config.max_cards)
         payload["want"] = want
         try:
-            entry = self.journal.append(INTENT, payload)
+            entry = self.journal.intent(payload)
         except JournalUnwritable:  # the motor does not start; the job waits
             launcher.model.set_state(model)
             return

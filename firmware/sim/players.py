@@ -38,9 +38,9 @@ from typing import Any, TextIO
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller import requests as ctl
 from firmware.errors import Rejected
 from firmware.sim.world import World, deck_of, rng
+from hal.tray import NEUTRAL
 from uno_core.bots import HeuristicBot
 from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
 
@@ -64,14 +64,14 @@ def to_http(request: api.Request) -> tuple[str, dict[str, Any]]:
         return "/api/challenge", {"seat": request.seat}
     if isinstance(request, api.Hands):
         return "/api/hands", {"seat": request.seat, "cards": list(request.cards)}
-    if isinstance(request, ctl.Decide):
+    if isinstance(request, api.Decide):
         body = {"seat": request.seat, "decision": request.decision}
         if request.color:
             body["color"] = request.color
         if request.cards:
             body["cards"] = list(request.cards)
         return "/api/decide", body
-    if isinstance(request, ctl.Reveal):
+    if isinstance(request, api.Reveal):
         body = {"card": request.card}
         if request.seat is not None:
             body["seat"] = request.seat
@@ -85,7 +85,7 @@ def request_kind(request: api.Request) -> str:
     """A request's name for the kill hook: its API path (``play``, ``admin-resume``, ...),
     a reveal as ``reveal-dealer`` or ``reveal-first``, an override by its kind."""
     path, body = to_http(request)
-    if isinstance(request, ctl.Reveal):
+    if isinstance(request, api.Reveal):
         return "reveal-dealer" if request.seat is not None else "reveal-first"
     if isinstance(request, api.Admin) and request.action == "override":
         return f"override-{body.get('kind')}"
@@ -167,7 +167,7 @@ class TablePlayers:
         return None
 
     def _slot(self, slot: Any) -> str:
-        return "the neutral slot" if slot == "neutral" else self._name(slot)
+        return "the neutral slot" if slot == NEUTRAL else self._name(slot)
 
     def _describe_action(self, a: Mapping[str, Any], fx: list[Mapping[str, Any]]) -> str | None:
         t = a["type"]
@@ -400,7 +400,7 @@ class TablePlayers:
             # the same cards for the seats still missing
             picks = rng(self.seed, "dealer", step).sample(deck_of(world.edition), world.n)
             for seat in w["missing"]:
-                await self._submit(ctl.Reveal(picks[seat], seat))
+                await self._submit(api.Reveal(picks[seat], seat))
         elif kind == "shuffle":
             if w["round_start"]:
                 world.gather_and_load(step)
@@ -414,7 +414,7 @@ class TablePlayers:
             await self._submit(api.Hands(seat, tuple(world.hands[seat])))
         elif kind == "verdict":
             guilty = bool(world.notes.get("w4_guilty"))
-            await self._submit(ctl.Decide(w["seat"], "guilty" if guilty else "innocent"))
+            await self._submit(api.Decide(w["seat"], "guilty" if guilty else "innocent"))
         elif kind == "press":
             if not await self._interject(st):
                 await self._press()
@@ -440,7 +440,7 @@ class TablePlayers:
                 world.back_under(card)
             else:
                 world.to_pile(card)
-        await self._submit(ctl.Reveal(card))
+        await self._submit(api.Reveal(card))
         world.set_pending(None)
 
     def _bot(self, seat: int, step: int, what: str) -> HeuristicBot:
@@ -482,11 +482,11 @@ class TablePlayers:
         elif isinstance(a, U.Play):
             await self._play(seat, step, a)
         elif isinstance(a, U.Pass):
-            await self._submit(ctl.Decide(seat, "pass"))
+            await self._submit(api.Decide(seat, "pass"))
         elif isinstance(a, U.Challenge):
             await self._submit(api.Challenge(seat))
         elif isinstance(a, U.ChooseColour):
-            await self._submit(ctl.Decide(seat, "colour", color=COLOUR_NAMES[a.colour]))
+            await self._submit(api.Decide(seat, "colour", color=COLOUR_NAMES[a.colour]))
         elif isinstance(a, U.FourTowerDiscard):
             if a.uno:
                 await self._arm(seat)
@@ -494,7 +494,7 @@ class TablePlayers:
             with world.change():
                 world.set_pending({"step": step, "undo": [[seat, c] for c in laid]})
                 world.lay(seat, laid, under_top=True)
-            await self._declare(ctl.Decide(seat, "four-towers", cards=tuple(laid)), seat, laid)
+            await self._declare(api.Decide(seat, "four-towers", cards=tuple(laid)), seat, laid)
         else:
             raise RuntimeError(f"no way to perform {a} at the table")
 

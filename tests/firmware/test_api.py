@@ -317,7 +317,7 @@ def test_the_screen_loads_without_the_token_but_the_api_still_needs_it():
 
 
 def test_decisions_and_revealed_cards_reach_the_table_as_the_controllers_requests():
-    from firmware.controller.requests import DECISIONS, Decide, Reveal
+    from firmware.api.requests import DECISIONS, Decide, Reveal
 
     async def test(session, table, _server):
         assert await post(session, "/api/decide", {"seat": 1, "decision": "colour", "color": "red"}) == (200, {"result": {}})

@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from firmware.api import requests as api
-from firmware.controller import requests as ctl
 from firmware.errors import Rejected
 from firmware.sim.testbed import SimTable
 
@@ -34,9 +33,9 @@ def test_a_new_table_waits_for_the_towers_then_the_dealer_cards_of_every_seat(ta
         st = table.wait_for(lambda st: st["waiting"]["kind"] != "tower")
     assert st["waiting"]["kind"] == "dealer-cards" and st["waiting"]["missing"] == [0, 1, 2, 3]
     assert st["hand_counts"] == [0, 0, 0, 0] and st["names"] == ["North", "East", "South", "West"]
-    err = refused(table, ctl.Reveal("R5"))
+    err = refused(table, api.Reveal("R5"))
     assert err.status == 422 and err.field == "seat"
-    assert table.submit(ctl.Reveal("R5", 0)) == {"missing": [1, 2, 3], "step": 0}
+    assert table.submit(api.Reveal("R5", 0)) == {"missing": [1, 2, 3], "step": 0}
 
 
 def test_requests_that_do_not_fit_are_refused_with_a_reason(table):
@@ -48,9 +47,9 @@ def test_requests_that_do_not_fit_are_refused_with_a_reason(table):
         (api.Play(seat, "W+4", {"color": "blue", "target": other}), 422, "takes no target"),
         (api.Play(seat, f"{st['colour']}T2", {"towers": ("U",)}), 422, "takes 2 tower(s)"),
         (api.Hands(seat, ("R1",)), 422, "entering a hand is not possible now"),
-        (ctl.Decide(seat, "pass"), 422, "passing is not possible now"),
-        (ctl.Decide(seat, "guilty"), 422, "verdict"),
-        (ctl.Reveal("R1"), 409, "no card is waiting to be turned"),
+        (api.Decide(seat, "pass"), 422, "passing is not possible now"),
+        (api.Decide(seat, "guilty"), 422, "verdict"),
+        (api.Reveal("R1"), 409, "no card is waiting to be turned"),
         (api.Catch(seat, other), 422, "cannot be caught"),
         (api.CallUno(seat), 422, "nothing to call"),
         (api.Play(9, "R1"), 404, "seat 9"),

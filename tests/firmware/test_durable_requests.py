@@ -23,7 +23,6 @@ import time
 import pytest
 
 from firmware.api import requests as api
-from firmware.controller import requests as ctl
 from firmware.sim.testbed import SimTable
 from firmware.sim.world import deck_of
 
@@ -81,15 +80,15 @@ def test_dealer_cards_answered_before_the_last_seat_survive_a_kill(tables):
     table = tables("a")
     assert table.wait_for(waiting("dealer-cards"))["waiting"]["missing"] == [0, 1, 2, 3]
     first, second = deck_of("power")[:2]
-    assert table.submit(ctl.Reveal(first, 0)) == {"missing": [1, 2, 3], "step": 0}
-    assert table.submit(ctl.Reveal(second, 1))["missing"] == [2, 3]
+    assert table.submit(api.Reveal(first, 0)) == {"missing": [1, 2, 3], "step": 0}
+    assert table.submit(api.Reveal(second, 1))["missing"] == [2, 3]
     again = killed(table, tables, "b", "reveal-dealer")
     came_back(again)
     st = again.wait_for(waiting("dealer-cards"))
     assert st["waiting"]["missing"] == [2, 3]
     third, fourth = deck_of("power")[2:4]
-    again.submit(ctl.Reveal(third, 2))
-    again.submit(ctl.Reveal(fourth, 3))  # the fourth completes the choice of the dealer
+    again.submit(api.Reveal(third, 2))
+    again.submit(api.Reveal(fourth, 3))  # the fourth completes the choice of the dealer
     assert again.state()["step"] == 1
 
 
@@ -102,7 +101,7 @@ def test_the_restart_check_notices_a_request_the_journal_lost(tables):
     append = journal.append
     journal.append = lambda kind, payload, **kw: (None if kind == "dealer_card"
                                                   else append(kind, payload, **kw))
-    table.submit(ctl.Reveal(deck_of("power")[0], 0))
+    table.submit(api.Reveal(deck_of("power")[0], 0))
     again = killed(table, tables, "b", "reveal-dealer")
     assert again.world.notes["answers_lost"] == 1
     assert "reveal-dealer was answered before a kill" in again.world.mismatches[-1]

@@ -88,6 +88,19 @@ def test_result_must_answer_one_open_intent(path):
         assert journal.last_seq == 3
 
 
+def test_a_result_and_what_it_brings_about_are_kept_together_or_not_at_all(path):
+    with Journal.open(path) as journal:
+        journal.start_match(**HEADER)
+        intent = journal.intent({"job": "fire", "seat": 1})
+        with pytest.raises(JournalError, match="not plain JSON"):
+            journal.result(intent, {"counted": 2}, then=[("action", {"x": object()})])
+        assert journal.last_seq == 1 and journal.open_intents() == [intent]
+        result = journal.result(intent, {"counted": 2}, then=[("action", {"eject": 2})])
+        assert [(e.kind, e.ref) for e in journal.entries()] == [
+            ("intent", None), ("result", 1), ("action", 1)]
+        assert result.kind == "result" and journal.open_intents() == []
+
+
 def test_bad_writes_change_nothing(path):
     with Journal.open(path) as journal:
         with pytest.raises(JournalError, match="no match started"):

@@ -13,8 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from firmware.api import Admin, ApiServer, CallUno, Catch, Challenge, Hands, Play
-from firmware.controller.requests import Decide
+from firmware.api import Admin, ApiServer, CallUno, Catch, Challenge, Decide, Hands, Play
 from firmware.errors import Rejected
 from firmware.loop import TableLoop
 from uno_core import (

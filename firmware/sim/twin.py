@@ -1,0 +1,45 @@
+"""The controller on the simulated twin: what `unotable run` serves with ``[sim] enabled``.
+
+It lives with the twin, not in `firmware.controller`, so that the controller never
+imports the simulation that drives it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from firmware.controller.table import Controller
+from firmware.sim.world import World, rng
+
+
+def twin_factory(config: Any) -> Callable[[Any], Controller]:
+    """Build the controller on the simulated twin of the config's hardware, its world
+    saved beside the journal."""
+
+    def make(services: Any) -> Controller:
+        table = config.table
+        seed = config.sim.seed if config.sim.seed is not None else 0
+        journal = Path(services.journal.path)
+        world = World(table.edition, table.seats, seed, launcher=config.hardware["launcher"],
+                      panel=config.hardware["seats"], fast=False,
+                      path=journal.with_name(journal.name + ".world.json"),
+                      tray=config.hardware.get("tray"))
+        services.loop.on_safe_state(world.close)
+        controller = Controller(services, world.hardware(),
+                                rng_for=lambda step: rng(seed, step))
+        controller.listeners.append(_world_follows(world))
+        controller.new_match_checks.append(world.check_new_match)
+        return controller
+
+    return make
+
+
+def _world_follows(world: Any) -> Callable[[Any], None]:
+    """On the twin nobody sits at the table: the world still picks up ejected cards."""
+    def follow(event: Any) -> None:
+        if event.get("kind") == "ejecting":
+            world.ejection_started(event["seat"], event["job"])
+        elif event.get("kind") == "ejected":
+            world.ejection_ended(event["seat"], event["job"])
+    return follow

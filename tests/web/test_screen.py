@@ -318,6 +318,8 @@ def test_the_board_fits_the_touchscreen_and_stacks_on_a_phone(page, served):
                         names=["Annabelle", "Bob", "Cy", "Dee", "Eve", "Fritz"])
     server = served(table)
     open_page(page, server)
+    for sel in ("#top", "#seats", "#actions"):  # "live" may come a moment before the board is drawn
+        expect(page.locator(sel)).to_be_visible()
     fits(page, 800)
     assert page.evaluate("document.documentElement.scrollHeight") <= 480  # no scrolling at the table
     card, seats, bar = (page.locator(sel).bounding_box() for sel in ("#top", "#seats", "#actions"))

@@ -16,6 +16,9 @@ hand's order, a wild once per colour) and writes through the engine's own ``play
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
+
 from uno_core import actions as A
 from uno_core.actions import CHANCE
 from uno_core.cards import NUMBER, Card
@@ -36,17 +39,36 @@ from uno_core.turns import NOFX
 __all__ = ["choose_random", "run_random"]
 
 
+_RANDRANGE: object = random.Random.randrange
+_Play = A.Play
+
+
+def randbelow(rng: Rng) -> Callable[[int], int]:
+    """`rng.randrange` for n > 0, as ``random.Random``'s own ``_randbelow`` where the
+    generator's ``randrange`` is the standard one (it returns ``_randbelow(n)``: the
+    same numbers, without randrange's argument checks)."""
+    if getattr(type(rng), "randrange", None) is _RANDRANGE:
+        return rng._randbelow  # type: ignore[attr-defined,no-any-return]
+    return rng.randrange
+
+
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
     seat = state.to_act
     legal = legal_actions(state)
     left = state._counts[seat] - 1
-    plays = [a for a in legal if type(a) is A.Play and a.seat == seat
-             and a.uno == (left - len(a.laid) == 1)]
+    if left == 1:  # the call goes with the play that leaves one card
+        plays = [a for a in legal if type(a) is _Play and a.seat == seat
+                 and a.uno == (not a.laid)]
+    else:
+        plays = [a for a in legal if type(a) is _Play and a.seat == seat
+                 and a.uno == (left - len(a.laid) == 1)]
     if plays:
+        if type(rng).randrange is _RANDRANGE:  # randbelow's test, without the call
+            return plays[rng._randbelow(len(plays))]  # type: ignore[attr-defined]
         return plays[rng.randrange(len(plays))]
     own = [a for a in legal if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)]
-    return own[rng.randrange(len(own))]
+    return own[randbelow(rng)(len(own))]
 
 
 def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
@@ -58,8 +80,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     tb = s.tables
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
-    # random.Random.randrange(n) is _randbelow(n) for n > 0: the same numbers, one call less
-    below = getattr(rng, "_randbelow", rng.randrange)
+    below = randbelow(rng)
     actions = done = 0
     while done < rounds and s.phase != "match_over":
         before = s.round_no

@@ -692,6 +692,7 @@ _SEAT_ACTIONS = {
     A.EnterHand: _apply_enter_hand,
 }
 _CHANCE_TYPES = (A.Shuffle, A.DealerCards, A.Reveal, A.Eject)
+_TURN_DRAW = {False: A.Draw, True: A.Press}  # by Tables.launcher
 
 
 def apply(state: State, action: Action, effects: bool = True) -> tuple[State, list[E.Effect]]:
@@ -724,6 +725,16 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
                 else:
                     play(s, p, fx)
                 return s, (fx if effects else [])
+    elif (kind is _TURN_DRAW[s.tables.launcher] and action.seat == s.to_act == s.actor
+          and s.phase == "play" and not s._queue and not s.table and not s.colour_only):
+        # the turn's draw (press), checked in one go: allowed when nothing fits or by
+        # option (anything doubtful: the full check)
+        tb = s.tables
+        seat = action.seat
+        if tb.draw_when_playable or not _playable_mask(s, tb, seat, s._masks[seat]):
+            fx = [] if effects else NOFX
+            draw(s, seat, fx)
+            return s, (fx if effects else [])
     if s.phase == "match_over":
         raise IllegalAction(action, "the match is over")
     fx = [] if effects else NOFX

@@ -21,13 +21,12 @@ from collections.abc import Callable
 
 from uno_core import actions as A
 from uno_core.actions import CHANCE
-from uno_core.cards import NUMBER, Card
+from uno_core.cards import BITS, BY_ID, NUMBER, Card
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import (
     _VARIANTS,
     apply,
     draw,
-    hand_faces,
     legal_actions,
     play,
     play_number,
@@ -80,6 +79,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     tb = s.tables
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
+    wilds = colour_bits[""]
+    bits, by_id = BITS, BY_ID
     below = randbelow(rng)
     actions = done = 0
     while done < rounds and s.phase != "match_over":
@@ -100,21 +101,22 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             elif m & choice_bits:
                 apply(s, choose_random(s, rng), effects=False)
             else:
-                hand = s._hands[seat]
-                faces = hand_faces(hand, m)
-                if len(faces) == 1 and faces[0].colour:
-                    card = faces[0]
-                    i = below(1)
-                else:
-                    total = 0
-                    for card in faces:
-                        total += 4 if card.colour == "" else 1
-                    i = below(total)
-                    for card in faces:
-                        k = 4 if card.colour == "" else 1
+                # the listed plays are the distinct faces of m in hand order, a wild once
+                # per colour: their number is known from the bits, and the pick is found
+                # by walking the hand, dropping each face's bit from m once it is passed
+                total = m.bit_count()
+                if m & wilds:
+                    total += 3 * (m & wilds).bit_count()
+                i = below(total)
+                for j in s._hands[seat]:
+                    b = bits[j]
+                    if b & m:
+                        k = 4 if b & wilds else 1
                         if i < k:
                             break
                         i -= k
+                        m ^= b
+                card = by_id[j]
                 counts = s._counts
                 if card.kind == NUMBER and not card.symbol and counts[seat] > 2:
                     play_number(s, seat, card, NOFX)

@@ -346,7 +346,8 @@ def _one_card_left(s: State, seat: int, called: bool, fx: Effects, keeps: bool =
     penalty is owed at once (forgotten_uno "at_play"; not if the play gives the card
     away, `keeps` False), or the seat is open to a catch."""
     if called:
-        fx.append(E.shared(E.UnoCalled, seat))
+        if fx is not NOFX:
+            fx.append(E.shared(E.UnoCalled, seat))
     elif s.options.forgotten_uno == AT_PLAY:
         if not keeps:
             return

@@ -67,7 +67,9 @@ def choose_random(state: State, rng: Rng) -> A.Action:
             return plays[rng._randbelow(len(plays))]  # type: ignore[attr-defined]
         return plays[rng.randrange(len(plays))]
     own = [a for a in legal if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)]
-    return own[randbelow(rng)(len(own))]
+    if type(rng).randrange is _RANDRANGE:
+        return own[rng._randbelow(len(own))]  # type: ignore[attr-defined]
+    return own[rng.randrange(len(own))]
 
 
 def run_random(state: State, rng: Rng, chance: Rng, rounds: int,

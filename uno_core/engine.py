@@ -839,6 +839,13 @@ def legal_actions(state: State) -> list[Action]:
             return [tb.draw_action[seat]]
         cache = _VARIANTS[2 * seat + (s._counts[seat] == 2)]
         plays: list[Action] = []
+        if not m & (m - 1):  # one face fits: its id is its bit's place, no hand walk
+            i = m.bit_length() - 1
+            found = cache.get(i)
+            plays += found if found is not None else _cached_variants(s, seat, BY_ID[i], cache)
+            if tb.draw_when_playable:
+                plays.append(tb.draw_action[seat])
+            return plays
         seen = 0
         for i in s._hands[seat]:
             b = BITS[i]

@@ -110,14 +110,17 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 if m & wilds:
                     total += 3 * (m & wilds).bit_count()
                 i = below(total)
-                for j in s._hands[seat]:
-                    b = bits[j]
-                    if b & m:
-                        k = 4 if b & wilds else 1
-                        if i < k:
-                            break
-                        i -= k
-                        m ^= b
+                if not m & (m - 1):  # one face: its id is its bit's place
+                    j = m.bit_length() - 1
+                else:
+                    for j in s._hands[seat]:
+                        b = bits[j]
+                        if b & m:
+                            k = 4 if b & wilds else 1
+                            if i < k:
+                                break
+                            i -= k
+                            m ^= b
                 card = by_id[j]
                 counts = s._counts
                 if card.kind == NUMBER and not card.symbol and counts[seat] > 2:

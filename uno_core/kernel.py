@@ -16,7 +16,6 @@ hand's order, a wild once per colour) and writes through the engine's own ``play
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from uno_core import actions as A
@@ -38,15 +37,25 @@ from uno_core.turns import NOFX
 __all__ = ["choose_random", "run_random"]
 
 
-_RANDRANGE: object = random.Random.randrange
 _Play = A.Play
+_STANDARD: dict[type, bool] = {}  # rng class -> its randrange is random.Random's own
+
+
+def _standard(cls: type) -> bool:
+    """Whether `cls.randrange` is ``random.Random``'s (for n > 0 it returns
+    ``self._randbelow(n)``: calling that gives the same numbers, without randrange's
+    argument checks). Found by name: uno_core does not import random."""
+    found = _STANDARD.get(cls)
+    if found is None:
+        owner = next((k for k in cls.__mro__ if "randrange" in vars(k)), None)
+        found = _STANDARD[cls] = (owner is not None and owner.__module__ == "random"
+                                  and owner.__qualname__ == "Random")
+    return found
 
 
 def randbelow(rng: Rng) -> Callable[[int], int]:
-    """`rng.randrange` for n > 0, as ``random.Random``'s own ``_randbelow`` where the
-    generator's ``randrange`` is the standard one (it returns ``_randbelow(n)``: the
-    same numbers, without randrange's argument checks)."""
-    if getattr(type(rng), "randrange", None) is _RANDRANGE:
+    """`rng.randrange` for n > 0, as ``_randbelow`` where that is the same (`_standard`)."""
+    if _standard(type(rng)):
         return rng._randbelow  # type: ignore[attr-defined,no-any-return]
     return rng.randrange
 
@@ -63,11 +72,11 @@ def choose_random(state: State, rng: Rng) -> A.Action:
         plays = [a for a in legal if type(a) is _Play and a.seat == seat
                  and a.uno == (left - len(a.laid) == 1)]
     if plays:
-        if type(rng).randrange is _RANDRANGE:  # randbelow's test, without the call
+        if _STANDARD.get(type(rng)) or _standard(type(rng)):
             return plays[rng._randbelow(len(plays))]  # type: ignore[attr-defined]
         return plays[rng.randrange(len(plays))]
     own = [a for a in legal if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)]
-    if type(rng).randrange is _RANDRANGE:
+    if _STANDARD.get(type(rng)) or _standard(type(rng)):
         return own[rng._randbelow(len(own))]  # type: ignore[attr-defined]
     return own[rng.randrange(len(own))]
 

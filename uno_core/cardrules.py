@@ -37,7 +37,7 @@ from uno_core.state import (
     TAG_ALL,
     State,
 )
-from uno_core.turns import Effects, advance, next_seat, owe
+from uno_core.turns import NOFX, Effects, advance, next_seat, owe
 
 
 def _capture(s: State, seat: int, tower: str, fx: Effects) -> None:
@@ -83,7 +83,8 @@ def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         advance(s, 0)
         return
     owe(s, fx, OWE_DRAW, victim, 1 if p.card.kind == DRAW1 else 2)
-    fx.append(E.shared(E.PlayerSkipped, victim))
+    if fx is not NOFX:
+        fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
 
 
@@ -96,7 +97,8 @@ def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     if _protected(s, victim, p.card, fx):
         advance(s, 0)
         return
-    fx.append(E.shared(E.PlayerSkipped, victim))
+    if fx is not NOFX:
+        fx.append(E.shared(E.PlayerSkipped, victim))
     if _extra_turn(s) and s._counts[seat] > 0:
         s.skip_pending += 1
         s.phase = "extra"
@@ -108,7 +110,8 @@ def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     s.direction = -s.direction
-    fx.append(E.shared(E.DirectionChanged, s.direction))
+    if fx is not NOFX:
+        fx.append(E.shared(E.DirectionChanged, s.direction))
     if s.n == 2 and s.options.two_player_reverse_skips:
         fx.append(E.shared(E.PlayerSkipped, next_seat(s)))
         advance(s, 1)
@@ -143,7 +146,8 @@ def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         return
     s.pending = ()
     owe(s, fx, OWE_DRAW, victim, 4)
-    fx.append(E.shared(E.PlayerSkipped, victim))
+    if fx is not NOFX:
+        fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
 
 
@@ -154,7 +158,8 @@ def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         owe(s, fx, OWE_UNTIL, victim, 0)
     else:
         owe(s, fx, OWE_PRESS, victim, 4 if kind == WILD_HIT4 else 2)
-    fx.append(E.shared(E.PlayerSkipped, victim))
+    if fx is not NOFX:
+        fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
 
 

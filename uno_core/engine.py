@@ -346,7 +346,8 @@ def _one_card_left(s: State, seat: int, called: bool, fx: Effects, keeps: bool =
     penalty is owed at once (forgotten_uno "at_play"; not if the play gives the card
     away, `keeps` False), or the seat is open to a catch."""
     if called:
-        fx.append(E.shared(E.UnoCalled, seat))
+        if fx is not NOFX:
+            fx.append(E.shared(E.UnoCalled, seat))
     elif s.options.forgotten_uno == AT_PLAY:
         if not keeps:
             return
@@ -692,6 +693,7 @@ _SEAT_ACTIONS = {
     A.EnterHand: _apply_enter_hand,
 }
 _CHANCE_TYPES = (A.Shuffle, A.DealerCards, A.Reveal, A.Eject)
+_TURN_DRAW = {False: A.Draw, True: A.Press}  # by Tables.launcher
 
 
 def apply(state: State, action: Action, effects: bool = True) -> tuple[State, list[E.Effect]]:
@@ -724,6 +726,16 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
                 else:
                     play(s, p, fx)
                 return s, (fx if effects else [])
+    elif (kind is _TURN_DRAW[s.tables.launcher] and action.seat == s.to_act == s.actor
+          and s.phase == "play" and not s._queue and not s.table and not s.colour_only):
+        # the turn's draw (press), checked in one go: allowed when nothing fits or by
+        # option (anything doubtful: the full check)
+        tb = s.tables
+        seat = action.seat
+        if tb.draw_when_playable or not _playable_mask(s, tb, seat, s._masks[seat]):
+            fx = [] if effects else NOFX
+            draw(s, seat, fx)
+            return s, (fx if effects else [])
     if s.phase == "match_over":
         raise IllegalAction(action, "the match is over")
     fx = [] if effects else NOFX
@@ -827,6 +839,13 @@ def legal_actions(state: State) -> list[Action]:
             return [tb.draw_action[seat]]
         cache = _VARIANTS[2 * seat + (s._counts[seat] == 2)]
         plays: list[Action] = []
+        if not m & (m - 1):  # one face fits: its id is its bit's place, no hand walk
+            i = m.bit_length() - 1
+            found = cache.get(i)
+            plays += found if found is not None else _cached_variants(s, seat, BY_ID[i], cache)
+            if tb.draw_when_playable:
+                plays.append(tb.draw_action[seat])
+            return plays
         seen = 0
         for i in s._hands[seat]:
             b = BITS[i]

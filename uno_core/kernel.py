@@ -16,15 +16,16 @@ hand's order, a wild once per colour) and writes through the engine's own ``play
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from uno_core import actions as A
 from uno_core.actions import CHANCE
-from uno_core.cards import NUMBER, Card
+from uno_core.cards import BITS, BY_ID, NUMBER, Card
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import (
     _VARIANTS,
     apply,
     draw,
-    hand_faces,
     legal_actions,
     play,
     play_number,
@@ -36,16 +37,47 @@ from uno_core.turns import NOFX
 __all__ = ["choose_random", "run_random"]
 
 
+_Play = A.Play
+_STANDARD: dict[type, bool] = {}  # rng class -> its randrange is random.Random's own
+
+
+def _standard(cls: type) -> bool:
+    """Whether `cls.randrange` is ``random.Random``'s (for n > 0 it returns
+    ``self._randbelow(n)``: calling that gives the same numbers, without randrange's
+    argument checks). Found by name: uno_core does not import random."""
+    found = _STANDARD.get(cls)
+    if found is None:
+        owner = next((k for k in cls.__mro__ if "randrange" in vars(k)), None)
+        found = _STANDARD[cls] = (owner is not None and owner.__module__ == "random"
+                                  and owner.__qualname__ == "Random")
+    return found
+
+
+def randbelow(rng: Rng) -> Callable[[int], int]:
+    """`rng.randrange` for n > 0, as ``_randbelow`` where that is the same (`_standard`)."""
+    if _standard(type(rng)):
+        return rng._randbelow  # type: ignore[attr-defined,no-any-return]
+    return rng.randrange
+
+
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
     seat = state.to_act
     legal = legal_actions(state)
     left = state._counts[seat] - 1
-    plays = [a for a in legal if type(a) is A.Play and a.seat == seat
-             and a.uno == (left - len(a.laid) == 1)]
+    if left == 1:  # the call goes with the play that leaves one card
+        plays = [a for a in legal if type(a) is _Play and a.seat == seat
+                 and a.uno == (not a.laid)]
+    else:
+        plays = [a for a in legal if type(a) is _Play and a.seat == seat
+                 and a.uno == (left - len(a.laid) == 1)]
     if plays:
+        if _STANDARD.get(type(rng)) or _standard(type(rng)):
+            return plays[rng._randbelow(len(plays))]  # type: ignore[attr-defined]
         return plays[rng.randrange(len(plays))]
     own = [a for a in legal if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)]
+    if _STANDARD.get(type(rng)) or _standard(type(rng)):
+        return own[rng._randbelow(len(own))]  # type: ignore[attr-defined]
     return own[rng.randrange(len(own))]
 
 
@@ -58,8 +90,9 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     tb = s.tables
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
-    # random.Random.randrange(n) is _randbelow(n) for n > 0: the same numbers, one call less
-    below = getattr(rng, "_randbelow", rng.randrange)
+    wilds = colour_bits[""]
+    bits, by_id = BITS, BY_ID
+    below = randbelow(rng)
     actions = done = 0
     while done < rounds and s.phase != "match_over":
         before = s.round_no
@@ -79,21 +112,25 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             elif m & choice_bits:
                 apply(s, choose_random(s, rng), effects=False)
             else:
-                hand = s._hands[seat]
-                faces = hand_faces(hand, m)
-                if len(faces) == 1 and faces[0].colour:
-                    card = faces[0]
-                    i = below(1)
+                # the listed plays are the distinct faces of m in hand order, a wild once
+                # per colour: their number is known from the bits, and the pick is found
+                # by walking the hand, dropping each face's bit from m once it is passed
+                total = m.bit_count()
+                if m & wilds:
+                    total += 3 * (m & wilds).bit_count()
+                i = below(total)
+                if not m & (m - 1):  # one face: its id is its bit's place
+                    j = m.bit_length() - 1
                 else:
-                    total = 0
-                    for card in faces:
-                        total += 4 if card.colour == "" else 1
-                    i = below(total)
-                    for card in faces:
-                        k = 4 if card.colour == "" else 1
-                        if i < k:
-                            break
-                        i -= k
+                    for j in s._hands[seat]:
+                        b = bits[j]
+                        if b & m:
+                            k = 4 if b & wilds else 1
+                            if i < k:
+                                break
+                            i -= k
+                            m ^= b
+                card = by_id[j]
                 counts = s._counts
                 if card.kind == NUMBER and not card.symbol and counts[seat] > 2:
                     play_number(s, seat, card, NOFX)

@@ -160,7 +160,7 @@ def settle(s: State, fx: Effects) -> None:
         if kind == OWE_DRAW:
             k = min(count, pile_left(s))
             got = give(s, seat, k)
-            if k:
+            if k and fx is not NOFX:
                 fx.append(E.shared(E.Dispense, seat, k))
             if tag == TAG_TURN:
                 s.drawn = s.drawn + got

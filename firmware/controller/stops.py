@@ -87,3 +87,20 @@ class CutOff:
         return {"kind": Wait.CARDS_OUT, "seat": self.seat, "want": self.want,
                 "message": f"an ejection to seat {self.seat} was cut off: count the cards "
                            "that came out and enter them (override cards-out)"}
+
+
+@dataclass(frozen=True)
+class JournalFault:
+    """The journal cannot be written (`cause`, as `JournalUnwritable` names it): the
+    table pauses and retries by itself."""
+
+    cause: str
+    reason: str
+    kind: ClassVar[Wait] = Wait.JOURNAL
+
+    @property
+    def message(self) -> str:
+        return f"{self.reason} (the table is paused)"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cause": self.cause, "message": self.message}

@@ -48,7 +48,15 @@ from firmware.controller.events import (
     TrayChanged,
 )
 from firmware.controller.hardware import Hardware
-from firmware.controller.stops import Alarm, Blocker, CutOff, ExtraCards, Jam, Reload
+from firmware.controller.stops import (
+    Alarm,
+    Blocker,
+    CutOff,
+    ExtraCards,
+    Jam,
+    JournalFault,
+    Reload,
+)
 from firmware.controller.undo import PHYSICAL, UNDO, Declared, standing
 from firmware.daemon import Services
 from firmware.errors import JournalUnwritable, Rejected
@@ -121,7 +129,7 @@ class Controller:
         self.tower_pos: dict[str, int | str | None] = {}  # what the tray sees (physical)
         self.aiming: int | None = None  # the servo is turning to this seat
         self.aimed: int | None = None
-        self.journal_fault: dict[str, Any] | None = None  # the journal cannot be written
+        self.journal_fault: JournalFault | None = None  # the journal cannot be written
         self.unjournaled: tuple[int, EjectionResult] | None = None  # an ejection's end
         self._retry_due = False  # a _JournalRetry is posted for later
         self.journal.fault_listeners.append(self._journal_fault)
@@ -866,14 +874,13 @@ class Controller:
                 self._publish({"kind": "journal_ok"})
             return
         first = self.journal_fault is None
-        self.journal_fault = {"kind": Wait.JOURNAL, "cause": fault.cause,
-                              "message": f"{fault.reason} (the table is paused)"}
+        self.journal_fault = JournalFault(fault.cause, fault.reason)
         if first:
-            log.error("%s", self.journal_fault["message"])
+            log.error("%s", self.journal_fault.message)
             if notifier is not None:
                 notifier.status(f"paused: {fault.reason}")
             self.hw.panel.buzz("error")
-            self._publish({"kind": "journal_fault", **self.journal_fault})
+            self._publish({"kind": "journal_fault", **self.journal_fault.to_json()})
             self._retry_later()
 
     def _gate_journal(self) -> None:
@@ -881,7 +888,7 @@ class Controller:
         if self.journal_fault is not None or self.unjournaled is not None:
             self._retry_journal()
         if self.journal_fault is not None:
-            raise Rejected(f"the table waits: {self.journal_fault['message']}", status=507)
+            raise Rejected(f"the table waits: {self.journal_fault.message}", status=507)
 
     def _retry_journal(self) -> None:
         """Try to write again; once it works, journal an ejection's end that could not
@@ -910,7 +917,7 @@ class Controller:
     # ------------------------------------------------------------------ waiting
     def _physical_wait(self) -> dict[str, Any] | None:
         if self.journal_fault is not None:
-            return dict(self.journal_fault)
+            return self.journal_fault.to_json()
         if self.recover is not None:
             return self.recover.to_json()
         if self.paused is not None:

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from firmware.controller.stops import Alarm, CutOff, ExtraCards, Jam, Reload
+from firmware.controller.stops import Alarm, CutOff, ExtraCards, Jam, JournalFault, Reload
 
 RESUME = "then resume (POST /api/admin/resume)"
 
@@ -30,6 +30,8 @@ RESUME = "then resume (POST /api/admin/resume)"
     (CutOff(7, 1, 4, "deal"), '{"kind": "cards-out", "seat": 1, "want": 4, "message": '
                               '"an ejection to seat 1 was cut off: count the cards that came '
                               'out and enter them (override cards-out)"}'),
+    (JournalFault("full", "the disk is full"),
+     '{"kind": "journal", "cause": "full", "message": "the disk is full (the table is paused)"}'),
 ])
 def test_the_api_sees_what_it_always_saw(held, sent):
     assert json.dumps(held.to_json()) == sent

@@ -869,16 +869,14 @@ class Controller:
             if self.journal_fault is not None:
                 self.journal_fault = None
                 log.warning("the journal can be written again: the table goes on")
-                if notifier is not None:
-                    notifier.status("the journal can be written again: the table goes on")
+                notifier.status("the journal can be written again: the table goes on")
                 self._publish({"kind": "journal_ok"})
             return
         first = self.journal_fault is None
         self.journal_fault = JournalFault(fault.cause, fault.reason)
         if first:
             log.error("%s", self.journal_fault.message)
-            if notifier is not None:
-                notifier.status(f"paused: {fault.reason}")
+            notifier.status(f"paused: {fault.reason}")
             self.hw.panel.buzz("error")
             self._publish({"kind": "journal_fault", **self.journal_fault.to_json()})
             self._retry_later()

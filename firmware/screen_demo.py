@@ -26,11 +26,11 @@ from firmware.errors import Rejected
 from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_daemon
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
+from firmware.waits import SEAT_DECISIONS, Wait
 from uno_core.cards import TRADE_HANDS, WILD_DRAW4
 
 # what the table may wait for from the person (everything else is the bots' or the twin's)
-PERSON_DECISIONS = ("turn", "play-drawn", "extra-play", "challenge", "colour", "four-towers",
-                    "press", "verdict", "hand")
+PERSON_DECISIONS = SEAT_DECISIONS | {Wait.HAND}
 POLL_S = 0.05
 
 

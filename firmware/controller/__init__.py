@@ -10,15 +10,16 @@ from typing import Any
 
 from firmware.controller.hardware import Hardware
 from firmware.controller.table import SYSTEM_RNG, Controller
+from firmware.daemon import Services
 
 __all__ = ["Controller", "Hardware", "table_factory"]
 
 
-def table_factory(config: Any) -> Callable[[Any], Controller]:
+def table_factory(config: Any) -> Callable[[Services], Controller]:
     """Build the controller on the config's real pins and ports. (With ``[sim] enabled``
     `unotable run` uses `firmware.sim.twin.twin_factory` instead.)"""
 
-    def make(services: Any) -> Controller:
+    def make(services: Services) -> Controller:
         return Controller(services, Hardware.from_config(config), rng_for=SYSTEM_RNG)
 
     return make

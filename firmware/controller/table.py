@@ -48,9 +48,20 @@ from firmware.controller.events import (
     TrayChanged,
 )
 from firmware.controller.hardware import Hardware
+from firmware.controller.stops import (
+    Alarm,
+    Blocker,
+    CutOff,
+    ExtraCards,
+    Jam,
+    JournalFault,
+    Reload,
+)
 from firmware.controller.undo import PHYSICAL, UNDO, Declared, standing
+from firmware.daemon import Services
 from firmware.errors import JournalUnwritable, Rejected
 from firmware.journal import INTENT, RESULT, Entry
+from firmware.waits import PHASE_WAITS, Wait
 from hal.launcher import EjectionResult
 from hal.tray import NEUTRAL, TowerPlaced, TowerRemoved
 from uno_core.cards import COLOUR_NAMES, TOWERS
@@ -87,6 +98,10 @@ def _slot(seat: int) -> int | str:
     return NEUTRAL if seat < 0 else seat
 
 
+def _json(held: Blocker | Alarm | None) -> dict[str, Any] | None:
+    return None if held is None else held.to_json()
+
+
 def _slot_name(slot: int | str | None) -> str:
     return "the neutral slot" if slot == NEUTRAL else "nowhere" if slot is None else f"seat {slot}"
 
@@ -94,7 +109,7 @@ def _slot_name(slot: int | str | None) -> str:
 class Controller:
     """The `Table` the API serves. Build with the daemon's `Services` and a `Hardware`."""
 
-    def __init__(self, services: Any, hardware: Hardware, *, rng_for: RngFor = SYSTEM_RNG,
+    def __init__(self, services: Services, hardware: Hardware, *, rng_for: RngFor = SYSTEM_RNG,
                  tower_confirm: str | None = None,
                  first_match: Mapping[str, Any] | None = None) -> None:
         """`first_match` ({"edition", "seats", "options", "seed", "names"}, each optional)
@@ -114,7 +129,7 @@ class Controller:
         self.tower_pos: dict[str, int | str | None] = {}  # what the tray sees (physical)
         self.aiming: int | None = None  # the servo is turning to this seat
         self.aimed: int | None = None
-        self.journal_fault: dict[str, Any] | None = None  # the journal cannot be written
+        self.journal_fault: JournalFault | None = None  # the journal cannot be written
         self.unjournaled: tuple[int, EjectionResult] | None = None  # an ejection's end
         self._retry_due = False  # a _JournalRetry is posted for later
         self.journal.fault_listeners.append(self._journal_fault)
@@ -144,10 +159,10 @@ class Controller:
         self.step = 0
         self.jobs: deque[Job] = deque()
         self.running: tuple[int, Job, int] | None = None  # (intent seq, job, want)
-        self.recover: dict[str, Any] | None = None
-        self.blocker: dict[str, Any] | None = None
+        self.recover: CutOff | None = None
+        self.blocker: Blocker | None = None
         self.paused: str | None = None
-        self.alarm: dict[str, Any] | None = None
+        self.alarm: Alarm | None = None
         self.tower_waits: dict[str, int | str] = {}
         self.turned = False
         self.armed: set[int] = set()
@@ -178,7 +193,7 @@ class Controller:
             seq = max(intents)
             assert self.running is not None and self.running[0] == seq
             _seq, job, want = self.running
-            self.recover = {"intent": seq, "seat": job.seat, "want": want, "job": job.kind}
+            self.recover = CutOff(seq, job.seat, want, job.kind)
             log.warning("ejection %d to seat %d was cut off: asking the table", seq, job.seat)
 
     def _begin(self, match: Any) -> None:
@@ -223,7 +238,7 @@ class Controller:
         return {"match": self.match.id if self.match is not None else None, "step": self.step,
                 "engine": U.snapshot(self.state) if self.state is not None else None,
                 "names": list(self.names), "stats": dict(self.stats), "paused": self.paused,
-                "blocker": self.blocker, "turned": self.turned, "armed": sorted(self.armed),
+                "blocker": _json(self.blocker), "turned": self.turned, "armed": sorted(self.armed),
                 "dealer_cards": {str(seat): U.format_card(card)
                                  for seat, card in sorted(self.dealer_cards.items())},
                 "accepted": dict(self.accepted),
@@ -320,16 +335,11 @@ class Controller:
         short = counted < want and job.kind != "fire"
         extra = counted - want if job.kind != "fire" else 0
         if status == "jam" or status == "fault":
-            self.blocker = {"kind": "jam", "message": "the launcher is jammed: clear it, "
-                            "then resume (POST /api/admin/resume)", "fault": payload.get("fault")}
+            self.blocker = Jam(payload.get("fault"))
         elif short:
-            self.blocker = {"kind": "reload", "message": "the launcher's hopper is empty: "
-                            "reload it, then resume (POST /api/admin/resume)"}
+            self.blocker = Reload()
         elif extra > 0:  # a double feed: the exit sensor saw more than the referee dealt
-            self.blocker = {"kind": "extra-cards", "seat": job.seat, "count": extra,
-                            "message": f"{extra} card(s) too many came out for seat "
-                                       f"{job.seat}: put them back under the launcher's "
-                                       "stack, then resume (POST /api/admin/resume)"}
+            self.blocker = ExtraCards(job.seat, extra)
 
     def _admin_effect(self, payload: Mapping[str, Any]) -> None:
         action = payload["action"]
@@ -375,7 +385,7 @@ class Controller:
         s = self.state
         out: dict[str, Any] = {"match": None, "step": self.step, "names": list(self.names),
                                "stats": dict(self.stats), "paused": self.paused,
-                               "alarm": self.alarm, "tower_confirm": self.tower_confirm}
+                               "alarm": _json(self.alarm), "tower_confirm": self.tower_confirm}
         if s is not None:
             out.update(U.public_state(s))
             out["match"] = {"id": self.match.id, "seed": self.match.seed}
@@ -554,9 +564,9 @@ class Controller:
             if "count" not in p:
                 raise Rejected("cards-out needs the counted cards: count", field="count",
                                status=400)
-            self._complete(self.recover["intent"], EjectionResult(
-                self.recover["want"], int(p["count"]), "ok", self.recover["seat"]),
-                status="recovered")
+            cut = self.recover
+            self._complete(cut.intent, EjectionResult(cut.want, int(p["count"]), "ok", cut.seat),
+                           status="recovered")
             return {"recovered": p["count"], "step": self.step}
         if kind == "tower-seen":
             tower, seat = p.get("tower"), p.get("seat")
@@ -571,7 +581,7 @@ class Controller:
             return {"seen": tower}
         if self.alarm is None:
             raise Rejected("there is no alarm to clear")
-        payload = {"kind": kind, "tower": self.alarm["tower"], "slot": self.alarm["slot"]}
+        payload = {"kind": kind, "tower": self.alarm.tower, "slot": self.alarm.slot}
         self.journal.append(OVERRIDE, payload)
         self._override_effect(payload)
         self.alarm = None
@@ -709,7 +719,7 @@ class Controller:
             self._adopt(eject, new, fx, live=True)
         if self.blocker is not None:
             self.hw.panel.buzz("error")
-            self._publish({"kind": "blocked", **self.blocker})
+            self._publish({"kind": "blocked", **self.blocker.to_json()})
         self._pump()
 
     def _on_tray(self, event: TrayChanged) -> None:
@@ -727,7 +737,7 @@ class Controller:
                 self._raise_alarm(ev.tower, ev.slot,
                                   f"tower {ev.tower} moved to {_slot_name(ev.slot)} without a "
                                   f"capture: put it back at {_slot_name(expected)}")
-            elif self.alarm is not None and self.alarm["tower"] == ev.tower:
+            elif self.alarm is not None and self.alarm.tower == ev.tower:
                 self._clear_tower_alarm(ev.tower)
         elif isinstance(ev, TowerRemoved):
             self.tower_pos[ev.tower] = None
@@ -749,10 +759,9 @@ class Controller:
     def _raise_alarm(self, tower: str, slot: int | str | None, message: str) -> None:
         """A tower moved without a capture: the table stops until it is back (or an
         admin clears the alarm). Ownership stays the engine's."""
-        self.alarm = {"kind": "alarm", "tower": tower, "slot": slot,
-                      "expected": self._expected_slot(tower), "message": message}
+        self.alarm = Alarm(tower, slot, self._expected_slot(tower), message)
         self.hw.panel.buzz("alarm")
-        self._publish({"kind": "alarm", **self.alarm})
+        self._publish({"kind": "alarm", **self.alarm.to_json()})
 
     def _clear_tower_alarm(self, tower: str) -> None:
         self.alarm = None
@@ -855,24 +864,21 @@ class Controller:
     def _journal_fault(self, fault: JournalUnwritable | None) -> None:
         """The journal cannot be written (`fault`), or can again (None): pause, go on.
         Called inside the journal's commit: only notes and announces."""
-        notifier = getattr(self.services, "notifier", None)  # systemctl status shows it
+        notifier = self.services.notifier  # systemctl status shows it
         if fault is None:
             if self.journal_fault is not None:
                 self.journal_fault = None
                 log.warning("the journal can be written again: the table goes on")
-                if notifier is not None:
-                    notifier.status("the journal can be written again: the table goes on")
+                notifier.status("the journal can be written again: the table goes on")
                 self._publish({"kind": "journal_ok"})
             return
         first = self.journal_fault is None
-        self.journal_fault = {"kind": "journal", "cause": fault.cause,
-                              "message": f"{fault.reason} (the table is paused)"}
+        self.journal_fault = JournalFault(fault.cause, fault.reason)
         if first:
-            log.error("%s", self.journal_fault["message"])
-            if notifier is not None:
-                notifier.status(f"paused: {fault.reason}")
+            log.error("%s", self.journal_fault.message)
+            notifier.status(f"paused: {fault.reason}")
             self.hw.panel.buzz("error")
-            self._publish({"kind": "journal_fault", **self.journal_fault})
+            self._publish({"kind": "journal_fault", **self.journal_fault.to_json()})
             self._retry_later()
 
     def _gate_journal(self) -> None:
@@ -880,7 +886,7 @@ class Controller:
         if self.journal_fault is not None or self.unjournaled is not None:
             self._retry_journal()
         if self.journal_fault is not None:
-            raise Rejected(f"the table waits: {self.journal_fault['message']}", status=507)
+            raise Rejected(f"the table waits: {self.journal_fault.message}", status=507)
 
     def _retry_journal(self) -> None:
         """Try to write again; once it works, journal an ejection's end that could not
@@ -909,29 +915,26 @@ class Controller:
     # ------------------------------------------------------------------ waiting
     def _physical_wait(self) -> dict[str, Any] | None:
         if self.journal_fault is not None:
-            return dict(self.journal_fault)
+            return self.journal_fault.to_json()
         if self.recover is not None:
-            r = self.recover
-            return {"kind": "cards-out", "seat": r["seat"], "want": r["want"],
-                    "message": f"an ejection to seat {r['seat']} was cut off: count the cards "
-                               "that came out and enter them (override cards-out)"}
+            return self.recover.to_json()
         if self.paused is not None:
-            return {"kind": "paused", "reason": self.paused,
+            return {"kind": Wait.PAUSED, "reason": self.paused,
                     "message": f"paused ({self.paused}): resume to go on"}
         if self.blocker is not None:
-            return dict(self.blocker)
+            return self.blocker.to_json()
         if self.alarm is not None:
-            return dict(self.alarm)
+            return self.alarm.to_json()
         if self.aiming is not None and not self.jobs:
-            return {"kind": "ejecting", "seat": self.aiming, "job": "aim",
+            return {"kind": Wait.EJECTING, "seat": self.aiming, "job": "aim",
                     "message": f"the launcher turns to seat {self.aiming}"}
         if self.running is not None or self.jobs:
             job = self.running[1] if self.running else self.jobs[0]
-            return {"kind": "ejecting", "seat": job.seat, "job": job.kind,
+            return {"kind": Wait.EJECTING, "seat": job.seat, "job": job.kind,
                     "message": f"the launcher is ejecting for seat {job.seat}"}
         if self.tower_waits and self.tower_confirm == "wait":
             tower, slot = next(iter(self.tower_waits.items()))
-            return {"kind": "tower", "tower": tower, "slot": slot,
+            return {"kind": Wait.TOWER, "tower": tower, "slot": slot,
                     "seat": slot if isinstance(slot, int) else None,
                     "message": f"move tower {tower} to {_slot_name(slot)}"}
         return None
@@ -939,39 +942,37 @@ class Controller:
     def waiting(self) -> dict[str, Any]:
         s = self.state
         if s is None:
-            return {"kind": "new-match", "message": "start a match (admin new-match)"}
+            return {"kind": Wait.NEW_MATCH, "message": "start a match (admin new-match)"}
         if s.over:
-            return {"kind": "match-over", "winners": list(s.winners), "message": "match over"}
+            return {"kind": Wait.MATCH_OVER, "winners": list(s.winners), "message": "match over"}
         return self._physical_wait() or self._engine_wait(s)
 
     def _engine_wait(self, s: U.State) -> dict[str, Any]:
         if s.to_act == U.CHANCE:
             if s.chance == "dealer_cards":
                 missing = [i for i in range(s.n) if i not in self.dealer_cards]
-                return {"kind": "dealer-cards", "missing": missing,
+                return {"kind": Wait.DEALER_CARDS, "missing": missing,
                         "message": "everyone turns a card to choose the dealer (reveal)"}
             if s.chance == "shuffle":
                 start = s.phase == "shuffle"
-                return {"kind": "shuffle", "round_start": start,
+                return {"kind": Wait.SHUFFLE, "round_start": start,
                         "message": ("gather all cards, shuffle, load the launcher" if start else
                                     "the launcher is empty: shuffle the discard pile but its "
                                     "top card into it") + ", then resume"}
             if s.chance == "reveal":
-                return {"kind": "reveal", "seat": s.dealer,
+                return {"kind": Wait.REVEAL, "seat": s.dealer,
                         "message": f"seat {s.dealer}: turn the first card and say which it is"}
-            return {"kind": "ejecting", "seat": s.queue[0][1] if s.queue else None,
+            return {"kind": Wait.EJECTING, "seat": s.queue[0][1] if s.queue else None,
                     "message": "the launcher is ejecting"}
         seat = s.to_act
         if s.queue:
             kind, _, count, _ = s.queue[0]
             until = kind == OWE_UNTIL
-            return {"kind": "press", "seat": seat, "presses": 0 if until else count,
+            return {"kind": Wait.PRESS, "seat": seat, "presses": 0 if until else count,
                     "until_cards": until,
                     "message": f"seat {seat}: press the launcher " +
                                ("until cards come" if until else f"{count} more time(s)")}
-        what = {"play": "turn", "drawn": "play-drawn", "extra": "extra-play",
-                "challenge": "challenge", "verdict": "verdict", "first_colour": "colour",
-                "four_towers": "four-towers", "hand_entry": "hand"}.get(s.phase, s.phase)
+        what = PHASE_WAITS.get(s.phase, s.phase)  # (an unknown phase is said as it is)
         return {"kind": what, "seat": seat, "message": f"seat {seat}: {what}"}
 
     # ------------------------------------------------------------------ announcements

@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load_config
 from firmware.controller.table import Controller
-from firmware.daemon import Daemon
+from firmware.daemon import Daemon, Services
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
 from uno_core import EDITIONS, get_edition
@@ -140,7 +140,7 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
                   path=journal.with_name(journal.name + ".world.json"))
     run = SimRun(config, world, list(names) if names is not None else list(config.table.names))
 
-    def make_table(services: Any) -> Any:
+    def make_table(services: Services) -> Any:
         controller = Controller(
             services, world.hardware(), rng_for=lambda step: rng(seed, step),
             first_match={"edition": variant, "seats": players, "options": dict(options or {}),

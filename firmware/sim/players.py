@@ -40,12 +40,10 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.errors import Rejected
 from firmware.sim.world import World, deck_of, rng
+from firmware.waits import RESUMABLE, SEAT_DECISIONS, SELF_CLEARING, Wait
 from hal.tray import NEUTRAL
 from uno_core.bots import HeuristicBot
 from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
-
-SEAT_DECISIONS = ("turn", "play-drawn", "extra-play", "challenge", "colour", "four-towers",
-                  "press", "verdict")
 
 
 def to_http(request: api.Request) -> tuple[str, dict[str, Any]]:
@@ -277,9 +275,9 @@ class TablePlayers:
         while True:
             await self._sync()
             w = self.ctl.waiting()
-            # "journal": the table cannot write its journal and retries by itself
-            if w["kind"] in ("ejecting", "journal") or (w["kind"] == "tower"
-                                            and self.world.towers.get(w["tower"]) == w["slot"]):
+            # the launcher, or a journal that cannot be written, goes on by itself
+            if w["kind"] in SELF_CLEARING or (
+                    w["kind"] == Wait.TOWER and self.world.towers.get(w["tower"]) == w["slot"]):
                 await asyncio.sleep(0.001 if self.world.fast else 0.02)
                 continue
             return
@@ -382,40 +380,40 @@ class TablePlayers:
         step = st["step"]
         if kind in SEAT_DECISIONS:
             world.check(st)
-        if kind == "cards-out":
+        if kind == Wait.CARDS_OUT:
             await self._submit(api.Admin("override", {"kind": "cards-out",
                                                       "count": world.cards_out()}))
-        elif kind == "extra-cards":
+        elif kind == Wait.EXTRA_CARDS:
             world.put_back(w["seat"], w["count"])
             await self._submit(api.Admin("resume", {}))
-        elif kind in ("paused", "jam", "reload"):
+        elif kind in RESUMABLE:
             world.launcher_sim.clear_jam()
             await self._submit(api.Admin("resume", {}))
-        elif kind == "alarm":
+        elif kind == Wait.ALARM:
             world.move_tower(w["tower"], w["expected"])
-        elif kind == "tower":
+        elif kind == Wait.TOWER:
             world.move_tower(w["tower"], w["slot"])
-        elif kind == "dealer-cards":
+        elif kind == Wait.DEALER_CARDS:
             # every seat's card, drawn at once: a restart after some were answered finds
             # the same cards for the seats still missing
             picks = rng(self.seed, "dealer", step).sample(deck_of(world.edition), world.n)
             for seat in w["missing"]:
                 await self._submit(api.Reveal(picks[seat], seat))
-        elif kind == "shuffle":
+        elif kind == Wait.SHUFFLE:
             if w["round_start"]:
                 world.gather_and_load(step)
             else:
                 world.reload_from_discard(step)
             await self._submit(api.Admin("resume", {}))
-        elif kind == "reveal":
+        elif kind == Wait.REVEAL:
             await self._reveal(step)
-        elif kind == "hand":
+        elif kind == Wait.HAND:
             seat = w["seat"]
             await self._submit(api.Hands(seat, tuple(world.hands[seat])))
-        elif kind == "verdict":
+        elif kind == Wait.VERDICT:
             guilty = bool(world.notes.get("w4_guilty"))
             await self._submit(api.Decide(w["seat"], "guilty" if guilty else "innocent"))
-        elif kind == "press":
+        elif kind == Wait.PRESS:
             if not await self._interject(st):
                 await self._press()
         elif kind in SEAT_DECISIONS:

@@ -28,7 +28,7 @@ from typing import Any
 
 from firmware.api import requests as api
 from firmware.controller.table import Controller
-from firmware.daemon import Daemon
+from firmware.daemon import Daemon, Services
 from firmware.sim.demo import sim_config
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, rng
@@ -68,7 +68,7 @@ class SimTable:
             raise RuntimeError("the simulated table did not start")
         self.settle()
 
-    def _make_table(self, services: Any) -> Controller:
+    def _make_table(self, services: Services) -> Controller:
         hardware = self.world.hardware()
         if self._wrap is not None:
             hardware = self._wrap(hardware)

@@ -10,14 +10,15 @@ from pathlib import Path
 from typing import Any
 
 from firmware.controller.table import Controller
+from firmware.daemon import Services
 from firmware.sim.world import World, rng
 
 
-def twin_factory(config: Any) -> Callable[[Any], Controller]:
+def twin_factory(config: Any) -> Callable[[Services], Controller]:
     """Build the controller on the simulated twin of the config's hardware, its world
     saved beside the journal."""
 
-    def make(services: Any) -> Controller:
+    def make(services: Services) -> Controller:
         table = config.table
         seed = config.sim.seed if config.sim.seed is not None else 0
         journal = Path(services.journal.path)

@@ -177,7 +177,6 @@ function waitingText(s) {
       case "press":
         return w.until_cards ? `${who}press the launcher until cards come out`
           : `${who}press the launcher ${w.presses ?? w.count ?? 1}×`;
-      case "draw": case "dispense": return `${who}take ${w.count ?? 1} card${(w.count ?? 1) === 1 ? "" : "s"} from the dispenser`;
       case "tower": return `move the ${w.tower} tower to ${w.seat === null || w.seat === undefined ? "the neutral spot" : named(w.seat)}`;
       case "reload": return "reload the launcher, then press resume";
       case "jam": return "jam: clear it and press resume";
@@ -199,6 +198,7 @@ function waitingText(s) {
       case "dealer-cards": return `everyone turns a card to choose the dealer (${(w.missing ?? []).map(named).join(", ")})`;
       case "shuffle": return w.round_start ? "gather and shuffle all cards, load the launcher, then resume"
         : "shuffle the discard pile (all but its top card) into the launcher, then resume";
+      case "extra-cards": case "journal": return w.message;  // the daemon's words: seat and count, or the cause
       default: if (w.text || w.message) return w.text || w.message;
     }
   }

@@ -1,0 +1,106 @@
+"""What stops the launcher or the whole table, as the controller keeps it: typed here,
+turned into the API's JSON (``waiting``, ``alarm``, ``blocked`` events) by `to_json`,
+whose keys and their order are what the API has always sent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from firmware.waits import Wait
+
+_RESUME = "then resume (POST /api/admin/resume)"
+
+
+@dataclass(frozen=True)
+class Jam:
+    """The launcher jammed or faulted: clear it, then resume."""
+
+    fault: str | None
+    kind: ClassVar[Wait] = Wait.JAM
+    message: ClassVar[str] = f"the launcher is jammed: clear it, {_RESUME}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message, "fault": self.fault}
+
+
+@dataclass(frozen=True)
+class Reload:
+    """The launcher dealt fewer cards than it was asked: its hopper is empty."""
+
+    kind: ClassVar[Wait] = Wait.RELOAD
+    message: ClassVar[str] = f"the launcher's hopper is empty: reload it, {_RESUME}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "message": self.message}
+
+
+@dataclass(frozen=True)
+class ExtraCards:
+    """A double feed: the exit sensor saw `count` more cards than `seat` was dealt."""
+
+    seat: int
+    count: int
+    kind: ClassVar[Wait] = Wait.EXTRA_CARDS
+
+    @property
+    def message(self) -> str:
+        return (f"{self.count} card(s) too many came out for seat {self.seat}: put them "
+                f"back under the launcher's stack, {_RESUME}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "count": self.count,
+                "message": self.message}
+
+
+Blocker = Jam | Reload | ExtraCards
+
+
+@dataclass(frozen=True)
+class Alarm:
+    """A tower moved (`slot`; None: lifted off the tray) without a capture; it belongs
+    at `expected`. The table stops until it is back or an admin clears the alarm."""
+
+    tower: str
+    slot: int | str | None
+    expected: int | str
+    message: str
+    kind: ClassVar[Wait] = Wait.ALARM
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tower": self.tower, "slot": self.slot,
+                "expected": self.expected, "message": self.message}
+
+
+@dataclass(frozen=True)
+class CutOff:
+    """An ejection (journal intent `intent`, `want` cards of a `job` to `seat`) that a
+    crash cut off: the table asks how many cards came out (override cards-out)."""
+
+    intent: int
+    seat: int
+    want: int
+    job: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The wait it causes."""
+        return {"kind": Wait.CARDS_OUT, "seat": self.seat, "want": self.want,
+                "message": f"an ejection to seat {self.seat} was cut off: count the cards "
+                           "that came out and enter them (override cards-out)"}
+
+
+@dataclass(frozen=True)
+class JournalFault:
+    """The journal cannot be written (`cause`, as `JournalUnwritable` names it): the
+    table pauses and retries by itself."""
+
+    cause: str
+    reason: str
+    kind: ClassVar[Wait] = Wait.JOURNAL
+
+    @property
+    def message(self) -> str:
+        return f"{self.reason} (the table is paused)"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "cause": self.cause, "message": self.message}

@@ -1,0 +1,97 @@
+"""The message catalog: both languages complete, card names from the seeds' words."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+import uno_core
+from firmware import messages as M
+from uno_core.cards import KIND_NAMES, TOWERS, Card, parse_card
+
+DOC = Path(__file__).parents[2] / "docs" / "voice.md"
+
+
+def placeholders(template: str) -> set[str]:
+    return {field for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def test_every_message_exists_in_both_languages_with_the_same_placeholders():
+    assert set(M.MESSAGES) == set(M.LANGUAGES) == {"en", "de"}
+    en, de = M.MESSAGES["en"], M.MESSAGES["de"]
+    assert set(en) == set(de)
+    different = {key: (placeholders(en[key]), placeholders(de[key])) for key in en
+                 if placeholders(en[key]) != placeholders(de[key])}
+    assert different == {}
+
+
+def test_every_card_kind_colour_and_tower_has_a_name_in_both_languages():
+    for lang in M.LANGUAGES:
+        assert set(M.KINDS[lang]) == set(KIND_NAMES)
+        assert set(M.COLOURS[lang]) == set(M.CARD_COLOURS[lang]) == set(uno_core.cards.COLOURS)
+        assert all(M.tower_name(t, lang).strip() for t in TOWERS)
+
+
+@pytest.mark.parametrize("edition", sorted(uno_core.EDITIONS))
+def test_an_edition_renames_only_cards_of_its_own_deck(edition):
+    kinds = {card.kind for card in uno_core.get_edition(edition).deck}
+    for lang in M.LANGUAGES:
+        assert set(M.EDITION_KINDS[lang].get(edition, {})) <= kinds
+        for card in set(uno_core.get_edition(edition).deck):
+            assert M.card_name(card, lang, edition)  # every card of the deck can be said
+
+
+def test_german_card_names_per_edition():
+    assert M.card_name(parse_card("W+4"), "de", "classic") == "Zieh 4 + Farbenwahl"
+    assert M.card_name(parse_card("W+4"), "de", "power") == "Zieh-4-Farbenwahl"
+    assert M.card_name(parse_card("RH2"), "de", "extreme") == "rote Zweimal drücken"
+    assert M.card_name(parse_card("YS"), "de", "classic") == "gelbe Aussetzen"
+    assert M.card_name(parse_card("BR"), "de") == "blaue Retour"
+    assert M.card_name(parse_card("G4O"), "en") == "green 4 with O"
+    assert M.card_name(parse_card("W"), "en", "classic") == "Wild"
+
+
+def test_an_unknown_language_is_a_clear_error():
+    with pytest.raises(ValueError, match="unknown language 'fr' \\(known: en, de\\)"):
+        M.text("fr", "turn", seat="North")
+
+
+def _doc_rows() -> list[list[str]]:
+    """The card-name table of docs/voice.md: kind | editions | English | German | seed."""
+    text = DOC.read_text()
+    table = text[text.index("| kind |"):].split("\n\n")[0].splitlines()[2:]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in table]
+
+
+def _words(text: str) -> list[str]:
+    return re.sub(r"[\s\-„“\"«»]+", " ", text).strip().lower().split()
+
+
+def _in_order(words: list[str], quote: list[str]) -> bool:
+    """Every word of `words` is in `quote`, in that order ("Hände tauschen" in „die Hände
+    zu tauschen")."""
+    rest = iter(quote)
+    return all(word in rest for word in words)
+
+
+def test_docs_voice_lists_every_german_card_name_with_the_seed_it_quotes():
+    rows = _doc_rows()
+    documented = {}
+    for kind, editions, english, german, seed in rows:
+        kind = kind.strip("`")
+        assert english == KIND_NAMES[kind]
+        for edition in editions.split(", "):
+            documented[(kind, edition)] = german
+        assert _in_order(_words(german), _words(seed)), f"{german!r} is not in the quote {seed!r}"
+    expected = {}
+    for edition in uno_core.EDITIONS:
+        for kind in {c.kind for c in uno_core.get_edition(edition).deck} - {uno_core.cards.NUMBER}:
+            expected[(kind, edition)] = M.kind_name(kind, "de", edition)
+    assert documented == expected
+
+
+def test_a_card_name_is_the_same_card_for_every_interned_value():
+    assert M.card_name(Card("R", "S"), "de") == M.card_name(parse_card("RS"), "de")

@@ -1,6 +1,6 @@
 """The table's one TOML config file, validated at load (Klipper style).
 
-Sections the daemon owns (`[table]`, `[api]`, `[journal]`, `[sim]`) are read here;
+Sections the daemon owns (`[table]`, `[api]`, `[journal]`, `[sim]`, `[voice]`) are read here;
 each hardware section is handed to its hal feature's ``parse_config(mapping, path=,
 errors=)``
 (named in `SECTION_PARSERS`, imported lazily). Then cross-section rules are checked:
@@ -39,6 +39,7 @@ SYSTEM_PATH = Path("/etc/unotable/config.toml")
 DEFAULT_PATH = Path(__file__).with_name("default_config.toml")
 EDITIONS = tuple(uno_core.EDITIONS)
 TOWER_CONFIRM = ("wait", "warn", "off")
+LANGUAGES = ("en", "de")  # firmware.messages holds the texts of each
 MIN_TOKEN_LENGTH = 16
 MIN_TOKEN_DISTINCT = 8  # "aaaaaaaaaaaaaaaa" or "abababab..." is no secret
 # Without these `run` cannot start (launcher, seats) or would play a game nobody chose.
@@ -70,6 +71,7 @@ class TableConfig:
     names: tuple[str, ...]
     options: Mapping[str, OptionValue]
     tower_confirm: str
+    language: str = "en"  # what the voice (and the screen) speak: LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,17 @@ class SimConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """`[voice]`: announcements through espeak-ng (firmware.voice, docs/voice.md)."""
+
+    enabled: bool = False
+    voice: str = ""  # an espeak-ng voice ("de", "en-us", "de+f3"); "" = the table's language
+    speed: int = 160  # words per minute
+    volume: int = 100  # espeak-ng's amplitude, 0-200
+    device: str = ""  # an ALSA device for aplay ("plughw:CARD=Headphones"); "" = the default
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path
     digest: str  # sha256 of the file: the match header's config hash
@@ -120,6 +133,7 @@ class Config:
     sim: SimConfig
     # hardware section name -> its hal config (or the raw table while no parser exists)
     hardware: Mapping[str, Any]
+    voice: VoiceConfig = VoiceConfig()
 
     def pins(self) -> dict[str, int]:
         """Every GPIO pin in use: dotted key -> BCM number."""
@@ -199,7 +213,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
 
     errors: list[ConfigError] = []
     reader = _Reader(errors)
-    known = {"table", "api", "journal", "sim", *SECTION_PARSERS}
+    known = {"table", "api", "journal", "sim", "voice", *SECTION_PARSERS}
     for key in sorted(set(doc) - known):
         errors.append(ConfigError(key, "unknown section" if isinstance(doc[key], dict) else "unknown option"))
 
@@ -207,6 +221,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     api = _api(reader, doc)
     journal = _journal(reader, doc)
     sim = _sim(reader, doc)
+    voice = _voice(reader, doc)
     hardware = {name: _hardware(reader, name, doc[name]) for name in SECTION_PARSERS if name in doc}
     for name, holds in REQUIRED_SECTIONS.items():
         if name not in doc:
@@ -227,9 +242,9 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         if problem:
             why = "real pins" if "sim" in doc else "real pins: the file has no [sim] section"
             reader.add(ConfigError("sim.enabled", f"is false ({why}), but {problem}"))
-    if errors or None in (table, api, journal, sim):
+    if errors or None in (table, api, journal, sim, voice):
         return None, errors
-    assert table and api and journal and sim
+    assert table and api and journal and sim and voice
     config = Config(
         path=path,
         digest=hashlib.sha256(data).hexdigest(),
@@ -238,6 +253,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         journal=journal,
         sim=sim,
         hardware=MappingProxyType(hardware),
+        voice=voice,
     )
     return config, errors
 
@@ -249,6 +265,7 @@ def _table(reader: _Reader, doc: Mapping[str, Any]) -> TableConfig | None:
     edition = reader.get(sec, "string", "edition", "classic", choices=EDITIONS)
     seats = reader.get(sec, "integer", "seats", 4, minimum=2, maximum=10)
     tower_confirm = reader.get(sec, "string", "tower_confirm", "wait", choices=TOWER_CONFIRM)
+    language = reader.get(sec, "string", "language", "en", choices=LANGUAGES)
     if edition is not _BAD and seats is not _BAD:
         spec = uno_core.get_edition(edition)
         if not spec.min_players <= seats <= spec.max_players:
@@ -257,9 +274,9 @@ def _table(reader: _Reader, doc: Mapping[str, Any]) -> TableConfig | None:
     names = _names(reader, sec, seats)
     options = _options(reader, sec, edition)
     reader.finish(sec, doc.get("table"))
-    if _BAD in (edition, seats, tower_confirm, names, options):
+    if _BAD in (edition, seats, tower_confirm, names, options, language):
         return None
-    return TableConfig(edition, seats, names, options, tower_confirm)
+    return TableConfig(edition, seats, names, options, tower_confirm, language)
 
 
 def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:
@@ -373,6 +390,33 @@ def _sim(reader: _Reader, doc: Mapping[str, Any]) -> SimConfig | None:
     if _BAD in (enabled, seed):
         return None
     return SimConfig(enabled, seed)
+
+
+_VOICE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+-]*")  # espeak-ng: "de", "en-us", "de+f3"
+_ALSA_DEVICE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_:,.=-]*")  # "hw:1,0", "plughw:CARD=Headphones"
+
+
+def _voice(reader: _Reader, doc: Mapping[str, Any]) -> VoiceConfig | None:
+    sec = reader.section(doc, "voice")
+    if sec is None:
+        return None
+    enabled = reader.get(sec, "boolean", "enabled", False)
+    voice = reader.get(sec, "string", "voice", "")
+    speed = reader.get(sec, "integer", "speed", 160, minimum=80, maximum=450)
+    volume = reader.get(sec, "integer", "volume", 100, minimum=0, maximum=200)
+    device = reader.get(sec, "string", "device", "")
+    reader.finish(sec, doc.get("voice"))
+    if isinstance(voice, str) and voice and not _VOICE_NAME.fullmatch(voice):
+        reader.add(ConfigError("voice.voice", f"must be an espeak-ng voice like 'de' or "
+                                              f"'en-us' (espeak-ng --voices), not {voice!r}"))
+        voice = _BAD
+    if isinstance(device, str) and device and not _ALSA_DEVICE.fullmatch(device):
+        reader.add(ConfigError("voice.device", f"must be an ALSA device like 'hw:1,0' or "
+                                               f"'plughw:CARD=Headphones' (aplay -L), not {device!r}"))
+        device = _BAD
+    if _BAD in (enabled, voice, speed, volume, device):
+        return None
+    return VoiceConfig(enabled, voice, speed, volume, device)
 
 
 def resolve_parser(name: str) -> Callable[..., Any] | None:

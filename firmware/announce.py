@@ -19,8 +19,8 @@ import uno_core as U
 from firmware.messages import MESSAGES, card_name, colour_name, kind_name, text, tower_name
 from uno_core.effects import EVERYONE_ONCE, UNTIL_CARDS
 
-# a seat's own draw or press on its turn: the cards it gets are said, not the draw itself
-OWN_DRAWS = ("draw", "press")
+# a seat's own press on its turn: what the launcher gives is said, not the press it owes
+OWN_PRESSES = ("draw", "press")
 # effects the voice leaves to the screen: the physical steps they stand for are shown there
 SILENT = frozenset({"cards_laid", "reshuffled", "card_returned", "prompt"})
 
@@ -85,8 +85,8 @@ def announcements(event: Mapping[str, Any], lang: str, seat_names: Sequence[str]
     everyone = False
     for e in effects:
         kind = e["type"]
-        own = action.get("type") in OWN_DRAWS and e.get("seat") == action.get("seat")
-        if kind == "dispense" and (dealt or own):
+        own = action.get("type") in OWN_PRESSES and e.get("seat") == action.get("seat")
+        if kind == "dispense" and dealt:
             continue
         if kind == "owe_presses":
             if own and e["mode"] != EVERYONE_ONCE:

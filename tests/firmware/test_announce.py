@@ -64,13 +64,15 @@ def test_a_tie_names_every_winner():
     assert announcements(event, "de", NAMES) == ["North und South gewinnen das Spiel mit 500 Punkten!"]
 
 
-def test_the_deal_is_one_sentence_and_an_own_draw_says_only_what_came():
+def test_the_deal_is_one_sentence_and_an_own_press_says_only_what_came():
     deal = action_event(U.Shuffle(), *(E.Dispense(i, 7) for i in range(4)))
     assert announcements(deal, "en", NAMES) == ["Everyone gets 7 cards."]
     draw = action_event(U.Draw(1), E.Dispense(1, 1))
-    assert announcements(draw, "en", NAMES, turn=2) == ["South, your turn."]
+    assert announcements(draw, "en", NAMES, turn=2) == ["East takes one card.", "South, your turn."]
     press = action_event(U.Press(1), E.OwePresses(1, 1, E.FIXED))
     assert announcements(press, "en", NAMES) == []
+    assert announcements(action_event(U.Eject(0), E.Ejected(1, 0)), "en", NAMES, turn=2) == [
+        "No cards for East.", "South, your turn."]
 
 
 def test_everyone_pressing_once_is_said_once():

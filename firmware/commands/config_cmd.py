@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "token, and (with real pins) a machine where gpiozero finds no pin library. "
         "Exit status 0 only when `unotable run` can start from it, 1 otherwise.",
     )
-    check.add_argument("path", nargs="?", metavar="PATH", help="config file to check")
+    check.add_argument("path", nargs="?", metavar="PATH", help="config file to check (default: "
+                       "$UNOTABLE_CONFIG, /etc/unotable/config.toml, else the built-in default)")
     check.set_defaults(func=run_check)
 
 

@@ -15,9 +15,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "$UNOTABLE_CONFIG, /etc/unotable/config.toml, else the built-in default, which "
         "runs on the simulated table.",
     )
-    parser.add_argument("--config", metavar="PATH", help="config file")
+    parser.add_argument("--config", metavar="PATH", help="config file (default: $UNOTABLE_CONFIG, "
+                        "/etc/unotable/config.toml, else the built-in default)")
     parser.add_argument("--log-level", default="INFO",
-                        choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="least important log messages shown")
     parser.set_defaults(func=run)
 
 

@@ -115,8 +115,11 @@ def open_sim(driver: str, spec: str | None) -> Any:
 
 
 def reader_failure(port: str, driver: str, exc: Exception) -> str:
-    from hal.errors import ReaderDisconnected
+    from hal.errors import PortBusy, ReaderDisconnected
 
+    if isinstance(exc, PortBusy):
+        return (f"port {port} is busy: another program holds it (the table's daemon? "
+                "`systemctl stop unotable` first), or name another reader with --port")
     if isinstance(exc, ReaderDisconnected):
         return f"cannot open port {port}: {exc.reason}"
     return f"no usable answer from the {driver} on port {port}: {exc}"

@@ -138,3 +138,14 @@ def test_demo_with_a_journal_says_where_it_is_and_how_to_continue(tmp_path, caps
     out = capsys.readouterr().out
     assert f"journal: {journal} (the same --journal again continues the match" in out
     assert journal.exists()
+
+
+def test_demo_serve_on_a_taken_port_says_so_in_one_line_naming_port(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["demo", "--serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"port {port} on 127.0.0.1 is taken" in err and "--port" in err

@@ -1,9 +1,13 @@
 """SerialLink: open by URL, notice a vanished port, reopen with backoff on the injected clock."""
 
+import fcntl
+import os
+import pty
+
 import pytest
 import serial
 
-from hal.errors import ReaderDisconnected
+from hal.errors import PortBusy, ReaderDisconnected
 from hal.serialport import SerialLink
 
 
@@ -85,3 +89,24 @@ def test_a_vanished_port_raises_disconnected_then_reopens():
         link.write(b"x")
     assert link.open() is True  # the first reopen is tried at once
     assert link.reconnects == 1
+
+
+
+def test_a_port_another_program_holds_is_busy_until_it_lets_go():
+    controller, device = pty.openpty()
+    path = os.ttyname(device)
+    fcntl.flock(device, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another program's exclusive open
+    link = SerialLink(path, baudrate=115200, backoff_min_s=0.0)
+    try:
+        with pytest.raises(PortBusy, match="busy: another program holds it") as caught:
+            link.open()
+        assert caught.value.port == path and not link.connected
+        fcntl.flock(device, fcntl.LOCK_UN)  # it lets go
+        assert link.open() is True
+        # and while the link holds the port, the other program is the one refused
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(device, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        link.close()
+        os.close(device)
+        os.close(controller)

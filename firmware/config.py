@@ -111,6 +111,11 @@ class SimConfig:
 
 
 @dataclass(frozen=True)
+class GpioConfig:
+    pin_factory: str = "auto"  # hal.pins.CHOICES: which library drives the real pins
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path
     digest: str  # sha256 of the file: the match header's config hash
@@ -120,6 +125,7 @@ class Config:
     sim: SimConfig
     # hardware section name -> its hal config (or the raw table while no parser exists)
     hardware: Mapping[str, Any]
+    gpio: GpioConfig = GpioConfig()
 
     def pins(self) -> dict[str, int]:
         """Every GPIO pin in use: dotted key -> BCM number."""
@@ -199,7 +205,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
 
     errors: list[ConfigError] = []
     reader = _Reader(errors)
-    known = {"table", "api", "journal", "sim", *SECTION_PARSERS}
+    known = {"table", "api", "journal", "sim", "gpio", *SECTION_PARSERS}
     for key in sorted(set(doc) - known):
         errors.append(ConfigError(key, "unknown section" if isinstance(doc[key], dict) else "unknown option"))
 
@@ -207,6 +213,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     api = _api(reader, doc)
     journal = _journal(reader, doc)
     sim = _sim(reader, doc)
+    gpio = _gpio(reader, doc)
     hardware = {name: _hardware(reader, name, doc[name]) for name in SECTION_PARSERS if name in doc}
     for name, holds in REQUIRED_SECTIONS.items():
         if name not in doc:
@@ -220,16 +227,21 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         if problem:
             reader.add(ConfigError(key, problem))
     _check_uart(reader, hardware, ports)
-    if sim is not None and not sim.enabled and any(_pins(hardware)):
+    if sim is not None and not sim.enabled and any(_pins(hardware)) and gpio is not None \
+            and gpio.pin_factory != "auto":
+        problem = named_pin_library_problem(gpio.pin_factory)
+        if problem:
+            reader.add(ConfigError("gpio.pin_factory", problem))
+    elif sim is not None and not sim.enabled and any(_pins(hardware)) and gpio is not None:
         pwm = [key for cfg in hardware.values() if callable(getattr(cfg, "pwm_pins", None))
                for key in cfg.pwm_pins()]
         problem = pin_library_problem(needs_pwm=pwm)
         if problem:
             why = "real pins" if "sim" in doc else "real pins: the file has no [sim] section"
             reader.add(ConfigError("sim.enabled", f"is false ({why}), but {problem}"))
-    if errors or None in (table, api, journal, sim):
+    if errors or None in (table, api, journal, sim, gpio):
         return None, errors
-    assert table and api and journal and sim
+    assert table and api and journal and sim and gpio
     config = Config(
         path=path,
         digest=hashlib.sha256(data).hexdigest(),
@@ -238,6 +250,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         journal=journal,
         sim=sim,
         hardware=MappingProxyType(hardware),
+        gpio=gpio,
     )
     return config, errors
 
@@ -373,6 +386,29 @@ def _sim(reader: _Reader, doc: Mapping[str, Any]) -> SimConfig | None:
     if _BAD in (enabled, seed):
         return None
     return SimConfig(enabled, seed)
+
+
+def _gpio(reader: _Reader, doc: Mapping[str, Any]) -> GpioConfig | None:
+    from hal.pins import CHOICES
+
+    sec = reader.section(doc, "gpio")
+    if sec is None:
+        return None
+    pin_factory = reader.get(sec, "string", "pin_factory", "auto", choices=CHOICES)
+    reader.finish(sec, doc.get("gpio"))
+    return None if pin_factory is _BAD else GpioConfig(pin_factory)
+
+
+def named_pin_library_problem(choice: str) -> str | None:
+    """Why the pin library `[gpio] pin_factory` names cannot drive pins here, or None.
+    Loads it as `unotable run` will, and releases it."""
+    from hal.pins import PinLibraryError, load_pin_factory
+
+    try:
+        load_pin_factory(choice).close()
+    except PinLibraryError as exc:
+        return f"{exc} (or set [sim] enabled = true for the simulated table)"
+    return None
 
 
 def resolve_parser(name: str) -> Callable[..., Any] | None:

@@ -92,6 +92,22 @@ def run(args: argparse.Namespace) -> int:
     return 0 if summary["world_agrees"] else 1
 
 
+def _refuse_taken_port(port: int) -> None:
+    """One line naming the port and --port, before anything starts, when another program
+    (often an earlier `unotable demo --serve`) listens there."""
+    import socket
+
+    from firmware.errors import UsageError
+
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise UsageError(f"port {port} on 127.0.0.1 is taken ({exc.strerror}): another "
+                             "`unotable demo --serve`? choose another with --port") from None
+
+
 def serve(args: argparse.Namespace) -> int:
     from firmware.errors import UsageError
     from firmware.screen_demo import ScreenDemo
@@ -101,6 +117,7 @@ def serve(args: argparse.Namespace) -> int:
         raise UsageError("--serve shows the match in the browser: no --json or --journal")
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port}: a TCP port 1-65535")
+    _refuse_taken_port(args.port)
     try:
         demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat,
                           port=args.port, fast=args.fast, out=sys.stdout)

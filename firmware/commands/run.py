@@ -34,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
     if config.sim.enabled:
         from firmware.sim.twin import twin_factory as factory
     else:
+        from firmware.commands.config_cmd import use_configured_pins
         from firmware.controller import table_factory as factory
+
+        use_configured_pins(config)
     try:
         return Daemon(config, factory(config)).run()
     except JournalError as exc:  # refused before anything started: exit 2, one line

@@ -173,7 +173,7 @@ class Selftest:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.commands.config_cmd import load_or_refuse
+    from firmware.commands.config_cmd import load_or_refuse, use_configured_pins
     from firmware.controller.hardware import Hardware
 
     config = load_or_refuse(args.config)
@@ -195,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
             test.hw = twin.hardware()
             print("selftest on the simulated table ([sim] enabled)", file=out)
         else:
+            use_configured_pins(config)
             test.hw = Hardware.from_config(config)
     except Exception as exc:  # noqa: BLE001 - a device that cannot be opened is a finding
         test.add("hardware", FAIL, f"cannot open the devices: {type(exc).__name__}: {exc}")

@@ -13,19 +13,25 @@ GPIOZERO_FACTORIES = {
 }
 
 
-def installed(mocker, choice: str):
+# sys.modules entries go through monkeypatch, which restores exactly those keys:
+# mock.patch.dict would also drop every module imported during the test, and the next
+# import would make new classes that `except`/`isinstance` no longer recognise.
+
+
+def installed(monkeypatch, mocker, choice: str):
     """The library of `choice` present: gpiozero's factory module for it is a stand-in
     whose factory class is a mock."""
     module_name, class_name, _ = GPIOZERO_FACTORIES[choice]
     module = types.ModuleType(module_name)
     factory_class = mocker.Mock(name=class_name)
     setattr(module, class_name, factory_class)
-    mocker.patch.dict(sys.modules, {module_name: module})
+    monkeypatch.setitem(sys.modules, module_name, module)
     return factory_class
 
 
-def missing(mocker, choice: str) -> None:
+def missing(monkeypatch, choice: str) -> None:
     """The library of `choice` absent: importing gpiozero's factory module fails."""
     module_name, _, libraries = GPIOZERO_FACTORIES[choice]
-    mocker.patch.dict(sys.modules, {name: None for name in libraries})
-    sys.modules.pop(module_name, None)  # patch.dict puts it back as it was
+    for name in libraries:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, module_name, raising=False)

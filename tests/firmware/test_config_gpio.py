@@ -40,9 +40,9 @@ def test_unknown_values_and_options_are_each_listed(tmp_path):
 
 
 def test_a_named_library_that_is_missing_is_one_line_in_check_and_run(
-    tmp_path, mocker, no_factory_yet, capsys
+    tmp_path, monkeypatch, no_factory_yet, capsys
 ):
-    missing(mocker, "rpigpio")
+    missing(monkeypatch, "rpigpio")
     path = real_pins(tmp_path, "rpigpio")
     assert main(["config", "check", str(path)]) == 1
     [line] = capsys.readouterr().out.splitlines()
@@ -53,15 +53,19 @@ def test_a_named_library_that_is_missing_is_one_line_in_check_and_run(
     assert line.startswith(f"unotable run: error: {path}: gpio.pin_factory: rpigpio:")
 
 
-def test_check_loads_the_named_library_and_releases_it(tmp_path, mocker, no_factory_yet):
-    factory_class = installed(mocker, "lgpio")
+def test_check_loads_the_named_library_and_releases_it(
+    tmp_path, monkeypatch, mocker, no_factory_yet
+):
+    factory_class = installed(monkeypatch, mocker, "lgpio")
     assert check_config(real_pins(tmp_path, "lgpio")) == []
     factory_class.return_value.close.assert_called_once_with()
     assert Device.pin_factory is None
 
 
-def test_run_builds_the_devices_on_the_chosen_library(tmp_path, mocker, no_factory_yet):
-    factory_class = installed(mocker, "pigpio")
+def test_run_builds_the_devices_on_the_chosen_library(
+    tmp_path, monkeypatch, mocker, no_factory_yet
+):
+    factory_class = installed(monkeypatch, mocker, "pigpio")
     chosen = []
     daemon = mocker.patch("firmware.daemon.Daemon")
     daemon.side_effect = lambda *a, **k: chosen.append(Device.pin_factory) or mocker.DEFAULT

@@ -67,7 +67,7 @@ def test_skip_keeps_the_old_entry_and_quit_changes_nothing(monkeypatch, config, 
     assert "unchanged" in capsys.readouterr().out
 
 
-def test_two_tags_on_the_reader_or_none_are_refused_until_one_is_left(monkeypatch, config, capsys):
+def test_two_tags_on_the_reader_or_none_are_refused_until_one_is_left(mocker, config, capsys):
     with SimPN532(["04A1000000000A", "04A1000000000B"]) as chip:
         steps = iter(
             [
@@ -89,7 +89,7 @@ def test_two_tags_on_the_reader_or_none_are_refused_until_one_is_left(monkeypatc
             step()
             return ""
 
-        monkeypatch.setattr("builtins.input", answer)
+        mocker.patch("builtins.input", side_effect=answer)
         status = main(["enroll", "--config", str(config), "--port", chip.port, "--timeout", "0.2"])
     out = capsys.readouterr().out
     assert status == 0

@@ -21,18 +21,20 @@ def test_the_choices_are_the_briefs_libraries_and_auto():
 
 
 @pytest.mark.parametrize("choice", ["lgpio", "rpigpio", "pigpio"])
-def test_a_named_choice_becomes_the_factory_of_every_device(mocker, no_factory_yet, choice):
-    factory_class = installed(mocker, choice)
+def test_a_named_choice_becomes_the_factory_of_every_device(
+    monkeypatch, mocker, no_factory_yet, choice
+):
+    factory_class = installed(monkeypatch, mocker, choice)
     for other in set(GPIOZERO_FACTORIES) - {choice}:
-        installed(mocker, other)  # present too, and still not the one chosen
+        installed(monkeypatch, mocker, other)  # present too, and still not the one chosen
     factory = use_pin_factory(choice)
     factory_class.assert_called_once_with()
     assert factory is factory_class.return_value
     assert Device.pin_factory is factory
 
 
-def test_auto_leaves_the_search_to_gpiozero(mocker, no_factory_yet):
-    loaded = {choice: installed(mocker, choice) for choice in GPIOZERO_FACTORIES}
+def test_auto_leaves_the_search_to_gpiozero(monkeypatch, mocker, no_factory_yet):
+    loaded = {choice: installed(monkeypatch, mocker, choice) for choice in GPIOZERO_FACTORIES}
     assert use_pin_factory("auto") is None
     assert Device.pin_factory is None  # gpiozero searches at the first device
     for factory_class in loaded.values():
@@ -45,9 +47,9 @@ def test_auto_leaves_the_search_to_gpiozero(mocker, no_factory_yet):
     ("pigpio", "pigpio", "sudo apt install pigpiod"),
 ])
 def test_a_missing_library_is_one_line_saying_what_to_install(
-    mocker, no_factory_yet, choice, library, install
+    monkeypatch, no_factory_yet, choice, library, install
 ):
-    missing(mocker, choice)
+    missing(monkeypatch, choice)
     with pytest.raises(PinLibraryError) as caught:
         use_pin_factory(choice)
     message = str(caught.value)
@@ -57,8 +59,10 @@ def test_a_missing_library_is_one_line_saying_what_to_install(
     assert Device.pin_factory is None  # nothing half-chosen
 
 
-def test_a_library_that_cannot_drive_this_machine_says_why(mocker, no_factory_yet):
-    factory_class = installed(mocker, "rpigpio")
+def test_a_library_that_cannot_drive_this_machine_says_why(
+    monkeypatch, mocker, no_factory_yet
+):
+    factory_class = installed(monkeypatch, mocker, "rpigpio")
     factory_class.side_effect = RuntimeError("This module can only be run on a Raspberry Pi!")
     with pytest.raises(PinLibraryError, match=r"rpigpio: RPi.GPIO cannot drive the pins of "
                        r"this machine \(RuntimeError: This module can only be run"):

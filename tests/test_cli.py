@@ -1,5 +1,6 @@
 import argparse
 import os
+import socket
 import subprocess
 import sys
 from importlib.metadata import version
@@ -118,3 +119,11 @@ def test_help_of_demo_lists_its_defaults_the_same_way():
     for default in ("--players PLAYERS seats (default: 4)", "(default: 8080)",
                     "(default: classic)", "(default: a temporary journal"):
         assert default in text
+
+
+def test_demo_serve_into_a_closed_pipe_stops_quietly():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = into_closed_pipe("demo", "--serve", "--fast", "--port", str(port))
+    assert (done.stderr, done.returncode) == ("", CLOSED_PIPE_STATUS)

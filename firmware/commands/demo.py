@@ -111,16 +111,20 @@ def _refuse_taken_port(port: int) -> None:
 def serve(args: argparse.Namespace) -> int:
     from firmware.errors import UsageError
     from firmware.screen_demo import ScreenDemo
-    from firmware.sim.demo import DemoError
+    from firmware.sim.demo import DemoError, PipeOut
 
     if args.json or args.journal:
         raise UsageError("--serve shows the match in the browser: no --json or --journal")
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port}: a TCP port 1-65535")
     _refuse_taken_port(args.port)
+    log = PipeOut(sys.stdout, lambda: demo.stop())  # `| head`: stop, end quietly
     try:
         demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat,
-                          port=args.port, fast=args.fast, out=sys.stdout)
+                          port=args.port, fast=args.fast, out=log)  # type: ignore[arg-type]
     except DemoError as exc:
         raise UsageError(str(exc)) from None
-    return demo.run()
+    status = demo.run()
+    if log.closed:
+        raise BrokenPipeError
+    return status

@@ -28,7 +28,8 @@ class DefaultsFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         text = action.help or ""
-        if "default" in text or any(action.default is no for no in (None, False, argparse.SUPPRESS)):
+        no_value = any(action.default is no for no in (None, False, argparse.SUPPRESS))
+        if "default" in text or no_value:
             return text
         return super()._get_help_string(action)
 

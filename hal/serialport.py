@@ -83,7 +83,8 @@ class SerialLink:
             self._next_attempt = now + self._backoff
             self._backoff = min(self._backoff * 2, self._backoff_max)
             if getattr(exc, "errno", None) in BUSY_ERRNOS:
-                raise PortBusy(self.url, f"busy: another program holds it ({self.last_error})") from exc
+                raise PortBusy(self.url,
+                               f"busy: another program holds it ({self.last_error})") from exc
             raise ReaderDisconnected(self.url, f"cannot open: {self.last_error}") from exc
         if self._opened_once:
             self.reconnects += 1

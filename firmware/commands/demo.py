@@ -30,8 +30,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="print only the summary, as one JSON object")
     parser.add_argument("--journal", metavar="PATH",
                         help="keep the journal here (and the world beside it); running "
-                        "again with the same path continues the match (default: a temporary journal, "
-                        "deleted at the end)")
+                        "again with the same path continues the match (default: a "
+                        "temporary journal, deleted at the end)")
     parser.add_argument("--serve", action="store_true",
                         help="take a seat yourself: serve the table's screen and play in the "
                         "browser next to the bots (your cards are shown on the screen)")

@@ -49,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "'sim' when the config has [sim] enabled = true, else the config's "
                         "neutral-slot reader)")
     parser.add_argument("--driver", choices=DRIVERS, help="reader chip for --port (default: pn532)")
-    parser.add_argument("--timeout", type=float, default=1.0, metavar="S", help="answer timeout, in seconds")
+    parser.add_argument("--timeout", type=float, default=1.0, metavar="S",
+                        help="answer timeout, in seconds")
     parser.set_defaults(func=run_enroll)
 
 

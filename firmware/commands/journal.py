@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "the journal and its .mark (or point [journal] path at NEW). Exit status 1 when "
         "no match could be read.")
     recover.add_argument("file", metavar="FILE", help="the damaged journal")
-    recover.add_argument("--out", metavar="NEW", required=True, help="the new journal (no default: required)")
+    recover.add_argument("--out", metavar="NEW", required=True, help="the new journal")
     recover.set_defaults(func=run_recover)
 
 

@@ -39,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "selftest", help="exercise the configured hardware and report what works",
         description=__doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else None)
-    parser.add_argument("--config", metavar="PATH", help="config file (default: $UNOTABLE_CONFIG, /etc/unotable/config.toml, else the built-in default)")
+    parser.add_argument("--config", metavar="PATH",
+                        help="config file (default: $UNOTABLE_CONFIG, "
+                        "/etc/unotable/config.toml, else the built-in default)")
     parser.add_argument("--yes", action="store_true",
                         help="non-interactive: never prompt, skip what needs a person")
     parser.add_argument("--timeout", type=float, default=10.0,

@@ -30,14 +30,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Scan the reader on PORT (a device path or pyserial URL; 'sim' or "
         "'sim:UID,UID' for a simulated reader) and print the tag UIDs it sees.",
     )
-    parser.add_argument("--port", required=True, help="device path, pyserial URL, or sim[:UID,...] (no default: required)")
+    parser.add_argument("--port", required=True, help="device path, pyserial URL, or sim[:UID,...]")
     parser.add_argument(
         "--driver", choices=DRIVERS, default="pn532", help="reader chip"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per scan")
     parser.add_argument("--watch", action="store_true", help="keep scanning; print each change")
     parser.add_argument(
-        "--scans", type=int, default=None, metavar="N", help="stop after N scans (with --watch; default: scan until Ctrl-C)"
+        "--scans", type=int, default=None, metavar="N",
+        help="stop after N scans (with --watch; default: scan until Ctrl-C)",
     )
     parser.add_argument(
         "--interval",

@@ -251,7 +251,7 @@ def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any
         "target_score": state.options.target_score if state is not None else None,
         "match_over": bool(state is not None and state.over),
         "winners": list(state.winners) if state is not None else [],
-        "journal": str(journal) if journal is not None else None,  # None: a temporary one, deleted
+        "journal": str(journal) if journal is not None else None,  # None: temporary, deleted
     }
 
 

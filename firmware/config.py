@@ -124,6 +124,11 @@ class VoiceConfig:
 
 
 @dataclass(frozen=True)
+class GpioConfig:
+    pin_factory: str = "auto"  # hal.pins.CHOICES: which library drives the real pins
+
+
+@dataclass(frozen=True)
 class Config:
     path: Path
     digest: str  # sha256 of the file: the match header's config hash
@@ -134,6 +139,7 @@ class Config:
     # hardware section name -> its hal config (or the raw table while no parser exists)
     hardware: Mapping[str, Any]
     voice: VoiceConfig = VoiceConfig()
+    gpio: GpioConfig = GpioConfig()
 
     def pins(self) -> dict[str, int]:
         """Every GPIO pin in use: dotted key -> BCM number."""
@@ -213,7 +219,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
 
     errors: list[ConfigError] = []
     reader = _Reader(errors)
-    known = {"table", "api", "journal", "sim", "voice", *SECTION_PARSERS}
+    known = {"table", "api", "journal", "sim", "voice", "gpio", *SECTION_PARSERS}
     for key in sorted(set(doc) - known):
         errors.append(ConfigError(key, "unknown section" if isinstance(doc[key], dict) else "unknown option"))
 
@@ -222,6 +228,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     journal = _journal(reader, doc)
     sim = _sim(reader, doc)
     voice = _voice(reader, doc)
+    gpio = _gpio(reader, doc)
     hardware = {name: _hardware(reader, name, doc[name]) for name in SECTION_PARSERS if name in doc}
     for name, holds in REQUIRED_SECTIONS.items():
         if name not in doc:
@@ -235,16 +242,21 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         if problem:
             reader.add(ConfigError(key, problem))
     _check_uart(reader, hardware, ports)
-    if sim is not None and not sim.enabled and any(_pins(hardware)):
+    if sim is not None and not sim.enabled and any(_pins(hardware)) and gpio is not None \
+            and gpio.pin_factory != "auto":
+        problem = named_pin_library_problem(gpio.pin_factory)
+        if problem:
+            reader.add(ConfigError("gpio.pin_factory", problem))
+    elif sim is not None and not sim.enabled and any(_pins(hardware)) and gpio is not None:
         pwm = [key for cfg in hardware.values() if callable(getattr(cfg, "pwm_pins", None))
                for key in cfg.pwm_pins()]
         problem = pin_library_problem(needs_pwm=pwm)
         if problem:
             why = "real pins" if "sim" in doc else "real pins: the file has no [sim] section"
             reader.add(ConfigError("sim.enabled", f"is false ({why}), but {problem}"))
-    if errors or None in (table, api, journal, sim, voice):
+    if errors or None in (table, api, journal, sim, voice, gpio):
         return None, errors
-    assert table and api and journal and sim and voice
+    assert table and api and journal and sim and voice and gpio
     config = Config(
         path=path,
         digest=hashlib.sha256(data).hexdigest(),
@@ -254,6 +266,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         sim=sim,
         hardware=MappingProxyType(hardware),
         voice=voice,
+        gpio=gpio,
     )
     return config, errors
 
@@ -417,6 +430,29 @@ def _voice(reader: _Reader, doc: Mapping[str, Any]) -> VoiceConfig | None:
     if _BAD in (enabled, voice, speed, volume, device):
         return None
     return VoiceConfig(enabled, voice, speed, volume, device)
+
+
+def _gpio(reader: _Reader, doc: Mapping[str, Any]) -> GpioConfig | None:
+    from hal.pins import CHOICES
+
+    sec = reader.section(doc, "gpio")
+    if sec is None:
+        return None
+    pin_factory = reader.get(sec, "string", "pin_factory", "auto", choices=CHOICES)
+    reader.finish(sec, doc.get("gpio"))
+    return None if pin_factory is _BAD else GpioConfig(pin_factory)
+
+
+def named_pin_library_problem(choice: str) -> str | None:
+    """Why the pin library `[gpio] pin_factory` names cannot drive pins here, or None.
+    Loads it as `unotable run` will, and releases it."""
+    from hal.pins import PinLibraryError, load_pin_factory
+
+    try:
+        load_pin_factory(choice).close()
+    except PinLibraryError as exc:
+        return f"{exc} (or set [sim] enabled = true for the simulated table)"
+    return None
 
 
 def resolve_parser(name: str) -> Callable[..., Any] | None:

@@ -18,7 +18,7 @@ from typing import Any
 
 from firmware.api import ApiServer, Table
 from firmware.config import Config
-from firmware.errors import JournalError
+from firmware.errors import JournalError, StartRefused
 from firmware.journal import Journal, refusal
 from firmware.loop import TableLoop
 from firmware.notify import Notifier
@@ -98,7 +98,13 @@ class Daemon:
         services._listeners.append(server.publish)
         self.loop.on_shutdown(self._stopping)  # registered last: runs first at a stop
         self.notifier.status("starting the API")
-        await server.start()
+        try:
+            await server.start()
+        except OSError as exc:  # EADDRINUSE, EADDRNOTAVAIL, EACCES: the config must change
+            reason = os.strerror(exc.errno) if exc.errno else str(exc)
+            raise StartRefused(f"cannot serve the API on {server.host}:{server.port}: "
+                               f"{reason} (another program on that port? "
+                               f"[api] port in {self.config.path})") from exc
         self.loop.spawn(self.notifier.keep_alive())
         self.notifier.ready(f"serving {server.url}, journal {path}")
         log.info("ready: API %s, journal %s (last entry %d)", server.url, path, journal.last_seq)

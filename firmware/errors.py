@@ -68,6 +68,11 @@ class JournalUnwritable(JournalError, Rejected):
         self.cause = cause
 
 
+class StartRefused(TableError):
+    """The daemon cannot start for a reason outside it (the API's port is taken); the
+    message says what to change. Logged as one line, without a traceback."""
+
+
 class LoopStopped(TableError):
     """The event loop stopped before it could handle an event."""
 

@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
-from firmware.errors import LoopStopped, NoHandler, Rejected
+from firmware.errors import LoopStopped, NoHandler, Rejected, StartRefused
 from hal.clock import Cancellable, Clock, MonotonicClock
 
 log = logging.getLogger(__name__)
@@ -219,6 +219,9 @@ class TableLoop:
             if main is not None:
                 await main()
             await self.wait()
+        except StartRefused as exc:
+            log.error("start-up failed: %s", exc)
+            self.failure = exc
         except Exception as exc:
             log.exception("start-up failed")
             self.failure = exc

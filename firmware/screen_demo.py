@@ -22,7 +22,7 @@ from typing import Any, TextIO
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.table import Controller
-from firmware.errors import Rejected
+from firmware.errors import LoopStopped, Rejected
 from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_daemon
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
@@ -176,7 +176,10 @@ class ScreenDemo:
         self._say(f"the table's screen: {server.url}/?seat={self.person}  (you are seat "
                   f"{self.person}; Ctrl-C stops)")
         assert run.players is not None
-        await run.players.run()  # until the match is over
+        try:
+            await run.players.run()  # until the match is over
+        except LoopStopped:  # stopped from outside (Ctrl-C, the output closed)
+            return
         self._say("match over: the screen stays up until Ctrl-C")
 
     def _say(self, line: str) -> None:

@@ -29,6 +29,10 @@ class ReaderDisconnected(SerialError):
         self.reason = reason
 
 
+class PortBusy(ReaderDisconnected):
+    """Another program holds the port (every reader is opened exclusively)."""
+
+
 class SerialTimeout(SerialError):
     """The chip did not answer in time."""
 

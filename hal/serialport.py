@@ -1,7 +1,9 @@
 """A serial port opened by URL that survives being unplugged.
 
 `SerialLink` wraps `serial.serial_for_url` (so a test can hand it a pty path,
-``loop://`` or ``socket://``). When the port disappears (USB unplug: the read or
+``loop://`` or ``socket://``) and opens the port exclusively (an flock on the device):
+a second program on the same reader would steal half of its answers, so it gets
+`PortBusy` instead. When the port disappears (USB unplug: the read or
 write fails), the link closes and refuses I/O until a reopen succeeds; reopen
 attempts are spaced by an exponential backoff measured on the injected clock, so a
 missing reader costs the caller nothing between attempts.
@@ -10,6 +12,7 @@ missing reader costs the caller nothing between attempts.
 from __future__ import annotations
 
 import contextlib
+import errno
 import termios
 import time
 from collections.abc import Callable
@@ -17,10 +20,12 @@ from typing import Any
 
 import serial
 
-from hal.errors import ReaderDisconnected
+from hal.errors import PortBusy, ReaderDisconnected
 
 # termios.error is what a pty whose other end vanished raises from tcflush / tcsetattr
 PORT_ERRORS = (serial.SerialException, OSError, termios.error)
+# the lock (or the tty's exclusive mode) is held by another process
+BUSY_ERRNOS = (errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK)
 
 OpenPort = Callable[..., Any]
 Clock = Callable[[], float]
@@ -71,11 +76,15 @@ class SerialLink:
         if now < self._next_attempt:
             raise ReaderDisconnected(self.url, f"not connected ({self.last_error})")
         try:
-            self._port = self._open_port(self.url, baudrate=self.baudrate, timeout=self._read_slice)
+            self._port = self._open_port(self.url, baudrate=self.baudrate,
+                                         timeout=self._read_slice, exclusive=True)
         except (*PORT_ERRORS, ValueError) as exc:
             self.last_error = str(exc) or type(exc).__name__
             self._next_attempt = now + self._backoff
             self._backoff = min(self._backoff * 2, self._backoff_max)
+            if getattr(exc, "errno", None) in BUSY_ERRNOS:
+                raise PortBusy(self.url,
+                               f"busy: another program holds it ({self.last_error})") from exc
             raise ReaderDisconnected(self.url, f"cannot open: {self.last_error}") from exc
         if self._opened_once:
             self.reconnects += 1

@@ -1,7 +1,13 @@
+import argparse
+import os
+import socket
 import subprocess
 import sys
+from importlib.metadata import version
 
-from firmware.cli import main
+import pytest
+
+from firmware.cli import CLOSED_PIPE_STATUS, build_parser, main
 
 
 def test_no_command_prints_help_and_fails(capsys):
@@ -15,3 +21,109 @@ def test_unknown_command_is_rejected():
     )
     assert proc.returncode == 2
     assert "no-such-command" in proc.stderr
+
+
+# -- a closed pipe, --version, defaults in --help (issue 14)
+
+
+UNOTABLE = [sys.executable, "-m", "firmware"]
+
+
+def into_closed_pipe(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run `unotable ARGS` with stdout a pipe nobody reads any more (`| head` gone)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run([*UNOTABLE, *args], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=120)
+    finally:
+        os.close(write_end)
+
+
+@pytest.fixture(scope="module")
+def played_journal(tmp_path_factory):
+    path = tmp_path_factory.mktemp("demo") / "journal.db"
+    assert main(["demo", "--fast", "--json", "--journal", str(path)]) == 0
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ["demo", "--fast"],
+    ["demo", "--fast", "--json"],
+    ["simulate", "--variant", "classic", "--players", "2", "--json"],
+    ["simulate", "--variant", "classic", "--players", "2"],
+    ["--help"],
+], ids=" ".join)
+def test_a_closed_pipe_ends_the_command_quietly(args):
+    done = into_closed_pipe(*args)
+    assert done.stderr == ""
+    assert done.returncode in (0, CLOSED_PIPE_STATUS)
+
+
+def test_replay_into_a_closed_pipe_ends_quietly(played_journal):
+    for args in (["replay", str(played_journal)], ["replay", "--record", str(played_journal)]):
+        done = into_closed_pipe(*args)
+        assert (done.stderr, done.returncode) == ("", CLOSED_PIPE_STATUS)
+
+
+def test_demo_piped_into_head_stops_after_the_lines_read():
+    """`unotable demo --fast | head -4`: the live log is written from inside the table's
+    loop; the demo stops there, without a traceback, instead of failing a handler."""
+    proc = subprocess.Popen([*UNOTABLE, "demo", "--fast"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    lines = [proc.stdout.readline() for _ in range(4)]
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == CLOSED_PIPE_STATUS
+    assert err == ""
+    assert lines[0].startswith("Card codes:") and "at the simulated table" in lines[2]
+
+
+def test_version_comes_from_the_installed_package():
+    done = subprocess.run([*UNOTABLE, "--version"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"unotable {version('unotable')}"
+
+
+def _options(parser: argparse.ArgumentParser, name: str):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub, subparser in action.choices.items():
+                yield from _options(subparser, f"{name} {sub}")
+        elif action.nargs != 0 and action.dest != "help" and not _required(action):
+            yield name, subparser_help(parser), action
+
+
+def _required(action: argparse.Action) -> bool:
+    return action.required or (not action.option_strings and action.nargs is None)
+
+
+def subparser_help(parser: argparse.ArgumentParser) -> str:
+    return " ".join(parser.format_help().split())  # one line: wrapping moves words apart
+
+
+def test_help_shows_every_default():
+    missing = []
+    for name, text, action in _options(build_parser(), "unotable"):
+        flag = "/".join(action.option_strings) or action.metavar or action.dest
+        # a value is shown by the formatter; without one the help says in words what
+        # happens (or the hand-written help names the default itself)
+        shown = f"(default: {action.default})" in text or "default" in (action.help or "")
+        if not shown:
+            missing.append(f"{name} {flag}")
+    assert missing == []
+
+
+def test_help_of_demo_lists_its_defaults_the_same_way():
+    text = subparser_help(build_parser()._subparsers._group_actions[0].choices["demo"])
+    for default in ("--players PLAYERS seats (default: 4)", "(default: 8080)",
+                    "(default: classic)", "(default: a temporary journal"):
+        assert default in text
+
+
+def test_demo_serve_into_a_closed_pipe_stops_quietly():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    done = into_closed_pipe("demo", "--serve", "--fast", "--port", str(port))
+    assert (done.stderr, done.returncode) == ("", CLOSED_PIPE_STATUS)

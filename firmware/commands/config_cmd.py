@@ -22,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "token, and (with real pins) a machine where gpiozero finds no pin library. "
         "Exit status 0 only when `unotable run` can start from it, 1 otherwise.",
     )
-    check.add_argument("path", nargs="?", metavar="PATH", help="config file to check")
+    check.add_argument("path", nargs="?", metavar="PATH", help="config file to check (default: "
+                       "$UNOTABLE_CONFIG, /etc/unotable/config.toml, else the built-in default)")
     check.set_defaults(func=run_check)
 
 
@@ -52,3 +53,15 @@ def load_or_refuse(arg: str | None) -> Config:
     except ConfigError as exc:
         raise UsageError(f"{path}: {exc.key}: {exc.message} "
                          f"(`unotable config check {path}` lists every problem)") from None
+
+
+def use_configured_pins(config: Config) -> None:
+    """Before the real devices are built: gpiozero drives their pins with the library
+    `[gpio] pin_factory` names; a missing one is one `UsageError` line."""
+    from firmware.errors import UsageError
+    from hal.pins import PinLibraryError, use_pin_factory
+
+    try:
+        use_pin_factory(config.gpio.pin_factory)
+    except PinLibraryError as exc:
+        raise UsageError(f"{config.path}: gpio.pin_factory: {exc}") from None

@@ -14,28 +14,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Start the daemon, unchanged, on the simulated twin (launcher with "
         "real card tokens, seat buttons, NFC tower tray) and seat bots at it: they "
         "look at their cards, declare plays, press the buttons and move the towers. "
-        "Prints a live log and a summary.",
+        "Prints what the card codes mean, a live log and a summary. By default the "
+        "bots play one round of a match (--rounds N for more) with a temporary journal "
+        "(--journal PATH keeps it).",
     )
     parser.add_argument("--variant", default="classic",
-                        help="classic, power, attack, attack-1999 or extreme (default classic)")
-    parser.add_argument("--players", type=int, default=4, help="seats (default 4)")
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+                        help="classic, power, attack, attack-1999 or extreme")
+    parser.add_argument("--players", type=int, default=4, help="seats")
+    parser.add_argument("--seed", type=int, default=1, help="random seed")
     parser.add_argument("--rounds", type=int, default=1,
-                        help="stop after this many rounds (default 1)")
+                        help="stop after this many rounds")
     parser.add_argument("--fast", action="store_true",
                         help="no human-speed delays: virtual time for the launcher")
     parser.add_argument("--json", action="store_true",
                         help="print only the summary, as one JSON object")
     parser.add_argument("--journal", metavar="PATH",
                         help="keep the journal here (and the world beside it); running "
-                        "again with the same path continues the match")
+                        "again with the same path continues the match (default: a "
+                        "temporary journal, deleted at the end)")
     parser.add_argument("--serve", action="store_true",
                         help="take a seat yourself: serve the table's screen and play in the "
                         "browser next to the bots (your cards are shown on the screen)")
     parser.add_argument("--seat", type=int, default=0,
-                        help="with --serve: your seat, 0-based (default 0)")
+                        help="with --serve: your seat, 0-based")
     parser.add_argument("--port", type=int, default=8080,
-                        help="with --serve: the port of the screen on 127.0.0.1 (default 8080)")
+                        help="with --serve: the port of the screen on 127.0.0.1")
     parser.set_defaults(func=run)
 
 
@@ -48,6 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware.journal import Journal, refusal
     from firmware.sim.demo import (
         DemoError,
+        card_legend,
         check_arguments,
         kill_after_from,
         run_demo,
@@ -66,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
             Journal.open(args.journal).close()
         except JournalError as exc:
             raise UsageError(refusal(exc)) from None
+    if not args.json:
+        print(card_legend(args.variant), flush=True)
     try:
         result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
                           journal=args.journal, out=None if args.json else sys.stdout)
@@ -73,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except JournalError as exc:  # refused before the table started: exit 2, one line
         raise UsageError(refusal(exc)) from None
+    if result.output_closed:  # `| head`: the entry point ends quietly
+        raise BrokenPipeError
     summary = result.summary
     if args.json:
         print(summary_json(summary))
@@ -84,18 +92,39 @@ def run(args: argparse.Namespace) -> int:
     return 0 if summary["world_agrees"] else 1
 
 
+def _refuse_taken_port(port: int) -> None:
+    """One line naming the port and --port, before anything starts, when another program
+    (often an earlier `unotable demo --serve`) listens there."""
+    import socket
+
+    from firmware.errors import UsageError
+
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            raise UsageError(f"port {port} on 127.0.0.1 is taken ({exc.strerror}): another "
+                             "`unotable demo --serve`? choose another with --port") from None
+
+
 def serve(args: argparse.Namespace) -> int:
     from firmware.errors import UsageError
     from firmware.screen_demo import ScreenDemo
-    from firmware.sim.demo import DemoError
+    from firmware.sim.demo import DemoError, PipeOut
 
     if args.json or args.journal:
         raise UsageError("--serve shows the match in the browser: no --json or --journal")
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port}: a TCP port 1-65535")
+    _refuse_taken_port(args.port)
+    log = PipeOut(sys.stdout, lambda: demo.stop())  # `| head`: stop, end quietly
     try:
         demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat,
-                          port=args.port, fast=args.fast, out=sys.stdout)
+                          port=args.port, fast=args.fast, out=log)  # type: ignore[arg-type]
     except DemoError as exc:
         raise UsageError(str(exc)) from None
-    return demo.run()
+    status = demo.run()
+    if log.closed:
+        raise BrokenPipeError
+    return status

@@ -5,9 +5,11 @@ reader, press Enter, and the UID it reads goes into ``[tray.towers]``. The file 
 edited with tomlkit, so comments and layout survive. Nothing is written until
 every tower is done (or skipped); quitting or a broken input leaves it untouched.
 
-The reader is ``--port``/``--driver``, else the config's neutral-slot reader, else
-its first reader. ``--port sim`` enrolls from a simulated reader that shows each
-tower's demo tag in turn, to try the flow without hardware.
+The reader is ``--port``/``--driver``; else, when the config has ``[sim] enabled =
+true``, the simulated reader; else the config's neutral-slot reader, else its first
+reader. ``--port sim`` enrolls from a simulated reader that shows each tower's demo tag
+in turn, to try the flow without hardware. The reader is opened before the first
+question, so a missing or busy port is said at once, in one line.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from firmware.commands.tags import DRIVERS, CliReader, reader_failure
+from firmware.commands.tags import DRIVERS, SIM, CliReader, reader_failure
 from firmware.errors import UsageError
 from hal.tray import NEUTRAL, TOWERS
 
@@ -42,9 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="PATH",
         help="config file to edit (default: $UNOTABLE_CONFIG, else /etc/unotable/config.toml)",
     )
-    parser.add_argument("--port", help="reader to use (default: the config's neutral-slot reader)")
-    parser.add_argument("--driver", choices=DRIVERS, help="reader chip for --port (default pn532)")
-    parser.add_argument("--timeout", type=float, default=1.0, metavar="S", help="answer timeout")
+    parser.add_argument("--port", help="reader to use: a device path, a pyserial URL, or 'sim' "
+                        "for a simulated reader that shows each tower's demo tag (default: "
+                        "'sim' when the config has [sim] enabled = true, else the config's "
+                        "neutral-slot reader)")
+    parser.add_argument("--driver", choices=DRIVERS, help="reader chip for --port (default: pn532)")
+    parser.add_argument("--timeout", type=float, default=1.0, metavar="S",
+                        help="answer timeout, in seconds")
     parser.set_defaults(func=run_enroll)
 
 
@@ -83,6 +89,10 @@ def _reader_choice(args: argparse.Namespace, doc: Any) -> tuple[str, str]:
         raise UsageError("--driver needs --port")
     tray = doc.get("tray", {})
     readers = tray.get("readers", []) if isinstance(tray, dict) else []
+    if _simulated(doc):
+        drivers = [r.get("driver") for r in readers if isinstance(r, dict)] if isinstance(
+            readers, list) else []
+        return SIM, str(next((d for d in drivers if d in DRIVERS), "pn532"))
     if not isinstance(readers, list) or not readers:
         raise UsageError(
             "no reader to enroll with: give --port, or add [[tray.readers]] to the config"
@@ -92,6 +102,11 @@ def _reader_choice(args: argparse.Namespace, doc: Any) -> tuple[str, str]:
     if not isinstance(port, str):
         raise UsageError("the config's tray reader has no port: give --port")
     return port, str(chosen.get("driver", "pn532"))
+
+
+def _simulated(doc: Any) -> bool:
+    sim = doc.get("sim", {})
+    return isinstance(sim, dict) and sim.get("enabled") is True
 
 
 def run_enroll(args: argparse.Namespace) -> int:
@@ -110,10 +125,14 @@ def run_enroll(args: argparse.Namespace) -> int:
         print(f"unotable enroll: error: {exc}", file=sys.stderr)
         return 1
     port, driver = _reader_choice(args, doc)
+    if args.port is None and port == SIM:
+        print(f"Enrolling from a simulated reader: {path} has [sim] enabled = true "
+              "(--port names a real one).")
     cli = CliReader(port, driver, timeout=args.timeout)
     try:
         show = _demo_tags(cli, driver) if cli.sim is not None else None
         try:
+            cli.reader.open()  # a missing or busy port is said before the first question
             enrolled = _walk(cli, known, show)
         except HalError as exc:
             print(f"unotable enroll: error: {reader_failure(port, driver, exc)}", file=sys.stderr)

@@ -40,17 +40,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the model's theory, with a chi-square fit.",
     )
     parser.add_argument("--model", choices=MODELS, default="measured", help="ejection model")
-    parser.add_argument("--presses", type=int, default=1000, metavar="N", help="presses (1000)")
+    parser.add_argument("--presses", type=int, default=1000, metavar="N", help="presses")
     parser.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed (default: OS entropy)"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--cards", type=int, metavar="K", help="fixed: cards per press")
-    parser.add_argument("--p-eject", type=float, metavar="P", help="geometric: P(press ejects)")
-    parser.add_argument("--p-more", type=float, metavar="P", help="geometric: P(one more card)")
-    parser.add_argument("--max-cards", type=int, metavar="K", help="geometric: most cards")
+    parser.add_argument("--cards", type=int, metavar="K",
+                        help="fixed: cards per press (default: 1)")
+    parser.add_argument("--p-eject", type=float, metavar="P",
+                        help="geometric: P(press ejects) (default: 0.4)")
+    parser.add_argument("--p-more", type=float, metavar="P",
+                        help="geometric: P(one more card) (default: 0.6)")
+    parser.add_argument("--max-cards", type=int, metavar="K",
+                        help="geometric: most cards (default: 13)")
     parser.add_argument(
-        "--table", metavar="P0,P1,...", help="table: probability of 0, 1, 2, ... cards"
+        "--table", metavar="P0,P1,...",
+        help="table: probability of 0, 1, 2, ... cards (no default: needed by --model table)"
     )
     parser.set_defaults(func=run)
 

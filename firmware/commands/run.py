@@ -15,9 +15,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "$UNOTABLE_CONFIG, /etc/unotable/config.toml, else the built-in default, which "
         "runs on the simulated table.",
     )
-    parser.add_argument("--config", metavar="PATH", help="config file")
+    parser.add_argument("--config", metavar="PATH", help="config file (default: $UNOTABLE_CONFIG, "
+                        "/etc/unotable/config.toml, else the built-in default)")
     parser.add_argument("--log-level", default="INFO",
-                        choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+                        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+                        help="least important log messages shown")
     parser.set_defaults(func=run)
 
 
@@ -32,7 +34,10 @@ def run(args: argparse.Namespace) -> int:
     if config.sim.enabled:
         from firmware.sim.twin import twin_factory as factory
     else:
+        from firmware.commands.config_cmd import use_configured_pins
         from firmware.controller import table_factory as factory
+
+        use_configured_pins(config)
     try:
         return Daemon(config, factory(config)).run()
     except JournalError as exc:  # refused before anything started: exit 2, one line

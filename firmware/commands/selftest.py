@@ -39,11 +39,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "selftest", help="exercise the configured hardware and report what works",
         description=__doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else None)
-    parser.add_argument("--config", metavar="PATH", help="config file (default as for run)")
+    parser.add_argument("--config", metavar="PATH",
+                        help="config file (default: $UNOTABLE_CONFIG, "
+                        "/etc/unotable/config.toml, else the built-in default)")
     parser.add_argument("--yes", action="store_true",
                         help="non-interactive: never prompt, skip what needs a person")
     parser.add_argument("--timeout", type=float, default=10.0,
-                        help="seconds to wait for each button press (default 10)")
+                        help="seconds to wait for each button press")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
 
@@ -173,7 +175,7 @@ class Selftest:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.commands.config_cmd import load_or_refuse
+    from firmware.commands.config_cmd import load_or_refuse, use_configured_pins
     from firmware.controller.hardware import Hardware
 
     config = load_or_refuse(args.config)
@@ -195,6 +197,7 @@ def run(args: argparse.Namespace) -> int:
             test.hw = twin.hardware()
             print("selftest on the simulated table ([sim] enabled)", file=out)
         else:
+            use_configured_pins(config)
             test.hw = Hardware.from_config(config)
     except Exception as exc:  # noqa: BLE001 - a device that cannot be opened is a finding
         test.add("hardware", FAIL, f"cannot open the devices: {type(exc).__name__}: {exc}")

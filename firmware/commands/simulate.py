@@ -29,13 +29,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--variant", required=True,
                         help="edition: classic, power, attack, attack-1999, extreme")
     parser.add_argument("--players", type=int, required=True, help="seats at the table")
-    parser.add_argument("--games", type=int, default=1, help="matches to play (default 1)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--games", type=int, default=1, help="matches to play")
+    parser.add_argument("--seed", type=int, default=0, help="random seed")
     parser.add_argument("--bot", choices=BOT_NAMES, default="heuristic",
-                        help="who plays every seat (default heuristic)")
+                        help="who plays every seat")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--record", metavar="DIR",
-                        help="write one game record per match into DIR (created if missing)")
+                        help="write one game record per match into DIR (created if "
+                        "missing; default: no records)")
     parser.add_argument("--effects", action="store_true",
                         help="with --record: store every action's effects in the records "
                         "(what the table did; replaying checks them line by line)")

@@ -32,22 +32,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--port", required=True, help="device path, pyserial URL, or sim[:UID,...]")
     parser.add_argument(
-        "--driver", choices=DRIVERS, default="pn532", help="reader chip (default pn532)"
+        "--driver", choices=DRIVERS, default="pn532", help="reader chip"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per scan")
     parser.add_argument("--watch", action="store_true", help="keep scanning; print each change")
     parser.add_argument(
-        "--scans", type=int, default=None, metavar="N", help="stop after N scans (with --watch)"
+        "--scans", type=int, default=None, metavar="N",
+        help="stop after N scans (with --watch; default: scan until Ctrl-C)",
     )
     parser.add_argument(
         "--interval",
         type=float,
         default=0.2,
         metavar="S",
-        help="pause between scans (default 0.2 s)",
+        help="pause between scans, in seconds",
     )
     parser.add_argument(
-        "--timeout", type=float, default=1.0, metavar="S", help="answer timeout (default 1 s)"
+        "--timeout", type=float, default=1.0, metavar="S", help="answer timeout, in seconds"
     )
     parser.set_defaults(func=run_tags)
 
@@ -115,8 +116,11 @@ def open_sim(driver: str, spec: str | None) -> Any:
 
 
 def reader_failure(port: str, driver: str, exc: Exception) -> str:
-    from hal.errors import ReaderDisconnected
+    from hal.errors import PortBusy, ReaderDisconnected
 
+    if isinstance(exc, PortBusy):
+        return (f"port {port} is busy: another program holds it (the table's daemon? "
+                "`systemctl stop unotable` first), or name another reader with --port")
     if isinstance(exc, ReaderDisconnected):
         return f"cannot open port {port}: {exc.reason}"
     return f"no usable answer from the {driver} on port {port}: {exc}"

@@ -35,9 +35,11 @@ from typing import Any, TextIO
 from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load_config
 from firmware.controller.table import Controller
 from firmware.daemon import Daemon, Services
+from firmware.errors import LoopStopped
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
-from uno_core import EDITIONS, get_edition
+from uno_core import EDITIONS, Card, format_card, get_edition
+from uno_core.cards import COLOUR_NAMES, KIND_NAMES, NUMBER
 
 KILL_AFTER_ENV = "UNOTABLE_DEMO_KILL_AFTER"  # KIND:N, the players' kill hook (bench/crash.py)
 NAMES = ("North", "East", "South", "West", "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
@@ -52,6 +54,34 @@ class DemoError(ValueError):
 class DemoResult:
     summary: dict[str, Any]
     status: int
+    output_closed: bool = False  # the reader of `out` went away (`| head`): the demo stopped
+
+
+class PipeOut:
+    """The stream the live log is written to from inside the table's loop. When its
+    reader goes away (`unotable demo | head -2`), a write must not fail the handler that
+    printed: the stream goes quiet and calls `on_closed` (which stops the demo)."""
+
+    def __init__(self, stream: TextIO, on_closed: Callable[[], object]) -> None:
+        self.stream = stream
+        self.on_closed = on_closed
+        self.closed = False
+
+    def write(self, text: str) -> int:
+        self._guarded(lambda: self.stream.write(text))
+        return len(text)
+
+    def flush(self) -> None:
+        self._guarded(self.stream.flush)
+
+    def _guarded(self, call: Callable[[], object]) -> None:
+        if self.closed:
+            return
+        try:
+            call()
+        except BrokenPipeError:
+            self.closed = True
+            self.on_closed()
 
 
 def check_arguments(variant: str, players: int, rounds: int) -> None:
@@ -116,7 +146,10 @@ class SimRun:
 async def play_then_stop(run: SimRun) -> None:
     """`unotable demo`: the players play their rounds, then the daemon stops."""
     assert run.players is not None
-    await run.players.run()
+    try:
+        await run.players.run()
+    except LoopStopped:  # stopped from outside (Ctrl-C, the output closed): nothing to add
+        return
     run.daemon.stop("the demo is over")
 
 
@@ -173,17 +206,19 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
                 controller.screen_press = lambda: _press(run.world)  # type: ignore[attr-defined]
             return controller
 
+        log = None if out is None else PipeOut(
+            out, lambda: run.daemon.stop("nobody reads the demo's output any more"))
         run = sim_daemon(variant, players, seed, path, fast=fast, rounds=rounds,
                          pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None else pace),
-                         out=out, serve=serve,
+                         out=log, serve=serve,  # type: ignore[arg-type]
                          seat_options={"human_seats": human_seats,
                                        "kill_after": kill_after_from(os.environ)})
         status = run.run(signals=True)
-        summary = _summary(variant, players, seed, rounds, run.controller, run.world, path
-                           if journal is not None else None)
+        summary = _summary(variant, players, seed, rounds, run.controller, run.world,
+                           path if journal is not None else None, run.names)
         if status != 0:
             summary["error"] = str(run.daemon.loop.failure)
-        return DemoResult(summary, status)
+        return DemoResult(summary, status, output_closed=log is not None and log.closed)
 
 
 def _url(daemon: Daemon) -> str | None:
@@ -197,7 +232,7 @@ def _press(world: World) -> dict[str, Any]:
 
 
 def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any,
-             world: World, journal: Path | None) -> dict[str, Any]:
+             world: World, journal: Path | None, names: list[str]) -> dict[str, Any]:
     stats = dict(controller.stats) if controller is not None else {}
     state = controller.state if controller is not None else None
     return {
@@ -211,24 +246,68 @@ def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any
         "answers_checked": world.notes.get("answers_checked", 0),
         "answers_lost": world.notes.get("answers_lost", 0),
         "mismatches": world.mismatches,
+        "names": list(names),
         "scores": list(state.scores) if state is not None else [],
+        "target_score": state.options.target_score if state is not None else None,
         "match_over": bool(state is not None and state.over),
         "winners": list(state.winners) if state is not None else [],
-        "journal": str(journal) if journal is not None else None,
+        "journal": str(journal) if journal is not None else None,  # None: temporary, deleted
     }
 
 
+def card_legend(variant: str) -> str:
+    """What the codes of the live log mean, for the cards of `variant`'s deck: one
+    example per kind of card, written by `format_card` (the notation of uno_core.cards)."""
+    examples: dict[tuple[str, bool], Card] = {}
+    for card in get_edition(variant).deck:
+        examples.setdefault((card.kind, bool(card.symbol)), card)
+    colours = ", ".join(f"{code} {name}" for code, name in COLOUR_NAMES.items())
+    meanings = []
+    for (kind, symbol), card in examples.items():
+        if kind == NUMBER:
+            meaning = f"{COLOUR_NAMES[card.colour]} {card.number}"
+            meaning += f" with tower symbol {card.symbol}" if symbol else ""
+        else:
+            meaning = KIND_NAMES[kind] if card.is_wild else \
+                f"{COLOUR_NAMES[card.colour]} {KIND_NAMES[kind]}"
+        meanings.append(f"{format_card(card)} {meaning}")
+    lines = [f"Card codes: {colours}, then the number or action; W = wild:"]
+    for meaning in meanings:  # wrapped between cards, never inside one
+        if len(lines) == 1 or len(lines[-1]) + len(meaning) > 84:
+            lines.append("  " + meaning)
+        else:
+            lines[-1] += " " + meaning
+        lines[-1] += ","
+    return "\n".join(lines)[:-1]
+
+
 def summary_text(summary: dict[str, Any]) -> str:
+    rounds = summary["rounds"]
+    if summary["match_over"]:
+        played = f"{rounds} round{'s' if rounds != 1 else ''}: the match is over"
+    else:
+        played = (f"{rounds} round{'s' if rounds != 1 else ''} of a match to "
+                  f"{summary['target_score']} points (--rounds N plays more)")
+    scores = ", ".join(f"{name} {score}" for name, score in
+                       zip(summary["names"], summary["scores"], strict=False))
+    winners = [summary["names"][w] for w in summary["winners"]]
     lines = [
         f"{summary['variant']}, {summary['players']} players, seed {summary['seed']}: "
-        f"{summary['rounds']} round(s), {summary['actions']} actions",
+        f"{played}, {summary['actions']} actions",
         f"launcher presses {summary['launcher_presses']}, cards ejected "
         f"{summary['cards_ejected']}, tower moves {summary['tower_moves']}",
-        f"scores {summary['scores']}" + ("  (match over)" if summary["match_over"] else ""),
+        f"scores: {scores}" + (f"  (won by {' and '.join(winners)})" if winners else ""),
         "world and referee agreed at every step" if summary["world_agrees"] else
         "WORLD AND REFEREE DISAGREED:",
     ]
     lines += [f"  {m}" for m in summary["mismatches"]]
+    if summary["journal"] is not None:
+        lines.append(f"journal: {summary['journal']} (the same --journal again continues "
+                     f"the match; `unotable replay {summary['journal']}` prints it)")
+    else:
+        lines.append("journal: a temporary file, deleted now; --journal PATH keeps it "
+                     "(and the same PATH again continues the match)")
+    lines.append("next: take a seat yourself, in the browser: unotable demo --serve")
     return "\n".join(lines)
 
 

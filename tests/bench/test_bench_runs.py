@@ -198,12 +198,11 @@ def test_python_m_bench_prints_one_table_or_one_json_object():
     assert "load average" in text.stdout
 
 
-def test_a_broken_benchmark_shows_as_a_failed_figure_not_a_crash(monkeypatch):
-    def broken(name, quick):
-        raise RuntimeError("bench/engine.py exited 1: boom")
-
-    monkeypatch.setattr(bench_main, "_script", broken)
+def test_a_broken_benchmark_shows_as_a_failed_figure_not_a_crash(mocker):
+    script = mocker.patch.object(bench_main, "_script",
+                                 side_effect=RuntimeError("bench/engine.py exited 1: boom"))
     result = bench_main.run_one("engine", quick=True)
+    script.assert_called_once()
     assert not result.ok and "boom" in result.figures[0].value
 
 
@@ -236,12 +235,12 @@ def test_the_engine_figures_say_when_rlcard_or_the_kernel_is_missing():
     assert len(failed) == 1 and "no simulation kernel" in failed[0].value
 
 
-def test_each_edition_must_reach_twice_the_engine_before(monkeypatch):
+def test_each_edition_must_reach_twice_the_engine_before(mocker):
     same_run = {"actions_per_s": 150_000.0, "before_actions_per_s": 70_000.0}
     assert _engine_result(editions={"power": {**same_run, "speedup": 2.14}}).ok
     assert not _engine_result(editions={"power": {**same_run, "speedup": 1.99}}).ok
     # without the frozen engine: the recorded baseline
-    monkeypatch.setitem(bench_main.EDITION_BASELINE, "power", 50_000.0)
+    mocker.patch.dict(bench_main.EDITION_BASELINE, {"power": 50_000.0})
     assert _engine_result(editions={"power": {"actions_per_s": 100_001.0}}).ok
     assert not _engine_result(editions={"power": {"actions_per_s": 99_999.0}}).ok
 

@@ -260,12 +260,12 @@ def parse_fake(mapping, *, path, errors=None):
 
 
 @pytest.fixture
-def fake_parsers(monkeypatch):
+def fake_parsers(monkeypatch, mocker):
     """Fake hal parsers for [launcher] and [tray]; these tests write exactly what they
     check (no section is required) and this machine "has" a pin library (gpiozero's mock)."""
-    for name in ("launcher", "tray"):
-        monkeypatch.setitem(config_mod.SECTION_PARSERS, name, f"{__name__}:parse_fake")
-    monkeypatch.setattr(config_mod, "REQUIRED_SECTIONS", {})
+    mocker.patch.dict(config_mod.SECTION_PARSERS,
+                      {name: f"{__name__}:parse_fake" for name in ("launcher", "tray")})
+    mocker.patch.object(config_mod, "REQUIRED_SECTIONS", {})
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
 
 
@@ -335,8 +335,8 @@ def accept_all(mapping, *, path, errors=None):
     return mapping
 
 
-def test_ports_nested_in_lists_of_readers_are_checked(tmp_path, monkeypatch):
-    monkeypatch.setitem(config_mod.SECTION_PARSERS, "tray", f"{__name__}:accept_all")
+def test_ports_nested_in_lists_of_readers_are_checked(tmp_path, mocker):
+    mocker.patch.dict(config_mod.SECTION_PARSERS, {"tray": f"{__name__}:accept_all"})
     path = write(tmp_path, "[[tray.readers]]\nport = '/dev/a'\n[[tray.readers]]\nport = 'COM4'\n")
     assert [e.key for e in check_config(path)] == ["tray.readers[1].port"]
 
@@ -380,13 +380,13 @@ REAL_PINS = HARDWARE + "[sim]\nenabled = false\n"
 
 
 @pytest.fixture
-def no_pin_library(monkeypatch):
+def no_pin_library(monkeypatch, mocker):
     """This machine as a Pi without the [pi] extra: every pin library gpiozero's default
     search tries fails to import (and no factory is set yet)."""
     from gpiozero import Device
 
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
-    monkeypatch.setattr(Device, "pin_factory", None)
+    mocker.patch.object(Device, "pin_factory", None)
     for module in ("lgpio", "RPi", "RPi.GPIO", "pigpio", "gpiozero.pins.native"):
         monkeypatch.setitem(sys.modules, module, None)
 
@@ -410,10 +410,10 @@ def test_the_simulated_table_needs_no_pin_library(tmp_path, no_pin_library):
     assert check_config(write(tmp_path, "")) == []
 
 
-def test_real_pins_pass_where_gpiozero_finds_a_pin_factory(tmp_path, monkeypatch):
+def test_real_pins_pass_where_gpiozero_finds_a_pin_factory(tmp_path, monkeypatch, mocker):
     from gpiozero import Device
 
-    monkeypatch.setattr(Device, "pin_factory", None)
+    mocker.patch.object(Device, "pin_factory", None)
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
     assert check_config(write_exactly(tmp_path, REAL_PINS)) == []
     assert Device.pin_factory is None  # the probe released what it found

@@ -103,3 +103,49 @@ def test_demo_continuing_a_journal_of_another_table_says_so(tmp_path, capsys):
     assert main(["demo", "--fast", "--seed", "3", "--journal", journal]) == 2
     err = capsys.readouterr().err
     assert "holds another table (classic, 4 seats, seed 2)" in err
+
+
+def test_demo_explains_its_codes_names_the_scores_and_says_what_next(capsys):
+    from uno_core import format_card, get_edition
+
+    assert main(["demo", "--fast", "--variant", "power", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    # the legend comes once, first, and covers every kind of card of the deck
+    assert lines[0].startswith("Card codes:") and out.count("Card codes:") == 1
+    legend = out[: out.index("at the simulated table")]
+    kinds = {card.kind for card in get_edition("power").deck}
+    assert all(f" {format_card(next(c for c in get_edition('power').deck if c.kind == k))} "
+               in legend for k in kinds)
+    assert "W+4 Wild Draw 4" in legend and "tower symbol" in legend
+    summary = json.loads(_json_summary(capsys, "power", "3"))
+    named = ", ".join(f"{n} {s}" for n, s in zip(summary["names"], summary["scores"],
+                                                  strict=True))
+    assert f"scores: {named}" in out
+    assert "1 round of a match to 500 points (--rounds N plays more)" in out
+    assert "journal: a temporary file, deleted now; --journal PATH keeps it" in out
+    assert lines[-1] == "next: take a seat yourself, in the browser: unotable demo --serve"
+
+
+def _json_summary(capsys, variant: str, seed: str) -> str:
+    assert main(["demo", "--fast", "--json", "--variant", variant, "--seed", seed]) == 0
+    return capsys.readouterr().out
+
+
+def test_demo_with_a_journal_says_where_it_is_and_how_to_continue(tmp_path, capsys):
+    journal = tmp_path / "j.db"
+    assert main(["demo", "--fast", "--journal", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert f"journal: {journal} (the same --journal again continues the match" in out
+    assert journal.exists()
+
+
+def test_demo_serve_on_a_taken_port_says_so_in_one_line_naming_port(capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["demo", "--serve", "--port", str(port)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"port {port} on 127.0.0.1 is taken" in err and "--port" in err

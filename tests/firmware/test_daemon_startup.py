@@ -18,7 +18,7 @@ import pytest
 from firmware.api import Request
 from firmware.config import DEFAULT_PATH, load_config
 from firmware.daemon import Daemon, Services
-from firmware.errors import JournalCorrupt, JournalError
+from firmware.errors import JournalCorrupt, JournalError, StartRefused
 from firmware.journal import Journal
 
 
@@ -126,7 +126,7 @@ def test_a_corrupt_journal_stops_start_up_in_safe_state_without_ready(tmp_path, 
     assert any("cannot start" in line and "corrupt" in line for line in lines)
 
 
-def test_a_port_already_in_use_fails_start_up_without_ready(tmp_path, manager):
+def test_a_port_already_in_use_fails_start_up_without_ready(tmp_path, manager, caplog):
     order: list[str] = []
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
@@ -137,7 +137,13 @@ def test_a_port_already_in_use_fails_start_up_without_ready(tmp_path, manager):
         env = {"NOTIFY_SOCKET": manager.getsockname(), "STATE_DIRECTORY": str(tmp_path)}
         daemon = Daemon(load_config(cfg_path), lambda s: RecordingTable(s, order), env=env)
         assert daemon.run(signals=False) == 1
-    assert isinstance(daemon.loop.failure, OSError)
+    failure = daemon.loop.failure
+    assert isinstance(failure, StartRefused) and isinstance(failure.__cause__, OSError)
+    # said in one line that names the port and where to change it, without a traceback
+    refused = [r for r in caplog.records if r.getMessage().startswith("start-up failed")]
+    assert [r.exc_info for r in refused] == [None]
+    assert f"127.0.0.1:{port}" in refused[0].getMessage()
+    assert f"[api] port in {cfg_path}" in refused[0].getMessage()
     assert order == ["motor off"]  # the table was built, so its safe state ran
     manager.settimeout(0.5)
     lines: list[str] = []

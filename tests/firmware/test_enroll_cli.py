@@ -15,6 +15,7 @@ from firmware.cli import main
 from hal.sim.pn532 import SimPN532
 from hal.sim.tray import DEMO_UIDS
 from hal.tray import parse_config
+from tests.held_port import held_port
 
 CONFIG = """\
 # the table in the living room
@@ -66,7 +67,7 @@ def test_skip_keeps_the_old_entry_and_quit_changes_nothing(monkeypatch, config, 
     assert "unchanged" in capsys.readouterr().out
 
 
-def test_two_tags_on_the_reader_or_none_are_refused_until_one_is_left(monkeypatch, config, capsys):
+def test_two_tags_on_the_reader_or_none_are_refused_until_one_is_left(mocker, config, capsys):
     with SimPN532(["04A1000000000A", "04A1000000000B"]) as chip:
         steps = iter(
             [
@@ -88,7 +89,7 @@ def test_two_tags_on_the_reader_or_none_are_refused_until_one_is_left(monkeypatc
             step()
             return ""
 
-        monkeypatch.setattr("builtins.input", answer)
+        mocker.patch("builtins.input", side_effect=answer)
         status = main(["enroll", "--config", str(config), "--port", chip.port, "--timeout", "0.2"])
     out = capsys.readouterr().out
     assert status == 0
@@ -227,3 +228,36 @@ def test_a_user_who_cannot_keep_the_owner_is_refused_and_nothing_changes(
     assert config.read_text(encoding="utf-8") == CONFIG
     assert owner_and_mode(config) == (0, SERVICE_GID, 0o660)
     assert [p.name for p in folder.iterdir()] == ["config.toml"]
+
+
+def test_sim_enabled_in_the_config_enrolls_from_the_simulated_reader(monkeypatch, config, capsys):
+    config.write_text(CONFIG + "\n[sim]\nenabled = true\n", encoding="utf-8")
+    assert enroll(monkeypatch, "--config", str(config), stdin="\n\n\n\n") == 0
+    out = capsys.readouterr().out
+    assert f"Enrolling from a simulated reader: {config} has [sim] enabled = true" in out
+    towers = tomlkit.parse(config.read_text(encoding="utf-8"))["tray"]["towers"]
+    assert dict(towers) == DEMO_UIDS["pn532"]
+
+
+def test_sim_disabled_in_the_config_still_needs_a_real_reader(monkeypatch, config, capsys):
+    config.write_text(CONFIG + "\n[sim]\nenabled = false\n", encoding="utf-8")
+    assert enroll(monkeypatch, "--config", str(config), stdin="\n") == 2
+    assert "no reader to enroll with: give --port" in capsys.readouterr().err
+
+
+def test_help_documents_port_sim(capsys):
+    with pytest.raises(SystemExit):
+        main(["enroll", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "'sim' for a simulated reader" in text
+    assert "(default: 'sim' when the config has [sim] enabled = true" in text
+
+
+def test_a_busy_port_is_said_before_the_first_question(monkeypatch, config, capsys):
+    before = config.read_text(encoding="utf-8")
+    with held_port() as port:
+        assert enroll(monkeypatch, "--config", str(config), "--port", port, stdin="\n") == 1
+    out, err = capsys.readouterr()
+    assert "Place tower" not in out
+    assert err.count("\n") == 1 and f"port {port} is busy" in err and "--port" in err
+    assert config.read_text(encoding="utf-8") == before

@@ -66,6 +66,28 @@ def test_a_lost_wal_is_refused_naming_what_is_missing(path, tmp_path):
         assert whole.last_seq == 9  # the same files with their WAL open as they are
 
 
+def test_each_mark_is_written_only_after_its_commit(path, mocker):
+    """The order the high-water mark relies on: commit, then mark. A mark ahead of the
+    commit would make a crash between the two look like a lost entry."""
+    write_mark = MarkFile.write
+
+    def committed_then_write(mark_file, mark):
+        other = sqlite3.connect(path)  # another reader sees committed entries only
+        try:
+            last = other.execute("SELECT coalesce(max(seq), 0) FROM entries").fetchone()[0]
+        finally:
+            other.close()
+        committed.append((mark.seq, last))
+        write_mark(mark_file, mark)
+
+    committed: list[tuple[int, int]] = []
+    spy = mocker.patch.object(MarkFile, "write", autospec=True, side_effect=committed_then_write)
+    fill(path, 3).close()
+    assert [seq for seq, _ in committed] == [0, 0, 1, 2, 3]  # open, match header, 3 entries
+    assert all(seq <= last for seq, last in committed), committed
+    assert spy.call_args.args[1].seq == 3
+
+
 def test_an_emptied_journal_is_refused_and_left_as_it_is(path):
     fill(path, 4).close()
     path.write_bytes(b"")
@@ -159,24 +181,24 @@ def test_a_version_1_journal_is_upgraded_with_header_crcs(path):
         Journal.open(path)
 
 
-def test_a_read_only_journal_is_cannot_write_never_corrupt(path, monkeypatch):
+def test_a_read_only_journal_is_cannot_write_never_corrupt(path, mocker):
     fill(path, 3).close()
     # Root writes through any mode bits: answer as the kernel does for the daemon's user.
-    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != path)
+    mocker.patch.object(os, "access", side_effect=lambda p, mode: Path(p) != path)
     with pytest.raises(JournalRefused) as err:
         Journal.open(path)
     assert "cannot write the journal" in str(err.value) and "corrupt" not in str(err.value)
 
 
-def test_an_unwritable_state_directory_is_cannot_write(path, monkeypatch):
+def test_an_unwritable_state_directory_is_cannot_write(path, mocker):
     path.parent.mkdir(parents=True)
-    monkeypatch.setattr(os, "access", lambda p, mode: Path(p) != path.parent)
+    mocker.patch.object(os, "access", side_effect=lambda p, mode: Path(p) != path.parent)
     with pytest.raises(JournalRefused, match="cannot write the journal .*read-only"):
         Journal.open(path)
     assert not path.exists()
 
 
-def test_a_sqlite_read_only_error_at_open_is_cannot_write(path, monkeypatch):
+def test_a_sqlite_read_only_error_at_open_is_cannot_write(path, mocker):
     """A journal SQLite can only open read-only (a read-only mount): a new journal
     cannot be created. The error comes from SQLite itself, not from a mock."""
     real = sqlite3.connect
@@ -186,7 +208,7 @@ def test_a_sqlite_read_only_error_at_open_is_cannot_write(path, monkeypatch):
         return real(f"{Path(target).resolve().as_uri()}?mode=ro", uri=True, **kw)
 
     path.parent.mkdir(parents=True)
-    monkeypatch.setattr(sqlite3, "connect", read_only)
+    mocker.patch.object(sqlite3, "connect", side_effect=read_only)
     with pytest.raises(JournalRefused) as err:
         Journal.open(path)
     assert "cannot write the journal" in str(err.value) and "corrupt" not in str(err.value)

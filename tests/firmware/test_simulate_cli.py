@@ -63,13 +63,13 @@ def test_record_dir_gets_one_replayable_record_per_match(capsys, tmp_path):
     assert {str(i): w for i, w in enumerate(wins)} == json.loads(out)["wins"]
 
 
-def test_progress_bar_on_a_terminal(capsys, monkeypatch):
+def test_progress_bar_on_a_terminal(capsys, mocker):
     class Tty(io.StringIO):
         def isatty(self):
             return True
 
     tty = Tty()
-    monkeypatch.setattr("sys.stderr", tty)
+    mocker.patch("sys.stderr", tty)
     code = main(["simulate", "--variant", "classic", "--players", "2", "--games", "3"])
     assert code == 0
     assert tty.getvalue().endswith("[" + "#" * 30 + "] 3/3 matches\n")
@@ -107,7 +107,7 @@ def test_non_numeric_players_is_a_usage_error(capsys):
     assert "--players" in capsys.readouterr().err
 
 
-def test_a_match_that_fails_is_counted_and_its_record_kept(capsys, tmp_path, monkeypatch):
+def test_a_match_that_fails_is_counted_and_its_record_kept(capsys, tmp_path, mocker):
     from uno_core import Draw, bots
 
     class Cheater(bots.RandomBot):
@@ -119,7 +119,7 @@ def test_a_match_that_fails_is_counted_and_its_record_kept(capsys, tmp_path, mon
                 return Draw((state.to_act + 1) % state.n)
             return super().act(state, legal)
 
-    monkeypatch.setitem(bots.BOTS, "random", Cheater)
+    mocker.patch.dict(bots.BOTS, {"random": Cheater})
     code, out, _ = simulate(capsys, "--variant", "classic", "--players", "2", "--games", "2",
                             "--bot", "random", "--json", "--record", str(tmp_path))
     summary = json.loads(out)

@@ -7,6 +7,7 @@ import pytest
 from firmware.cli import main
 from hal.sim.pn532 import SimPN532
 from hal.sim.rdm6300 import SimRDM6300
+from tests.held_port import held_port
 
 
 def run(capsys, *argv):
@@ -86,3 +87,11 @@ def test_unknown_driver_is_rejected_by_the_parser(capsys):
         main(["tags", "--port", "sim", "--driver", "acr122"])
     assert exc.value.code == 2
     assert "acr122" in capsys.readouterr().err
+
+
+def test_a_busy_port_is_one_line_naming_it_and_port(capsys):
+    with held_port() as busy_port:
+        status, out, err = run(capsys, "--port", busy_port, "--timeout", "0.2")
+    assert (status, out) == (1, "")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert f"port {busy_port} is busy" in err and "--port" in err

@@ -66,10 +66,13 @@ def test_bound_holds_even_when_jams_keep_being_cleared(table):
     assert sim.motor == ("stopped", 0.0)
 
 
-def test_jam_stops_within_the_timeout_reverses_retries_once_then_faults(table):
+def test_jam_stops_within_the_timeout_reverses_retries_once_then_faults(table, mocker):
     sim, launcher = table(tokens=10, jam_timeout_s=0.5, reverse_s=0.2)
     sim.inject_jam(clears_on_reverse=False)
+    motor_off = mocker.spy(launcher._drive, "stop")
     result = launcher.deal(3, seat=0)
+    # off at the jam, after reversing, at the second jam, and once more as the deal ends
+    assert motor_off.call_count == 4
     assert (result.status, result.counted, result.retries) == ("jam", 0, 1)
     assert launcher.fault and "jam" in launcher.fault
     runs = [(d, round(t, 6)) for t, d, _ in sim.motor_log]
@@ -135,22 +138,30 @@ def test_closing_while_the_motor_runs_switches_it_off_first(table, mock_factory)
     assert launcher.closed
 
 
-def test_context_manager_exit_leaves_the_motor_off_even_on_exception(table, mock_factory):
+def test_context_manager_exit_leaves_the_motor_off_even_on_exception(
+    table, mock_factory, mocker
+):
     sim, launcher = table(tokens=10)
+    motor_off = mocker.spy(launcher._drive, "stop")
+    running = []
 
     def boom(counted, seat):
+        running.append(motor_levels(mock_factory)["GPIO20"])
         raise RuntimeError("daemon bug while the motor runs")
 
     launcher.on_card(boom)
     with pytest.raises(RuntimeError, match="daemon bug"), launcher:
         launcher.deal(5)
+    assert running == [1.0]  # the crash came while the motor ran
+    motor_off.assert_called_with()
     assert motor_is_off(mock_factory)
     assert sim.motor == ("stopped", 0.0)
     assert launcher.closed
 
 
-def test_keyboard_interrupt_mid_deal_leaves_the_motor_off(table, mock_factory):
+def test_keyboard_interrupt_mid_deal_leaves_the_motor_off(table, mock_factory, mocker):
     sim, launcher = table(tokens=10)
+    motor_off = mocker.spy(launcher._drive, "stop")
 
     def interrupt(counted, seat):
         raise KeyboardInterrupt
@@ -158,13 +169,18 @@ def test_keyboard_interrupt_mid_deal_leaves_the_motor_off(table, mock_factory):
     launcher.on_card(interrupt)
     with pytest.raises(KeyboardInterrupt):
         launcher.deal(5)
+    motor_off.assert_called_once_with()
     assert motor_is_off(mock_factory)
     assert launcher.get_status()["current"] is None
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_signal_handler_closes_the_launcher_while_it_runs_and_exits(table, mock_factory, signum):
+def test_signal_handler_closes_the_launcher_while_it_runs_and_exits(
+    table, mock_factory, signum, mocker
+):
     sim, launcher = table(tokens=10)
+    close = mocker.spy(launcher, "close")
+    motor_off = mocker.spy(launcher._drive, "stop")
     handler = install_signal_handlers(launcher)
     try:
         launcher.on_card(lambda counted, seat: handler(signum, None))
@@ -173,6 +189,8 @@ def test_signal_handler_closes_the_launcher_while_it_runs_and_exits(table, mock_
     finally:
         restore_default_handlers()
     assert info.value.code == 128 + signum
+    close.assert_called_once_with()  # by the handler, while the motor ran
+    motor_off.assert_called()
     assert launcher.closed and motor_is_off(mock_factory)
     assert len(sim.exited) == 1
 

@@ -1,9 +1,13 @@
 """SerialLink: open by URL, notice a vanished port, reopen with backoff on the injected clock."""
 
+import fcntl
+import os
+import pty
+
 import pytest
 import serial
 
-from hal.errors import ReaderDisconnected
+from hal.errors import PortBusy, ReaderDisconnected
 from hal.serialport import SerialLink
 
 
@@ -15,18 +19,20 @@ class Clock:
         return self.now
 
 
-class FlakyOpener:
-    """Fails to open until `works` is set; counts attempts."""
+def flaky_opener(mocker):
+    """pyserial's open, spied: fails until `opener.works` is set, then opens loop://."""
 
-    def __init__(self):
-        self.attempts = 0
-        self.works = False
-
-    def __call__(self, url, **kwargs):
-        self.attempts += 1
-        if not self.works:
+    def open_port(url, **kwargs):
+        if not opener.works:
             raise serial.SerialException(f"could not open port {url}")
         return serial.serial_for_url("loop://", **kwargs)
+
+    opener = mocker.Mock(side_effect=open_port)
+    opener.works = False
+    return opener
+
+
+OPENED = {"baudrate": 9600, "timeout": 0.005, "exclusive": True}
 
 
 def test_loop_url_round_trip_counts_bytes():
@@ -43,8 +49,8 @@ def test_loop_url_round_trip_counts_bytes():
     assert not link.connected
 
 
-def test_reopen_attempts_back_off_exponentially_up_to_the_limit():
-    clock, opener = Clock(), FlakyOpener()
+def test_reopen_attempts_back_off_exponentially_up_to_the_limit(mocker):
+    clock, opener = Clock(), flaky_opener(mocker)
     link = SerialLink(
         "/dev/ttyUSB7",
         baudrate=9600,
@@ -60,9 +66,9 @@ def test_reopen_attempts_back_off_exponentially_up_to_the_limit():
             link.open()
         except ReaderDisconnected as exc:
             assert "/dev/ttyUSB7" in str(exc)
-        if opener.attempts != last:
+        if opener.call_count != last:
             gaps.append(clock.now)
-            last = opener.attempts
+            last = opener.call_count
         clock.now += 0.5
     spacing = [b - a for a, b in zip(gaps, gaps[1:], strict=False)]
     assert spacing[:4] == [1.0, 2.0, 4.0, 4.0]
@@ -72,8 +78,8 @@ def test_reopen_attempts_back_off_exponentially_up_to_the_limit():
     assert link.connected and link.reconnects == 0  # first successful open is no reconnect
 
 
-def test_a_vanished_port_raises_disconnected_then_reopens():
-    clock, opener = Clock(), FlakyOpener()
+def test_a_vanished_port_raises_disconnected_then_reopens(mocker):
+    clock, opener = Clock(), flaky_opener(mocker)
     opener.works = True
     link = SerialLink("/dev/ttyUSB7", baudrate=9600, clock=clock, open_port=opener)
     link.open()
@@ -85,3 +91,25 @@ def test_a_vanished_port_raises_disconnected_then_reopens():
         link.write(b"x")
     assert link.open() is True  # the first reopen is tried at once
     assert link.reconnects == 1
+    # the reopen went to the same device, opened the same way (exclusively)
+    assert opener.call_args_list == [mocker.call("/dev/ttyUSB7", **OPENED)] * 2
+
+
+def test_a_port_another_program_holds_is_busy_until_it_lets_go():
+    controller, device = pty.openpty()
+    path = os.ttyname(device)
+    fcntl.flock(device, fcntl.LOCK_EX | fcntl.LOCK_NB)  # another program's exclusive open
+    link = SerialLink(path, baudrate=115200, backoff_min_s=0.0)
+    try:
+        with pytest.raises(PortBusy, match="busy: another program holds it") as caught:
+            link.open()
+        assert caught.value.port == path and not link.connected
+        fcntl.flock(device, fcntl.LOCK_UN)  # it lets go
+        assert link.open() is True
+        # and while the link holds the port, the other program is the one refused
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(device, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        link.close()
+        os.close(device)
+        os.close(controller)

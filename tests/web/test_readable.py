@@ -202,6 +202,8 @@ def test_a_hand_card_that_does_not_fit_says_why_and_opens_no_picker(page, served
     page.click('[data-hand="B3"]')
     expect(page.locator("#error")).to_have_text("blue 3 does not fit: needs red or a 5")
     expect(page.locator("#sheet")).to_be_hidden()
+    assert box(page, "#error")["bottom"] <= box(page, "#hand")["y"]  # the reason leaves the hand free
+    assert box(page, "#error")["font"] >= 18
     assert table.requests == []
     page.click('[data-hand="W+4"]')  # a wild fits: on to its colour
     expect(page.locator("#sheet [data-choose-colour]")).to_have_count(4)

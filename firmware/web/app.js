@@ -2,7 +2,7 @@
 // Plain ES module, no build step. Talks only to the daemon's API (docs/api.md).
 import {
   COLOURS, COLOUR_NAMES, COLOUR_SHAPES, TOWERS,
-  cardName, cardsOfColour, face, matchReason, needs, parseCard, seatName, turnReason,
+  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, turnReason,
 } from "./rules.js";
 
 const params = new URLSearchParams(location.search);
@@ -329,24 +329,24 @@ function renderSeats(s) {
   for (let seat = 0; seat < s.seats; seat++) {
     const count = s.hand_counts[seat];
     const held = s.towers ? TOWERS.filter((t) => s.towers[t] === seat) : [];
-    let uno = h("span", {});  // keeps the grid's columns in place
+    let uno = null;
     if (s.uno_exposed === seat) uno = h("span", { class: "badge warn" }, "UNO not called");
     else if (count === 1) uno = h("span", { class: "badge" }, "UNO");
     const turn = seat === s.to_act;
     rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
-      h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] || `Seat ${seat + 1}`,
-        s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : ""),
+      h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] || `Seat ${seat + 1}`,
+        s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : ""), uno),
       h("span", { class: "count", title: "cards in hand" }, `${count} 🂠`),
-      uno,
       h("span", { class: "towers" }, held.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t))),
       h("span", { class: "score", title: "score" }, `${s.scores[seat]} pts`)));
   }
   if (s.towers) {
     const neutral = TOWERS.filter((t) => s.towers[t] === null);
-    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "name" }, "neutral"), h("span", {}), h("span", {}),
+    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "who" }, h("span", { class: "name" }, "neutral")), h("span", {}),
       h("span", { class: "towers" }, neutral.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t)))));
   }
   $("#seats").replaceChildren(...rows);
+  $("#seats").classList.toggle("with-towers", Boolean(s.towers));
 }
 
 const towerClass = (t) => (t === "!" ? "X" : t);
@@ -358,9 +358,18 @@ function renderHand(s) {
   el.hidden = !hand;
   document.body.classList.toggle("with-hand", Boolean(hand));
   if (!hand) return;
-  el.replaceChildren(h("span", { class: "label" }, "Your cards:"),
-    ...hand.map((c) => h("button", { type: "button", class: "cardbtn", "data-hand": c,
-      onclick: () => openPlay(MY_SEAT, c) }, cardEl(c))));
+  const busy = playBlocked(s);  // the launcher, a deal, a press or a tower comes first: the table would refuse
+  const mine = !busy && turnReason(s, MY_SEAT) === null;
+  el.replaceChildren(h("span", { class: "label" }, busy ? "Your cards: wait" : "Your cards:"),
+    ...hand.map((c) => h("button", { type: "button", class: `cardbtn${mine && matchReason(s, c) ? " dim" : ""}`,
+      "data-hand": c, disabled: busy, onclick: () => tapHand(c) }, cardEl(c))));
+}
+
+/** A card tapped in the hand: declared when it may be played, else the reason, and no picker. */
+function tapHand(text) {
+  const reason = turnReason(ui.state, MY_SEAT) ?? fitReason(ui.state, text);
+  if (reason) showError(reason);
+  else openPlay(MY_SEAT, text);
 }
 
 function actor(s) {
@@ -381,7 +390,7 @@ function renderActions(s) {
     // tap the colour, tap the card, confirm: three taps for a number card
     buttons.push(h("span", { class: "declare-label", id: "declare" }, `${shortName(s, seat)} played:`),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
-        onclick: () => openPlay(seat, null, c) }, c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
+        disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
   }
   if (playPhase && seat !== null && s.hand_counts[seat] === 2 && Array.isArray(s.uno_armed)) {
     // the daemon arms the call: UNO is said together with the second-to-last card

@@ -80,6 +80,32 @@ export function matchReason(state, text) {
   return `${text} matches neither colour ${state.colour} nor ${top.text}`;
 }
 
+/** Why `text` does not fit, in the few words a player reads from a metre away
+ * ("blue 3 does not fit: needs red or a 5"), or null when it fits. */
+export function fitReason(state, text) {
+  const reason = matchReason(state, text);
+  if (reason === null || reason.startsWith("no ")) return reason;  // a power symbol says its own
+  const top = parseCard(state.top);
+  const colour = COLOUR_NAMES[state.colour] ?? state.colour;
+  let needs = colour;
+  if (top.colour) {  // on a coloured card, its number or action fits too (a wild fits always)
+    const same = top.kind === "#" ? String(top.number) : KIND_NAMES[top.kind];
+    needs += ` or ${same.startsWith("8") ? "an" : "a"} ${same}`;
+  }
+  return `${cardName(text)} does not fit: needs ${needs}`;
+}
+
+// the waits in which a seat lays a card (firmware/waits.py: PHASE_WAITS of play, drawn, extra)
+const PLAY_WAITS = new Set(["turn", "play-drawn", "extra-play"]);
+
+/** Whether no card may be laid now because the table deals with something else first: the
+ * launcher ejecting, a deal, a press owed, a tower to carry, a pause (the daemon answers 409). */
+export function playBlocked(state) {
+  if (state.paused) return true;
+  if (state.waiting) return !PLAY_WAITS.has(state.waiting.kind);
+  return (state.owed ?? []).length > 0 || !["play", "drawn", "extra"].includes(state.phase);
+}
+
 /** Why `seat` cannot declare a play now (public facts only), or null. */
 export function turnReason(state, seat) {
   if (state.paused) return "the table is paused";

@@ -18,15 +18,15 @@ sys.path.insert(0, str(ROOT))
 
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREEN  # noqa: E402
 from tests.web.screen import EngineTable, Served  # noqa: E402
-from uno_core import position  # noqa: E402
+from uno_core import Play, parse_card, position  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 
 
 def main() -> int:
     OUT.mkdir(parents=True, exist_ok=True)
-    state = position("power", hands=["R7 WT1 B3", "B4", "G5 G6 Y2 Y3 R1U", "Y5 Y6 B9"],
-                     discard="R5", towers={"U": 1, "N": 2, "O": 2}, turn=0,
+    state = position("power", hands=["R7 WT1 B3", "B4", "G5 G6 Y2 Y3 R1U", "R5 Y5 Y6 B9"],
+                     discard="R2", towers={"U": 1, "N": 2, "O": 2}, turn=3,
                      scores=[120, 45, 0, 310], exposed=1)
     table = EngineTable(state, names=["Ann", "Bob", "Cy", "Dee"])
     server = Served(table)
@@ -39,6 +39,8 @@ def main() -> int:
             page.goto(server.url)
             expect(page.locator("#conn")).to_have_text("live")
             expect(page.locator("#open-health")).to_have_text("Health ✓")
+            server.do(lambda: table.act(Play(3, parse_card("R5"))))  # the last event on the board
+            expect(page.locator("#notice")).to_have_text("Dee (seat 4) played R5")
             page.screenshot(path=OUT / "board.png")
             page.click('[data-declare="R"]')
             page.screenshot(path=OUT / "declare.png")

@@ -48,7 +48,7 @@ from gpiozero import (
 )
 from gpiozero.exc import GPIODeviceClosed
 
-from hal.clock import Clock, MonotonicClock
+from hal.clock import REAL_TIME, Clock
 from hal.config import Section
 from hal.ejection import EjectionModel, ModelConfig, parse_model_config
 from hal.errors import ConfigError, HalError
@@ -314,7 +314,7 @@ class Launcher:
     ) -> None:
         self.config = config
         self.model = model if model is not None else config.model.build()
-        self._clock: Clock = clock if clock is not None else MonotonicClock()
+        self._clock: Clock = clock if clock is not None else REAL_TIME
         self._rng = rng if rng is not None else random.SystemRandom()
         self._lock = threading.RLock()
         self._busy = threading.Lock()

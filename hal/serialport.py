@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import termios
-import time
 from collections.abc import Callable
 from typing import Any
 
 import serial
 
+from hal.clock import REAL_TIME, Clock
 from hal.errors import ReaderDisconnected
 
 # termios.error is what a pty whose other end vanished raises from tcflush / tcsetattr
 PORT_ERRORS = (serial.SerialException, OSError, termios.error)
 
 OpenPort = Callable[..., Any]
-Clock = Callable[[], float]
 
 
 class SerialLink:
@@ -35,7 +34,7 @@ class SerialLink:
         read_slice_s: float = 0.005,
         backoff_min_s: float = 0.5,
         backoff_max_s: float = 10.0,
-        clock: Clock = time.monotonic,
+        clock: Clock = REAL_TIME,
         open_port: OpenPort = serial.serial_for_url,
     ) -> None:
         self.url = url
@@ -67,7 +66,7 @@ class SerialLink:
         """
         if self._port is not None:
             return False
-        now = self._clock()
+        now = self._clock.now()
         if now < self._next_attempt:
             raise ReaderDisconnected(self.url, f"not connected ({self.last_error})")
         try:

@@ -16,7 +16,6 @@ import contextlib
 import hmac
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -45,6 +44,7 @@ from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
 from firmware.loop import TableLoop
 from firmware.serve import add_screen_routes, is_public
+from hal.clock import REAL_TIME, Clock
 from uno_core.cards import parse_card
 from uno_core.errors import NotationError
 
@@ -127,7 +127,7 @@ class ApiServer:
         header_timeout: float = HEADER_TIMEOUT,
         body_timeout: float = BODY_TIMEOUT,
         stop_timeout: float = STOP_TIMEOUT,
-        now: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_TIME,
     ) -> None:
         if token is None and not is_loopback(host):
             raise ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)")
@@ -145,7 +145,7 @@ class ApiServer:
         self._sweeper: asyncio.Task[None] | None = None
         self._quiet_logs = contextlib.ExitStack()
         self.front_door = FrontDoor(host, allowed_hosts)
-        self.connections = Connections(limit=max_connections, header_timeout=header_timeout, now=now)
+        self.connections = Connections(limit=max_connections, header_timeout=header_timeout, clock=clock)
         self._body_timeout = body_timeout
         self._stop_timeout = stop_timeout
         self.app = self._build_app()

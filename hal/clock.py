@@ -21,6 +21,10 @@ A clock offers:
 - ``sleep(seconds)``;
 - ``call_later(delay, fn)``: run ``fn()`` once after ``delay`` seconds (used by the
   simulated twin to make things happen "later"); returns a handle with ``cancel()``.
+
+Outside it on purpose: the simulated serial devices (`hal.sim.ptydevice`) pace their
+bytes in real time, because the driver reads them through a real pty; and a test
+harness waiting for another thread (`firmware.sim.testbed`) waits in real time.
 """
 
 from __future__ import annotations

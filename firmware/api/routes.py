@@ -13,19 +13,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from firmware.api import requests as api
 from firmware.api import schema
-from firmware.api.requests import (
-    Admin,
-    CallUno,
-    Catch,
-    Challenge,
-    Decide,
-    Hands,
-    Play,
-    Request,
-    Reveal,
-    Undo,
-)
 from uno_core.cards import parse_card
 from uno_core.errors import NotationError
 
@@ -43,42 +32,42 @@ def _cards(field: str, texts: list[str]) -> tuple[str, ...]:
     return tuple(_card(f"{field}[{i}]", t) for i, t in enumerate(texts))
 
 
-def _play(body: dict[str, Any]) -> Play:
+def _play(body: dict[str, Any]) -> api.Play:
     choices = dict(body.get("choices", {}))
     if "cards" in choices:
         choices["cards"] = _cards("choices.cards", choices["cards"])
-    return Play(body["seat"], _card("card", body["card"]), MappingProxyType(choices))
+    return api.Play(body["seat"], _card("card", body["card"]), MappingProxyType(choices))
 
 
-def _decide(body: dict[str, Any]) -> Request:
-    return Decide(body["seat"], body["decision"], body.get("color", ""),
+def _decide(body: dict[str, Any]) -> api.Request:
+    return api.Decide(body["seat"], body["decision"], body.get("color", ""),
                   _cards("cards", body.get("cards", [])))
 
 
-def _reveal(body: dict[str, Any]) -> Request:
-    return Reveal(_card("card", body["card"]), body.get("seat"))
+def _reveal(body: dict[str, Any]) -> api.Request:
+    return api.Reveal(_card("card", body["card"]), body.get("seat"))
 
 
 # path -> (the request it carries, how the server builds it from a validated body)
-ROUTES: dict[str, tuple[type[Request], Callable[[dict[str, Any]], Request]]] = {
-    "/api/decide": (Decide, _decide),
-    "/api/reveal": (Reveal, _reveal),
-    "/api/play": (Play, _play),
-    "/api/uno": (CallUno, lambda b: CallUno(b["seat"])),
-    "/api/undo": (Undo, lambda b: Undo(b["seat"])),
-    "/api/catch": (Catch, lambda b: Catch(b["seat"], b["target"])),
-    "/api/challenge": (Challenge, lambda b: Challenge(b["seat"])),
-    "/api/hands": (Hands, lambda b: Hands(b["seat"], _cards("cards", b["cards"]))),
+ROUTES: dict[str, tuple[type[api.Request], Callable[[dict[str, Any]], api.Request]]] = {
+    "/api/decide": (api.Decide, _decide),
+    "/api/reveal": (api.Reveal, _reveal),
+    "/api/play": (api.Play, _play),
+    "/api/uno": (api.CallUno, lambda b: api.CallUno(b["seat"])),
+    "/api/undo": (api.Undo, lambda b: api.Undo(b["seat"])),
+    "/api/catch": (api.Catch, lambda b: api.Catch(b["seat"], b["target"])),
+    "/api/challenge": (api.Challenge, lambda b: api.Challenge(b["seat"])),
+    "/api/hands": (api.Hands, lambda b: api.Hands(b["seat"], _cards("cards", b["cards"]))),
 }
 assert set(ROUTES) == set(schema.BODIES)
-BUILDERS: dict[str, Callable[[dict[str, Any]], Request]] = {
+BUILDERS: dict[str, Callable[[dict[str, Any]], api.Request]] = {
     path: build for path, (_kind, build) in ROUTES.items()}
-_PATHS: dict[type[Request], str] = {kind: path for path, (kind, _build) in ROUTES.items()}
+_PATHS: dict[type[api.Request], str] = {kind: path for path, (kind, _build) in ROUTES.items()}
 
 
-def to_http(request: Request) -> tuple[str, dict[str, Any]]:
+def to_http(request: api.Request) -> tuple[str, dict[str, Any]]:
     """The API path and JSON body of a request, as a person's screen would send it."""
-    if isinstance(request, Admin):
+    if isinstance(request, api.Admin):
         return f"/api/admin/{request.action}", dict(request.params)
     path = _PATHS.get(type(request))
     if path is None:

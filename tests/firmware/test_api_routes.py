@@ -8,35 +8,25 @@ from types import MappingProxyType
 
 import pytest
 
+from firmware.api import requests as api
 from firmware.api import schema
-from firmware.api.requests import (
-    Admin,
-    CallUno,
-    Catch,
-    Challenge,
-    Decide,
-    Hands,
-    Play,
-    Reveal,
-    Undo,
-)
 from firmware.api.routes import BUILDERS, to_http
 
 REQUESTS = [
-    Play(0, "R5"),
-    Play(1, "W", MappingProxyType({"color": "blue"})),
-    Play(2, "WT1", MappingProxyType({"target": 0, "towers": ["U"], "cards": ("R5", "G5")})),
-    CallUno(3),
-    Undo(0),
-    Catch(1, 2),
-    Challenge(2),
-    Hands(0, ()),
-    Hands(1, ("R5", "W+4")),
-    Decide(0, "pass"),
-    Decide(1, "colour", color="red"),
-    Decide(2, "four-towers", cards=("R1", "R2")),
-    Reveal("G7"),
-    Reveal("B3", seat=0),
+    api.Play(0, "R5"),
+    api.Play(1, "W", MappingProxyType({"color": "blue"})),
+    api.Play(2, "WT1", MappingProxyType({"target": 0, "towers": ["U"], "cards": ("R5", "G5")})),
+    api.CallUno(3),
+    api.Undo(0),
+    api.Catch(1, 2),
+    api.Challenge(2),
+    api.Hands(0, ()),
+    api.Hands(1, ("R5", "W+4")),
+    api.Decide(0, "pass"),
+    api.Decide(1, "colour", color="red"),
+    api.Decide(2, "four-towers", cards=("R1", "R2")),
+    api.Reveal("G7"),
+    api.Reveal("B3", seat=0),
 ]
 
 
@@ -48,9 +38,9 @@ def test_what_a_client_sends_the_server_builds_back_into_the_same_request(reques
 
 
 def test_a_body_leaves_out_what_is_at_its_default_and_keeps_an_empty_hand():
-    assert to_http(Reveal("G7")) == ("/api/reveal", {"card": "G7"})
-    assert to_http(Decide(0, "pass")) == ("/api/decide", {"seat": 0, "decision": "pass"})
-    assert to_http(Hands(2, ())) == ("/api/hands", {"seat": 2, "cards": []})  # required: sent
+    assert to_http(api.Reveal("G7")) == ("/api/reveal", {"card": "G7"})
+    assert to_http(api.Decide(0, "pass")) == ("/api/decide", {"seat": 0, "decision": "pass"})
+    assert to_http(api.Hands(2, ())) == ("/api/hands", {"seat": 2, "cards": []})  # required: sent
 
 
 def test_every_path_the_server_serves_has_its_request():
@@ -59,7 +49,7 @@ def test_every_path_the_server_serves_has_its_request():
 
 
 def test_an_admin_request_goes_to_its_action_with_its_params():
-    assert to_http(Admin("override", MappingProxyType({"kind": "cards-out", "count": 2}))) == (
+    assert to_http(api.Admin("override", MappingProxyType({"kind": "cards-out", "count": 2}))) == (
         "/api/admin/override", {"kind": "cards-out", "count": 2})
 
 
@@ -70,7 +60,7 @@ def test_a_card_the_notation_does_not_know_is_refused_naming_the_field():
 
 
 def test_a_request_with_no_path_is_an_error_not_a_guess():
-    class Whisper(CallUno):
+    class Whisper(api.CallUno):
         pass
 
     with pytest.raises(TypeError, match="no API path"):

@@ -13,22 +13,9 @@ from test_api import with_api
 from firmware.api import requests as api
 from firmware.errors import Rejected
 from firmware.sim.api_client import ApiClient
-from firmware.sim.demo import sim_config
 from firmware.sim.follow import catch_up, follow, follower
 from firmware.sim.kill_hook import KillHook, request_kind
 from firmware.sim.players import Narrator
-from firmware.sim.world import World
-
-
-@pytest.fixture
-def world(tmp_path, mock_factory):
-    config = sim_config("classic", 2, 1, tmp_path / "journal.db")
-    w = World("classic", 2, 1, launcher=config.hardware["launcher"],
-              panel=config.hardware["seats"], factory=mock_factory,
-              path=tmp_path / "journal.db.world.json")
-    yield w
-    w.close()
-
 
 # -- the world follows the table -------------------------------------------------------
 
@@ -54,23 +41,24 @@ def test_events_that_move_no_card_leave_the_world_alone(world):
     assert world.snapshot() == before
 
 
-def test_after_a_restart_a_declaration_the_referee_never_took_goes_back_into_the_hand(world):
+def declare_r5_at_step_7(world):
+    """Seat 0 lays R5 and is about to declare it when the daemon is killed."""
     world.hands = [["R5", "G1"], ["B2"]]
     world.discard = ["R3"]
     with world.change():
         world.set_pending({"step": 7, "undo": [[0, "R5"]]})
         world.lay(0, ["R5"])
+
+
+def test_after_a_restart_a_declaration_the_referee_never_took_goes_back_into_the_hand(world):
+    declare_r5_at_step_7(world)
     catch_up(world, 7, ejecting=False)  # the referee is still at step 7: not taken
     assert sorted(world.hands[0]) == ["G1", "R5"] and world.discard == ["R3"]
     assert world.pending is None
 
 
 def test_after_a_restart_a_declaration_the_referee_took_stays_on_the_pile(world):
-    world.hands = [["R5", "G1"], ["B2"]]
-    world.discard = ["R3"]
-    with world.change():
-        world.set_pending({"step": 7, "undo": [[0, "R5"]]})
-        world.lay(0, ["R5"])
+    declare_r5_at_step_7(world)
     catch_up(world, 8, ejecting=False)
     assert world.hands[0] == ["G1"] and world.discard == ["R3", "R5"]
     assert world.pending is None

@@ -160,7 +160,7 @@ class Journal:
         if self._tail.match is None:
             raise JournalError("no match started: call start_match() first")
         match_id = self._tail.match.id
-        rows = []
+        rows: list[tuple[Any, ...]] = []
         seq = self._tail.last_seq
         now = self._clock.wall()
         for kind, payload in items:
@@ -183,7 +183,7 @@ class Journal:
         fields = (match.id, match.edition, options, match.seats, match.seed,
                   match.config_hash, match.started_at)
         renumber: dict[int, int] = {}
-        rows = []
+        rows: list[tuple[Any, ...]] = []
         for entry in entries:
             seq = self._tail.last_seq + len(rows) + 1
             renumber[entry.seq] = seq
@@ -226,7 +226,7 @@ class Journal:
         except sqlite3.Error as exc:
             log.warning("checkpoint of %s failed: %s", self.path, exc)
             return False
-        return busy == 0
+        return bool(busy == 0)
 
     def probe(self) -> bool:
         """Whether a commit works again (after `fault`): commits a meta row of two

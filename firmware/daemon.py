@@ -81,7 +81,7 @@ class Daemon:
     def _open_journal(self) -> Journal:
         self.notifier.status("opening the journal")
         try:
-            return Journal.open(self.config.journal.resolve(self._env))
+            return Journal.open(self.config.journal.resolve(self._env), clock=self.loop.clock)
         except JournalError as exc:
             self.notifier.status(f"cannot start: {refusal(exc)}")
             raise

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import JournalError
-from firmware.journal import _HEADER, Entry, Journal, Match, _crc, header_crc
+from firmware.journal import Journal
+from firmware.journal_format import HEADER, Entry, Match, entry_crc, header_crc
 from firmware.journal_mark import Mark, mark_path, read_mark
 
 _ENTRY = "seq, match_id, kind, ref, payload, at, crc"
@@ -137,7 +138,7 @@ def inspect(path: str | Path) -> Report:
             integrity = [f"fails: {exc}"]
         report = Report(path, integrity, _version(conn), mark)
         has_crc = _has_header_crc(conn)
-        headers, h_problems = _rows(conn, "matches", f"{_HEADER}, "
+        headers, h_problems = _rows(conn, "matches", f"{HEADER}, "
                                     f"{'crc' if has_crc else 'NULL'}", "id",
                                     mark.match if mark else 0)
         rows, e_problems = _rows(conn, "entries", _ENTRY, "seq", mark.seq if mark else 0)
@@ -181,7 +182,7 @@ def inspect(path: str | Path) -> Report:
 
 def _entry(row: tuple[Any, ...]) -> tuple[Entry | None, str | None]:
     seq, mid, kind, ref, text, at, crc = row
-    if _crc(seq, mid, kind, ref, text) != crc:
+    if entry_crc(seq, mid, kind, ref, text) != crc:
         return None, f"entry {seq} ({kind}) fails its checksum"
     try:
         return Entry(seq, mid, kind, json.loads(text), at, ref), None

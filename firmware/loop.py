@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from firmware.errors import LoopStopped, NoHandler, Rejected, StartRefused
-from hal.clock import Cancellable, Clock, MonotonicClock
+from hal.clock import REAL_TIME, Cancellable, Clock
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +48,7 @@ class _Call:
 
 class TableLoop:
     def __init__(self, *, clock: Clock | None = None) -> None:
-        self.clock: Clock = MonotonicClock() if clock is None else clock
+        self.clock: Clock = REAL_TIME if clock is None else clock
         self._timers: set[Cancellable] = set()
         self._handlers: dict[type, list[Handler]] = defaultdict(list)
         self._safe_state: list[Callable[[], object]] = []

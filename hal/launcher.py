@@ -3,8 +3,10 @@
 Built from the ``[launcher]`` config section (``parse_config``), it does two things:
 
 - ``deal(n, seat=None)``: eject exactly ``n`` cards;
-- ``fire(seat=None)``: one press of the launcher button — the number of cards is
-  drawn from the configured ejection model (``hal.ejection``) with the injected RNG.
+- ``fire(seat=None)``: one press of the launcher button on the device alone — the
+  number of cards is drawn from the configured ejection model (``hal.ejection``) with
+  the injected RNG. The daemon does not use it: the count of a press is a chance
+  outcome of the game, drawn and journaled by the controller before it calls ``deal``.
 
 Both return an `EjectionResult`; ``counted`` is what the exit sensor actually
 counted, which can differ from ``requested`` (a jam, an empty hopper, a double
@@ -48,7 +50,7 @@ from gpiozero import (
 )
 from gpiozero.exc import GPIODeviceClosed
 
-from hal.clock import Clock, MonotonicClock
+from hal.clock import REAL_TIME, Clock
 from hal.config import Section
 from hal.ejection import EjectionModel, ModelConfig, parse_model_config
 from hal.errors import ConfigError, HalError
@@ -314,7 +316,7 @@ class Launcher:
     ) -> None:
         self.config = config
         self.model = model if model is not None else config.model.build()
-        self._clock: Clock = clock if clock is not None else MonotonicClock()
+        self._clock: Clock = clock if clock is not None else REAL_TIME
         self._rng = rng if rng is not None else random.SystemRandom()
         self._lock = threading.RLock()
         self._busy = threading.Lock()
@@ -445,21 +447,17 @@ class Launcher:
 
     # --- operations --------------------------------------------------------
 
-    def draw(self) -> int:
-        """Draw the outcome of one press from the ejection model (the chance event the
-        daemon journals before ``fire(seat, cards=outcome)``)."""
-        self._check_open()
-        return self.model.press(self._rng)
-
     def fire(self, seat: int | None = None, *, cards: int | None = None) -> EjectionResult:
-        """One press of the launcher button. ``cards`` replays an outcome already drawn
-        with `draw`; otherwise one is drawn now."""
+        """One press of the launcher button on the device alone: the count is drawn from
+        the ejection model with the launcher's own rng (``cards`` gives it instead).
+        For the bench and a check of the mechanism; the daemon never calls it: it draws
+        the count itself, journals it, then calls `deal` (docs/architecture.md)."""
         self._check_open()
         if cards is None:
             self._check_seat(seat)
             if self._fault is not None:  # refused: no chance is spent on a press that can't run
                 return EjectionResult(0, 0, "fault", seat, fault=self._fault)
-            cards = self.draw()
+            cards = self.model.press(self._rng)
         return self.deal(cards, seat)
 
     def deal(self, n: int, seat: int | None = None) -> EjectionResult:

@@ -9,7 +9,6 @@ leaves, so a tag counts as gone once it has not been seen for `removal_s`
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from functools import reduce
 from operator import xor
@@ -17,6 +16,7 @@ from typing import Any
 
 import serial
 
+from hal.clock import REAL_TIME, Clock
 from hal.errors import ReaderDisconnected
 from hal.serialport import SerialLink
 
@@ -89,7 +89,7 @@ class RDM6300:
         listen_s: float = 0.12,
         backoff_min_s: float = 0.5,
         backoff_max_s: float = 10.0,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_TIME,
         open_port: Callable[..., Any] = serial.serial_for_url,
     ) -> None:
         self.port = port
@@ -123,11 +123,11 @@ class RDM6300:
         """Tags seen within the last `removal_s`, after listening for `listen_s`."""
         self.open()
         try:
-            deadline = self._clock() + self.listen_s
+            deadline = self._clock.now() + self.listen_s
             while True:
                 for uid in self._decoder.feed(self._link.read()):
-                    self._seen[uid] = self.last_seen = self._clock()
-                if self._clock() >= deadline:
+                    self._seen[uid] = self.last_seen = self._clock.now()
+                if self._clock.now() >= deadline:
                     break
         except ReaderDisconnected as exc:
             self.last_error = str(exc)
@@ -136,7 +136,7 @@ class RDM6300:
         return self.present()
 
     def present(self) -> list[str]:
-        now = self._clock()
+        now = self._clock.now()
         self._seen = {uid: t for uid, t in self._seen.items() if now - t <= self.removal_s}
         return sorted(self._seen)
 

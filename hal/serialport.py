@@ -14,12 +14,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import termios
-import time
 from collections.abc import Callable
 from typing import Any
 
 import serial
 
+from hal.clock import REAL_TIME, Clock
 from hal.errors import PortBusy, ReaderDisconnected
 
 # termios.error is what a pty whose other end vanished raises from tcflush / tcsetattr
@@ -28,7 +28,6 @@ PORT_ERRORS = (serial.SerialException, OSError, termios.error)
 BUSY_ERRNOS = (errno.EBUSY, errno.EAGAIN, errno.EWOULDBLOCK)
 
 OpenPort = Callable[..., Any]
-Clock = Callable[[], float]
 
 
 class SerialLink:
@@ -40,7 +39,7 @@ class SerialLink:
         read_slice_s: float = 0.005,
         backoff_min_s: float = 0.5,
         backoff_max_s: float = 10.0,
-        clock: Clock = time.monotonic,
+        clock: Clock = REAL_TIME,
         open_port: OpenPort = serial.serial_for_url,
     ) -> None:
         self.url = url
@@ -72,7 +71,7 @@ class SerialLink:
         """
         if self._port is not None:
             return False
-        now = self._clock()
+        now = self._clock.now()
         if now < self._next_attempt:
             raise ReaderDisconnected(self.url, f"not connected ({self.last_error})")
         try:

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import re
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -53,6 +52,7 @@ from typing import Any, Protocol
 
 import serial
 
+from hal.clock import REAL_TIME, Clock
 from hal.config import Section
 from hal.errors import ConfigError, HalError
 
@@ -262,7 +262,7 @@ def open_reader(
     rc: ReaderConfig,
     cfg: TrayConfig,
     *,
-    clock: Callable[[], float] = time.monotonic,
+    clock: Clock = REAL_TIME,
     open_port: Callable[..., Any] = serial.serial_for_url,
 ) -> Reader:
     """The driver for one configured reader (the port is opened at its first read)."""
@@ -357,7 +357,7 @@ class Tray:
         cfg: TrayConfig,
         readers: Mapping[Slot, Reader],
         *,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_TIME,
     ) -> None:
         self.config = cfg
         self._readers = dict(readers)
@@ -384,7 +384,7 @@ class Tray:
         cls,
         cfg: TrayConfig,
         *,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_TIME,
         open_port: Callable[..., Any] = serial.serial_for_url,
     ) -> Tray:
         readers = {
@@ -453,13 +453,13 @@ class Tray:
         tower to be moved, so the rounds come every `poll_interval_s` (see `PollPace`)."""
         pace = PollPace(self.config)
         while not stop.is_set():
-            now = self._clock()
+            now = self._clock.now()
             if pace.due(now, awaited()):
                 events = self.scan()
-                pace.scanned(self._clock(), changed=bool(events) or self._settling)
+                pace.scanned(self._clock.now(), changed=bool(events) or self._settling)
                 for event in events:
                     on_event(event)
-                now = self._clock()
+                now = self._clock.now()
             stop.wait(pace.pause(now, awaited()))
 
     def _observe(

@@ -22,9 +22,10 @@ import asyncio
 import contextlib
 import logging
 import resource
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+
+from hal.clock import REAL_TIME, Clock
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ def files_limit() -> int | None:
 
 class Connections:
     def __init__(self, *, limit: int = 256, header_timeout: float = 10.0,
-                 now: Callable[[], float] = time.monotonic, files: int | None = None) -> None:
+                 clock: Clock = REAL_TIME, files: int | None = None) -> None:
         """`limit` connections at most, and never more than `files` (the open-files
         limit, read from the process by default) allows besides `RESERVED_FILES` and
         one `ACCEPT_BURST`: asyncio's accept loop (Python 3.11) logs and reschedules
@@ -106,7 +107,7 @@ class Connections:
             limit = min(limit, max(8, files - RESERVED_FILES - ACCEPT_BURST))
         self.limit = limit
         self.header_timeout = header_timeout
-        self.now = now
+        self.clock = clock
         self._open: OrderedDict[_Connection, None] = OrderedDict()  # oldest activity first
         self._by_transport: dict[asyncio.BaseTransport, _Connection] = {}
         self.evicted = 0
@@ -132,7 +133,7 @@ class Connections:
         """Answered: the next request header must arrive within `header_timeout`."""
         conn = self._by_transport.get(transport) if transport is not None else None
         if conn is not None:
-            conn.deadline = self.now() + self.header_timeout
+            conn.deadline = self.clock.now() + self.header_timeout
 
     @contextlib.contextmanager
     def pinned(self, transport: asyncio.BaseTransport | None) -> Iterator[None]:
@@ -150,7 +151,7 @@ class Connections:
     # -- deadlines and the stop ----------------------------------------------------------
     def sweep(self) -> int:
         """Close every connection past its header deadline; how many were closed."""
-        now = self.now()
+        now = self.clock.now()
         late = [c for c in self._open if c.deadline is not None and c.deadline <= now and not c.pinned]
         for conn in late:
             conn.abort()
@@ -184,7 +185,7 @@ class Connections:
             self._forget(victim)
             victim.abort()
             self.evicted += 1
-        conn.deadline = self.now() + self.header_timeout
+        conn.deadline = self.clock.now() + self.header_timeout
         self._open[conn] = None
         self._by_transport[conn.transport] = conn
         return True

@@ -11,9 +11,10 @@ from __future__ import annotations
 import contextlib
 import errno
 import logging
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
+
+from hal.clock import REAL_TIME, Clock
 
 RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
@@ -24,11 +25,11 @@ class OncePerInterval(logging.Filter):
     records this filter leaves alone."""
 
     def __init__(self, kind: Callable[[logging.LogRecord], str | None], *,
-                 interval: float = 1.0, now: Callable[[], float] = time.monotonic) -> None:
+                 interval: float = 1.0, clock: Clock = REAL_TIME) -> None:
         super().__init__()
         self.kind = kind
         self.interval = interval
-        self.now = now
+        self.clock = clock
         self._last: dict[str, float] = {}
         self.held: dict[str, int] = {}
 
@@ -36,7 +37,7 @@ class OncePerInterval(logging.Filter):
         kind = self.kind(record)
         if kind is None:
             return True
-        now = self.now()
+        now = self.clock.now()
         last = self._last.get(kind)
         if last is not None and now - last < self.interval:
             self.held[kind] = self.held.get(kind, 0) + 1
@@ -68,10 +69,10 @@ def accept_error_kind(record: logging.LogRecord) -> str | None:
 
 @contextlib.contextmanager
 def accept_errors_rate_limited(*, interval: float = 1.0,
-                               now: Callable[[], float] = time.monotonic) -> Iterator[OncePerInterval]:
+                               clock: Clock = REAL_TIME) -> Iterator[OncePerInterval]:
     """While the block runs, accept errors and malformed-request errors are logged at
     most once per `interval` per kind."""
-    limit = OncePerInterval(accept_error_kind, interval=interval, now=now)
+    limit = OncePerInterval(accept_error_kind, interval=interval, clock=clock)
     loggers: list[Any] = [logging.getLogger("asyncio"), logging.getLogger("aiohttp.server")]
     for logger in loggers:
         logger.addFilter(limit)

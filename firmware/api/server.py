@@ -16,7 +16,6 @@ import contextlib
 import hmac
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
@@ -28,25 +27,13 @@ from firmware.api.answers import error, json_errors_outside_the_app, protocols_w
 from firmware.api.connections import ACCEPT_BURST, Connections
 from firmware.api.guard import FrontDoor, Refused, add_security_headers
 from firmware.api.log_limit import accept_errors_rate_limited
-from firmware.api.requests import (
-    Admin,
-    CallUno,
-    Catch,
-    Challenge,
-    Decide,
-    Hands,
-    Play,
-    Request,
-    Reveal,
-    Table,
-    Undo,
-)
+from firmware.api.requests import Admin, Request, Table
+from firmware.api.routes import BUILDERS
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
 from firmware.loop import TableLoop
 from firmware.serve import add_screen_routes, is_public
-from uno_core.cards import parse_card
-from uno_core.errors import NotationError
+from hal.clock import REAL_TIME, Clock
 
 log = logging.getLogger(__name__)
 
@@ -55,48 +42,6 @@ MAX_CONNECTIONS = 256  # far below the unit's LimitNOFILE=1024
 HEADER_TIMEOUT = 10.0  # seconds for a complete request header (after opening or an answer)
 BODY_TIMEOUT = 10.0  # seconds for the whole body once the header is in
 STOP_TIMEOUT = 1.0  # at a stop: for event streams to close, then for answers in flight
-
-
-def _card(field: str, text: str) -> str:
-    """`text` if it is a card in uno_core's notation (the schema checked it is a string)."""
-    try:
-        parse_card(text)
-    except NotationError as exc:
-        raise schema.Invalid(field, f"is not a card: {exc.message}") from None
-    return text
-
-
-def _cards(field: str, texts: list[str]) -> tuple[str, ...]:
-    return tuple(_card(f"{field}[{i}]", t) for i, t in enumerate(texts))
-
-
-def _play(body: dict[str, Any]) -> Play:
-    choices = dict(body.get("choices", {}))
-    if "cards" in choices:
-        choices["cards"] = _cards("choices.cards", choices["cards"])
-    return Play(body["seat"], _card("card", body["card"]), MappingProxyType(choices))
-
-
-def _decide(body: dict[str, Any]) -> Request:
-    return Decide(body["seat"], body["decision"], body.get("color", ""),
-                  _cards("cards", body.get("cards", [])))
-
-
-def _reveal(body: dict[str, Any]) -> Request:
-    return Reveal(_card("card", body["card"]), body.get("seat"))
-
-
-BUILDERS: dict[str, Callable[[dict[str, Any]], Request]] = {
-    "/api/decide": _decide,
-    "/api/reveal": _reveal,
-    "/api/play": _play,
-    "/api/uno": lambda b: CallUno(b["seat"]),
-    "/api/undo": lambda b: Undo(b["seat"]),
-    "/api/catch": lambda b: Catch(b["seat"], b["target"]),
-    "/api/challenge": lambda b: Challenge(b["seat"]),
-    "/api/hands": lambda b: Hands(b["seat"], _cards("cards", b["cards"])),
-}
-assert set(BUILDERS) == set(schema.BODIES)
 
 
 async def _drop(ws: web.WebSocketResponse) -> None:
@@ -127,7 +72,7 @@ class ApiServer:
         header_timeout: float = HEADER_TIMEOUT,
         body_timeout: float = BODY_TIMEOUT,
         stop_timeout: float = STOP_TIMEOUT,
-        now: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_TIME,
     ) -> None:
         if token is None and not is_loopback(host):
             raise ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)")
@@ -145,7 +90,7 @@ class ApiServer:
         self._sweeper: asyncio.Task[None] | None = None
         self._quiet_logs = contextlib.ExitStack()
         self.front_door = FrontDoor(host, allowed_hosts)
-        self.connections = Connections(limit=max_connections, header_timeout=header_timeout, now=now)
+        self.connections = Connections(limit=max_connections, header_timeout=header_timeout, clock=clock)
         self._body_timeout = body_timeout
         self._stop_timeout = stop_timeout
         self.app = self._build_app()

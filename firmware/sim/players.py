@@ -20,74 +20,29 @@ also after the daemon was killed and restarted. A declaration in progress is wri
 into the world file first (`World.pending`), so a restart can tell whether the referee
 got it (its step moved on) or the cards go back into the hand.
 
-Kill hook (`bench/crash.py`): with `kill_after=(KIND, N)` the players SIGKILL their own
-process right after the N-th answer to a KIND request (`request_kind`; ``any`` for
-every kind), having written what the table held at that moment into the world file
-(`Controller.journaled_view`). The restart compares it with what the journal brought
-back (`check_answered`): a difference is an answered request the crash lost.
+The parts: `TablePlayers` decides and acts; `Narrator` tells what happens (``out``);
+`firmware.sim.follow` keeps the world up with the table (ejected cards, a restart);
+`firmware.sim.api_client` talks HTTP like a screen; `firmware.sim.kill_hook` is the
+crash soak's kill hook (`kill_after`, `check_answered`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import signal
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 import uno_core as U
 from firmware.api import requests as api
 from firmware.errors import Rejected
+from firmware.sim.api_client import ApiClient
+from firmware.sim.follow import catch_up, follow
+from firmware.sim.kill_hook import KillHook
 from firmware.sim.world import World, deck_of, rng
 from firmware.waits import RESUMABLE, SEAT_DECISIONS, SELF_CLEARING, Wait
 from hal.tray import NEUTRAL
 from uno_core.bots import HeuristicBot
 from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
-
-
-def to_http(request: api.Request) -> tuple[str, dict[str, Any]]:
-    """The API path and JSON body of a request, as a person's screen would send it."""
-    if isinstance(request, api.Play):
-        choices = {k: list(v) if isinstance(v, tuple) else v for k, v in request.choices.items()}
-        body: dict[str, Any] = {"seat": request.seat, "card": request.card}
-        if choices:
-            body["choices"] = choices
-        return "/api/play", body
-    if isinstance(request, api.CallUno):
-        return "/api/uno", {"seat": request.seat}
-    if isinstance(request, api.Catch):
-        return "/api/catch", {"seat": request.seat, "target": request.target}
-    if isinstance(request, api.Challenge):
-        return "/api/challenge", {"seat": request.seat}
-    if isinstance(request, api.Hands):
-        return "/api/hands", {"seat": request.seat, "cards": list(request.cards)}
-    if isinstance(request, api.Decide):
-        body = {"seat": request.seat, "decision": request.decision}
-        if request.color:
-            body["color"] = request.color
-        if request.cards:
-            body["cards"] = list(request.cards)
-        return "/api/decide", body
-    if isinstance(request, api.Reveal):
-        body = {"card": request.card}
-        if request.seat is not None:
-            body["seat"] = request.seat
-        return "/api/reveal", body
-    if isinstance(request, api.Admin):
-        return f"/api/admin/{request.action}", dict(request.params)
-    raise TypeError(f"no API path for {request!r}")
-
-
-def request_kind(request: api.Request) -> str:
-    """A request's name for the kill hook: its API path (``play``, ``admin-resume``, ...),
-    a reveal as ``reveal-dealer`` or ``reveal-first``, an override by its kind."""
-    path, body = to_http(request)
-    if isinstance(request, api.Reveal):
-        return "reveal-dealer" if request.seat is not None else "reveal-first"
-    if isinstance(request, api.Admin) and request.action == "override":
-        return f"override-{body.get('kind')}"
-    return path.removeprefix("/api/").replace("/", "-")
 
 
 class _Barrier:
@@ -104,40 +59,15 @@ def private_view(state: U.State, seat: int, hand: list[str], drawn: list[str]) -
     return view
 
 
-class TablePlayers:
-    def __init__(self, world: World, controller: Any, loop: Any, *, seed: int, rounds: int,
-                 pace: float = 0.0, out: TextIO | None = None,
-                 names: list[str] | None = None, forget_uno: float = 0.05,
-                 human_seats: tuple[int, ...] = (),
-                 api_url: Callable[[], str | None] | None = None,
-                 kill_after: tuple[str, int] | None = None) -> None:
-        """`api_url()`: the table's API address once it listens; declarations then go
-        over HTTP like a person's screen (else straight to `TableLoop.call`)."""
-        self.world = world
-        self.ctl = controller
-        self.loop = loop
-        self.seed = seed
-        self.rounds = rounds
-        self.pace = pace
-        self.out = out
-        self.names = names or [f"seat {i}" for i in range(world.n)]
-        self.refusals = 0
-        self.forget_uno = forget_uno
-        self.human_seats = frozenset(human_seats)  # nobody decides for these: a person does
-        self.api_url = api_url
-        self._http: Any = None
-        self.kill_after = kill_after
-        self._answers = 0
-        loop.on(_Barrier, lambda _e: None)
+class Narrator:
+    """The players' log: a line for each event worth telling, written to `out`."""
 
-    # ------------------------------------------------------------------ events
-    def on_event(self, event: Mapping[str, Any]) -> None:
-        """Controller events (on the loop): the world reacts, the log prints."""
-        kind = event.get("kind")
-        if kind == "ejecting":
-            self.world.ejection_started(event["seat"], event["job"])
-        elif kind == "ejected":
-            self.world.ejection_ended(event["seat"], event["job"])
+    def __init__(self, names: list[str], controller: Any, out: TextIO | None) -> None:
+        self.names = names
+        self.ctl = controller
+        self.out = out
+
+    def tell(self, event: Mapping[str, Any]) -> None:
         line = self.describe(event)
         if line and self.out is not None:
             self.out.write(line + "\n")
@@ -233,6 +163,46 @@ class TablePlayers:
     def _step(self) -> int:
         return int(self.ctl.step)
 
+
+class TablePlayers:
+    def __init__(self, world: World, controller: Any, loop: Any, *, seed: int, rounds: int,
+                 pace: float = 0.0, out: TextIO | None = None,
+                 names: list[str] | None = None, forget_uno: float = 0.05,
+                 human_seats: tuple[int, ...] = (),
+                 api_url: Callable[[], str | None] | None = None,
+                 kill_after: tuple[str, int] | None = None) -> None:
+        """`api_url()`: the table's API address once it listens; declarations then go
+        over HTTP like a person's screen (else straight to `TableLoop.call`)."""
+        self.world = world
+        self.ctl = controller
+        self.loop = loop
+        self.seed = seed
+        self.rounds = rounds
+        self.pace = pace
+        self.out = out
+        self.names = names or [f"seat {i}" for i in range(world.n)]
+        self.narrator = Narrator(self.names, controller, out)
+        self.refusals = 0
+        self.forget_uno = forget_uno
+        self.human_seats = frozenset(human_seats)  # nobody decides for these: a person does
+        self.api_url = api_url
+        self._http = ApiClient()
+        self.kill_hook = KillHook(world, kill_after, table=controller.journaled_view,
+                                  step=self._step)
+        loop.on(_Barrier, lambda _e: None)
+
+    def on_event(self, event: Mapping[str, Any]) -> None:
+        """Controller events (on the loop): the world reacts, the log prints."""
+        follow(self.world, event)
+        self.narrator.tell(event)
+
+    def check_answered(self) -> None:
+        """Right after the controller replayed its journal (`firmware.sim.kill_hook`)."""
+        self.kill_hook.check_answered()
+
+    def _step(self) -> int:
+        return int(self.ctl.step)
+
     # ------------------------------------------------------------------ the loop
     def finished(self) -> bool:
         s = self.ctl.state
@@ -248,7 +218,7 @@ class TablePlayers:
         while self.api_url is not None and self.api_url() is None:
             await asyncio.sleep(0.005)  # the API starts listening after the controller
         await self._sync()
-        self._after_restart()
+        self.after_restart()
         st = self.ctl.public_state()
         if self.out is not None:
             again = f", continuing at step {st['step']}" if st["step"] else ""
@@ -282,27 +252,10 @@ class TablePlayers:
                 continue
             return
 
-    def _after_restart(self) -> None:
-        w = self.world
-        pending = w.pending
-        with w.change():  # a declaration is recorded with its cards (`World.change`)
-            if pending is not None and self._step() <= pending["step"]:
-                if pending.get("swap"):
-                    w.swap_hands(*pending["swap"])
-                for seat, card in reversed(pending.get("undo", [])):
-                    w.take_back(seat, [card])
-                if pending.get("aside"):
-                    card = pending["aside"]
-                    if w.discard[-1:] == [card]:
-                        w.discard.pop()
-                    else:  # it went back under the stack in the launcher
-                        stack = w.launcher_sim.empty_hopper()
-                        del stack[len(stack) - 1 - stack[::-1].index(card)]
-                        w.launcher_sim.load(stack)
-                    w.aside.append(card)
-            w.set_pending(None)
-        if self.ctl.recover is None and self.ctl.running is None:
-            w.end_unheard_ejection()
+    def after_restart(self) -> None:
+        """The world catches up with what the journal brought back (`follow.catch_up`)."""
+        catch_up(self.world, self._step(),
+                 ejecting=self.ctl.recover is not None or self.ctl.running is not None)
 
     async def _submit(self, request: api.Request) -> dict[str, Any] | None:
         url = self.api_url() if self.api_url is not None else None
@@ -310,67 +263,18 @@ class TablePlayers:
             if url is None:
                 result: dict[str, Any] = await self.loop.call(request)
             else:
-                result = await self._post(url, request)
+                result = await self._http.post(url, request)
         except Rejected as exc:
             self.refusals += 1
             self.world._disagree(f"step {self._step()}: the table refused {request}: {exc.reason}")
             if self.out is not None:
                 self.out.write(f"  !   refused {type(request).__name__}: {exc.reason}\n")
             return None
-        self._answered(request)
+        self.kill_hook.answered(request)
         return result
 
-    def _answered(self, request: api.Request) -> None:
-        """The kill hook: SIGKILL right after the `kill_after` answer (module docstring)."""
-        if self.kill_after is None:
-            return
-        kind, nth = self.kill_after
-        name = request_kind(request)
-        if kind not in (name, "any"):
-            return
-        self._answers += 1
-        if self._answers < nth:
-            return
-        with self.world.change():
-            self.world.notes["answered"] = {"request": name, "step": self._step(),
-                                            "table": self.ctl.journaled_view()}
-        os.kill(os.getpid(), signal.SIGKILL)
-
-    def check_answered(self) -> None:
-        """Call right after the controller replayed its journal: a request answered just
-        before a kill must have come back (else it counts in ``answers_lost``)."""
-        notes = self.world.notes
-        answered = notes.get("answered")
-        if answered is None:
-            return
-        now = json.loads(json.dumps(self.ctl.journaled_view()))
-        with self.world.change():
-            del notes["answered"]
-            notes["answers_checked"] = notes.get("answers_checked", 0) + 1
-            if now != answered["table"]:
-                notes["answers_lost"] = notes.get("answers_lost", 0) + 1
-                lost = [k for k in now if now[k] != answered["table"].get(k)]
-                self.world._disagree(f"step {answered['step']}: {answered['request']} was "
-                                     f"answered before a kill, but the restart did not bring "
-                                     f"back the table's {', '.join(lost)}")
-
-    async def _post(self, url: str, request: api.Request) -> dict[str, Any]:
-        import aiohttp
-
-        if self._http is None:
-            self._http = aiohttp.ClientSession()
-        path, body = to_http(request)
-        async with self._http.post(url + path, json=body) as resp:
-            data = await resp.json()
-        if resp.status >= 400:
-            raise Rejected(f"{resp.status} {data.get('reason')}", field=data.get("field"),
-                           status=resp.status)
-        return dict(data["result"])
-
     async def close(self) -> None:
-        if self._http is not None:
-            await self._http.close()
-            self._http = None
+        await self._http.close()
 
     # ------------------------------------------------------------------ acting
     async def _act(self, st: Mapping[str, Any]) -> None:

@@ -88,7 +88,7 @@ class SimTable:
     async def _started(self) -> None:
         await asyncio.sleep(0)
         assert self.bots is not None
-        self.bots._after_restart()  # as the demo does: the world catches up with the journal
+        self.bots.after_restart()  # as the demo does: the world catches up with the journal
         self._ready.set()
 
     def _run(self) -> None:

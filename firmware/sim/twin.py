@@ -11,6 +11,7 @@ from typing import Any
 
 from firmware.controller.table import Controller
 from firmware.daemon import Services
+from firmware.sim.follow import follower
 from firmware.sim.world import World, rng
 
 
@@ -29,18 +30,8 @@ def twin_factory(config: Any) -> Callable[[Services], Controller]:
         services.loop.on_safe_state(world.close)
         controller = Controller(services, world.hardware(),
                                 rng_for=lambda step: rng(seed, step))
-        controller.listeners.append(_world_follows(world))
+        controller.listeners.append(follower(world))
         controller.new_match_checks.append(world.check_new_match)
         return controller
 
     return make
-
-
-def _world_follows(world: Any) -> Callable[[Any], None]:
-    """On the twin nobody sits at the table: the world still picks up ejected cards."""
-    def follow(event: Any) -> None:
-        if event.get("kind") == "ejecting":
-            world.ejection_started(event["seat"], event["job"])
-        elif event.get("kind") == "ejected":
-            world.ejection_ended(event["seat"], event["job"])
-    return follow

@@ -249,7 +249,14 @@ const EVENT_WORDS = {
   resumed: () => "resumed",
   undone: (s, e) => `${seatName(s, e.seat)} took back ${e.card}: pick it up and declare again`,
   new_match: (s, e) => `new match: ${e.edition}, ${e.seats} seats`,
+  ejecting: (s, e) => `the launcher ejects for ${seatName(s, e.seat)}`,
+  tower_lifted: (s, e) => `the ${e.tower} tower was lifted off ${slotName(s, e.slot)}`,
+  alarm_cleared: (s, e) => (e.tower ? `the ${e.tower} tower is back: the alarm is over` : "the alarm is cleared"),
+  journal_ok: () => "the journal can be written again",
+  tray: (s, e) => `${TRAY_WORDS[e.event] ?? `tray: ${e.event}`}${e.slot === null || e.slot === undefined ? "" : ` (${slotName(s, e.slot)})`}`,
 };
+const TRAY_WORDS = { ReaderDown: "a tray reader stopped answering", ReaderUp: "a tray reader answers again",
+  UnknownTag: "the tray sees a tag it does not know" };
 
 // a play that left one card without the UNO call, where the table applies the penalty
 // at once (classic: the call belongs before the card)
@@ -272,7 +279,6 @@ function describeEvent(e) {
     if (a.seat === undefined || a.seat < 0) return a.type === "eject" ? `the launcher ejected ${a.count}` : "";
     return `${seatName(s, a.seat)} ${words ? words(a) : a.type}${penaltyWords(e.effects ?? [])}`;
   }
-  if (e.kind === "played") return `${seatName(s, e.seat)} played ${e.card}`;
   const bits = [String(e.kind ?? "event").replaceAll("_", " ")];
   if (typeof e.seat === "number" && e.seat >= 0) bits.push(seatName(s, e.seat));
   if (e.card) bits.push(e.card);

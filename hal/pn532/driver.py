@@ -27,12 +27,12 @@ reopens it with backoff.
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable
 from typing import Any
 
 import serial
 
+from hal.clock import REAL_TIME, Clock
 from hal.errors import FrameError, ReaderDisconnected, SerialTimeout
 from hal.pn532.frames import ACK, CHIP_TO_HOST, NACK, FrameDecoder, FrameKind, encode_frame
 from hal.serialport import SerialLink
@@ -84,7 +84,7 @@ class PN532:
         max_retries: int = 1,
         backoff_min_s: float = 0.5,
         backoff_max_s: float = 10.0,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Clock = REAL_TIME,
         open_port: Callable[..., Any] = serial.serial_for_url,
     ) -> None:
         if not 0 <= max_retries <= 0xFE:
@@ -192,7 +192,7 @@ class PN532:
             if self._link.open():
                 self._ready = False
             if not self._ready:
-                now = self._clock()
+                now = self._clock.now()
                 if now < self._bring_up_at:
                     raise SerialTimeout(f"{self.port}: chip not answering ({self.last_error})")
                 try:
@@ -234,13 +234,13 @@ class PN532:
         self._link.discard_input()
         self._link.write(frame)
         acked, resent, nacks = False, False, 0
-        deadline = self._clock() + self._ack_timeout
+        deadline = self._clock.now() + self._ack_timeout
         while True:
-            if self._clock() >= deadline:
+            if self._clock.now() >= deadline:
                 if not acked and not resent:
                     resent = True
                     self._resend(frame)
-                    deadline = self._clock() + self._ack_timeout
+                    deadline = self._clock.now() + self._ack_timeout
                     continue
                 self.timeouts += 1
                 self._decoder.reset()
@@ -254,7 +254,7 @@ class PN532:
                         nacks += 1
                         self.nacks_sent += 1
                         self._link.write(NACK)  # ask the chip to repeat its answer
-                        deadline = self._clock() + self._response_timeout
+                        deadline = self._clock.now() + self._response_timeout
                     continue
                 if reply.kind is FrameKind.INFO and (
                     reply.tfi != CHIP_TO_HOST or reply.code != code + 1
@@ -262,14 +262,14 @@ class PN532:
                     self.frames_bad += 1  # a stale answer or noise that happened to frame
                     continue
                 self.frames_ok += 1
-                self.last_seen = self._clock()
+                self.last_seen = self._clock.now()
                 if reply.kind is FrameKind.ACK:
                     if not acked:
                         acked = True
-                        deadline = self._clock() + self._response_timeout
+                        deadline = self._clock.now() + self._response_timeout
                 elif reply.kind is FrameKind.NACK:
                     self._resend(frame)
-                    deadline = self._clock() + self._ack_timeout
+                    deadline = self._clock.now() + self._ack_timeout
                 elif reply.kind is FrameKind.ERROR:
                     raise FrameError(f"{self.port}: the chip reports an error for command 0x{code:02X}")
                 else:

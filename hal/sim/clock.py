@@ -33,14 +33,20 @@ class _Scheduled:
 
 
 class VirtualClock:
-    def __init__(self, start: float = 0.0) -> None:
+    """`wall()` is `now()` plus `epoch` (a date of your choosing; 0 by default)."""
+
+    def __init__(self, start: float = 0.0, *, epoch: float = 0.0) -> None:
         self._now = float(start)
+        self._epoch = float(epoch)
         self._queue: list[tuple[float, int, _Scheduled]] = []
         self._seq = itertools.count()
         self._lock = threading.RLock()
 
     def now(self) -> float:
         return self._now
+
+    def wall(self) -> float:
+        return self._epoch + self._now
 
     def call_later(self, delay: float, fn: Callable[[], object]) -> _Scheduled:
         if delay < 0:

@@ -15,14 +15,7 @@ from test_api_front_door import raw, request
 
 from firmware.api.connections import ACCEPT_BURST, RESERVED_FILES, Connections
 from firmware.api.log_limit import accept_errors_rate_limited
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
+from hal.sim.clock import VirtualClock
 
 
 async def closed_by_server(reader: asyncio.StreamReader) -> bool:
@@ -78,7 +71,7 @@ def test_when_every_connection_is_busy_a_newcomer_gets_a_json_503():
 
 
 def test_a_header_not_complete_within_the_timeout_is_closed():
-    clock = FakeClock()
+    clock = VirtualClock(1000.0)
 
     async def test(_session, _table, server):
         port = server.port
@@ -86,48 +79,48 @@ def test_a_header_not_complete_within_the_timeout_is_closed():
         slow = await asyncio.open_connection("127.0.0.1", port)
         slow[1].write(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         await asyncio.sleep(0.05)
-        clock.t += 9  # within the 10 s: nothing closed
+        clock.advance(9)  # within the 10 s: nothing closed
         assert server.connections.sweep() == 0
         slow[1].write(b"X-Still: coming\r\n")  # dripping bytes does not extend the deadline
         await asyncio.sleep(0.05)
-        clock.t += 1.5
+        clock.advance(1.5)
         assert server.connections.sweep() == 2
         assert await closed_by_server(silent[0]) and await closed_by_server(slow[0])
         assert (await state_of(port))["top"] == "R5"  # the API still answers
 
-    with_api(test, header_timeout=10.0, now=clock)
+    with_api(test, header_timeout=10.0, clock=clock)
 
 
 def test_a_keep_alive_client_gets_a_fresh_deadline_after_each_answer():
-    clock = FakeClock()
+    clock = VirtualClock(1000.0)
 
     async def test(session, _table, server):
         for _ in range(3):
-            clock.t += 8  # 24 s in all, never 10 s without a request
+            clock.advance(8)  # 24 s in all, never 10 s without a request
             server.connections.sweep()
             async with session.get("/api/state") as resp:
                 assert resp.status == 200
         assert server.connections.timed_out == 0
-        clock.t += 11  # idle too long now: closed, and the client just reconnects
+        clock.advance(11)  # idle too long now: closed, and the client just reconnects
         assert server.connections.sweep() == 1
         async with session.get("/api/state") as resp:
             assert resp.status == 200
 
-    with_api(test, header_timeout=10.0, now=clock)
+    with_api(test, header_timeout=10.0, clock=clock)
 
 
 def test_accept_errors_are_logged_at_most_once_a_second(caplog):
-    clock = FakeClock()
+    clock = VirtualClock(1000.0)
 
     async def main():
         aio = asyncio.get_running_loop()
-        with socket.socket() as sock, accept_errors_rate_limited(now=clock):
+        with socket.socket() as sock, accept_errors_rate_limited(clock=clock):
             for _ in range(50):  # what asyncio reports each time accept() fails with EMFILE
                 aio.call_exception_handler({
                     "message": "socket.accept() out of system resource",
                     "exception": OSError(errno.EMFILE, "Too many open files"), "socket": sock})
-                clock.t += 0.01
-            clock.t += 1
+                clock.advance(0.01)
+            clock.advance(1)
             aio.call_exception_handler({
                 "message": "socket.accept() out of system resource",
                 "exception": OSError(errno.EMFILE, "Too many open files"), "socket": sock})

@@ -10,13 +10,21 @@ import pytest
 from firmware.cli import main
 from firmware.errors import JournalCorrupt, JournalError
 from firmware.journal import Journal
+from hal.sim.clock import VirtualClock
 
 HEADER = dict(edition="power", options={"stacking": True}, seats=4, seed=7, config_hash="abc123")
 
 
+class Ticking(VirtualClock):
+    """Virtual time that moves one second each time the journal stamps an entry."""
+
+    def wall(self):
+        self.advance(1.0)
+        return super().wall()
+
+
 def ticking():
-    t = iter(range(1000, 2000))
-    return lambda: float(next(t))
+    return Ticking(999.0)
 
 
 @pytest.fixture

@@ -6,21 +6,6 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
-from firmware.sim.demo import sim_config
-from firmware.sim.world import World
-
-
-@pytest.fixture
-def world(tmp_path, mock_factory):
-    config = sim_config("classic", 2, 1, tmp_path / "journal.db")
-    w = World("classic", 2, 1, launcher=config.hardware["launcher"],
-              panel=config.hardware["seats"], factory=mock_factory,
-              path=tmp_path / "journal.db.world.json")
-    yield w
-    w.close()
-
 
 def test_the_card_just_laid_comes_back_not_an_equal_one_below(world):
     world.hands = [["B8", "R1"], ["B8", "G2"]]

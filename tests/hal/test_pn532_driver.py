@@ -6,6 +6,7 @@ import serial
 from hal.errors import FrameError, ReaderDisconnected, SerialTimeout
 from hal.pn532 import PN532
 from hal.pn532.frames import encode_frame
+from hal.sim.clock import VirtualClock
 from hal.sim.pn532 import SimPN532
 
 UIDS = ["04A1B2C3D4E501", "04A1B2C3D4E502", "04A1B2C3D4E503", "04A1B2C3D4E504"]
@@ -184,35 +185,27 @@ def test_a_slow_first_ack_is_waited_for():
 
 
 def test_a_chip_that_never_comes_up_is_retried_with_backoff_not_every_turn():
-    class Clock:
-        now = 0.0
-
-        def __call__(self):
-            return self.now
-
-    clock = Clock()
+    clock = _Ticking()
     with SimPN532(UIDS[:1]) as sim:
         sim.inject("silence", count=100)
         rec = Recorder()
         opts = {**FAST, "backoff_min_s": 5.0, "backoff_max_s": 20.0}
-        reader = PN532(sim.port, clock=_ticking(clock), open_port=rec, **opts)
+        reader = PN532(sim.port, clock=clock, open_port=rec, **opts)
         with pytest.raises(SerialTimeout):
             reader.read_tags()
         sent = len(rec.written)
         with pytest.raises(SerialTimeout, match="not answering"):
             reader.read_tags()
         assert len(rec.written) == sent  # nothing sent while backing off
-        clock.now += 5.0
+        clock.advance(5.0)
         sim.clear_faults()
         assert reader.read_tags() == UIDS[:1]
         reader.close()
 
 
-def _ticking(clock, step=0.01):
+class _Ticking(VirtualClock):
     """A clock that advances a little on every reading (time passes while reading)."""
 
-    def read():
-        clock.now += step
-        return clock.now
-
-    return read
+    def now(self, step=0.01):
+        self.advance(step)
+        return super().now()

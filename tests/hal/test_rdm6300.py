@@ -7,6 +7,7 @@ import pytest
 
 from hal.errors import ReaderDisconnected
 from hal.rdm6300 import RDM6300, RDM6300Decoder, encode_frame
+from hal.sim.clock import VirtualClock
 from hal.sim.rdm6300 import SimRDM6300
 
 # 02, "0A00112233", checksum 0A^00^11^22^33 = 0A, 03
@@ -46,14 +47,6 @@ def test_encode_refuses_wrong_length():
         encode_frame("0A0011")
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-
 def wait_for_tags(reader, want, tries=100):
     for _ in range(tries):
         tags = reader.read_tags()
@@ -64,16 +57,16 @@ def wait_for_tags(reader, want, tries=100):
 
 
 def test_tag_is_removed_only_after_the_timeout():
-    clock = Clock()
+    clock = VirtualClock()
     with SimRDM6300(["0A00112233"], repeat_s=0.01) as sim:
         reader = RDM6300(sim.port, removal_s=0.5, listen_s=0.0, clock=clock)
         assert wait_for_tags(reader, ["0A00112233"]) == ["0A00112233"]
         sim.lift("0A00112233")
         time.sleep(0.05)
         reader.read_tags()  # drain what was on the line
-        clock.now += 0.4
+        clock.advance(0.4)
         assert reader.read_tags() == ["0A00112233"]
-        clock.now += 0.2
+        clock.advance(0.2)
         assert reader.read_tags() == []
         reader.close()
 

@@ -9,14 +9,7 @@ import serial
 
 from hal.errors import PortBusy, ReaderDisconnected
 from hal.serialport import SerialLink
-
-
-class Clock:
-    def __init__(self):
-        self.now = 100.0
-
-    def __call__(self):
-        return self.now
+from hal.sim.clock import VirtualClock
 
 
 def flaky_opener(mocker):
@@ -50,7 +43,7 @@ def test_loop_url_round_trip_counts_bytes():
 
 
 def test_reopen_attempts_back_off_exponentially_up_to_the_limit(mocker):
-    clock, opener = Clock(), flaky_opener(mocker)
+    clock, opener = VirtualClock(100.0), flaky_opener(mocker)
     link = SerialLink(
         "/dev/ttyUSB7",
         baudrate=9600,
@@ -67,19 +60,19 @@ def test_reopen_attempts_back_off_exponentially_up_to_the_limit(mocker):
         except ReaderDisconnected as exc:
             assert "/dev/ttyUSB7" in str(exc)
         if opener.call_count != last:
-            gaps.append(clock.now)
+            gaps.append(clock.now())
             last = opener.call_count
-        clock.now += 0.5
+        clock.advance(0.5)
     spacing = [b - a for a, b in zip(gaps, gaps[1:], strict=False)]
     assert spacing[:4] == [1.0, 2.0, 4.0, 4.0]
     opener.works = True
-    clock.now += 4.0
+    clock.advance(4.0)
     assert link.open() is True
     assert link.connected and link.reconnects == 0  # first successful open is no reconnect
 
 
 def test_a_vanished_port_raises_disconnected_then_reopens(mocker):
-    clock, opener = Clock(), flaky_opener(mocker)
+    clock, opener = VirtualClock(100.0), flaky_opener(mocker)
     opener.works = True
     link = SerialLink("/dev/ttyUSB7", baudrate=9600, clock=clock, open_port=opener)
     link.open()

@@ -55,7 +55,7 @@ def scripted_tray(**options):
     cfg = parse_config({"towers": {"U": U}, **options}, path="tray")
     clock = VirtualClock()
     readers = {slot: CountingReader(f"/dev/r{slot}") for slot in SLOTS}
-    return Tray(cfg, readers, clock=clock.now), readers, clock
+    return Tray(cfg, readers, clock=clock), readers, clock
 
 
 def watch_for(tray, clock, seconds, *, awaited=lambda: False):
@@ -156,7 +156,7 @@ def test_twin_readers_get_far_fewer_commands_per_virtual_second_when_idle():
         cfg = sim.config(poll_interval_s=0.2, idle_poll_interval_s=1.0, idle_after_s=2.0)
         clock = VirtualClock()
         readers = {rc.slot: open_reader(rc, cfg) for rc in cfg.readers}  # real timeouts
-        with Tray(cfg, readers, clock=clock.now) as tray:
+        with Tray(cfg, readers, clock=clock) as tray:
             watch_for(tray, clock, 5, awaited=lambda: True)  # bring-up, U counted, settle
             assert tray.positions()["U"] == 1
 

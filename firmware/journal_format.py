@@ -1,0 +1,225 @@
+"""What a journal file holds, and reading it back checked.
+
+The tables (`SCHEMA`), the records (`Match`, `Entry`), the CRCs that make damage
+visible (`entry_crc`, `header_crc`) and `Rows`, which reads headers and entries from an
+open connection and refuses what fails its CRC or leaves a gap (`JournalCorrupt`).
+Nothing here writes: committing is `firmware.journal.Journal`'s, opening and its checks
+`firmware.journal_open`'s.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from firmware.errors import JournalCorrupt, JournalError
+
+SCHEMA_VERSION = 2  # 2: match headers carry a CRC (a version 1 journal is upgraded)
+INTENT = "intent"
+RESULT = "result"
+TABLES = frozenset({"meta", "matches", "entries"})
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY,
+    edition TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    seed INTEGER,
+    config_hash TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    crc INTEGER
+);
+CREATE TABLE IF NOT EXISTS entries (
+    seq INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    kind TEXT NOT NULL,
+    ref INTEGER REFERENCES entries(seq),
+    payload TEXT NOT NULL,
+    at REAL NOT NULL,
+    crc INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS entries_ref ON entries(ref) WHERE ref IS NOT NULL;
+"""
+
+HEADER = "id, edition, options, seats, seed, config_hash, started_at"
+INSERT_HEADER = f"INSERT INTO matches ({HEADER}, crc) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+INSERT_ENTRIES = ("INSERT INTO entries (seq, match_id, kind, ref, payload, at, crc)"
+                  " VALUES (?, ?, ?, ?, ?, ?, ?)")
+
+
+@dataclass(frozen=True)
+class Match:
+    """The header of one match: everything needed to rebuild its starting position."""
+
+    id: int
+    edition: str
+    options: Mapping[str, Any]
+    seats: int
+    seed: int | None
+    config_hash: str
+    started_at: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "match",
+            "match": self.id,
+            "edition": self.edition,
+            "options": dict(self.options),
+            "seats": self.seats,
+            "seed": self.seed,
+            "config_hash": self.config_hash,
+            "started_at": self.started_at,
+        }
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    match_id: int
+    kind: str
+    payload: Any
+    at: float
+    ref: int | None = None  # for a result: the seq of its intent
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "type": "entry",
+            "seq": self.seq,
+            "match": self.match_id,
+            "kind": self.kind,
+            "payload": self.payload,
+            "at": self.at,
+        }
+        if self.ref is not None:
+            out["ref"] = self.ref
+        return out
+
+
+def entry_crc(seq: int, match_id: int, kind: str, ref: int | None, payload: str) -> int:
+    """The CRC of an entry row (`payload` as stored: canonical JSON)."""
+    return zlib.crc32(f"{seq}\0{match_id}\0{kind}\0{ref}\0{payload}".encode())
+
+
+def header_crc(mid: int, edition: str, options: str, seats: int, seed: int | None,
+               config_hash: str, started_at: float) -> int:
+    """The CRC of a match header row (`options` as stored: canonical JSON)."""
+    text = f"{mid}\0{edition}\0{options}\0{seats}\0{seed}\0{config_hash}\0{started_at!r}"
+    return zlib.crc32(text.encode())
+
+
+def dumps(payload: Any, what: str) -> str:
+    """`payload` as stored: canonical JSON; `JournalError` for anything else."""
+    try:
+        return json.dumps(payload, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise JournalError(f"{what} payload is not plain JSON: {exc}") from None
+
+
+def entry_row(seq: int, match_id: int, kind: str, ref: int | None, payload: Any,
+              at: float) -> tuple[Any, ...]:
+    """The row `INSERT_ENTRIES` writes for one entry, its CRC last."""
+    text = dumps(payload, kind)
+    return (seq, match_id, kind, ref, text, at, entry_crc(seq, match_id, kind, ref, text))
+
+
+class Rows:
+    """Checked reads of one journal's connection; `path` names it in errors."""
+
+    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+        self.conn = conn
+        self.path = path
+
+    def tables(self) -> set[str]:
+        return {r[0] for r in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+
+    def version(self) -> int | None:
+        """The schema version in `meta`; None when a kill left the journal half created,
+        -1 when it is not a number."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is None:
+            return None
+        return int(row[0]) if str(row[0]).isdigit() else -1
+
+    def entry_crc_at(self, seq: int) -> int | None:
+        row = self.conn.execute("SELECT crc FROM entries WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def header_row(self, mid: int) -> tuple[Any, ...]:
+        """Match `mid`'s header fields, its CRC (None in a version 1 journal) and
+        whether the table has that column."""
+        has_crc = any(c[1] == "crc" for c in self.conn.execute("PRAGMA table_info(matches)"))
+        row = self.conn.execute(
+            f"SELECT {HEADER}, {'crc' if has_crc else 'NULL'} FROM matches WHERE id = ?",
+            (mid,)).fetchone()
+        return tuple(row) + (has_crc,)
+
+    def checked_header(self, mid: int) -> tuple[Any, ...]:
+        """The header row of match `mid`; raises JournalCorrupt when its CRC fails
+        (a journal of schema version 1 has no header CRCs to check)."""
+        row = self.header_row(mid)
+        *fields, crc, has_crc = row
+        if has_crc and crc != header_crc(*fields):
+            raise JournalCorrupt(self.path, f"the header of match {mid} fails its checksum "
+                                            f"(edition {fields[1]!r}, seats {fields[3]!r})")
+        return row
+
+    def match_from_row(self, row: Iterable[Any]) -> Match:
+        mid, edition, options, seats, seed, config_hash, started_at, *_ = row
+        try:
+            opts = json.loads(options)
+        except ValueError as exc:
+            raise JournalCorrupt(self.path, f"match {mid} options: {exc}") from None
+        return Match(mid, edition, opts, seats, seed, config_hash, started_at)
+
+    def matches(self) -> list[Match]:
+        rows = self.conn.execute("SELECT id FROM matches ORDER BY id").fetchall()
+        return [self.match_from_row(self.checked_header(r[0])) for r in rows]
+
+    def entries(self, *, match_id: int | None = None, after: int = 0) -> Iterator[Entry]:
+        """Entries in sequence order, checked: a damaged or missing entry raises JournalCorrupt."""
+        sql = "SELECT seq, match_id, kind, ref, payload, at, crc FROM entries WHERE seq > ?"
+        args: list[Any] = [after]
+        if match_id is not None:
+            sql += " AND match_id = ?"
+            args.append(match_id)
+        expected = None if match_id is not None else after + 1
+        for seq, mid, kind, ref, text, at, crc in self.conn.execute(sql + " ORDER BY seq", args):
+            if expected is not None and seq != expected:
+                raise JournalCorrupt(self.path, f"entry {expected} is missing (next is {seq})")
+            if entry_crc(seq, mid, kind, ref, text) != crc:
+                raise JournalCorrupt(self.path, f"entry {seq} ({kind}) fails its checksum")
+            try:
+                payload = json.loads(text)
+            except ValueError as exc:
+                raise JournalCorrupt(self.path, f"entry {seq} ({kind}): {exc}") from None
+            yield Entry(seq, mid, kind, payload, at, ref)
+            if expected is not None:
+                expected += 1
+
+    def has_result(self, intent: int) -> bool:
+        return self.conn.execute("SELECT 1 FROM entries WHERE ref = ?", (intent,)).fetchone() \
+            is not None
+
+    def kind_of(self, seq: int) -> str | None:
+        row = self.conn.execute("SELECT kind FROM entries WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def open_intents(self) -> list[Entry]:
+        """Intents with no result: actions a crash cut off, oldest first."""
+        rows = self.conn.execute(
+            "SELECT i.seq FROM entries i WHERE i.kind = ? AND NOT EXISTS"
+            " (SELECT 1 FROM entries r WHERE r.ref = i.seq) ORDER BY i.seq",
+            (INTENT,),
+        ).fetchall()
+        if not rows:
+            return []
+        first = rows[0][0]
+        wanted = {r[0] for r in rows}
+        return [e for e in self.entries(after=first - 1) if e.seq in wanted]

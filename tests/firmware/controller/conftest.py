@@ -80,6 +80,7 @@ class FakeTable:
         self.accepted: list[U.Action] = []
         self.adopted: list[U.Action] = []
         self.settled = 0
+        self.reloads = 0
         self.paused = False
         self.waits_for: str | None = None
 
@@ -102,6 +103,9 @@ class FakeTable:
             raise Rejected(f"the table waits: {self.waits_for}")
         assert self.state is not None
         return self.state
+
+    def reload(self) -> None:
+        self.reloads += 1
 
     def held(self) -> bool:
         return self.paused

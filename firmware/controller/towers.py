@@ -30,7 +30,8 @@ OVERRIDE = "override"  # journal kind: an admin confirmed a tower, or cleared an
 class TowerWatch:
     """Owns the towers' seen positions, the waits for captures and the alarm; handles
     `TrayChanged`. `confirm` is the config's [table] tower_confirm: "wait" (the table
-    waits for a captured tower to arrive), "light" (it only blinks the seat), "off"."""
+    waits for a captured tower to arrive), "warn" (it only announces the capture and
+    blinks the seat), "off" (no waits; the tray still raises alarms)."""
 
     def __init__(self, table: Controller, confirm: str) -> None:
         self.table = table

@@ -69,8 +69,8 @@ def test_a_tower_going_back_to_the_neutral_slot_is_said_in_the_trays_words(make_
     assert table.towers.waits == {"U": NEUTRAL}
 
 
-def test_light_mode_waits_for_no_capture_but_still_watches(make_table):
-    table = watched(make_table, confirm="light")
+def test_warn_mode_waits_for_no_capture_but_still_watches(make_table):
+    table = watched(make_table, confirm="warn")
     table.towers.adopt([E.TowerMoved("N", 2)], live=True)
     assert table.towers.wait() is None and table.towers.seats_awaited() == {2}
     tray(table, TowerPlaced("O", 2))  # O moved without a capture

@@ -6,6 +6,7 @@ the events it publishes, the times it lets the table go on)."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import SimpleNamespace
@@ -14,10 +15,30 @@ from typing import Any
 import pytest
 
 import uno_core as U
+from firmware.controller.actions import Requests
+from firmware.controller.admin import Admin
+from firmware.controller.ejections import Ejections
+from firmware.controller.faults import JournalWatch
+from firmware.controller.seats import SeatButtons
+from firmware.controller.towers import TowerWatch
+from firmware.controller.undo import Undo
+from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
 from firmware.journal import Journal
 from firmware.sim.demo import sim_config
 from firmware.sim.world import World
+
+# the real parts a test may build on its fake table, by the coordinator's attribute names
+PARTS: dict[str, Callable[[Any], Any]] = {
+    "journal_watch": JournalWatch,
+    "ejections": lambda table: Ejections(table, rng_for=random.Random),  # (seeded by step)
+    "towers": lambda table: TowerWatch(table, table.config.table.tower_confirm),
+    "seats": SeatButtons,
+    "requests": Requests,
+    "admin": Admin,
+    "undo": Undo,
+    "waits": Waits,
+}
 
 
 class FakeLoop:
@@ -124,11 +145,14 @@ class FakeTable:
 def make_table(tmp_path, mock_factory):
     tables: list[FakeTable] = []
 
-    def make(state: U.State, *, edition: str = "classic", seats: int = 4,
+    def make(state: U.State, *parts: str, edition: str = "classic", seats: int = 4,
              tower_confirm: str = "wait") -> FakeTable:
+        """A fake table with the named real `PARTS` built on it, in that order."""
         table = FakeTable(tmp_path, state, edition=edition, seats=seats, factory=mock_factory,
                           tower_confirm=tower_confirm)
         tables.append(table)
+        for name in parts:
+            setattr(table, name, PARTS[name](table))
         return table
 
     yield make

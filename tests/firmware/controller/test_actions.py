@@ -7,18 +7,12 @@ import pytest
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.actions import Requests, press_action
-from firmware.controller.ejections import Ejections
-from firmware.controller.seats import SeatButtons
+from firmware.controller.actions import press_action
 from firmware.errors import Rejected
 
 
 def requesting(make_table, state, **kw):
-    table = make_table(state, **kw)
-    table.seats = SeatButtons(table)
-    table.requests = Requests(table)
-    table.ejections = Ejections(table)
-    return table
+    return make_table(state, "seats", "requests", "ejections", **kw)
 
 
 def test_a_colour_is_named_in_words_and_reaches_the_engine_as_its_letter(make_table):

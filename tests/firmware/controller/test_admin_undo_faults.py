@@ -7,14 +7,8 @@ import pytest
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.actions import Requests
-from firmware.controller.admin import Admin
-from firmware.controller.ejections import Ejections
-from firmware.controller.faults import JOURNAL_RETRY_S, JournalRetry, JournalWatch
+from firmware.controller.faults import JOURNAL_RETRY_S, JournalRetry
 from firmware.controller.stops import Jam
-from firmware.controller.towers import TowerWatch
-from firmware.controller.undo import Undo
-from firmware.controller.waiting import Waits
 from firmware.errors import JournalUnwritable, Rejected
 from firmware.waits import Wait
 from uno_core import effects as E
@@ -23,15 +17,8 @@ from uno_core import effects as E
 def full_table(make_table, state=None, **kw):
     state = state or U.position("classic", counts=[5, 5, 5], discard="R5", turn=0,
                                 mode="table")
-    table = make_table(state, seats=3, **kw)
-    table.journal_watch = JournalWatch(table)
-    table.ejections = Ejections(table)
-    table.towers = TowerWatch(table, "wait")
-    table.admin = Admin(table)
-    table.requests = Requests(table)
-    table.undo = Undo(table)
-    table.waits = Waits(table)
-    return table
+    return make_table(state, "journal_watch", "ejections", "towers", "admin", "requests",
+                      "undo", "waits", seats=3, **kw)
 
 
 def admin(table, action, **params):

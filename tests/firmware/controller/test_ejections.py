@@ -3,21 +3,17 @@ right seat, the cards land there, and what stops the launcher stops it."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 import uno_core as U
-from firmware.controller.ejections import Ejections, Job
+from firmware.controller.ejections import Job
 from firmware.errors import Rejected
 from firmware.journal import INTENT, RESULT
 from uno_core import effects as E
 
 
 def launcher_table(make_table, state, *, edition="classic", seats=4):
-    table = make_table(state, edition=edition, seats=seats)
-    table.ejections = Ejections(table, rng_for=random.Random)
-    return table
+    return make_table(state, "ejections", edition=edition, seats=seats)
 
 
 def kinds(table) -> list[str]:

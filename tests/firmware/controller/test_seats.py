@@ -7,40 +7,28 @@ import pytest
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.actions import Requests
 from firmware.controller.events import LauncherPressed, SeatPressed
-from firmware.controller.seats import SeatButtons
 
 
 def seated(make_table, state, **kw):
-    table = make_table(state, **kw)
-    table.seats = SeatButtons(table)
-    table.requests = Requests(table)
-    return table
+    return make_table(state, "seats", "requests", **kw)
 
 
 def buzzer(table) -> str | None:
     return table.hw.panel.get_status()["buzzer"]
 
 
-def test_a_late_uno_call_within_the_window_is_accepted(make_table):
+@pytest.mark.parametrize("pressed, action", [(2, U.CallUno(2)), (0, U.Catch(0, 2))],
+                         ids=["its own button calls late", "another seat's button catches"])
+def test_a_seat_open_to_a_catch(make_table, pressed, action):
     # seat 2 played down to one card without calling: it is open to a catch
     s = U.position("classic", counts=[5, 5, 1, 5], discard="R5", turn=3, mode="table",
                    exposed=2)
     table = seated(make_table, s)
-    table.loop.post(SeatPressed(2))
+    table.loop.post(SeatPressed(pressed))
     table.loop.deliver()
-    assert table.accepted == [U.CallUno(2)]
+    assert table.accepted == [action]
     assert [e.kind for e in table.journal.entries()] == ["action"]
-
-
-def test_another_seats_button_catches_the_seat_open_to_a_catch(make_table):
-    s = U.position("classic", counts=[5, 5, 1, 5], discard="R5", turn=3, mode="table",
-                   exposed=2)
-    table = seated(make_table, s)
-    table.loop.post(SeatPressed(0))
-    table.loop.deliver()
-    assert table.accepted == [U.Catch(0, 2)]
 
 
 def test_a_seat_holding_two_cards_arms_its_call_once_and_its_play_carries_it(make_table):

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import uno_core as U
 from firmware.controller.events import TrayChanged
-from firmware.controller.towers import TowerWatch
 from firmware.waits import Wait
 from hal.tray import NEUTRAL, TowerPlaced, TowerRemoved
 from uno_core import effects as E
@@ -16,8 +15,7 @@ OWNERS = {"U": 1, "N": 0}  # the other towers stand on the neutral slot
 def watched(make_table, confirm="wait"):
     s = U.position("power", counts=[5, 5, 5], discard="R5", turn=0, mode="table",
                    towers=OWNERS)
-    table = make_table(s, edition="power", seats=3, tower_confirm=confirm)
-    table.towers = TowerWatch(table, confirm)
+    table = make_table(s, "towers", edition="power", seats=3, tower_confirm=confirm)
     for tower in ("U", "N", "O", "!"):  # where the tray sees them when the test begins
         tray(table, TowerPlaced(tower, OWNERS.get(tower, NEUTRAL)))
     table.events.clear()

@@ -6,27 +6,15 @@ from __future__ import annotations
 import pytest
 
 import uno_core as U
-from firmware.controller.actions import Requests
-from firmware.controller.admin import Admin
-from firmware.controller.ejections import Ejections
-from firmware.controller.faults import JournalWatch
 from firmware.controller.stops import Reload
-from firmware.controller.towers import TowerWatch
-from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from uno_core import effects as E
 
 
-def waiting_table(make_table, state, *, edition="power", seats=3):
-    table = make_table(state, edition=edition, seats=seats)
-    table.journal_watch = JournalWatch(table)
-    table.ejections = Ejections(table)
-    table.towers = TowerWatch(table, "wait")
-    table.admin = Admin(table)
-    table.requests = Requests(table)
-    table.waits = Waits(table)
-    return table
+def waiting_table(make_table, state, *, edition="power"):
+    return make_table(state, "journal_watch", "ejections", "towers", "admin", "requests",
+                      "waits", edition=edition, seats=3)
 
 
 def power(**kw):

@@ -165,9 +165,7 @@ class Controller:
             self.names = list(p.get("names") or self.names)
         elif entry.kind == "action":
             action = U.action_from_dict(p)
-            new, fx = U.apply(self.state, action)
-            self._adopt(action, new, fx, live=False)
-            self.undo.note(entry.seq, action, fx)
+            self.undo.note(entry.seq, action, self.adopt(action, live=False))
         elif entry.kind == INTENT:
             self.ejections.started(entry.seq, p, replay=True)
         elif entry.kind == RESULT:
@@ -238,11 +236,13 @@ class Controller:
         if live:
             self._announce(action, fx)
 
-    def adopt(self, action: U.Action) -> None:
-        """Apply an action the journal already holds (a press's `Eject`, written with
-        the ejection's result)."""
+    def adopt(self, action: U.Action, *, live: bool = True) -> list[Any]:
+        """Apply an action the journal already holds: in replay, and live a press's
+        `Eject` (written with the ejection's result). Its effects."""
+        assert self.state is not None
         new, fx = U.apply(self.state, action)
-        self._adopt(action, new, fx, live=True)
+        self._adopt(action, new, fx, live=live)
+        return fx
 
     def accept(self, action: U.Action) -> list[Any]:
         """Validate with the engine, journal, adopt; raise Rejected (nothing changed)."""

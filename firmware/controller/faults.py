@@ -9,7 +9,7 @@ ejection that ended is kept (`Ejections.unjournaled`) and journaled first thing.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware.controller.stops import JournalFault
 from firmware.errors import JournalUnwritable, Rejected
@@ -35,9 +35,6 @@ class JournalWatch:
         self._retry_due = False  # a JournalRetry is posted for later
         table.journal.fault_listeners.append(self._on_fault)
         table.loop.on(JournalRetry, self._on_retry)
-
-    def get_status(self) -> dict[str, Any]:
-        return {"fault": None if self.fault is None else self.fault.to_json()}
 
     def _on_fault(self, fault: JournalUnwritable | None) -> None:
         """The journal cannot be written (`fault`), or can again (None): pause, go on.

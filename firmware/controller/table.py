@@ -39,7 +39,6 @@ Journal entries of a match:
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -59,11 +58,8 @@ from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal import INTENT, RESULT, Entry
 from uno_core import effects as E
-from uno_core.cards import TOWERS
 
 __all__ = ["SYSTEM_RNG", "Controller", "RngFor"]
-
-log = logging.getLogger(__name__)
 
 
 class Controller:
@@ -285,8 +281,7 @@ class Controller:
             out["match"] = {"id": self.match.id, "seed": self.match.seed}
             out["uno_armed"] = sorted(self.seats.armed)
             out["undoable"] = self.undo.undoable()
-            out["towers_seen"] = ({t: self.towers.seen.get(t) for t in TOWERS}
-                                  if s.edition.towers else None)
+            out["towers_seen"] = self.towers.get_status()["seen"] if s.edition.towers else None
         out["waiting"] = self.waiting()
         return out
 

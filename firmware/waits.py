@@ -14,7 +14,7 @@ class Wait(StrEnum):
     # no match, or the match is over
     NEW_MATCH = "new-match"
     MATCH_OVER = "match-over"
-    # something physical, before anyone may act (`Controller._physical_wait`)
+    # something physical, before anyone may act (`firmware.controller.waiting.Waits.physical`)
     JOURNAL = "journal"  # the journal cannot be written: the table retries by itself
     CARDS_OUT = "cards-out"  # an ejection was cut off: count what came out
     PAUSED = "paused"

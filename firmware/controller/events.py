@@ -1,8 +1,9 @@
 """Events the hardware posts into the table's event loop.
 
 Hardware callbacks run on gpiozero, timer and serial threads; they only build one of
-these frozen values and hand it to `TableLoop.post`. The controller handles them one
-at a time on the loop (see `firmware.controller.table`).
+these frozen values and hand it to `TableLoop.post`. The controller's parts handle
+them one at a time on the loop, each part the events of its own device
+(`firmware.controller.table` lists the parts).
 """
 
 from __future__ import annotations

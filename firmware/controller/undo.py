@@ -13,15 +13,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+import uno_core as U
+from firmware.errors import Rejected
 from firmware.journal import Entry
+from uno_core import effects as E
+
+if TYPE_CHECKING:
+    from firmware.controller.table import Controller
 
 UNDO = "undo"
 # effects of a play that changed the physical table beyond the card on the pile
-PHYSICAL = {
-    "dispense": "cards were dealt for it",
-    "tower_moved": "a tower changed hands",
-    "hands_traded": "hands were traded",
+PHYSICAL: dict[type, str] = {
+    E.Dispense: "cards were dealt for it",
+    E.TowerMoved: "a tower changed hands",
+    E.HandsTraded: "hands were traded",
 }
 
 
@@ -44,3 +51,68 @@ def standing(entries: Iterable[Entry]) -> list[Entry]:
     entries = list(entries)
     undone = {e.ref for e in entries if e.kind == UNDO}
     return [e for e in entries if e.kind != UNDO and e.seq not in undone]
+
+
+class Undo:
+    """Owns the last declaration (`declared`); takes it back when the table rule allows."""
+
+    def __init__(self, table: Controller) -> None:
+        self.table = table
+        self.reset()
+
+    def reset(self) -> None:
+        self.declared: Declared | None = None  # the last Play journaled
+
+    def get_status(self) -> dict[str, Any]:
+        d = self.declared
+        return {"declared": None if d is None else [d.seq, d.seat, d.card, d.fixed, list(d.laid)]}
+
+    def note(self, seq: int, action: U.Action, fx: list[Any]) -> None:
+        """An action was journaled as `seq` (live and in replay)."""
+        if not isinstance(action, U.Play):
+            return  # the last Play stays on record; an action since it makes it stand
+        fixed = next((PHYSICAL[type(e)] for e in fx if type(e) in PHYSICAL), None)
+        self.declared = Declared(seq, action.seat, U.format_card(action.card), fixed,
+                                 tuple(U.format_card(c) for c in action.laid))
+
+    def refusal(self, seat: int) -> str | None:
+        """Why `seat` cannot take its declaration back now (None: it can)."""
+        d = self.declared
+        t = self.table
+        if t.state is None or d is None:
+            return "there is no declaration to take back"
+        if d.seat != seat:
+            return (f"seat {seat} has no declaration to take back: the last one is "
+                    f"seat {d.seat}'s {d.card}")
+        if d.fixed is not None:
+            return f"seat {seat}'s {d.card} stands: {d.fixed}, which the table cannot put back"
+        if d.seq != t.journal.last_seq:
+            return (f"seat {seat}'s {d.card} stands: the table went on since "
+                    "(the next player acted, or a button, press or card came in between)")
+        waiting = t.waits.physical()
+        if waiting is not None:
+            return f"the table waits: {waiting['message']}"
+        return None
+
+    def undoable(self) -> dict[str, Any] | None:
+        """The declaration that can be taken back now (``public_state``'s ``undoable``)."""
+        d = self.declared
+        if d is None or self.refusal(d.seat) is not None:
+            return None
+        return {"seat": d.seat, "card": d.card}
+
+    def take_back(self, seat: int) -> dict[str, Any]:
+        """Take back `seat`'s last declaration: journal ``undo``, then rebuild the state
+        from the journal without it (as a restart would)."""
+        reason = self.refusal(seat)
+        if reason is not None:
+            raise Rejected(reason)
+        d = self.declared
+        assert d is not None
+        t = self.table
+        undone = {"seat": seat, "card": d.card, "laid": list(d.laid)}
+        t.journal.append(UNDO, undone, ref=d.seq)
+        t.reload()
+        t.publish({"kind": "undone", **undone})
+        t.settle()
+        return {"undone": undone, "step": t.step}

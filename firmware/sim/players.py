@@ -34,13 +34,13 @@ from typing import Any, TextIO
 
 import uno_core as U
 from firmware.api import requests as api
+from firmware.controller.slots import slot_name, slot_of
 from firmware.errors import Rejected
 from firmware.sim.api_client import ApiClient
 from firmware.sim.follow import catch_up, follow
 from firmware.sim.kill_hook import KillHook
 from firmware.sim.world import World, deck_of, rng
 from firmware.waits import RESUMABLE, SEAT_DECISIONS, SELF_CLEARING, Wait
-from hal.tray import NEUTRAL
 from uno_core.bots import HeuristicBot
 from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
 
@@ -95,7 +95,7 @@ class Narrator:
         return None
 
     def _slot(self, slot: Any) -> str:
-        return "the neutral slot" if slot == NEUTRAL else self._name(slot)
+        return slot_name(slot, self._name)
 
     def _describe_action(self, a: Mapping[str, Any], fx: list[Mapping[str, Any]]) -> str | None:
         t = a["type"]
@@ -147,7 +147,7 @@ class Narrator:
         for f in fx:
             n = f["type"]
             if n == "tower_moved":
-                notes.append(f"tower {f['tower']} → {self._name(f['seat'])}")
+                notes.append(f"tower {f['tower']} → {self._slot(slot_of(f['seat']))}")
             elif n == "uno_penalty":
                 notes.append(f"{self._name(f['seat'])} forgot UNO")
             elif n == "challenge_resolved":

@@ -1,0 +1,144 @@
+"""What a request means to the engine: an API request (`firmware.api.requests`) or the
+launcher button becomes one `uno_core` action, which the coordinator validates,
+journals and adopts (`Controller.accept`).
+
+Choosing the dealer takes one card from every seat: the cards come one `Reveal`
+request at a time and are kept (journaled as ``dealer_card``) until the last one makes
+the `DealerCards` action.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import uno_core as U
+from firmware.api import requests as api
+from firmware.errors import Rejected
+from uno_core.cards import COLOUR_NAMES
+
+if TYPE_CHECKING:
+    from firmware.controller.table import Controller
+
+COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}
+DEALER_CARD = "dealer_card"  # journal kind: a card turned to choose the dealer
+
+
+def colour(name: str) -> str:
+    """The API names colours (red, ...); the engine uses letters (R, ...)."""
+    return COLOUR_LETTERS.get(name, name)
+
+
+def press_action(s: U.State) -> U.Action:
+    """The launcher button (it does not know who pressed): the seat to act accepts a
+    challenge's draw, presses (launcher editions, or presses it owes) or draws."""
+    seat = s.to_act
+    if seat < 0:
+        raise Rejected("nobody is to press now")
+    if s.phase == "challenge":
+        return U.Accept(seat)
+    if s.edition.launcher or s.queue:
+        return U.Press(seat)
+    return U.Draw(seat)
+
+
+class Requests:
+    """Owns the cards turned so far to choose the dealer; turns every request but the
+    admin's into an engine action (or a UNO call, an undo)."""
+
+    def __init__(self, table: Controller) -> None:
+        self.table = table
+        self.reset()
+
+    def reset(self) -> None:
+        self.dealer_cards: dict[int, U.Card] = {}
+
+    def get_status(self) -> dict[str, Any]:
+        return {"dealer_cards": {str(seat): U.format_card(card)
+                                 for seat, card in sorted(self.dealer_cards.items())}}
+
+    def adopt(self, action: U.Action) -> None:
+        if isinstance(action, U.DealerCards):
+            self.dealer_cards.clear()
+
+    def replay_dealer_card(self, payload: dict[str, Any]) -> None:
+        self.dealer_cards[int(payload["seat"])] = U.parse_card(payload["card"])
+
+    def submit(self, request: api.Request) -> dict[str, Any]:
+        t = self.table
+        if isinstance(request, api.Reveal):
+            return self._reveal(request)
+        self._check_seat(request)
+        if isinstance(request, api.CallUno):
+            return t.seats.call_uno(request.seat)
+        if isinstance(request, api.Undo):
+            return t.undo.take_back(request.seat)
+        s = t.gate()
+        if isinstance(request, api.Play):
+            action: U.Action = self._play(s, request)
+        elif isinstance(request, api.Catch):
+            action = U.Catch(request.seat, request.target)
+        elif isinstance(request, api.Challenge):
+            action = U.Challenge(request.seat)
+        elif isinstance(request, api.Hands):
+            action = U.EnterHand(request.seat, tuple(U.parse_card(c) for c in request.cards))
+        elif isinstance(request, api.Decide):
+            action = self._decision(request)
+        else:
+            raise Rejected(f"unknown request {type(request).__name__}", status=404)
+        fx = t.accept(action)
+        return {"accepted": U.action_to_dict(action),
+                "effects": [U.effect_to_dict(e) for e in fx], "step": t.step}
+
+    def _check_seat(self, request: Any) -> None:
+        s = self.table.state
+        n = s.n if s is not None else self.table.config.table.seats
+        for name in ("seat", "target"):
+            value = getattr(request, name, None)
+            if isinstance(value, int) and not 0 <= value < n:
+                raise Rejected(f"{name} {value}: the table has seats 0-{n - 1}", field=name,
+                               status=404)
+
+    def _play(self, s: U.State, r: api.Play) -> U.Play:
+        ch = dict(r.choices)
+        laid = tuple(U.parse_card(c) for c in ch.get("cards", ()))
+        left = s.counts[r.seat] - 1 - len(laid)
+        return U.Play(r.seat, U.parse_card(r.card), colour=colour(ch.get("color", "")),
+                      target=ch.get("target", -1), towers=tuple(ch.get("towers", ())),
+                      laid=laid, uno=r.seat in self.table.seats.armed and left == 1)
+
+    def _decision(self, r: api.Decide) -> U.Action:
+        seat = r.seat
+        if r.decision == "pass":
+            return U.Pass(seat)
+        if r.decision == "accept":
+            return U.Accept(seat)
+        if r.decision in ("guilty", "innocent"):
+            return U.Verdict(seat, r.decision == "guilty")
+        if r.decision == "colour":
+            return U.ChooseColour(seat, colour(r.color))
+        if r.decision == "four-towers":
+            laid = tuple(U.parse_card(c) for c in r.cards)
+            return U.FourTowerDiscard(seat, laid, uno=seat in self.table.seats.armed)
+        raise Rejected(f"decision {r.decision!r} is not one of {', '.join(api.DECISIONS)}",
+                       field="decision", status=400)
+
+    def _reveal(self, r: api.Reveal) -> dict[str, Any]:
+        t = self.table
+        s = t.gate(chance_ok=True)
+        card = U.parse_card(r.card)
+        if s.to_act == U.CHANCE and s.chance == "dealer_cards":
+            if r.seat is None or not 0 <= r.seat < s.n:
+                raise Rejected("choosing the dealer: say which seat turned the card",
+                               field="seat", status=422)
+            turned = {**self.dealer_cards, r.seat: card}
+            missing = [i for i in range(s.n) if i not in turned]
+            if missing:
+                t.journal.append(DEALER_CARD, {"seat": r.seat, "card": U.format_card(card)})
+                self.dealer_cards[r.seat] = card
+                return {"missing": missing, "step": t.step}
+            fx = t.accept(U.DealerCards(tuple(turned[i] for i in range(s.n))))
+            return {"effects": [U.effect_to_dict(e) for e in fx], "step": t.step}
+        if s.to_act == U.CHANCE and s.chance == "reveal" and t.ejections.turned:
+            fx = t.accept(U.Reveal(card))
+            return {"effects": [U.effect_to_dict(e) for e in fx], "step": t.step}
+        raise Rejected("no card is waiting to be turned now")

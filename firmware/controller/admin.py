@@ -1,0 +1,112 @@
+"""The admin's requests (``POST /api/admin/<action>``): a new match, pause and resume,
+and the overrides where people tell the table what it cannot see (the cards a cut-off
+ejection left, a tower it did not see arrive, a tower to accept where it stands).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import uno_core as U
+from firmware.api import requests as api
+from firmware.errors import Rejected
+
+if TYPE_CHECKING:
+    from firmware.controller.table import Controller
+
+ADMIN = "admin"  # journal kind: {"action": "pause"|"resume", "reason"?}
+
+
+class Admin:
+    """Owns the pause; answers `api.Admin` requests."""
+
+    def __init__(self, table: Controller) -> None:
+        self.table = table
+        self.reset()
+
+    def reset(self) -> None:
+        self.paused: str | None = None  # why the admin paused the table
+
+    def get_status(self) -> dict[str, Any]:
+        return {"paused": self.paused}
+
+    def submit(self, r: api.Admin) -> dict[str, Any]:
+        t = self.table
+        p = dict(r.params)
+        if r.action == "new-match":
+            return self._new_match(p)
+        if r.action == "pause":
+            if self.paused is not None:
+                raise Rejected("the table is already paused")
+            payload = {"action": "pause", "reason": p.get("reason") or "paused"}
+            t.journal.append(ADMIN, payload)
+            self.effect(payload)
+            t.publish({"kind": "paused", "reason": self.paused})
+            return {"paused": self.paused}
+        if r.action == "resume":
+            return self._resume()
+        return self._override(p)
+
+    def effect(self, payload: Mapping[str, Any]) -> None:
+        """What a journaled pause or resume leaves (live and in replay): a resume ends
+        the pause, or else the launcher's stop (jam, reload, double feed)."""
+        action = payload["action"]
+        if action == "pause":
+            self.paused = payload.get("reason") or "paused"
+        elif action == "resume":
+            if self.paused is not None:
+                self.paused = None
+            else:
+                self.table.ejections.clear_blocker()
+
+    def _new_match(self, p: Mapping[str, Any]) -> dict[str, Any]:
+        t = self.table
+        edition, seats, options, seed, names = t.match_asked(p)
+        if seats > t.hw.panel.config.seats:
+            raise Rejected(f"seats {seats}: the table has buttons for "
+                           f"{t.hw.panel.config.seats}", field="seats", status=422)
+        for check in t.new_match_checks:
+            check(edition, seats)
+        try:
+            t.ejections.check_idle()
+            t.start_match(edition, seats, options, seed, names)
+        except (U.SetupError, U.OptionError) as exc:
+            raise Rejected(str(exc), status=422) from None
+        t.settle()
+        return {"match": t.match.id}
+
+    def _resume(self) -> dict[str, Any]:
+        t = self.table
+        t.journal_watch.gate()
+        s = t.state
+        if self.paused is None and t.ejections.blocker is None:
+            if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
+                    and t.waits.physical() is None:
+                t.accept(U.Shuffle(()))
+                return {"shuffled": True, "step": t.step}
+            raise Rejected("nothing to resume: the table is not paused and waits for no reload")
+        payload = {"action": "resume"}
+        t.journal.append(ADMIN, payload)
+        was_blocked = self.paused is None
+        self.effect(payload)
+        if was_blocked:
+            t.hw.launcher.reset_fault()
+        t.publish({"kind": "resumed"})
+        t.settle()
+        return {"resumed": True}
+
+    def _override(self, p: Mapping[str, Any]) -> dict[str, Any]:
+        kind = p["kind"]
+        if kind == "cards-out":
+            ejections = self.table.ejections
+            if ejections.recover is None:
+                raise Rejected("no ejection was cut off: there is nothing to count")
+            if "count" not in p:
+                raise Rejected("cards-out needs the counted cards: count", field="count",
+                               status=400)
+            ejections.recovered(int(p["count"]))
+            return {"recovered": p["count"], "step": self.table.step}
+        if kind == "tower-seen":
+            return self.table.towers.confirm_seen(p.get("tower"), p.get("seat"))
+        return self.table.towers.accept_alarm(kind)

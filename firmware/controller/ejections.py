@@ -1,0 +1,276 @@
+"""The launcher's work: the cards the table owes (jobs), the one ejection running, the
+servo that aims the launcher, the cards the exit sensor counts, and what stops it (a
+jam, an empty hopper, a double feed, an ejection a crash cut off).
+
+A job starts on the loop (`pump`: journal ``intent``, then `spawn`); the motor runs in
+a worker thread (`asyncio.to_thread(launcher.deal)`), which posts `EjectionDone`; its
+handler journals the ``result`` and, for a launcher press, the `Eject` action the
+count makes (`complete`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import uno_core as U
+from firmware.controller.events import Aimed, CardCounted, EjectionDone
+from firmware.controller.stops import Blocker, CutOff, ExtraCards, Jam, Reload
+from firmware.errors import JournalUnwritable, Rejected
+from firmware.waits import Wait
+from hal.launcher import EjectionResult
+from uno_core import effects as E
+
+if TYPE_CHECKING:
+    from firmware.controller.table import Controller
+
+log = logging.getLogger(__name__)
+
+RngFor = Callable[[str], random.Random]
+# A launcher press draws its card count from the ejection model with an rng made for
+# that step; production uses the system's entropy, the simulated table (seed, step).
+SYSTEM_RNG: RngFor = lambda step: random.SystemRandom()  # noqa: E731
+
+
+@dataclass
+class Job:
+    """Cards the launcher owes: ``deal`` exactly `count` to `seat`; ``fire`` one press
+    (the count is drawn when it starts); ``turn`` the first card, to the dealer."""
+
+    kind: str
+    seat: int
+    count: int
+
+
+class Ejections:
+    """Owns the jobs, the running ejection, the aim and the launcher's blocker; handles
+    `CardCounted`, `EjectionDone` and `Aimed`."""
+
+    def __init__(self, table: Controller, *, rng_for: RngFor = SYSTEM_RNG) -> None:
+        self.table = table
+        self.rng_for = rng_for
+        self.launcher = table.hw.launcher
+        self.aiming: int | None = None  # the servo is turning to this seat
+        self.aimed: int | None = None
+        self.unjournaled: tuple[int, EjectionResult] | None = None  # an ejection's end
+        self.reset()
+        loop = table.loop
+        loop.on(CardCounted, self._on_card)
+        loop.on(EjectionDone, self._on_done)
+        loop.on(Aimed, self._on_aimed)
+        self._unsub_card = self.launcher.on_card(
+            lambda counted, seat: loop.post(CardCounted(counted, seat)))
+
+    def reset(self) -> None:
+        self.jobs: deque[Job] = deque()
+        self.running: tuple[int, Job, int] | None = None  # (intent seq, job, want)
+        self.recover: CutOff | None = None
+        self.blocker: Blocker | None = None
+        self.turned = False  # the first card of the round is turned up
+
+    def get_status(self) -> dict[str, Any]:
+        running = self.running
+        return {"jobs": [[j.kind, j.seat, j.count] for j in self.jobs],
+                "running": None if running is None else [running[0], running[1].kind,
+                                                         running[1].seat, running[2]],
+                "blocker": None if self.blocker is None else self.blocker.to_json(),
+                "recover": None if self.recover is None else self.recover.to_json(),
+                "turned": self.turned, "aiming": self.aiming, "aimed": self.aimed}
+
+    # ------------------------------------------------------------------ what is owed
+    def adopt(self, action: U.Action, fx: list[Any], state: U.State) -> None:
+        """The jobs an accepted action leaves (live and in replay)."""
+        if isinstance(action, U.Reveal):
+            self.turned = False
+        for e in fx:
+            if isinstance(e, E.Dispense):
+                self.jobs.append(Job("deal", e.seat, e.count))
+            elif isinstance(e, E.CardReturned):
+                self.turned = False
+        s = state
+        if s.to_act == U.CHANCE and s.chance == "eject" and not self._has_job("fire"):
+            self.jobs.appendleft(Job("fire", s.queue[0][1], 0))
+        if s.to_act == U.CHANCE and s.chance == "reveal" and not self.turned \
+                and not self._has_job("turn"):
+            self.jobs.append(Job("turn", s.dealer, 1))
+
+    def _has_job(self, kind: str) -> bool:
+        return any(j.kind == kind for j in self.jobs) or (
+            self.running is not None and self.running[1].kind == kind)
+
+    def started(self, seq: int, payload: Mapping[str, Any], *, replay: bool = False) -> None:
+        """An ``intent`` was journaled for the first job (live and in replay, where the
+        ejection model gets back what it remembered then)."""
+        self.running = (seq, self.jobs[0], int(payload["want"]))
+        if replay and payload.get("model") is not None:
+            self.launcher.model.set_state(payload["model"])
+
+    def finished(self, payload: Mapping[str, Any]) -> None:
+        """A ``result`` was journaled for the running job (live and in replay)."""
+        assert self.running is not None
+        _seq, job, want = self.running
+        self.running = None
+        self.recover = None
+        counted = int(payload["counted"])
+        status = payload.get("status", "ok")
+        self.table.stats["cards_ejected"] += counted
+        if job.kind == "fire":
+            self.jobs.popleft()
+        elif job.kind == "turn":
+            if counted:
+                self.turned = True
+                self.jobs.popleft()
+        else:
+            job.count -= counted
+            if job.count <= 0:
+                self.jobs.popleft()
+        short = counted < want and job.kind != "fire"
+        extra = counted - want if job.kind != "fire" else 0
+        if status == "jam" or status == "fault":
+            self.blocker = Jam(payload.get("fault"))
+        elif short:
+            self.blocker = Reload()
+        elif extra > 0:  # a double feed: the exit sensor saw more than the referee dealt
+            self.blocker = ExtraCards(job.seat, extra)
+
+    def cut_off(self, intent: int) -> None:
+        """The replay ended with ``intent`` unanswered: a crash cut that ejection off."""
+        assert self.running is not None and self.running[0] == intent
+        _seq, job, want = self.running
+        self.recover = CutOff(intent, job.seat, want, job.kind)
+        log.warning("ejection %d to seat %d was cut off: asking the table", intent, job.seat)
+
+    def check_idle(self) -> None:
+        if self.running is not None:
+            raise Rejected("the launcher is ejecting: wait for it before a new match")
+
+    def busy(self) -> dict[str, Any] | None:
+        """The wait while the launcher turns or ejects (None: it does neither)."""
+        if self.aiming is not None and not self.jobs:
+            return {"kind": Wait.EJECTING, "seat": self.aiming, "job": "aim",
+                    "message": f"the launcher turns to seat {self.aiming}"}
+        if self.running is not None or self.jobs:
+            job = self.running[1] if self.running else self.jobs[0]
+            return {"kind": Wait.EJECTING, "seat": job.seat, "job": job.kind,
+                    "message": f"the launcher is ejecting for seat {job.seat}"}
+        return None
+
+    # ------------------------------------------------------------------ the motor
+    def pump(self) -> bool:
+        """Start the next ejection the table owes, unless something blocks it. False
+        when nothing could start (the table then shows whose turn it is)."""
+        t = self.table
+        s = t.state
+        if self.running is not None or self.recover is not None or self.blocker is not None \
+                or not self.jobs or s is None or self.aiming is not None or t.held():
+            return False
+        job = self.jobs[0]
+        launcher = self.launcher
+        payload: dict[str, Any] = {"job": job.kind, "seat": job.seat}
+        model = launcher.model.get_state()
+        if job.kind == "fire":
+            want = launcher.model.press(self.rng_for(f"press:{t.step}"))
+            want = min(want, s.pile_count, launcher.config.max_cards)
+            payload["model"] = launcher.model.get_state()
+        else:
+            want = min(job.count, launcher.config.max_cards)
+        payload["want"] = want
+        try:
+            entry = t.journal.intent(payload)
+        except JournalUnwritable:  # the motor does not start; the job waits
+            launcher.model.set_state(model)
+            return True
+        self.started(entry.seq, payload)
+        t.publish({"kind": "ejecting", "seat": job.seat, "job": job.kind, "intent": entry.seq})
+        t.loop.spawn(self._eject(entry.seq, want, job.seat))
+        return True
+
+    def face_player(self) -> None:
+        """Launcher editions: turn the launcher to the seat that acts next (Mattel: it
+        faces the player whose turn it is), before anyone presses."""
+        s = self.table.state
+        config = self.launcher.config
+        if s is None or not s.edition.launcher or s.to_act < 0 or self.aiming is not None \
+                or self.running is not None or self.jobs or config.servo is None \
+                or s.to_act == self.aimed or s.to_act >= len(config.seat_angles):
+            return
+        self.aiming = s.to_act
+        self.table.loop.spawn(self._aim(s.to_act))
+
+    async def _aim(self, seat: int) -> None:
+        await asyncio.to_thread(self.launcher.aim, seat)
+        self.table.loop.post(Aimed(seat))
+
+    def _on_aimed(self, event: Aimed) -> None:
+        self.aiming = None
+        self.aimed = event.seat
+        self.table.settle()
+
+    async def _eject(self, intent: int, want: int, seat: int) -> None:
+        result = await asyncio.to_thread(self.launcher.deal, want, seat)
+        self.table.loop.post(Aimed(seat))
+        self.table.loop.post(EjectionDone(intent, result))
+
+    def _on_card(self, event: CardCounted) -> None:
+        if self.running is not None:
+            # progress only: the ejection's result holds the count
+            with contextlib.suppress(JournalUnwritable):
+                self.table.journal.append("card", {"intent": self.running[0],
+                                                   "counted": event.counted})
+
+    def _on_done(self, event: EjectionDone) -> None:
+        if self.running is None or self.running[0] != event.intent:
+            return
+        try:
+            self.complete(event.intent, event.result, status=event.result.status)
+        except JournalUnwritable:  # written when the journal can be written again
+            self.unjournaled = (event.intent, event.result)
+
+    def complete(self, intent: int, result: EjectionResult, *, status: str) -> None:
+        """Journal the running ejection's end (with a press's `Eject`) and go on."""
+        assert self.running is not None
+        t = self.table
+        _seq, job, _want = self.running
+        payload = {"counted": result.counted, "status": status, "fault": result.fault}
+        then: list[tuple[str, Any]] = []
+        eject = None
+        if job.kind == "fire":
+            assert t.state is not None
+            eject = U.Eject(min(result.counted, t.state.pile_count))
+            then.append(("action", U.action_to_dict(eject)))
+        t.journal.result(intent, payload, then=then)
+        self.finished(payload)
+        t.publish({"kind": "ejected", "seat": job.seat, "job": job.kind,
+                   "counted": result.counted, "status": status})
+        if eject is not None:
+            t.adopt(eject)
+        if self.blocker is not None:
+            t.hw.panel.buzz("error")
+            t.publish({"kind": "blocked", **self.blocker.to_json()})
+        t.settle()
+
+    def write_unjournaled(self) -> None:
+        """The journal can be written again: journal the end it could not write.
+        Raises `JournalUnwritable` when it still cannot."""
+        if self.unjournaled is not None and self.running is not None:
+            intent, result = self.unjournaled
+            self.complete(intent, result, status=result.status)
+        self.unjournaled = None
+
+    # ------------------------------------------------------------------ admin
+    def recovered(self, count: int) -> None:
+        """Override cards-out: people counted `count` cards of the cut-off ejection."""
+        cut = self.recover
+        assert cut is not None
+        self.complete(cut.intent, EjectionResult(cut.want, count, "ok", cut.seat),
+                      status="recovered")
+
+    def clear_blocker(self) -> None:
+        """Resumed after a jam, a reload or a double feed (live and in replay)."""
+        self.blocker = None

@@ -1,0 +1,105 @@
+"""The seat panel (`hal.seats.SeatPanel`): a button and a light at every seat, the
+launcher button, the buzzer.
+
+A seat's own button calls UNO: at once when the seat is open to a catch (a late
+call), else it arms the call for the seat's next play that leaves one card. Pressed
+while another seat is open to a catch, it catches that seat. The launcher button
+presses for whoever is to press (`firmware.controller.actions.press_action`). A press
+the table refuses clicks the buzzer and says why on the event stream.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import uno_core as U
+from firmware.controller.actions import press_action
+from firmware.controller.events import LauncherPressed, SeatPressed
+from firmware.errors import Rejected
+
+if TYPE_CHECKING:
+    from firmware.controller.table import Controller
+
+ARM = "arm"  # journal kind: a UNO call made before the play that leaves one card
+
+
+class SeatButtons:
+    """Owns the armed UNO calls; handles `SeatPressed` and `LauncherPressed`, lights the
+    seat whose turn it is."""
+
+    def __init__(self, table: Controller) -> None:
+        self.table = table
+        self.panel = table.hw.panel
+        self.reset()
+        table.loop.on(LauncherPressed, self._on_launcher)
+        table.loop.on(SeatPressed, self._on_seat)
+
+    def reset(self) -> None:
+        self.armed: set[int] = set()  # seats whose UNO call waits for their play
+
+    def get_status(self) -> dict[str, Any]:
+        return {"armed": sorted(self.armed)}
+
+    def adopt(self, action: U.Action) -> None:
+        """A play (or a four-tower discard) uses the seat's armed call (live and replay)."""
+        if isinstance(action, U.Play | U.FourTowerDiscard):
+            self.armed.discard(action.seat)
+
+    def replay_arm(self, payload: dict[str, Any]) -> None:
+        self.armed.add(int(payload["seat"]))
+
+    def call_uno(self, seat: int) -> dict[str, Any]:
+        """A seat's own button (or POST /api/uno): call UNO now if the seat is open to a
+        catch, else arm the call for its next play that leaves one card. Where the call
+        belongs before the card (forgotten_uno "at_play", classic) a later press is
+        refused: the play has already drawn the penalty, and nobody catches."""
+        t = self.table
+        s = t.gate()
+        if s.exposed == seat:
+            t.accept(U.CallUno(seat))
+            return {"called": True, "step": t.step}
+        if s.counts[seat] == 2 or (s.phase == "four_towers" and s.to_act == seat):
+            if seat not in self.armed:
+                t.journal.append(ARM, {"seat": seat})
+                self.armed.add(seat)
+            t.publish({"kind": "uno_armed", "seat": seat})
+            return {"armed": True, "step": t.step}
+        reason = f"seat {seat} has {s.counts[seat]} cards: nothing to call"
+        if s.options.forgotten_uno == "at_play":
+            reason += (" (UNO is called before the second-to-last card: press while holding "
+                       "two cards; a forgotten call is drawn at once, nobody catches)")
+        raise Rejected(reason, status=422)
+
+    def _on_seat(self, event: SeatPressed) -> None:
+        t = self.table
+        s = t.state
+        seat = event.seat
+        try:
+            if s is None or seat >= s.n:
+                raise Rejected(f"seat {seat} does not play in this match")
+            if s.exposed >= 0 and s.exposed != seat:
+                t.gate()
+                t.accept(U.Catch(seat, s.exposed))
+            else:
+                self.call_uno(seat)
+        except Rejected as exc:
+            self._refuse(f"seat {seat} button", exc.reason)
+
+    def _on_launcher(self, _event: LauncherPressed) -> None:
+        t = self.table
+        try:
+            t.accept(press_action(t.gate()))
+        except Rejected as exc:
+            self._refuse("launcher", exc.reason)
+
+    def _refuse(self, what: str, reason: str) -> None:
+        self.panel.buzz("click")
+        self.table.publish({"kind": "refused", "what": what, "reason": reason})
+
+    def lights(self, blinking: set[int]) -> None:
+        """The seat to act is lit; seats a tower is carried to blink."""
+        s = self.table.state
+        if s is None or self.panel.closed:
+            return
+        for seat in range(min(s.n, self.panel.config.seats)):
+            self.panel.light(seat, "blink" if seat in blinking else seat == s.to_act)

@@ -1,0 +1,36 @@
+"""Where a tower stands, in one vocabulary: a tray slot (`hal.tray.Slot`), a seat number
+or `NEUTRAL` (``"neutral"``), as the tray reports it and as the API, the journal and
+the events say it.
+
+The engine says the neutral slot as -1 (`uno_core.effects.NEUTRAL`: uno_core and hal
+may not import each other). `slot_of` is the one place where an engine seat becomes a
+slot; nothing else in firmware compares a tower's place with -1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hal.tray import NEUTRAL, Slot
+from uno_core.effects import NEUTRAL as ENGINE_NEUTRAL
+
+__all__ = ["NEUTRAL", "Slot", "slot_name", "slot_of"]
+
+
+def slot_of(seat: int) -> Slot:
+    """The tray slot of an engine seat (a tower's owner, a `TowerMoved` effect's seat)."""
+    return NEUTRAL if seat == ENGINE_NEUTRAL else seat
+
+
+def _seat(seat: int) -> str:
+    return f"seat {seat}"
+
+
+def slot_name(slot: Slot | None, seat_name: Callable[[int], str] = _seat) -> str:
+    """How people hear a slot: "the neutral slot", "seat 2" (or `seat_name(seat)`),
+    "nowhere" for a tower off the tray (None)."""
+    if slot == NEUTRAL:
+        return "the neutral slot"
+    if slot is None:
+        return "nowhere"
+    return seat_name(int(slot))

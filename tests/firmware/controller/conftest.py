@@ -1,0 +1,160 @@
+"""One part of the controller on its own: a fake loop, hardware on gpiozero MockFactory
+pins (the twin's devices: `firmware.sim.world.World`), a journal on disk, and a fake
+coordinator that records what the part asks of it (the actions it hands the engine,
+the events it publishes, the times it lets the table go on)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import uno_core as U
+from firmware.controller.actions import Requests
+from firmware.controller.admin import Admin
+from firmware.controller.ejections import Ejections
+from firmware.controller.faults import JournalWatch
+from firmware.controller.seats import SeatButtons
+from firmware.controller.towers import TowerWatch
+from firmware.controller.undo import Undo
+from firmware.controller.waiting import Waits
+from firmware.errors import Rejected
+from firmware.journal import Journal
+from firmware.sim.demo import sim_config
+from firmware.sim.world import World
+
+# the real parts a test may build on its fake table, by the coordinator's attribute names
+PARTS: dict[str, Callable[[Any], Any]] = {
+    "journal_watch": JournalWatch,
+    "ejections": lambda table: Ejections(table, rng_for=random.Random),  # (seeded by step)
+    "towers": lambda table: TowerWatch(table, table.config.table.tower_confirm),
+    "seats": SeatButtons,
+    "requests": Requests,
+    "admin": Admin,
+    "undo": Undo,
+    "waits": Waits,
+}
+
+
+class FakeLoop:
+    """`TableLoop`'s registry and inbox without asyncio: `deliver` hands the posted
+    events to their handlers in order, `run_spawned` runs the spawned work (the motor
+    and the servo turn in worker threads, as on the loop)."""
+
+    def __init__(self) -> None:
+        self.handlers: dict[type, Callable[[Any], Any]] = {}
+        self.posted: list[object] = []
+        self.spawned: list[Any] = []
+        self.timers: list[tuple[float, object]] = []
+
+    def on(self, event_type: type, handler: Callable[[Any], Any]) -> None:
+        assert event_type not in self.handlers, f"two parts handle {event_type.__name__}"
+        self.handlers[event_type] = handler
+
+    def post(self, event: object) -> bool:
+        self.posted.append(event)
+        return True
+
+    def spawn(self, coro: Any) -> None:
+        self.spawned.append(coro)
+
+    def after(self, delay: float, event: object) -> None:
+        self.timers.append((delay, event))
+
+    def deliver(self) -> None:
+        while self.posted:
+            event = self.posted.pop(0)
+            self.handlers[type(event)](event)
+
+    def run_spawned(self) -> None:
+        while self.spawned:
+            asyncio.run(self.spawned.pop(0))
+        self.deliver()
+
+
+class FakeTable:
+    """The coordinator as a part sees it. `accept` journals and records the action
+    (the engine state is the test's to set); `gate` refuses while `waits_for` is set."""
+
+    def __init__(self, tmp_path: Path, state: U.State, *, edition: str, seats: int,
+                 factory: Any, tower_confirm: str = "wait") -> None:
+        self.config = sim_config(edition, seats, 7, tmp_path / "journal.db",
+                                 tower_confirm=tower_confirm)
+        self.world = World(edition, seats, 7, launcher=self.config.hardware["launcher"],
+                           panel=self.config.hardware["seats"], fast=True, factory=factory)
+        self.hw = self.world.hardware()
+        self.loop = FakeLoop()
+        self.journal = Journal.open(tmp_path / "journal.db")
+        self.journal.start_match(edition=edition, options={}, seats=seats, seed=7,
+                                 config_hash="test")
+        self.services = SimpleNamespace(notifier=SimpleNamespace(status=lambda text: None))
+        self.state: U.State | None = state
+        self.step = 0
+        self.stats = {"actions": 0, "launcher_presses": 0, "cards_ejected": 0,
+                      "tower_moves": 0, "rounds": 0}
+        self.events: list[Mapping[str, Any]] = []
+        self.accepted: list[U.Action] = []
+        self.adopted: list[U.Action] = []
+        self.settled = 0
+        self.reloads = 0
+        self.paused = False
+        self.waits_for: str | None = None
+
+    def publish(self, event: Mapping[str, Any]) -> None:
+        self.events.append({**event, "step": self.step})
+
+    def kinds(self) -> list[str]:
+        return [e["kind"] for e in self.events]
+
+    def accept(self, action: U.Action) -> list[Any]:
+        self.journal.append("action", U.action_to_dict(action))
+        self.accepted.append(action)
+        return []
+
+    def adopt(self, action: U.Action) -> None:
+        self.adopted.append(action)
+
+    def gate(self, *, chance_ok: bool = False) -> U.State:
+        if self.waits_for is not None:
+            raise Rejected(f"the table waits: {self.waits_for}")
+        assert self.state is not None
+        return self.state
+
+    def reload(self) -> None:
+        self.reloads += 1
+
+    def held(self) -> bool:
+        return self.paused
+
+    def settle(self) -> None:
+        self.settled += 1
+
+    def close(self) -> None:
+        for coro in self.loop.spawned:  # work a test left unstarted
+            coro.close()
+        self.hw.close()
+        self.journal.close()
+
+
+@pytest.fixture
+def make_table(tmp_path, mock_factory):
+    tables: list[FakeTable] = []
+
+    def make(state: U.State, *parts: str, edition: str = "classic", seats: int = 4,
+             tower_confirm: str = "wait") -> FakeTable:
+        """A fake table with the named real `PARTS` built on it, in that order."""
+        table = FakeTable(tmp_path, state, edition=edition, seats=seats, factory=mock_factory,
+                          tower_confirm=tower_confirm)
+        tables.append(table)
+        for name in parts:
+            setattr(table, name, PARTS[name](table))
+        return table
+
+    yield make
+    for table in tables:
+        table.close()

@@ -137,10 +137,7 @@ def test_the_tray_tags_the_very_towers_the_game_knows():
 
 
 MAX_CLASS_LINES = 350
-# Classes still over the limit while issue 13 splits them (TablePlayers and Journal are
-# split on another branch); remove an entry once its split is merged: the test below
-# fails on an entry that has come under the limit, so the list cannot go stale.
-OVERSIZED = {"firmware/sim/players.py::TablePlayers", "firmware/journal.py::Journal"}
+
 
 
 def classes_over(root: Path, packages: tuple[str, ...], limit: int) -> dict[str, int]:
@@ -159,8 +156,7 @@ def classes_over(root: Path, packages: tuple[str, ...], limit: int) -> dict[str,
 
 def test_no_class_in_firmware_hal_or_uno_core_is_over_350_lines():
     over = classes_over(ROOT, ("firmware", "hal", "uno_core"), MAX_CLASS_LINES)
-    assert {name: n for name, n in over.items() if name not in OVERSIZED} == {}
-    assert sorted(OVERSIZED - set(over)) == []  # split since: take it off the list
+    assert over == {}
 
 
 def test_the_class_size_check_sees_a_long_class(tmp_path):

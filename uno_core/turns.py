@@ -125,10 +125,6 @@ def give(s: State, seat: int, count: int) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def pile_left(s: State) -> int:
-    return s._pcount if s.table else len(s._pile)
-
-
 def needs_reshuffle(s: State) -> bool:
     return not (s._pcount if s.table else s._pile) and len(s._disc) > 1
 
@@ -145,20 +141,23 @@ def drawn_playable(s: State, seat: int) -> bool:
 def settle(s: State, fx: Effects) -> None:
     """Run pending obligations, then decide who acts next (or end the round)."""
     queue = s._queue
+    table = s.table
     if not queue and s.out < 0 and s.exposed < 0 and (
-            (s._pcount if s.table else s._pile) or len(s._disc) < 2):
+            (s._pcount if table else s._pile) or len(s._disc) < 2):
         s.chance = ""
         s.to_act = s.actor
         return
     while queue:
         kind, seat, count, tag = queue[0]
-        if needs_reshuffle(s):
+        left = s._pcount if table else len(s._pile)
+        if not left and len(s._disc) > 1:  # needs_reshuffle
             s.to_act = CHANCE
             s.chance = "shuffle"
-            fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
+            if fx is not NOFX:
+                fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
             return
         if kind == OWE_DRAW:
-            k = min(count, pile_left(s))
+            k = min(count, left)
             got = give(s, seat, k)
             if k and fx is not NOFX:
                 fx.append(E.shared(E.Dispense, seat, k))
@@ -171,12 +170,12 @@ def settle(s: State, fx: Effects) -> None:
             if tag == TAG_TURN:
                 after_turn_draw(s, seat, k, fx)
             continue
-        if pile_left(s) == 0:  # launcher empty and nothing to reshuffle: presses are void
+        if not left:  # launcher empty and nothing to reshuffle: presses are void
             del queue[0]
             if tag == TAG_TURN:
                 after_turn_draw(s, seat, 0, fx)
             continue
-        if s.to_act != seat or s.chance:
+        if fx is not NOFX and (s.to_act != seat or s.chance):
             fx.append(E.shared(E.Prompt, seat, "press"))
         s.to_act = seat
         s.chance = ""
@@ -191,7 +190,8 @@ def settle(s: State, fx: Effects) -> None:
     if needs_reshuffle(s):
         s.to_act = CHANCE
         s.chance = "shuffle"
-        fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
+        if fx is not NOFX:
+            fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
         return
     s.chance = ""
     s.to_act = s.actor
@@ -201,7 +201,8 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     if s.options.draw_then_play and got and (s.table or drawn_playable(s, seat)):
         s.phase = "drawn"
         s.actor = seat
-        fx.append(E.shared(E.Prompt, seat, "play_drawn"))
+        if fx is not NOFX:
+            fx.append(E.shared(E.Prompt, seat, "play_drawn"))
         return
     advance(s, 0)
 
@@ -215,7 +216,7 @@ def owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
         s._queue.insert(0, ob)
     else:
         s._queue.append(ob)
-    if kind == OWE_DRAW:
+    if kind == OWE_DRAW or fx is NOFX:
         return
     mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
                                                      else E.FIXED)

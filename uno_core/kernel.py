@@ -20,18 +20,25 @@ from collections.abc import Callable
 
 from uno_core import actions as A
 from uno_core.actions import CHANCE
-from uno_core.cards import BITS, BY_ID, NUMBER, Card
-from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import (
-    _VARIANTS,
-    apply,
-    draw,
-    legal_actions,
-    play,
-    play_number,
+from uno_core.cards import (
+    BITS,
+    BY_ID,
+    COLOURS,
+    DRAW1,
+    DRAW2,
+    NUMBER,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_CUSTOM,
+    WILD_DRAW4,
+    Card,
 )
+from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
+from uno_core.engine import apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
+from uno_core.tables import Tables
 from uno_core.turns import NOFX
 
 __all__ = ["choose_random", "run_random"]
@@ -81,6 +88,66 @@ def choose_random(state: State, rng: Rng) -> A.Action:
     return own[rng.randrange(len(own))]
 
 
+# how the kernel plays a card (per edition, options and seats, `_card_codes`)
+_ENGINE = 0  # through the engine's own `play` (choices, towers, presses, extra turns...)
+_NUMBER = 1  # a number without a power symbol: the turn passes on
+_SKIP = 2
+_REVERSE = 3
+_DRAWN = 4  # Draw 1/2 from the pile: the next seat takes the cards and is skipped
+_WILD = 5  # a plain wild: a colour, the turn passes on
+_WILD_DRAW4 = 6  # unrestricted (no challenge), from the pile, no towers
+
+_CODES: dict[tuple[Tables, int], tuple[list[int], list[int]]] = {}
+
+
+def _card_codes(s: State) -> tuple[list[int], list[int]]:
+    """Per card id: how the kernel plays it (the codes above) and how many cards it makes
+    the next seat draw. The cards whose effect depends on something the kernel does not
+    keep (towers and their protection, extra turns, challenges, presses) go to `play`."""
+    key = (s.tables, s.n)
+    found = _CODES.get(key)
+    if found is not None:
+        return found
+    tb, ed, o = s.tables, s.edition, s.options
+    extra = o.skip_reverse_extra_turn == "always" and s.n > 2
+    codes, draws = [_ENGINE] * len(BY_ID), [0] * len(BY_ID)
+    for card in ed.deck:
+        kind = card.kind
+        if kind == WILD_CUSTOM and tb.custom_kind == WILD:
+            kind = WILD  # a Wild Customizable played as a plain Wild
+        code = _ENGINE
+        if card.kind == NUMBER and not card.symbol:
+            code = _NUMBER
+        elif kind == SKIP and not ed.towers and not extra:
+            code = _SKIP
+        elif kind == REVERSE and not extra:
+            code = _REVERSE
+        elif kind in (DRAW1, DRAW2) and not ed.launcher and not ed.towers:
+            code, draws[card.id] = _DRAWN, (1 if kind == DRAW1 else 2)
+        elif kind == WILD:
+            code = _WILD
+        elif (kind == WILD_DRAW4 and not ed.launcher and not ed.towers
+              and not o.wild_draw4_restricted):
+            code, draws[card.id] = _WILD_DRAW4, 4
+        codes[card.id] = code
+    found = _CODES[key] = (codes, draws)
+    return found
+
+
+_PLAYS: dict[tuple[int, int, int, bool], A.Play] = {}
+
+
+def _listed_play(seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
+    """The play `legal_actions` lists for a card without choices: its `colour_index`-th
+    colour if wild, with UNO when it leaves one card (made once: plays are immutable)."""
+    key = (seat, card.id, colour_index, two)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = A.Play(seat, card, COLOURS[colour_index] if card.colour == ""
+                                     else "", uno=two)
+    return found
+
+
 def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                launcher: LauncherModel = MEASURED) -> int:
     """Play `rounds` more rounds with `choose_random`; return the actions applied."""
@@ -91,27 +158,61 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
     wilds = colour_bits[""]
-    bits, by_id = BITS, BY_ID
+    pile_draws = not tb.launcher and not s.options.draw_then_play  # a draw ends the turn
+    n = s.n
+    reverse_step = 2 if n == 2 and s.options.two_player_reverse_skips else 1
+    codes, draw_counts = _card_codes(s)
+    bits, by_id, colours = BITS, BY_ID, COLOURS
     below = randbelow(rng)
+    sample = launcher.eject
     actions = done = 0
     while done < rounds and s.phase != "match_over":
         before = s.round_no
         seat = s.to_act
         if seat == CHANCE:
-            apply(s, sample_outcome(s, chance, launcher), effects=False)
-        elif (s.phase == "play" and seat == s.actor and not s._queue and s.exposed < 0
-              and not s.colour_only):
-            hm = s._masks[seat]
-            colour = s.colour
-            m = hm & match[s._disc[-1].id][colour]
-            if m and wild_restricted and hm & colour_bits[colour]:
-                m &= ~plain_wild
-            if not m:  # nothing fits: the one action is the draw (or press)
-                below(1)
-                draw(s, seat, NOFX)
-            elif m & choice_bits:
-                apply(s, choose_random(s, rng), effects=False)
+            if s.chance == "eject":
+                k = sample(chance, s.since_eject)
+                eject(s, min(k, len(s._pile)), NOFX)
             else:
+                apply(s, sample_outcome(s, chance, launcher), effects=False)
+            actions += 1
+        elif (s.phase == "play" and seat == s.actor == s.turn and not s._queue
+              and s.exposed < 0 and not s.colour_only and not s.skip_pending
+              and not s.pending and not s.drawn and s.out < 0 and s._pile):
+            # plain turns, the hot state in locals until a turn needs the engine: then
+            # the locals are written back and the engine plays that turn
+            hands, masks, counts, pile, disc = s._hands, s._masks, s._counts, s._pile, s._disc
+            t, d, colour = seat, s.direction, s.colour
+            row = match[disc[-1].id]
+            while True:
+                hm = masks[t]
+                m = hm & row[colour]
+                if m and wild_restricted and hm & colour_bits[colour]:
+                    m &= ~plain_wild  # Extreme: a plain Wild only without the colour
+                if not m:  # nothing fits: the one action listed is the draw (or press)
+                    below(1)
+                    actions += 1
+                    if pile_draws and len(pile) > 1:
+                        card = pile.pop()
+                        hands[t].append(card.id)
+                        masks[t] |= card.bit
+                        counts[t] += 1
+                        t = (t + d) % n
+                        continue
+                    s.turn = s.actor = s.to_act = t
+                    s.direction, s.colour = d, colour
+                    draw(s, t, NOFX)
+                    if s.chance == "eject":  # the launcher ejects at once
+                        k = sample(chance, s.since_eject)
+                        eject(s, min(k, len(s._pile)), NOFX)
+                        actions += 1
+                    break
+                if m & choice_bits:  # cards with choices: the full policy
+                    s.turn = s.actor = s.to_act = t
+                    s.direction, s.colour = d, colour
+                    apply(s, choose_random(s, rng), effects=False)
+                    actions += 1
+                    break
                 # the listed plays are the distinct faces of m in hand order, a wild once
                 # per colour: their number is known from the bits, and the pick is found
                 # by walking the hand, dropping each face's bit from m once it is passed
@@ -122,7 +223,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 if not m & (m - 1):  # one face: its id is its bit's place
                     j = m.bit_length() - 1
                 else:
-                    for j in s._hands[seat]:
+                    for j in hands[t]:
                         b = bits[j]
                         if b & m:
                             k = 4 if b & wilds else 1
@@ -130,34 +231,61 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                                 break
                             i -= k
                             m ^= b
+                actions += 1
+                code = codes[j]
+                c = counts[t]
+                drawn = draw_counts[j]
+                if code == _ENGINE or c == 1 or len(pile) <= drawn:
+                    # the engine plays it (going out, too: the round ends)
+                    s.turn = s.actor = s.to_act = t
+                    s.direction, s.colour = d, colour
+                    play(s, _listed_play(t, by_id[j], i, c == 2), NOFX)
+                    break
                 card = by_id[j]
-                counts = s._counts
-                if card.kind == NUMBER and not card.symbol and counts[seat] > 2:
-                    play_number(s, seat, card, NOFX)
-                else:
-                    two = counts[seat] == 2
-                    variants = _VARIANTS[2 * seat + two].get(card.id)
-                    if variants is None:  # not listed yet for this seat: ask the engine
-                        p = legal_play(s, seat, card, i, two)
-                    else:
-                        p = variants[2 * i + 1 if two else i]
-                    play(s, p, NOFX)
+                hand = hands[t]
+                hand.remove(j)
+                if j not in hand:
+                    masks[t] ^= card.bit
+                counts[t] = c - 1
+                disc.append(card)
+                row = match[j]
+                if code == _NUMBER:
+                    colour = card.colour
+                    t = (t + d) % n
+                elif code == _WILD:
+                    colour = colours[i]
+                    t = (t + d) % n
+                elif code == _SKIP:
+                    colour = card.colour
+                    t = (t + 2 * d) % n
+                elif code == _REVERSE:
+                    colour = card.colour
+                    d = -d
+                    t = (t + reverse_step * d) % n
+                else:  # _DRAWN, _WILD_DRAW4: the next seat takes the cards, is skipped
+                    colour = card.colour or colours[i]
+                    victim = (t + d) % n
+                    got = pile[-drawn:]
+                    del pile[-drawn:]
+                    hand = hands[victim]
+                    vm = masks[victim]
+                    for g in got:
+                        hand.append(g.id)
+                        vm |= g.bit
+                    masks[victim] = vm
+                    counts[victim] += drawn
+                    t = (t + 2 * d) % n
         elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
               and s._queue[0][0] != OWE_DRAW):
             # a press this seat owes: the one action listed; the launcher then ejects
             below(1)
             s.to_act = CHANCE
             s.chance = "eject"
+            k = sample(chance, s.since_eject)
+            eject(s, min(k, len(s._pile)), NOFX)
+            actions += 2
         else:
             apply(s, choose_random(s, rng), effects=False)
-        actions += 1
+            actions += 1
         done += s.round_no != before
     return actions
-
-
-def legal_play(s: State, seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
-    """The listed play of `card` (its `colour_index`-th colour, with UNO when two cards
-    are held), from ``legal_actions`` (which also fills the variant cache)."""
-    plays = [a for a in legal_actions(s) if type(a) is A.Play and a.card is card
-             and a.uno == two]
-    return plays[colour_index]

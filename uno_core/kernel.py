@@ -67,6 +67,17 @@ def randbelow(rng: Rng) -> Callable[[int], int]:
     return rng.randrange
 
 
+def _bits_source(rng: Rng) -> Callable[[int], int] | None:
+    """`rng.getrandbits` where its ``_randbelow(n)`` is random.Random's
+    ``_randbelow_with_getrandbits`` (k = n.bit_length(); draw k bits until below n), so
+    the kernel can draw inline the same numbers; otherwise None. Found by name."""
+    f = getattr(type(rng), "_randbelow", None)
+    if (_standard(type(rng)) and getattr(f, "__module__", "") == "random"
+            and getattr(f, "__qualname__", "") == "Random._randbelow_with_getrandbits"):
+        return rng.getrandbits  # type: ignore[attr-defined,no-any-return]
+    return None
+
+
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
     seat = state.to_act
@@ -88,49 +99,44 @@ def choose_random(state: State, rng: Rng) -> A.Action:
     return own[rng.randrange(len(own))]
 
 
-# how the kernel plays a card (per edition, options and seats, `_card_codes`)
-_ENGINE = 0  # through the engine's own `play` (choices, towers, presses, extra turns...)
-_NUMBER = 1  # a number without a power symbol: the turn passes on
-_SKIP = 2
-_REVERSE = 3
-_DRAWN = 4  # Draw 1/2 from the pile: the next seat takes the cards and is skipped
-_WILD = 5  # a plain wild: a colour, the turn passes on
-_WILD_DRAW4 = 6  # unrestricted (no challenge), from the pile, no towers
+# How the kernel plays a card (per edition, options and seats: `_card_codes`). 0: the
+# engine's own `play` (choices, towers and their protection, presses, extra turns,
+# challenges); > 0 one of these; < 0: -k, the next seat takes k cards from the pile and
+# is skipped (Draw 1/2, and Wild Draw 4 unrestricted: no challenge).
+_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD = 0, 1, 2, 3, 4
 
-_CODES: dict[tuple[Tables, int], tuple[list[int], list[int]]] = {}
+_CODES: dict[tuple[Tables, int], list[int]] = {}
 
 
-def _card_codes(s: State) -> tuple[list[int], list[int]]:
-    """Per card id: how the kernel plays it (the codes above) and how many cards it makes
-    the next seat draw. The cards whose effect depends on something the kernel does not
-    keep (towers and their protection, extra turns, challenges, presses) go to `play`."""
+def _card_codes(s: State) -> list[int]:
+    """Per card id, how the kernel plays it (the codes above)."""
     key = (s.tables, s.n)
     found = _CODES.get(key)
     if found is not None:
         return found
     tb, ed, o = s.tables, s.edition, s.options
     extra = o.skip_reverse_extra_turn == "always" and s.n > 2
-    codes, draws = [_ENGINE] * len(BY_ID), [0] * len(BY_ID)
+    from_pile = not ed.launcher and not ed.towers  # no presses, no protecting tower
+    codes = [_ENGINE] * len(BY_ID)
     for card in ed.deck:
         kind = card.kind
         if kind == WILD_CUSTOM and tb.custom_kind == WILD:
             kind = WILD  # a Wild Customizable played as a plain Wild
         code = _ENGINE
-        if card.kind == NUMBER and not card.symbol:
+        if kind == NUMBER and not card.symbol:
             code = _NUMBER
         elif kind == SKIP and not ed.towers and not extra:
             code = _SKIP
         elif kind == REVERSE and not extra:
             code = _REVERSE
-        elif kind in (DRAW1, DRAW2) and not ed.launcher and not ed.towers:
-            code, draws[card.id] = _DRAWN, (1 if kind == DRAW1 else 2)
         elif kind == WILD:
             code = _WILD
-        elif (kind == WILD_DRAW4 and not ed.launcher and not ed.towers
-              and not o.wild_draw4_restricted):
-            code, draws[card.id] = _WILD_DRAW4, 4
+        elif kind in (DRAW1, DRAW2) and from_pile:
+            code = -1 if kind == DRAW1 else -2
+        elif kind == WILD_DRAW4 and from_pile and not o.wild_draw4_restricted:
+            code = -4
         codes[card.id] = code
-    found = _CODES[key] = (codes, draws)
+    found = _CODES[key] = codes
     return found
 
 
@@ -148,6 +154,11 @@ def _listed_play(seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
     return found
 
 
+# The order legal_actions lists a plain turn's plays in: False, by the hand's order
+# (each face where it first comes); True, by card id. The kernel picks the same way.
+PLAYS_BY_ID = False
+
+
 def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                launcher: LauncherModel = MEASURED) -> int:
     """Play `rounds` more rounds with `choose_random`; return the actions applied."""
@@ -161,9 +172,10 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     pile_draws = not tb.launcher and not s.options.draw_then_play  # a draw ends the turn
     n = s.n
     reverse_step = 2 if n == 2 and s.options.two_player_reverse_skips else 1
-    codes, draw_counts = _card_codes(s)
-    bits, by_id, colours = BITS, BY_ID, COLOURS
+    codes = _card_codes(s)
+    bits, by_id, colours, by_hand = BITS, BY_ID, COLOURS, not PLAYS_BY_ID
     below = randbelow(rng)
+    getbits = _bits_source(rng)
     sample = launcher.eject
     actions = done = 0
     while done < rounds and s.phase != "match_over":
@@ -179,8 +191,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
         elif (s.phase == "play" and seat == s.actor == s.turn and not s._queue
               and s.exposed < 0 and not s.colour_only and not s.skip_pending
               and not s.pending and not s.drawn and s.out < 0 and s._pile):
-            # plain turns, the hot state in locals until a turn needs the engine: then
-            # the locals are written back and the engine plays that turn
+            # plain turns with the hot state in locals, until a turn needs the engine:
+            # then the locals are written back and the engine plays that turn
             hands, masks, counts, pile, disc = s._hands, s._masks, s._counts, s._pile, s._disc
             t, d, colour = seat, s.direction, s.colour
             row = match[disc[-1].id]
@@ -190,7 +202,11 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 if m and wild_restricted and hm & colour_bits[colour]:
                     m &= ~plain_wild  # Extreme: a plain Wild only without the colour
                 if not m:  # nothing fits: the one action listed is the draw (or press)
-                    below(1)
+                    if getbits is None:
+                        below(1)
+                    else:  # randrange(1), inline: a bit at a time until a 0
+                        while getbits(1):
+                            pass
                     actions += 1
                     if pile_draws and len(pile) > 1:
                         card = pile.pop()
@@ -207,22 +223,27 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         eject(s, min(k, len(s._pile)), NOFX)
                         actions += 1
                     break
-                if m & choice_bits:  # cards with choices: the full policy
+                if m & choice_bits:  # a card with choices fits: the full policy
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
                     apply(s, choose_random(s, rng), effects=False)
                     actions += 1
                     break
-                # the listed plays are the distinct faces of m in hand order, a wild once
-                # per colour: their number is known from the bits, and the pick is found
-                # by walking the hand, dropping each face's bit from m once it is passed
+                # the listed plays: the faces of m, a wild once per colour; their number
+                # is known from the bits, the pick found walking the faces in listed order
                 total = m.bit_count()
                 if m & wilds:
                     total += 3 * (m & wilds).bit_count()
-                i = below(total)
+                if getbits is None:
+                    i = below(total)
+                else:  # randrange(total), inline
+                    kb = total.bit_length()
+                    i = getbits(kb)
+                    while i >= total:
+                        i = getbits(kb)
                 if not m & (m - 1):  # one face: its id is its bit's place
                     j = m.bit_length() - 1
-                else:
+                elif by_hand:  # each face where it first comes in the hand
                     for j in hands[t]:
                         b = bits[j]
                         if b & m:
@@ -231,11 +252,19 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                                 break
                             i -= k
                             m ^= b
+                else:  # by card id: the lowest bit first
+                    while True:
+                        b = m & -m
+                        k = 4 if b & wilds else 1
+                        if i < k:
+                            break
+                        i -= k
+                        m ^= b
+                    j = b.bit_length() - 1
                 actions += 1
                 code = codes[j]
                 c = counts[t]
-                drawn = draw_counts[j]
-                if code == _ENGINE or c == 1 or len(pile) <= drawn:
+                if not code or c == 1 or (code < 0 and len(pile) <= -code):
                     # the engine plays it (going out, too: the round ends)
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
@@ -262,23 +291,27 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     colour = card.colour
                     d = -d
                     t = (t + reverse_step * d) % n
-                else:  # _DRAWN, _WILD_DRAW4: the next seat takes the cards, is skipped
+                else:  # the next seat takes -code cards from the pile and is skipped
                     colour = card.colour or colours[i]
                     victim = (t + d) % n
-                    got = pile[-drawn:]
-                    del pile[-drawn:]
+                    got = pile[code:]
+                    del pile[code:]
                     hand = hands[victim]
                     vm = masks[victim]
                     for g in got:
                         hand.append(g.id)
                         vm |= g.bit
                     masks[victim] = vm
-                    counts[victim] += drawn
+                    counts[victim] -= code
                     t = (t + 2 * d) % n
         elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
               and s._queue[0][0] != OWE_DRAW):
-            # a press this seat owes: the one action listed; the launcher then ejects
-            below(1)
+            # a press this seat owes, the one action listed; the launcher ejects at once
+            if getbits is None:
+                below(1)
+            else:
+                while getbits(1):
+                    pass
             s.to_act = CHANCE
             s.chance = "eject"
             k = sample(chance, s.since_eject)

@@ -7,11 +7,30 @@ that leaves one card with the UNO call), otherwise a uniformly random other acti
 that seat. ``run_random(state, rng, chance, rounds)`` plays on from `state` (simulation
 mode) with that policy and ``sample_outcome(state, chance)`` until `rounds` rounds have
 ended; it returns the actions applied (chance outcomes included) and leaves `state` where
-the checked path would be. The plain turn (a seat to play, nothing owed, no UNO window,
-no card with choices) runs without building the legal list or checking the action: it
-makes the same ``rng.randrange`` call over the same plays in the same order (the
-hand's order, a wild once per colour) and writes through the engine's own ``play`` /
-``draw``. Everything else goes through ``apply`` with ``effects=False``.
+the checked path would be.
+
+How: plain turns (a seat to play, nothing owed, no UNO window, nothing pending) run in
+a loop that keeps the seat, direction, colour and the top card's match row in local
+variables and plays numbers, skips, reverses, plain wilds and (pile editions without
+towers) Draw 1/2 and an unrestricted Wild Draw 4 itself: no legal list, no action
+object, no check. It makes the same ``rng.randrange`` draws over the same plays in the
+listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the rng is
+``random.Random``. Any other turn (a card with choices, towers, presses, extra turns,
+challenges, going out, a pile about to run out) writes the locals back and goes to the
+engine: ``play`` / ``draw`` for a plain card or draw, ``choose_random`` + ``apply``
+otherwise. A launcher press ejects at once through the launcher model and
+``engine.eject`` (the same chance draws as ``sample_outcome``); other chance outcomes
+go through ``sample_outcome`` + ``apply``.
+
+The engine internals this relies on (an adapter is due if they change): the state's
+``_hands`` (per seat the card ids in listed-walk order), ``_masks`` (face bits),
+``_counts``, ``_pile`` / ``_disc`` (lists of Card, top last), ``_queue`` entries
+``(kind, seat, count, tag)``, and its scalars (``turn``, ``actor``, ``to_act``,
+``direction``, ``colour``, ``phase``, ``chance``, ``exposed``, ``pending``, ``drawn``,
+``skip_pending``, ``colour_only``, ``out``, ``since_eject``, ``round_no``); the rule
+tables' ``match``, ``colour_bits``, ``plain_wild_bits``, ``choice_bits``; and the
+writing halves ``engine.play(s, play, fx)``, ``engine.draw(s, seat, fx)`` and
+``engine.eject(s, count, fx)``.
 """
 
 from __future__ import annotations

@@ -15,10 +15,11 @@ variables and plays numbers, skips, reverses, plain wilds and (pile editions wit
 towers) Draw 1/2 and an unrestricted Wild Draw 4 itself: no legal list, no action
 object, no check. It makes the same ``rng.randrange`` draws over the same plays in the
 listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the rng is
-``random.Random``. Any other turn (a card with choices, towers, presses, extra turns,
-challenges, going out, a pile about to run out) writes the locals back and goes to the
-engine: ``play`` / ``draw`` for a plain card or draw, ``choose_random`` + ``apply``
-otherwise. A launcher press ejects at once through the launcher model and
+``random.Random``; a targeted card or Discard All counts as the plays listed for it.
+Any other turn (presses, towers, extra turns, challenges, going out, a pile about to
+run out, a card with a target or laid cards) writes the locals back and goes to the
+engine: ``play`` of the listed play the kernel builds, ``draw``, or (a turn where a
+tower card fits) ``choose_random`` + ``apply``. A launcher press ejects at once through the launcher model and
 ``engine.eject`` (the same chance draws as ``sample_outcome``); other chance outcomes
 go through ``sample_outcome`` + ``apply``.
 
@@ -43,6 +44,7 @@ from uno_core.cards import (
     BITS,
     BY_ID,
     COLOURS,
+    DISCARD_ALL,
     DRAW1,
     DRAW2,
     NUMBER,
@@ -57,7 +59,7 @@ from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
-from uno_core.tables import Tables
+from uno_core.tables import TARGETED, Tables, mask_of
 from uno_core.turns import NOFX
 
 __all__ = ["choose_random", "run_random"]
@@ -118,44 +120,70 @@ def choose_random(state: State, rng: Rng) -> A.Action:
     return own[rng.randrange(len(own))]
 
 
-# How the kernel plays a card (per edition, options and seats: `_card_codes`). 0: the
-# engine's own `play` (choices, towers and their protection, presses, extra turns,
-# challenges); > 0 one of these; < 0: -k, the next seat takes k cards from the pile and
-# is skipped (Draw 1/2, and Wild Draw 4 unrestricted: no challenge).
-_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD = 0, 1, 2, 3, 4
+# How the kernel plays a card (per edition, options and seats: `_plan`). 0: the
+# engine's own `play` (a plain card whose effect needs it: towers and their protection,
+# presses, extra turns, challenges); 1-4: the kernel itself; 5, 6: the engine's `play`
+# of the listed play the kernel builds; < 0: -k, the next seat takes k cards from the
+# pile and is skipped (Draw 1/2, and Wild Draw 4 unrestricted: no challenge).
+_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD, _TARGETED, _DISCARD_ALL = 0, 1, 2, 3, 4, 5, 6
 
-_CODES: dict[tuple[Tables, int], list[int]] = {}
+
+class _Plan:
+    """What the kernel knows about each card of one edition, options and seats: its
+    `codes` (above), `widths` (how many plays legal_actions lists for the card and the
+    policy picks from: a wild one per colour, a targeted card one per colour and other
+    seat), `extra` (width beyond a wild's 4 or a coloured card's 1), `targeted` (the
+    bits of cards with a width beyond that) and `policy_bits` (cards whose plays depend
+    on more than the card: the towers; their turns go to the full policy)."""
+
+    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits")
+
+    def __init__(self, s: State) -> None:
+        tb, ed, o, n = s.tables, s.edition, s.options, s.n
+        plays_on = o.skip_reverse_extra_turn == "always" and n > 2  # an extra turn
+        from_pile = not ed.launcher and not ed.towers  # no presses, no protecting tower
+        self.codes = [_ENGINE] * len(BY_ID)
+        self.widths = [1] * len(BY_ID)
+        self.extra = [0] * len(BY_ID)
+        self.targeted = 0
+        for card in ed.deck:
+            kind = tb.custom_kind if card.kind == WILD_CUSTOM else card.kind
+            wild = card.colour == ""
+            code = _ENGINE
+            if kind in TARGETED:
+                code = _TARGETED
+                self.widths[card.id] = (4 if wild else 1) * (n - 1)
+                self.extra[card.id] = self.widths[card.id] - (4 if wild else 1)
+                self.targeted |= card.bit
+            elif kind == DISCARD_ALL:
+                code = _DISCARD_ALL
+            elif wild:
+                self.widths[card.id] = 4
+            if card.kind == NUMBER and not card.symbol:
+                code = _NUMBER
+            elif kind == SKIP and card.colour and not ed.towers and not plays_on:
+                code = _SKIP
+            elif kind == REVERSE and card.colour and not plays_on:
+                code = _REVERSE
+            elif kind == WILD:
+                code = _WILD
+            elif kind in (DRAW1, DRAW2) and from_pile:
+                code = -1 if kind == DRAW1 else -2
+            elif kind == WILD_DRAW4 and from_pile and not o.wild_draw4_restricted:
+                code = -4
+            self.codes[card.id] = code
+        self.policy_bits = tb.choice_bits & ~mask_of(
+            c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
 
 
-def _card_codes(s: State) -> list[int]:
-    """Per card id, how the kernel plays it (the codes above)."""
+_PLANS: dict[tuple[Tables, int], _Plan] = {}
+
+
+def _plan(s: State) -> _Plan:
     key = (s.tables, s.n)
-    found = _CODES.get(key)
-    if found is not None:
-        return found
-    tb, ed, o = s.tables, s.edition, s.options
-    extra = o.skip_reverse_extra_turn == "always" and s.n > 2
-    from_pile = not ed.launcher and not ed.towers  # no presses, no protecting tower
-    codes = [_ENGINE] * len(BY_ID)
-    for card in ed.deck:
-        kind = card.kind
-        if kind == WILD_CUSTOM and tb.custom_kind == WILD:
-            kind = WILD  # a Wild Customizable played as a plain Wild
-        code = _ENGINE
-        if kind == NUMBER and not card.symbol:
-            code = _NUMBER
-        elif kind == SKIP and not ed.towers and not extra:
-            code = _SKIP
-        elif kind == REVERSE and not extra:
-            code = _REVERSE
-        elif kind == WILD:
-            code = _WILD
-        elif kind in (DRAW1, DRAW2) and from_pile:
-            code = -1 if kind == DRAW1 else -2
-        elif kind == WILD_DRAW4 and from_pile and not o.wild_draw4_restricted:
-            code = -4
-        codes[card.id] = code
-    found = _CODES[key] = codes
+    found = _PLANS.get(key)
+    if found is None:
+        found = _PLANS[key] = _Plan(s)
     return found
 
 
@@ -173,6 +201,25 @@ def _listed_play(seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
     return found
 
 
+def _targeted_play(seat: int, card: Card, i: int, n: int, two: bool) -> A.Play:
+    """The `i`-th play listed for a targeted card: by colour (a wild), then by target,
+    the other seats in seat order."""
+    colour = ""
+    if card.colour == "":
+        colour = COLOURS[i // (n - 1)]
+        i %= n - 1
+    return A.Play(seat, card, colour, i if i < seat else i + 1, uno=two)
+
+
+def _discard_all_play(seat: int, card: Card, hand: list[int]) -> A.Play:
+    """Discard All's one listed play (with its UNO call when it leaves one card): the
+    other cards of its colour laid with it, in the order held."""
+    rest = hand[:]
+    rest.remove(card.id)
+    laid = tuple(c for c in map(BY_ID.__getitem__, rest) if c.colour == card.colour)
+    return A.Play(seat, card, laid=laid, uno=len(rest) - len(laid) == 1)
+
+
 # The order legal_actions lists a plain turn's plays in: False, by the hand's order
 # (each face where it first comes); True, by card id. The kernel picks the same way.
 PLAYS_BY_ID = False
@@ -186,12 +233,14 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
         raise SetupError("the simulation kernel needs simulation mode (every card known)")
     tb = s.tables
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
-    choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
+    wild_restricted = tb.wild_restricted
     wilds = colour_bits[""]
     pile_draws = not tb.launcher and not s.options.draw_then_play  # a draw ends the turn
     n = s.n
     reverse_step = 2 if n == 2 and s.options.two_player_reverse_skips else 1
-    codes = _card_codes(s)
+    plan = _plan(s)
+    codes, widths, extra = plan.codes, plan.widths, plan.extra
+    targeted, policy_bits = plan.targeted, plan.policy_bits
     bits, by_id, colours, by_hand = BITS, BY_ID, COLOURS, not PLAYS_BY_ID
     below = randbelow(rng)
     getbits = _bits_source(rng)
@@ -242,7 +291,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         eject(s, min(k, len(s._pile)), NOFX)
                         actions += 1
                     break
-                if m & choice_bits:  # a card with choices fits: the full policy
+                if m & policy_bits:  # a card whose plays need the towers: the full policy
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
                     apply(s, choose_random(s, rng), effects=False)
@@ -253,6 +302,14 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 total = m.bit_count()
                 if m & wilds:
                     total += 3 * (m & wilds).bit_count()
+                    if m & targeted:
+                        w = m & targeted
+                        while w:
+                            b = w & -w
+                            total += extra[b.bit_length() - 1]
+                            w ^= b
+                elif m & targeted:  # a coloured targeted card (Trade Hands)
+                    total += (n - 2) * (m & targeted).bit_count()
                 if getbits is None:
                     i = below(total)
                 else:  # randrange(total), inline
@@ -266,7 +323,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     for j in hands[t]:
                         b = bits[j]
                         if b & m:
-                            k = 4 if b & wilds else 1
+                            k = widths[j]
                             if i < k:
                                 break
                             i -= k
@@ -274,7 +331,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 else:  # by card id: the lowest bit first
                     while True:
                         b = m & -m
-                        k = 4 if b & wilds else 1
+                        k = widths[b.bit_length() - 1]
                         if i < k:
                             break
                         i -= k
@@ -283,11 +340,18 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 actions += 1
                 code = codes[j]
                 c = counts[t]
-                if not code or c == 1 or (code < 0 and len(pile) <= -code):
+                if code > _WILD or not code or c == 1 or (code < 0 and len(pile) <= -code):
                     # the engine plays it (going out, too: the round ends)
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
-                    play(s, _listed_play(t, by_id[j], i, c == 2), NOFX)
+                    card = by_id[j]
+                    if code == _TARGETED:
+                        p = _targeted_play(t, card, i, n, c == 2)
+                    elif code == _DISCARD_ALL:
+                        p = _discard_all_play(t, card, hands[t])
+                    else:
+                        p = _listed_play(t, card, i, c == 2)
+                    play(s, p, NOFX)
                     break
                 card = by_id[j]
                 hand = hands[t]

@@ -88,17 +88,6 @@ def randbelow(rng: Rng) -> Callable[[int], int]:
     return rng.randrange
 
 
-def _bits_source(rng: Rng) -> Callable[[int], int] | None:
-    """`rng.getrandbits` where its ``_randbelow(n)`` is random.Random's
-    ``_randbelow_with_getrandbits`` (k = n.bit_length(); draw k bits until below n), so
-    the kernel can draw inline the same numbers; otherwise None. Found by name."""
-    f = getattr(type(rng), "_randbelow", None)
-    if (_standard(type(rng)) and getattr(f, "__module__", "") == "random"
-            and getattr(f, "__qualname__", "") == "Random._randbelow_with_getrandbits"):
-        return rng.getrandbits  # type: ignore[attr-defined,no-any-return]
-    return None
-
-
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
     seat = state.to_act
@@ -118,111 +107,6 @@ def choose_random(state: State, rng: Rng) -> A.Action:
     if _STANDARD.get(type(rng)) or _standard(type(rng)):
         return own[rng._randbelow(len(own))]  # type: ignore[attr-defined]
     return own[rng.randrange(len(own))]
-
-
-# How the kernel plays a card (per edition, options and seats: `_plan`). 0: the
-# engine's own `play` (a plain card whose effect needs it: towers and their protection,
-# presses, extra turns, challenges); 1-4: the kernel itself; 5, 6: the engine's `play`
-# of the listed play the kernel builds; < 0: -k, the next seat takes k cards from the
-# pile and is skipped (Draw 1/2, and Wild Draw 4 unrestricted: no challenge).
-_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD, _TARGETED, _DISCARD_ALL = 0, 1, 2, 3, 4, 5, 6
-
-
-class _Plan:
-    """What the kernel knows about each card of one edition, options and seats: its
-    `codes` (above), `widths` (how many plays legal_actions lists for the card and the
-    policy picks from: a wild one per colour, a targeted card one per colour and other
-    seat), `extra` (width beyond a wild's 4 or a coloured card's 1), `targeted` (the
-    bits of cards with a width beyond that) and `policy_bits` (cards whose plays depend
-    on more than the card: the towers; their turns go to the full policy)."""
-
-    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits")
-
-    def __init__(self, s: State) -> None:
-        tb, ed, o, n = s.tables, s.edition, s.options, s.n
-        plays_on = o.skip_reverse_extra_turn == "always" and n > 2  # an extra turn
-        from_pile = not ed.launcher and not ed.towers  # no presses, no protecting tower
-        self.codes = [_ENGINE] * len(BY_ID)
-        self.widths = [1] * len(BY_ID)
-        self.extra = [0] * len(BY_ID)
-        self.targeted = 0
-        for card in ed.deck:
-            kind = tb.custom_kind if card.kind == WILD_CUSTOM else card.kind
-            wild = card.colour == ""
-            code = _ENGINE
-            if kind in TARGETED:
-                code = _TARGETED
-                self.widths[card.id] = (4 if wild else 1) * (n - 1)
-                self.extra[card.id] = self.widths[card.id] - (4 if wild else 1)
-                self.targeted |= card.bit
-            elif kind == DISCARD_ALL:
-                code = _DISCARD_ALL
-            elif wild:
-                self.widths[card.id] = 4
-            if card.kind == NUMBER and not card.symbol:
-                code = _NUMBER
-            elif kind == SKIP and card.colour and not ed.towers and not plays_on:
-                code = _SKIP
-            elif kind == REVERSE and card.colour and not plays_on:
-                code = _REVERSE
-            elif kind == WILD:
-                code = _WILD
-            elif kind in (DRAW1, DRAW2) and from_pile:
-                code = -1 if kind == DRAW1 else -2
-            elif kind == WILD_DRAW4 and from_pile and not o.wild_draw4_restricted:
-                code = -4
-            self.codes[card.id] = code
-        self.policy_bits = tb.choice_bits & ~mask_of(
-            c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
-
-
-_PLANS: dict[tuple[Tables, int], _Plan] = {}
-
-
-def _plan(s: State) -> _Plan:
-    key = (s.tables, s.n)
-    found = _PLANS.get(key)
-    if found is None:
-        found = _PLANS[key] = _Plan(s)
-    return found
-
-
-_PLAYS: dict[tuple[int, int, int, bool], A.Play] = {}
-
-
-def _listed_play(seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
-    """The play `legal_actions` lists for a card without choices: its `colour_index`-th
-    colour if wild, with UNO when it leaves one card (made once: plays are immutable)."""
-    key = (seat, card.id, colour_index, two)
-    found = _PLAYS.get(key)
-    if found is None:
-        found = _PLAYS[key] = A.Play(seat, card, COLOURS[colour_index] if card.colour == ""
-                                     else "", uno=two)
-    return found
-
-
-def _targeted_play(seat: int, card: Card, i: int, n: int, two: bool) -> A.Play:
-    """The `i`-th play listed for a targeted card: by colour (a wild), then by target,
-    the other seats in seat order."""
-    colour = ""
-    if card.colour == "":
-        colour = COLOURS[i // (n - 1)]
-        i %= n - 1
-    return A.Play(seat, card, colour, i if i < seat else i + 1, uno=two)
-
-
-def _discard_all_play(seat: int, card: Card, hand: list[int]) -> A.Play:
-    """Discard All's one listed play (with its UNO call when it leaves one card): the
-    other cards of its colour laid with it, in the order held."""
-    rest = hand[:]
-    rest.remove(card.id)
-    laid = tuple(c for c in map(BY_ID.__getitem__, rest) if c.colour == card.colour)
-    return A.Play(seat, card, laid=laid, uno=len(rest) - len(laid) == 1)
-
-
-# The order legal_actions lists a plain turn's plays in: False, by the hand's order
-# (each face where it first comes); True, by card id. The kernel picks the same way.
-PLAYS_BY_ID = False
 
 
 def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
@@ -405,3 +289,119 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             actions += 1
         done += s.round_no != before
     return actions
+
+
+# How the kernel plays a card (per edition, options and seats: `_plan`). 0: the
+# engine's own `play` (a plain card whose effect needs it: towers and their protection,
+# presses, extra turns, challenges); 1-4: the kernel itself; 5, 6: the engine's `play`
+# of the listed play the kernel builds; < 0: -k, the next seat takes k cards from the
+# pile and is skipped (Draw 1/2, and Wild Draw 4 unrestricted: no challenge).
+_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD, _TARGETED, _DISCARD_ALL = 0, 1, 2, 3, 4, 5, 6
+
+
+class _Plan:
+    """What the kernel knows about each card of one edition, options and seats: its
+    `codes` (above), `widths` (how many plays legal_actions lists for the card and the
+    policy picks from: a wild one per colour, a targeted card one per colour and other
+    seat), `extra` (width beyond a wild's 4 or a coloured card's 1), `targeted` (the
+    bits of cards with a width beyond that) and `policy_bits` (cards whose plays depend
+    on more than the card: the towers; their turns go to the full policy)."""
+
+    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits")
+
+    def __init__(self, s: State) -> None:
+        tb, ed, o, n = s.tables, s.edition, s.options, s.n
+        plays_on = o.skip_reverse_extra_turn == "always" and n > 2  # an extra turn
+        from_pile = not ed.launcher and not ed.towers  # no presses, no protecting tower
+        self.codes = [_ENGINE] * len(BY_ID)
+        self.widths = [1] * len(BY_ID)
+        self.extra = [0] * len(BY_ID)
+        self.targeted = 0
+        for card in ed.deck:
+            kind = tb.custom_kind if card.kind == WILD_CUSTOM else card.kind
+            wild = card.colour == ""
+            code = _ENGINE
+            if kind in TARGETED:
+                code = _TARGETED
+                self.widths[card.id] = (4 if wild else 1) * (n - 1)
+                self.extra[card.id] = self.widths[card.id] - (4 if wild else 1)
+                self.targeted |= card.bit
+            elif kind == DISCARD_ALL:
+                code = _DISCARD_ALL
+            elif wild:
+                self.widths[card.id] = 4
+            if card.kind == NUMBER and not card.symbol:
+                code = _NUMBER
+            elif kind == SKIP and card.colour and not ed.towers and not plays_on:
+                code = _SKIP
+            elif kind == REVERSE and card.colour and not plays_on:
+                code = _REVERSE
+            elif kind == WILD:
+                code = _WILD
+            elif kind in (DRAW1, DRAW2) and from_pile:
+                code = -1 if kind == DRAW1 else -2
+            elif kind == WILD_DRAW4 and from_pile and not o.wild_draw4_restricted:
+                code = -4
+            self.codes[card.id] = code
+        self.policy_bits = tb.choice_bits & ~mask_of(
+            c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
+
+
+_PLANS: dict[tuple[Tables, int], _Plan] = {}
+
+
+def _plan(s: State) -> _Plan:
+    key = (s.tables, s.n)
+    found = _PLANS.get(key)
+    if found is None:
+        found = _PLANS[key] = _Plan(s)
+    return found
+
+
+_PLAYS: dict[tuple[int, int, int, bool], A.Play] = {}
+
+
+def _listed_play(seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
+    """The play `legal_actions` lists for a card without choices: its `colour_index`-th
+    colour if wild, with UNO when it leaves one card (made once: plays are immutable)."""
+    key = (seat, card.id, colour_index, two)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = A.Play(seat, card, COLOURS[colour_index] if card.colour == ""
+                                     else "", uno=two)
+    return found
+
+
+def _targeted_play(seat: int, card: Card, i: int, n: int, two: bool) -> A.Play:
+    """The `i`-th play listed for a targeted card: by colour (a wild), then by target,
+    the other seats in seat order."""
+    colour = ""
+    if card.colour == "":
+        colour = COLOURS[i // (n - 1)]
+        i %= n - 1
+    return A.Play(seat, card, colour, i if i < seat else i + 1, uno=two)
+
+
+def _discard_all_play(seat: int, card: Card, hand: list[int]) -> A.Play:
+    """Discard All's one listed play (with its UNO call when it leaves one card): the
+    other cards of its colour laid with it, in the order held."""
+    rest = hand[:]
+    rest.remove(card.id)
+    laid = tuple(c for c in map(BY_ID.__getitem__, rest) if c.colour == card.colour)
+    return A.Play(seat, card, laid=laid, uno=len(rest) - len(laid) == 1)
+
+
+# The order legal_actions lists a plain turn's plays in: False, by the hand's order
+# (each face where it first comes); True, by card id. The kernel picks the same way.
+PLAYS_BY_ID = False
+
+
+def _bits_source(rng: Rng) -> Callable[[int], int] | None:
+    """`rng.getrandbits` where its ``_randbelow(n)`` is random.Random's
+    ``_randbelow_with_getrandbits`` (k = n.bit_length(); draw k bits until below n), so
+    the kernel can draw inline the same numbers; otherwise None. Found by name."""
+    f = getattr(type(rng), "_randbelow", None)
+    if (_standard(type(rng)) and getattr(f, "__module__", "") == "random"
+            and getattr(f, "__qualname__", "") == "Random._randbelow_with_getrandbits"):
+        return rng.getrandbits  # type: ignore[attr-defined,no-any-return]
+    return None

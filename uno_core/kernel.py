@@ -11,27 +11,29 @@ the checked path would be.
 
 How: plain turns (a seat to play, nothing owed, no UNO window, nothing pending) run in
 a loop that keeps the seat, direction, colour and the top card's match row in local
-variables and plays numbers, skips, reverses, plain wilds and (pile editions without
-towers) Draw 1/2 and an unrestricted Wild Draw 4 itself: no legal list, no action
-object, no check. It makes the same ``rng.randrange`` draws over the same plays in the
-listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the rng is
-``random.Random``; a targeted card or Discard All counts as the plays listed for it.
-Any other turn (presses, towers, extra turns, challenges, going out, a pile about to
-run out, a card with a target or laid cards) writes the locals back and goes to the
-engine: ``play`` of the listed play the kernel builds, ``draw``, or (a turn where a
-tower card fits) ``choose_random`` + ``apply``. A launcher press ejects at once through the launcher model and
-``engine.eject`` (the same chance draws as ``sample_outcome``); other chance outcomes
-go through ``sample_outcome`` + ``apply``.
+variables and plays numbers (a power symbol's capture too), skips, reverses, plain
+wilds and (pile editions) Draw 1/2 and an unrestricted Wild Draw 4 itself: no legal
+list, no action object, no check. It makes the same ``rng.randrange`` draws over the
+same plays in the listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the
+rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
+it. Any other turn (presses, a protecting tower, four towers, extra turns, challenges,
+going out, a pile about to run out, a card with a target or laid cards) writes the
+locals back and goes to the engine: ``play`` of the listed play the kernel builds,
+``draw``, or (a turn where a tower card fits) ``choose_random`` + ``apply``. A launcher
+press ejects at once through the launcher model and ``engine.eject`` (the same chance
+draws as ``sample_outcome``); other chance outcomes go through ``sample_outcome`` +
+``apply``.
 
 The engine internals this relies on (an adapter is due if they change): the state's
-``_hands`` (per seat the card ids in listed-walk order), ``_masks`` (face bits),
+``_hands`` (per seat the card ids in the order held), ``_masks`` (face bits),
 ``_counts``, ``_pile`` / ``_disc`` (lists of Card, top last), ``_queue`` entries
-``(kind, seat, count, tag)``, and its scalars (``turn``, ``actor``, ``to_act``,
-``direction``, ``colour``, ``phase``, ``chance``, ``exposed``, ``pending``, ``drawn``,
-``skip_pending``, ``colour_only``, ``out``, ``since_eject``, ``round_no``); the rule
-tables' ``match``, ``colour_bits``, ``plain_wild_bits``, ``choice_bits``; and the
-writing halves ``engine.play(s, play, fx)``, ``engine.draw(s, seat, fx)`` and
-``engine.eject(s, count, fx)``.
+``(kind, seat, count, tag)``, ``towers`` (a tuple of seats), and its scalars
+(``turn``, ``actor``, ``to_act``, ``direction``, ``colour``, ``phase``, ``chance``,
+``exposed``, ``pending``, ``drawn``, ``skip_pending``, ``colour_only``, ``out``,
+``since_eject``, ``round_no``); the rule tables' ``match``, ``colour_bits``,
+``plain_wild_bits``, ``choice_bits``, ``custom_kind``, ``wild_restricted``,
+``launcher``; and the writing halves ``engine.play(s, play, fx)``,
+``engine.draw(s, seat, fx)`` and ``engine.eject(s, count, fx)``.
 """
 
 from __future__ import annotations
@@ -48,8 +50,10 @@ from uno_core.cards import (
     DRAW1,
     DRAW2,
     NUMBER,
+    PROTECTING_TOWER,
     REVERSE,
     SKIP,
+    TOWER_INDEX,
     WILD,
     WILD_CUSTOM,
     WILD_DRAW4,
@@ -125,6 +129,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     plan = _plan(s)
     codes, widths, extra = plan.codes, plan.widths, plan.extra
     targeted, policy_bits = plan.targeted, plan.policy_bits
+    towers_of = plan.tower if s.edition.towers else None
     bits, by_id, colours, by_hand = BITS, BY_ID, COLOURS, not PLAYS_BY_ID
     below = randbelow(rng)
     getbits = _bits_source(rng)
@@ -224,7 +229,19 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 actions += 1
                 code = codes[j]
                 c = counts[t]
-                if code > _WILD or not code or c == 1 or (code < 0 and len(pile) <= -code):
+                if towers_of is not None and code != _NUMBER and towers_of[j] >= 0:
+                    # a capture that completes four towers (the four-tower discard
+                    # follows) or a protected victim: the engine's play
+                    ti = towers_of[j]
+                    towers = s.towers
+                    if code == _SYMBOL:
+                        if towers[ti] != t:
+                            towers = towers[:ti] + (t,) + towers[ti + 1:]
+                        if towers == (t, t, t, t):
+                            code = _ENGINE
+                    elif towers[ti] == (t + d) % n:
+                        code = _ENGINE
+                if code > _SYMBOL or not code or c == 1 or (code < 0 and len(pile) <= -code):
                     # the engine plays it (going out, too: the round ends)
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
@@ -246,6 +263,10 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 disc.append(card)
                 row = match[j]
                 if code == _NUMBER:
+                    colour = card.colour
+                    t = (t + d) % n
+                elif code == _SYMBOL:  # the tower is the player's
+                    s.towers = towers
                     colour = card.colour
                     t = (t + d) % n
                 elif code == _WILD:
@@ -292,11 +313,12 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
 
 
 # How the kernel plays a card (per edition, options and seats: `_plan`). 0: the
-# engine's own `play` (a plain card whose effect needs it: towers and their protection,
-# presses, extra turns, challenges); 1-4: the kernel itself; 5, 6: the engine's `play`
-# of the listed play the kernel builds; < 0: -k, the next seat takes k cards from the
-# pile and is skipped (Draw 1/2, and Wild Draw 4 unrestricted: no challenge).
-_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD, _TARGETED, _DISCARD_ALL = 0, 1, 2, 3, 4, 5, 6
+# engine's own `play` (a plain card whose effect needs it: presses, extra turns,
+# challenges); 1-5: the kernel itself; 6, 7: the engine's `play` of the listed play the
+# kernel builds; < 0: -k, the next seat takes k cards from the pile and is skipped
+# (Draw 1/2, and Wild Draw 4 unrestricted: no challenge). A power symbol's tower
+# capture that completes four towers, and a victim's protecting tower, go to the engine.
+_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD, _SYMBOL, _TARGETED, _DISCARD_ALL = range(8)
 
 
 class _Plan:
@@ -304,18 +326,20 @@ class _Plan:
     `codes` (above), `widths` (how many plays legal_actions lists for the card and the
     policy picks from: a wild one per colour, a targeted card one per colour and other
     seat), `extra` (width beyond a wild's 4 or a coloured card's 1), `targeted` (the
-    bits of cards with a width beyond that) and `policy_bits` (cards whose plays depend
-    on more than the card: the towers; their turns go to the full policy)."""
+    bits of cards with a width beyond that), `policy_bits` (cards whose plays depend
+    on more than the card: the towers; their turns go to the full policy) and `tower`
+    (the tower a power symbol captures, or that protects the card's victim; -1)."""
 
-    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits")
+    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits", "tower")
 
     def __init__(self, s: State) -> None:
         tb, ed, o, n = s.tables, s.edition, s.options, s.n
         plays_on = o.skip_reverse_extra_turn == "always" and n > 2  # an extra turn
-        from_pile = not ed.launcher and not ed.towers  # no presses, no protecting tower
+        from_pile = not ed.launcher  # the next seat takes the cards, no presses
         self.codes = [_ENGINE] * len(BY_ID)
         self.widths = [1] * len(BY_ID)
         self.extra = [0] * len(BY_ID)
+        self.tower = [-1] * len(BY_ID)
         self.targeted = 0
         for card in ed.deck:
             kind = tb.custom_kind if card.kind == WILD_CUSTOM else card.kind
@@ -330,9 +354,12 @@ class _Plan:
                 code = _DISCARD_ALL
             elif wild:
                 self.widths[card.id] = 4
-            if card.kind == NUMBER and not card.symbol:
-                code = _NUMBER
-            elif kind == SKIP and card.colour and not ed.towers and not plays_on:
+            if ed.towers:
+                symbol = card.symbol or PROTECTING_TOWER.get(kind, "")
+                self.tower[card.id] = TOWER_INDEX[symbol] if symbol else -1
+            if card.kind == NUMBER:
+                code = _SYMBOL if card.symbol and ed.towers else _NUMBER
+            elif kind == SKIP and card.colour and not plays_on:
                 code = _SKIP
             elif kind == REVERSE and card.colour and not plays_on:
                 code = _REVERSE

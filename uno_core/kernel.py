@@ -123,7 +123,9 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     wild_restricted = tb.wild_restricted
     wilds = colour_bits[""]
-    pile_draws = not tb.launcher and not s.options.draw_then_play  # a draw ends the turn
+    draw_then_play = s.options.draw_then_play
+    pile_draws = not tb.launcher and not draw_then_play  # a draw ends the turn
+    presses = tb.launcher
     n = s.n
     reverse_step = 2 if n == 2 and s.options.two_player_reverse_skips else 1
     plan = _plan(s)
@@ -172,11 +174,40 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         counts[t] += 1
                         t = (t + d) % n
                         continue
+                    if presses:  # the press; the launcher ejects at once
+                        k = sample(chance, s.since_eject)
+                        if 0 < k < len(pile):  # cards, and some stay in the launcher
+                            got = pile[-k:]
+                            dm = 0
+                            for g in got:
+                                dm |= g.bit
+                            if draw_then_play:  # a drawn card that fits: Play or Pass
+                                pm = dm & row[colour]
+                                if (pm and wild_restricted
+                                        and (hm | dm) & colour_bits[colour]):
+                                    pm &= ~plain_wild
+                                if pm:
+                                    got = []
+                            if got:
+                                del pile[-k:]
+                                hand = hands[t]
+                                for g in got:
+                                    hand.append(g.id)
+                                masks[t] = hm | dm
+                                counts[t] += k
+                                s.since_eject = 0
+                                t = (t + d) % n
+                                actions += 1
+                                continue
+                        elif not k:  # none came out: the turn ends
+                            s.since_eject += 1
+                            t = (t + d) % n
+                            actions += 1
+                            continue
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
                     draw(s, t, NOFX)
-                    if s.chance == "eject":  # the launcher ejects at once
-                        k = sample(chance, s.since_eject)
+                    if presses:
                         eject(s, min(k, len(s._pile)), NOFX)
                         actions += 1
                     break

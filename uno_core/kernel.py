@@ -64,7 +64,7 @@ from uno_core.engine import apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
 from uno_core.tables import TARGETED, Tables, mask_of
-from uno_core.turns import NOFX
+from uno_core.turns import NOFX, give
 
 __all__ = ["choose_random", "run_random"]
 
@@ -177,24 +177,15 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     if presses:  # the press; the launcher ejects at once
                         k = sample(chance, s.since_eject)
                         if 0 < k < len(pile):  # cards, and some stay in the launcher
-                            got = pile[-k:]
-                            dm = 0
-                            for g in got:
-                                dm |= g.bit
+                            fits = 0
                             if draw_then_play:  # a drawn card that fits: Play or Pass
-                                pm = dm & row[colour]
-                                if (pm and wild_restricted
+                                dm = mask_of(pile[-k:])
+                                fits = dm & row[colour]
+                                if (fits and wild_restricted
                                         and (hm | dm) & colour_bits[colour]):
-                                    pm &= ~plain_wild
-                                if pm:
-                                    got = []
-                            if got:
-                                del pile[-k:]
-                                hand = hands[t]
-                                for g in got:
-                                    hand.append(g.id)
-                                masks[t] = hm | dm
-                                counts[t] += k
+                                    fits &= ~plain_wild
+                            if not fits:
+                                give(s, t, k)
                                 s.since_eject = 0
                                 t = (t + d) % n
                                 actions += 1
@@ -312,16 +303,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     t = (t + reverse_step * d) % n
                 else:  # the next seat takes -code cards from the pile and is skipped
                     colour = card.colour or colours[i]
-                    victim = (t + d) % n
-                    got = pile[code:]
-                    del pile[code:]
-                    hand = hands[victim]
-                    vm = masks[victim]
-                    for g in got:
-                        hand.append(g.id)
-                        vm |= g.bit
-                    masks[victim] = vm
-                    counts[victim] -= code
+                    give(s, (t + d) % n, -code)
                     t = (t + 2 * d) % n
         elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
               and s._queue[0][0] != OWE_DRAW):

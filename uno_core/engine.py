@@ -662,9 +662,8 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
 
 def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
     count = a.count
-    if type(count) is not int and (isinstance(count, bool) or not isinstance(count, int)):
-        raise IllegalAction(a, "the card count must be an integer >= 0")
-    if count < 0:
+    if (type(count) is not int and (isinstance(count, bool) or not isinstance(count, int))
+            or count < 0):
         raise IllegalAction(a, "the card count must be an integer >= 0")
     left = s._pcount if s.table else len(s._pile)
     if count > left:

@@ -23,12 +23,12 @@ HOUSE = {
 }
 
 
-def _checked(edition, seats, options, rounds, seed):
+def _checked(edition, seats, options, rounds, seed, launcher=MEASURED):
     rng, chance = random.Random(seed), random.Random(seed + 1)
     state = new_match(edition, seats, options)
     actions = done = 0
     while done < rounds and not state.over:
-        action = (sample_outcome(state, chance) if state.to_act == CHANCE
+        action = (sample_outcome(state, chance, launcher) if state.to_act == CHANCE
                   else choose_random(state, rng))
         before = state.round_no
         state, _ = apply(state, action)
@@ -37,10 +37,10 @@ def _checked(edition, seats, options, rounds, seed):
     return actions, state
 
 
-def _kernel(edition, seats, options, rounds, seed):
+def _kernel(edition, seats, options, rounds, seed, launcher=MEASURED):
     rng, chance = random.Random(seed), random.Random(seed + 1)
     state = new_match(edition, seats, options)
-    return run_random(state, rng, chance, rounds), state
+    return run_random(state, rng, chance, rounds, launcher), state
 
 
 @pytest.mark.parametrize("house", [False, True])
@@ -99,16 +99,6 @@ CROWDED = [
     if model is MEASURED or EDITIONS[e].launcher])  # the model only matters to launchers
 def test_the_kernel_hands_the_same_turns_to_the_engine(edition, seats, options, launcher):
     options = {"target_score": 100000, **options}
-    rng, chance = random.Random(21), random.Random(22)
-    checked = new_match(edition, seats, options)
-    actions = done = 0
-    while done < 8:
-        action = (sample_outcome(checked, chance, launcher) if checked.to_act == CHANCE
-                  else choose_random(checked, rng))
-        before = checked.round_no
-        apply(checked, action)
-        actions += 1
-        done += checked.round_no != before
-    kernel = new_match(edition, seats, options)
-    n = run_random(kernel, random.Random(21), random.Random(22), 8, launcher)
-    assert n == actions and snapshot(kernel) == snapshot(checked)
+    n_checked, checked = _checked(edition, seats, options, 8, 21, launcher)
+    n_kernel, kernel = _kernel(edition, seats, options, 8, 21, launcher)
+    assert n_kernel == n_checked and snapshot(kernel) == snapshot(checked)

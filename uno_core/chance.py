@@ -21,7 +21,7 @@ Ejections never exceed the cards in the launcher.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from uno_core import actions as A
@@ -50,32 +50,30 @@ class MeasuredLauncher:
     gap_weights: tuple[float, ...] = (0.18, 0.41, 0.24, 0.09, 0.08)
     count_ratio: float = 0.7
     max_cards: int = 13
+    # the sums `eject` needs, computed once (the same floats, summed in the same order,
+    # as computing them on every press): per gap (weight, rest), count weights, total
+    _gaps: tuple[tuple[float, float], ...] = field(init=False, repr=False, compare=False)
+    _counts: tuple[float, ...] = field(init=False, repr=False, compare=False)
+    _total: float = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        g = self.gap_weights
+        weights = tuple(self.count_ratio ** i for i in range(self.max_cards))
+        object.__setattr__(self, "_gaps", tuple((g[k], sum(g[k:])) for k in range(len(g))))
+        object.__setattr__(self, "_counts", weights)
+        object.__setattr__(self, "_total", sum(weights))
 
     def eject(self, rng: Rng, presses_since: int) -> int:
-        rests, weights, total = _measured_tables(self)
-        k = min(presses_since, len(self.gap_weights) - 1)
-        if rng.random() * rests[k] >= self.gap_weights[k]:
+        gaps = self._gaps
+        weight, rest = gaps[presses_since] if presses_since < len(gaps) else gaps[-1]
+        if rng.random() * rest >= weight:
             return 0
-        x = rng.random() * total
-        for i, w in enumerate(weights):
+        x = rng.random() * self._total
+        for i, w in enumerate(self._counts, 1):
             x -= w
             if x < 0:
-                return i + 1
+                return i
         return self.max_cards
-
-
-_TABLES: dict[MeasuredLauncher, tuple[tuple[float, ...], tuple[float, ...], float]] = {}
-
-
-def _measured_tables(m: MeasuredLauncher) -> tuple[tuple[float, ...], tuple[float, ...], float]:
-    """The sums `eject` needs, computed once per model (the same floats, summed in the
-    same order, as computing them on every press)."""
-    found = _TABLES.get(m)
-    if found is None:
-        rests = tuple(sum(m.gap_weights[k:]) for k in range(len(m.gap_weights)))
-        weights = tuple(m.count_ratio ** i for i in range(m.max_cards))
-        found = _TABLES[m] = (rests, weights, sum(weights))
-    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +107,21 @@ def _sample_card(rng: Rng, pool: dict[Card, int]) -> Card:
     raise RuleError("empty card pool")  # unreachable: total > 0
 
 
+_EJECTS = tuple(A.Eject(k) for k in range(64))  # immutable: one value per count, reused
+
+
 def sample_outcome(state: State, rng: Rng, launcher: LauncherModel = MEASURED) -> Action:
     """The chance action `state` waits for, sampled from `rng`."""
     s = state
     if s.to_act != CHANCE:
         raise RuleError(f"no chance outcome is due (to act: seat {s.to_act})")
     need = s.chance
+    if need == "eject":  # the common one: launcher editions press ~25 times a round
+        k = launcher.eject(rng, s.since_eject)
+        left = s._pcount if s.table else len(s._pile)
+        if k > left:
+            k = left
+        return _EJECTS[k] if k < 64 else A.Eject(k)
     if need == "dealer_cards":
         order = _permutation(rng, len(s.edition.deck))
         return A.DealerCards(tuple(s.edition.deck[i] for i in order[:s.n]))
@@ -125,8 +132,6 @@ def sample_outcome(state: State, rng: Rng, launcher: LauncherModel = MEASURED) -
         return A.Shuffle(_permutation(rng, size))
     if need == "reveal":
         return A.Reveal(_sample_card(rng, {c: k for c, k in s._unseen.items() if k > 0}))
-    if need == "eject":
-        return A.Eject(min(launcher.eject(rng, s.since_eject), s.pile_count))
     raise RuleError(f"unknown chance kind {need!r}")
 
 

@@ -13,8 +13,9 @@ presses, dealing, first cards, scoring); edition differences are data
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import combinations
+from typing import Any
 
 from uno_core import actions as A
 from uno_core import effects as E
@@ -69,7 +70,6 @@ from uno_core.turns import (
     give,
     hand_points,
     owe,
-    pile_left,
     remove,
     round_over,
     set_hand,
@@ -581,22 +581,22 @@ def _apply_chance(s: State, a: Action, fx: Effects) -> None:
     need = s.chance
     if need != a.name:
         raise IllegalAction(a, f"the chance player must supply {need!r} now")
-    if isinstance(a, A.DealerCards):
-        _apply_dealer_cards(s, a, fx)
-    elif isinstance(a, A.Shuffle):
-        _apply_shuffle(s, a, fx)
-    elif isinstance(a, A.Reveal):
-        if s._unseen.get(a.card, 0) <= 0:
-            raise IllegalAction(a, f"no {a.card} is left unseen")
-        if a.card.kind in NOT_FIRST:
-            fx.append(E.CardReturned(a.card))
-            return
-        unseen_take(s, (a.card,))
-        s._pcount -= 1
-        s.chance = ""
-        start_with(s, a.card, fx)
-    elif isinstance(a, A.Eject):
-        _apply_eject(s, a, fx)
+    handler = _CHANCE_APPLY.get(type(a))
+    if handler is None:  # a subclass of a chance action
+        handler = next(h for k, h in _CHANCE_APPLY.items() if isinstance(a, k))
+    handler(s, a, fx)
+
+
+def _apply_reveal(s: State, a: A.Reveal, fx: Effects) -> None:
+    if s._unseen.get(a.card, 0) <= 0:
+        raise IllegalAction(a, f"no {a.card} is left unseen")
+    if a.card.kind in NOT_FIRST:
+        fx.append(E.CardReturned(a.card))
+        return
+    unseen_take(s, (a.card,))
+    s._pcount -= 1
+    s.chance = ""
+    start_with(s, a.card, fx)
 
 
 def _apply_dealer_cards(s: State, a: A.DealerCards, fx: Effects) -> None:
@@ -661,31 +661,49 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
 
 
 def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
-    kind, seat, count, tag = s._queue[0]
-    if isinstance(a.count, bool) or not isinstance(a.count, int) or a.count < 0:
+    count = a.count
+    if (type(count) is not int and (isinstance(count, bool) or not isinstance(count, int))
+            or count < 0):
         raise IllegalAction(a, "the card count must be an integer >= 0")
-    if a.count > pile_left(s):
-        raise IllegalAction(a, f"the launcher holds only {pile_left(s)} cards")
-    got = give(s, seat, a.count)
-    fx.append(E.shared(E.Ejected, seat, a.count))
-    s.since_eject = 0 if a.count else s.since_eject + 1
-    s.chance = ""
-    if tag == TAG_TURN:
-        s.drawn = s.drawn + got
-    if kind == OWE_UNTIL:
-        done = a.count > 0
-    else:
-        count -= 1
-        done = count <= 0
-    if done:
-        del s._queue[0]
+    left = s._pcount if s.table else len(s._pile)
+    if count > left:
+        raise IllegalAction(a, f"the launcher holds only {left} cards")
+    eject(s, count, fx)
+
+
+def eject(s: State, count: int, fx: Effects) -> None:
+    """The writing half of an Eject: the launcher gave `count` cards (no more than it
+    holds) for the press first in the queue. The simulation kernel calls it directly."""
+    queue = s._queue
+    kind, seat, owed, tag = queue[0]
+    if count:
+        got = give(s, seat, count)
+        s.since_eject = 0
         if tag == TAG_TURN:
-            after_turn_draw(s, seat, a.count, fx)
+            s.drawn = s.drawn + got
     else:
-        s._queue[0] = (kind, seat, count, tag)
+        s.since_eject += 1
+    if fx is not NOFX:
+        fx.append(E.shared(E.Ejected, seat, count))
+    s.chance = ""
+    if kind == OWE_UNTIL:
+        done = count > 0
+    else:
+        owed -= 1
+        done = owed <= 0
+    if done:
+        del queue[0]
+        if tag == TAG_TURN:
+            after_turn_draw(s, seat, count, fx)
+    else:
+        queue[0] = (kind, seat, owed, tag)
     settle(s, fx)
 
 
+_CHANCE_APPLY: dict[type, Callable[[State, Any, Effects], None]] = {
+    A.Eject: _apply_eject, A.Shuffle: _apply_shuffle, A.DealerCards: _apply_dealer_cards,
+    A.Reveal: _apply_reveal,
+}
 _SEAT_ACTIONS = {
     A.Pass: _apply_pass, A.CallUno: _apply_call_uno, A.Catch: _apply_catch,
     A.Challenge: _apply_challenge, A.Accept: _apply_challenge, A.Verdict: _apply_verdict,

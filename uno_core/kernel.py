@@ -7,11 +7,33 @@ that leaves one card with the UNO call), otherwise a uniformly random other acti
 that seat. ``run_random(state, rng, chance, rounds)`` plays on from `state` (simulation
 mode) with that policy and ``sample_outcome(state, chance)`` until `rounds` rounds have
 ended; it returns the actions applied (chance outcomes included) and leaves `state` where
-the checked path would be. The plain turn (a seat to play, nothing owed, no UNO window,
-no card with choices) runs without building the legal list or checking the action: it
-makes the same ``rng.randrange`` call over the same plays in the same order (the
-hand's order, a wild once per colour) and writes through the engine's own ``play`` /
-``draw``. Everything else goes through ``apply`` with ``effects=False``.
+the checked path would be.
+
+How: plain turns (a seat to play, nothing owed, no UNO window, nothing pending) run in
+a loop that keeps the seat, direction, colour and the top card's match row in local
+variables and plays numbers (a power symbol's capture too), skips, reverses, plain
+wilds and (pile editions) Draw 1/2 and an unrestricted Wild Draw 4 itself: no legal
+list, no action object, no check. It makes the same ``rng.randrange`` draws over the
+same plays in the listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the
+rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
+it. Any other turn (presses, a protecting tower, four towers, extra turns, challenges,
+going out, a pile about to run out, a card with a target or laid cards) writes the
+locals back and goes to the engine: ``play`` of the listed play the kernel builds,
+``draw``, or (a turn where a tower card fits) ``choose_random`` + ``apply``. A launcher
+press ejects at once through the launcher model and ``engine.eject`` (the same chance
+draws as ``sample_outcome``); other chance outcomes go through ``sample_outcome`` +
+``apply``.
+
+The engine internals this relies on (an adapter is due if they change): the state's
+``_hands`` (per seat the card ids in the order held), ``_masks`` (face bits),
+``_counts``, ``_pile`` / ``_disc`` (lists of Card, top last), ``_queue`` entries
+``(kind, seat, count, tag)``, ``towers`` (a tuple of seats), and its scalars
+(``turn``, ``actor``, ``to_act``, ``direction``, ``colour``, ``phase``, ``chance``,
+``exposed``, ``pending``, ``drawn``, ``skip_pending``, ``colour_only``, ``out``,
+``since_eject``, ``round_no``); the rule tables' ``match``, ``colour_bits``,
+``plain_wild_bits``, ``choice_bits``, ``custom_kind``, ``wild_restricted``,
+``launcher``; and the writing halves ``engine.play(s, play, fx)``,
+``engine.draw(s, seat, fx)`` and ``engine.eject(s, count, fx)``.
 """
 
 from __future__ import annotations
@@ -20,19 +42,29 @@ from collections.abc import Callable
 
 from uno_core import actions as A
 from uno_core.actions import CHANCE
-from uno_core.cards import BITS, BY_ID, NUMBER, Card
-from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import (
-    _VARIANTS,
-    apply,
-    draw,
-    legal_actions,
-    play,
-    play_number,
+from uno_core.cards import (
+    BITS,
+    BY_ID,
+    COLOURS,
+    DISCARD_ALL,
+    DRAW1,
+    DRAW2,
+    NUMBER,
+    PROTECTING_TOWER,
+    REVERSE,
+    SKIP,
+    TOWER_INDEX,
+    WILD,
+    WILD_CUSTOM,
+    WILD_DRAW4,
+    Card,
 )
+from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
+from uno_core.engine import apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
-from uno_core.turns import NOFX
+from uno_core.tables import TARGETED, Tables, mask_of
+from uno_core.turns import NOFX, give
 
 __all__ = ["choose_random", "run_random"]
 
@@ -89,75 +121,327 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
         raise SetupError("the simulation kernel needs simulation mode (every card known)")
     tb = s.tables
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
-    choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
+    wild_restricted = tb.wild_restricted
     wilds = colour_bits[""]
-    bits, by_id = BITS, BY_ID
+    draw_then_play = s.options.draw_then_play
+    pile_draws = not tb.launcher and not draw_then_play  # a draw ends the turn
+    presses = tb.launcher
+    n = s.n
+    reverse_step = 2 if n == 2 and s.options.two_player_reverse_skips else 1
+    plan = _plan(s)
+    codes, widths, extra = plan.codes, plan.widths, plan.extra
+    targeted, policy_bits = plan.targeted, plan.policy_bits
+    towers_of = plan.tower if s.edition.towers else None
+    bits, by_id, colours, by_hand = BITS, BY_ID, COLOURS, not PLAYS_BY_ID
     below = randbelow(rng)
+    getbits = _bits_source(rng)
+    sample = launcher.eject
     actions = done = 0
     while done < rounds and s.phase != "match_over":
         before = s.round_no
         seat = s.to_act
         if seat == CHANCE:
-            apply(s, sample_outcome(s, chance, launcher), effects=False)
-        elif (s.phase == "play" and seat == s.actor and not s._queue and s.exposed < 0
-              and not s.colour_only):
-            hm = s._masks[seat]
-            colour = s.colour
-            m = hm & match[s._disc[-1].id][colour]
-            if m and wild_restricted and hm & colour_bits[colour]:
-                m &= ~plain_wild
-            if not m:  # nothing fits: the one action is the draw (or press)
-                below(1)
-                draw(s, seat, NOFX)
-            elif m & choice_bits:
-                apply(s, choose_random(s, rng), effects=False)
+            if s.chance == "eject":
+                k = sample(chance, s.since_eject)
+                eject(s, min(k, len(s._pile)), NOFX)
             else:
-                # the listed plays are the distinct faces of m in hand order, a wild once
-                # per colour: their number is known from the bits, and the pick is found
-                # by walking the hand, dropping each face's bit from m once it is passed
+                apply(s, sample_outcome(s, chance, launcher), effects=False)
+            actions += 1
+        elif (s.phase == "play" and seat == s.actor == s.turn and not s._queue
+              and s.exposed < 0 and not s.colour_only and not s.skip_pending
+              and not s.pending and not s.drawn and s.out < 0 and s._pile):
+            # plain turns with the hot state in locals, until a turn needs the engine:
+            # then the locals are written back and the engine plays that turn
+            hands, masks, counts, pile, disc = s._hands, s._masks, s._counts, s._pile, s._disc
+            t, d, colour = seat, s.direction, s.colour
+            row = match[disc[-1].id]
+            while True:
+                hm = masks[t]
+                m = hm & row[colour]
+                if m and wild_restricted and hm & colour_bits[colour]:
+                    m &= ~plain_wild  # Extreme: a plain Wild only without the colour
+                if not m:  # nothing fits: the one action listed is the draw (or press)
+                    if getbits is None:
+                        below(1)
+                    else:  # randrange(1), inline: a bit at a time until a 0
+                        while getbits(1):
+                            pass
+                    actions += 1
+                    if pile_draws and len(pile) > 1:
+                        card = pile.pop()
+                        hands[t].append(card.id)
+                        masks[t] |= card.bit
+                        counts[t] += 1
+                        t = (t + d) % n
+                        continue
+                    if presses:  # the press; the launcher ejects at once
+                        k = sample(chance, s.since_eject)
+                        if 0 < k < len(pile):  # cards, and some stay in the launcher
+                            fits = 0
+                            if draw_then_play:  # a drawn card that fits: Play or Pass
+                                dm = mask_of(pile[-k:])
+                                fits = dm & row[colour]
+                                if (fits and wild_restricted
+                                        and (hm | dm) & colour_bits[colour]):
+                                    fits &= ~plain_wild
+                            if not fits:
+                                give(s, t, k)
+                                s.since_eject = 0
+                                t = (t + d) % n
+                                actions += 1
+                                continue
+                        elif not k:  # none came out: the turn ends
+                            s.since_eject += 1
+                            t = (t + d) % n
+                            actions += 1
+                            continue
+                    s.turn = s.actor = s.to_act = t
+                    s.direction, s.colour = d, colour
+                    draw(s, t, NOFX)
+                    if presses:
+                        eject(s, min(k, len(s._pile)), NOFX)
+                        actions += 1
+                    break
+                if m & policy_bits:  # a card whose plays need the towers: the full policy
+                    s.turn = s.actor = s.to_act = t
+                    s.direction, s.colour = d, colour
+                    apply(s, choose_random(s, rng), effects=False)
+                    actions += 1
+                    break
+                # the listed plays: the faces of m, a wild once per colour; their number
+                # is known from the bits, the pick found walking the faces in listed order
                 total = m.bit_count()
                 if m & wilds:
                     total += 3 * (m & wilds).bit_count()
-                i = below(total)
+                    if m & targeted:
+                        w = m & targeted
+                        while w:
+                            b = w & -w
+                            total += extra[b.bit_length() - 1]
+                            w ^= b
+                elif m & targeted:  # a coloured targeted card (Trade Hands)
+                    total += (n - 2) * (m & targeted).bit_count()
+                if getbits is None:
+                    i = below(total)
+                else:  # randrange(total), inline
+                    kb = total.bit_length()
+                    i = getbits(kb)
+                    while i >= total:
+                        i = getbits(kb)
                 if not m & (m - 1):  # one face: its id is its bit's place
                     j = m.bit_length() - 1
-                else:
-                    for j in s._hands[seat]:
+                elif by_hand:  # each face where it first comes in the hand
+                    for j in hands[t]:
                         b = bits[j]
                         if b & m:
-                            k = 4 if b & wilds else 1
+                            k = widths[j]
                             if i < k:
                                 break
                             i -= k
                             m ^= b
-                card = by_id[j]
-                counts = s._counts
-                if card.kind == NUMBER and not card.symbol and counts[seat] > 2:
-                    play_number(s, seat, card, NOFX)
-                else:
-                    two = counts[seat] == 2
-                    variants = _VARIANTS[2 * seat + two].get(card.id)
-                    if variants is None:  # not listed yet for this seat: ask the engine
-                        p = legal_play(s, seat, card, i, two)
+                else:  # by card id: the lowest bit first
+                    while True:
+                        b = m & -m
+                        k = widths[b.bit_length() - 1]
+                        if i < k:
+                            break
+                        i -= k
+                        m ^= b
+                    j = b.bit_length() - 1
+                actions += 1
+                code = codes[j]
+                c = counts[t]
+                if towers_of is not None and code != _NUMBER and towers_of[j] >= 0:
+                    # a capture that completes four towers (the four-tower discard
+                    # follows) or a protected victim: the engine's play
+                    ti = towers_of[j]
+                    towers = s.towers
+                    if code == _SYMBOL:
+                        if towers[ti] != t:
+                            towers = towers[:ti] + (t,) + towers[ti + 1:]
+                        if towers == (t, t, t, t):
+                            code = _ENGINE
+                    elif towers[ti] == (t + d) % n:
+                        code = _ENGINE
+                if code > _SYMBOL or not code or c == 1 or (code < 0 and len(pile) <= -code):
+                    # the engine plays it (going out, too: the round ends)
+                    s.turn = s.actor = s.to_act = t
+                    s.direction, s.colour = d, colour
+                    card = by_id[j]
+                    if code == _TARGETED:
+                        p = _targeted_play(t, card, i, n, c == 2)
+                    elif code == _DISCARD_ALL:
+                        p = _discard_all_play(t, card, hands[t])
                     else:
-                        p = variants[2 * i + 1 if two else i]
+                        p = _listed_play(t, card, i, c == 2)
                     play(s, p, NOFX)
+                    break
+                card = by_id[j]
+                hand = hands[t]
+                hand.remove(j)
+                if j not in hand:
+                    masks[t] ^= card.bit
+                counts[t] = c - 1
+                disc.append(card)
+                row = match[j]
+                if code == _NUMBER:
+                    colour = card.colour
+                    t = (t + d) % n
+                elif code == _SYMBOL:  # the tower is the player's
+                    s.towers = towers
+                    colour = card.colour
+                    t = (t + d) % n
+                elif code == _WILD:
+                    colour = colours[i]
+                    t = (t + d) % n
+                elif code == _SKIP:
+                    colour = card.colour
+                    t = (t + 2 * d) % n
+                elif code == _REVERSE:
+                    colour = card.colour
+                    d = -d
+                    t = (t + reverse_step * d) % n
+                else:  # the next seat takes -code cards from the pile and is skipped
+                    colour = card.colour or colours[i]
+                    give(s, (t + d) % n, -code)
+                    t = (t + 2 * d) % n
         elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
               and s._queue[0][0] != OWE_DRAW):
-            # a press this seat owes: the one action listed; the launcher then ejects
-            below(1)
+            # a press this seat owes, the one action listed; the launcher ejects at once
+            if getbits is None:
+                below(1)
+            else:
+                while getbits(1):
+                    pass
             s.to_act = CHANCE
             s.chance = "eject"
+            k = sample(chance, s.since_eject)
+            eject(s, min(k, len(s._pile)), NOFX)
+            actions += 2
         else:
             apply(s, choose_random(s, rng), effects=False)
-        actions += 1
+            actions += 1
         done += s.round_no != before
     return actions
 
 
-def legal_play(s: State, seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
-    """The listed play of `card` (its `colour_index`-th colour, with UNO when two cards
-    are held), from ``legal_actions`` (which also fills the variant cache)."""
-    plays = [a for a in legal_actions(s) if type(a) is A.Play and a.card is card
-             and a.uno == two]
-    return plays[colour_index]
+# How the kernel plays a card (per edition, options and seats: `_plan`). 0: the
+# engine's own `play` (a plain card whose effect needs it: presses, extra turns,
+# challenges); 1-5: the kernel itself; 6, 7: the engine's `play` of the listed play the
+# kernel builds; < 0: -k, the next seat takes k cards from the pile and is skipped
+# (Draw 1/2, and Wild Draw 4 unrestricted: no challenge). A power symbol's tower
+# capture that completes four towers, and a victim's protecting tower, go to the engine.
+_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD, _SYMBOL, _TARGETED, _DISCARD_ALL = range(8)
+
+
+class _Plan:
+    """What the kernel knows about each card of one edition, options and seats: its
+    `codes` (above), `widths` (how many plays legal_actions lists for the card and the
+    policy picks from: a wild one per colour, a targeted card one per colour and other
+    seat), `extra` (width beyond a wild's 4 or a coloured card's 1), `targeted` (the
+    bits of cards with a width beyond that), `policy_bits` (cards whose plays depend
+    on more than the card: the towers; their turns go to the full policy) and `tower`
+    (the tower a power symbol captures, or that protects the card's victim; -1)."""
+
+    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits", "tower")
+
+    def __init__(self, s: State) -> None:
+        tb, ed, o, n = s.tables, s.edition, s.options, s.n
+        plays_on = o.skip_reverse_extra_turn == "always" and n > 2  # an extra turn
+        from_pile = not ed.launcher  # the next seat takes the cards, no presses
+        self.codes = [_ENGINE] * len(BY_ID)
+        self.widths = [1] * len(BY_ID)
+        self.extra = [0] * len(BY_ID)
+        self.tower = [-1] * len(BY_ID)
+        self.targeted = 0
+        for card in ed.deck:
+            kind = tb.custom_kind if card.kind == WILD_CUSTOM else card.kind
+            wild = card.colour == ""
+            code = _ENGINE
+            if kind in TARGETED:
+                code = _TARGETED
+                self.widths[card.id] = (4 if wild else 1) * (n - 1)
+                self.extra[card.id] = self.widths[card.id] - (4 if wild else 1)
+                self.targeted |= card.bit
+            elif kind == DISCARD_ALL:
+                code = _DISCARD_ALL
+            elif wild:
+                self.widths[card.id] = 4
+            if ed.towers:
+                symbol = card.symbol or PROTECTING_TOWER.get(kind, "")
+                self.tower[card.id] = TOWER_INDEX[symbol] if symbol else -1
+            if card.kind == NUMBER:
+                code = _SYMBOL if card.symbol and ed.towers else _NUMBER
+            elif kind == SKIP and card.colour and not plays_on:
+                code = _SKIP
+            elif kind == REVERSE and card.colour and not plays_on:
+                code = _REVERSE
+            elif kind == WILD:
+                code = _WILD
+            elif kind in (DRAW1, DRAW2) and from_pile:
+                code = -1 if kind == DRAW1 else -2
+            elif kind == WILD_DRAW4 and from_pile and not o.wild_draw4_restricted:
+                code = -4
+            self.codes[card.id] = code
+        self.policy_bits = tb.choice_bits & ~mask_of(
+            c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
+
+
+_PLANS: dict[tuple[Tables, int], _Plan] = {}
+
+
+def _plan(s: State) -> _Plan:
+    key = (s.tables, s.n)
+    found = _PLANS.get(key)
+    if found is None:
+        found = _PLANS[key] = _Plan(s)
+    return found
+
+
+_PLAYS: dict[tuple[int, int, int, bool], A.Play] = {}
+
+
+def _listed_play(seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
+    """The play `legal_actions` lists for a card without choices: its `colour_index`-th
+    colour if wild, with UNO when it leaves one card (made once: plays are immutable)."""
+    key = (seat, card.id, colour_index, two)
+    found = _PLAYS.get(key)
+    if found is None:
+        found = _PLAYS[key] = A.Play(seat, card, COLOURS[colour_index] if card.colour == ""
+                                     else "", uno=two)
+    return found
+
+
+def _targeted_play(seat: int, card: Card, i: int, n: int, two: bool) -> A.Play:
+    """The `i`-th play listed for a targeted card: by colour (a wild), then by target,
+    the other seats in seat order."""
+    colour = ""
+    if card.colour == "":
+        colour = COLOURS[i // (n - 1)]
+        i %= n - 1
+    return A.Play(seat, card, colour, i if i < seat else i + 1, uno=two)
+
+
+def _discard_all_play(seat: int, card: Card, hand: list[int]) -> A.Play:
+    """Discard All's one listed play (with its UNO call when it leaves one card): the
+    other cards of its colour laid with it, in the order held."""
+    rest = hand[:]
+    rest.remove(card.id)
+    laid = tuple(c for c in map(BY_ID.__getitem__, rest) if c.colour == card.colour)
+    return A.Play(seat, card, laid=laid, uno=len(rest) - len(laid) == 1)
+
+
+# The order legal_actions lists a plain turn's plays in: False, by the hand's order
+# (each face where it first comes); True, by card id. The kernel picks the same way.
+PLAYS_BY_ID = False
+
+
+def _bits_source(rng: Rng) -> Callable[[int], int] | None:
+    """`rng.getrandbits` where its ``_randbelow(n)`` is random.Random's
+    ``_randbelow_with_getrandbits`` (k = n.bit_length(); draw k bits until below n), so
+    the kernel can draw inline the same numbers; otherwise None. Found by name."""
+    f = getattr(type(rng), "_randbelow", None)
+    if (_standard(type(rng)) and getattr(f, "__module__", "") == "random"
+            and getattr(f, "__qualname__", "") == "Random._randbelow_with_getrandbits"):
+        return rng.getrandbits  # type: ignore[attr-defined,no-any-return]
+    return None

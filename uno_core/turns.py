@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
 from uno_core.cards import (
+    BY_ID,
     DRAW1,
     DRAW2,
     HIT2,
@@ -36,7 +37,7 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import mask_of
+from uno_core.tables import Tables, mask_of
 
 Effects = list[E.Effect]
 
@@ -125,10 +126,6 @@ def give(s: State, seat: int, count: int) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-def pile_left(s: State) -> int:
-    return s._pcount if s.table else len(s._pile)
-
-
 def needs_reshuffle(s: State) -> bool:
     return not (s._pcount if s.table else s._pile) and len(s._disc) > 1
 
@@ -145,20 +142,23 @@ def drawn_playable(s: State, seat: int) -> bool:
 def settle(s: State, fx: Effects) -> None:
     """Run pending obligations, then decide who acts next (or end the round)."""
     queue = s._queue
+    table = s.table
     if not queue and s.out < 0 and s.exposed < 0 and (
-            (s._pcount if s.table else s._pile) or len(s._disc) < 2):
+            (s._pcount if table else s._pile) or len(s._disc) < 2):
         s.chance = ""
         s.to_act = s.actor
         return
     while queue:
         kind, seat, count, tag = queue[0]
-        if needs_reshuffle(s):
+        left = s._pcount if table else len(s._pile)
+        if not left and len(s._disc) > 1:  # needs_reshuffle
             s.to_act = CHANCE
             s.chance = "shuffle"
-            fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
+            if fx is not NOFX:
+                fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
             return
         if kind == OWE_DRAW:
-            k = min(count, pile_left(s))
+            k = min(count, left)
             got = give(s, seat, k)
             if k and fx is not NOFX:
                 fx.append(E.shared(E.Dispense, seat, k))
@@ -171,12 +171,12 @@ def settle(s: State, fx: Effects) -> None:
             if tag == TAG_TURN:
                 after_turn_draw(s, seat, k, fx)
             continue
-        if pile_left(s) == 0:  # launcher empty and nothing to reshuffle: presses are void
+        if not left:  # launcher empty and nothing to reshuffle: presses are void
             del queue[0]
             if tag == TAG_TURN:
                 after_turn_draw(s, seat, 0, fx)
             continue
-        if s.to_act != seat or s.chance:
+        if fx is not NOFX and (s.to_act != seat or s.chance):
             fx.append(E.shared(E.Prompt, seat, "press"))
         s.to_act = seat
         s.chance = ""
@@ -191,7 +191,8 @@ def settle(s: State, fx: Effects) -> None:
     if needs_reshuffle(s):
         s.to_act = CHANCE
         s.chance = "shuffle"
-        fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
+        if fx is not NOFX:
+            fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
         return
     s.chance = ""
     s.to_act = s.actor
@@ -201,7 +202,8 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     if s.options.draw_then_play and got and (s.table or drawn_playable(s, seat)):
         s.phase = "drawn"
         s.actor = seat
-        fx.append(E.shared(E.Prompt, seat, "play_drawn"))
+        if fx is not NOFX:
+            fx.append(E.shared(E.Prompt, seat, "play_drawn"))
         return
     advance(s, 0)
 
@@ -215,7 +217,7 @@ def owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
         s._queue.insert(0, ob)
     else:
         s._queue.append(ob)
-    if kind == OWE_DRAW:
+    if kind == OWE_DRAW or fx is NOFX:
         return
     mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
                                                      else E.FIXED)
@@ -241,8 +243,9 @@ def deal(s: State, fx: Effects) -> None:
         hands = [dealt[(i - first) % n::n] for i in range(n)]
         s._hands = [[c.id for c in h] for h in hands]
         s._masks = [mask_of(h) for h in hands]
-    for i in range(n):
-        fx.append(E.shared(E.Dispense, (first + i) % n, size))
+    if fx is not NOFX:
+        for i in range(n):
+            fx.append(E.shared(E.Dispense, (first + i) % n, size))
 
 
 def check_deal(s: State) -> None:
@@ -276,7 +279,8 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     s._disc = [card]
     s.colour = card.colour
     s.direction = 1
-    fx.append(E.FirstCard(card))
+    if fx is not NOFX:
+        fx.append(E.FirstCard(card))
     first = (s.dealer + 1) % s.n
     s.turn = first
     s.actor = first
@@ -325,13 +329,29 @@ def start_round(s: State, fx: Effects) -> None:
             if o >= 0:
                 fx.append(E.TowerMoved(t, E.NEUTRAL))
         s.towers = (-1, -1, -1, -1)
-    fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
+    if fx is not NOFX:
+        fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
 
 
 def hand_points(s: State, hand: Iterable[Card]) -> int:
-    ed = s.edition
-    wd4 = s.options.wild_draw4_points if "wild_draw4_points" in ed.option_defaults else None
-    return sum(ed.card_points(c, wd4) for c in hand)
+    points = _points(s)
+    return sum(points[c.id] for c in hand)
+
+
+_POINTS: dict[Tables, list[int]] = {}  # per rule tables (edition and options), by card id
+
+
+def _points(s: State) -> list[int]:
+    """What each card of the edition counts at the end of a round, by card id."""
+    found = _POINTS.get(s.tables)
+    if found is None:
+        ed = s.edition
+        wd4 = (s.options.wild_draw4_points if "wild_draw4_points" in ed.option_defaults
+               else None)
+        found = _POINTS[s.tables] = [0] * len(BY_ID)
+        for c in ed.deck:
+            found[c.id] = ed.card_points(c, wd4)
+    return found
 
 
 def round_over(s: State, fx: Effects) -> None:
@@ -346,14 +366,16 @@ def round_over(s: State, fx: Effects) -> None:
         fx.append(E.shared(E.Prompt, seat, "hand_entry"))
         return
     winner = s.out
-    points = tuple(hand_points(s, h) for h in s.hands)
+    by_id = _points(s).__getitem__
+    points = tuple(sum(map(by_id, h)) for h in s._hands)
     if s.options.scoring == "winner_takes":
         scores = list(s.scores)
         scores[winner] += sum(points)
         s.scores = tuple(scores)
     else:
         s.scores = tuple(a + b for a, b in zip(s.scores, points, strict=True))
-    fx.append(E.RoundOver(winner, points, s.scores))
+    if fx is not NOFX:
+        fx.append(E.RoundOver(winner, points, s.scores))
     target = s.options.target_score
     if max(s.scores) >= target:
         best = (max(s.scores) if s.options.scoring == "winner_takes" else min(s.scores))

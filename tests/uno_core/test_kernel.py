@@ -10,6 +10,7 @@ import pytest
 
 from uno_core import CHANCE, EDITIONS, apply, new_match, sample_outcome, snapshot
 from uno_core.bots import BOTS, play_match
+from uno_core.chance import MEASURED, SIMPLE
 from uno_core.errors import SetupError
 from uno_core.kernel import choose_random, run_random
 
@@ -22,12 +23,12 @@ HOUSE = {
 }
 
 
-def _checked(edition, seats, options, rounds, seed):
+def _checked(edition, seats, options, rounds, seed, launcher=MEASURED):
     rng, chance = random.Random(seed), random.Random(seed + 1)
     state = new_match(edition, seats, options)
     actions = done = 0
     while done < rounds and not state.over:
-        action = (sample_outcome(state, chance) if state.to_act == CHANCE
+        action = (sample_outcome(state, chance, launcher) if state.to_act == CHANCE
                   else choose_random(state, rng))
         before = state.round_no
         state, _ = apply(state, action)
@@ -36,10 +37,10 @@ def _checked(edition, seats, options, rounds, seed):
     return actions, state
 
 
-def _kernel(edition, seats, options, rounds, seed):
+def _kernel(edition, seats, options, rounds, seed, launcher=MEASURED):
     rng, chance = random.Random(seed), random.Random(seed + 1)
     state = new_match(edition, seats, options)
-    return run_random(state, rng, chance, rounds), state
+    return run_random(state, rng, chance, rounds, launcher), state
 
 
 @pytest.mark.parametrize("house", [False, True])
@@ -75,3 +76,29 @@ def test_a_bot_match_without_effects_is_the_same_match(edition):
     loud, quiet = run(True), run(False)
     assert loud.actions == quiet.actions and loud.state == quiet.state
     assert quiet.effects == ()
+
+
+# The kernel plays numbers, skips, reverses, plain wilds and pile draws itself, and
+# hands a turn to the engine when the pile runs short, a card has choices or a house
+# rule changes what a card does: crowded tables (short piles, many reshuffles), two
+# seats, extra turns and the other launcher model reach those hand-overs.
+CROWDED = [
+    ("classic", 10, {"hand_size": 10}),
+    ("classic", 2, {"two_player_reverse_skips": False, "draw_then_play": True}),
+    ("classic", 5, {"wild_draw4_restricted": True}),
+    ("power", 6, {"hand_size": 12}),
+    ("attack", 10, {"hand_size": 10}),
+    ("attack-1999", 2, {"two_player_reverse_skips": False}),
+    ("attack", 5, {"skip_reverse_extra_turn": "always", "wild_customizable": "skip"}),
+    ("extreme", 7, {"hand_size": 14}),
+]
+
+
+@pytest.mark.parametrize(("edition", "seats", "options", "launcher"), [
+    (e, n, o, model) for e, n, o in CROWDED for model in (MEASURED, SIMPLE)
+    if model is MEASURED or EDITIONS[e].launcher])  # the model only matters to launchers
+def test_the_kernel_hands_the_same_turns_to_the_engine(edition, seats, options, launcher):
+    options = {"target_score": 100000, **options}
+    n_checked, checked = _checked(edition, seats, options, 8, 21, launcher)
+    n_kernel, kernel = _kernel(edition, seats, options, 8, 21, launcher)
+    assert n_kernel == n_checked and snapshot(kernel) == snapshot(checked)

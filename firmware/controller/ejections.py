@@ -252,7 +252,7 @@ class Ejections:
             t.adopt(eject)
         if self.blocker is not None:
             t.hw.panel.buzz("error")
-            t.publish({"kind": "blocked", **self.blocker.to_json()})
+            t.publish(self.blocker.to_json())  # its kind: jam, reload or extra-cards
         t.settle()
 
     def write_unjournaled(self) -> None:

@@ -54,7 +54,7 @@ class JournalWatch:
             log.error("%s", self.fault.message)
             notifier.status(f"paused: {fault.reason}")
             t.hw.panel.buzz("error")
-            t.publish({"kind": "journal_fault", **self.fault.to_json()})
+            t.publish(self.fault.to_json())  # kind "journal"
             self._retry_later()
 
     def gate(self) -> None:

@@ -43,6 +43,10 @@ from firmware.sim.world import World, deck_of, rng
 from firmware.waits import RESUMABLE, SEAT_DECISIONS, SELF_CLEARING, Wait
 from uno_core.bots import HeuristicBot
 from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
+from uno_core.effects import CardReturned
+
+# the stops the table announces under their own kind (firmware/controller/stops.py)
+STOPS = (Wait.JAM, Wait.RELOAD, Wait.EXTRA_CARDS, Wait.JOURNAL)
 
 
 class _Barrier:
@@ -87,7 +91,7 @@ class Narrator:
             return f"      {job}: {e['counted']} card(s) to {self._name(e['seat'])}"
         if kind == "tower_seen":
             return f"      tray sees tower {e['tower']} at {self._slot(e['slot'])}"
-        if kind in ("protected", "alarm", "blocked", "refused"):
+        if kind in ("protected", "alarm", "refused", *STOPS):
             return f"  !   {e.get('message') or e.get('reason')}"
         if kind == "new_match":
             return (f"new match: {e['edition']}, {e['seats']} players "
@@ -338,7 +342,7 @@ class TablePlayers:
         _new, fx = U.apply(self.ctl.state.clone(), U.Reveal(U.parse_card(card)))
         with world.change():
             world.set_pending({"step": step, "aside": card})
-            if any(e.name == "card_returned" for e in fx):
+            if any(type(e) is CardReturned for e in fx):
                 world.back_under(card)
             else:
                 world.to_pile(card)

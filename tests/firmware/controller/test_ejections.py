@@ -63,7 +63,7 @@ def test_an_empty_hopper_stops_the_launcher_until_resumed(make_table):
     table.loop.run_spawned()
     assert ej.blocker is not None and ej.blocker.to_json()["kind"] == "reload"
     assert table.hw.panel.get_status()["buzzer"] == "error"
-    # (announced as {"kind": "blocked", **blocker}: the blocker's own kind wins)
+    assert table.events[-1]["kind"] == "reload"  # announced under the stop's own kind
     assert table.events[-1]["message"].startswith("the launcher's hopper is empty")
     assert ej.pump() is False  # nothing starts while it is blocked
     ej.clear_blocker()

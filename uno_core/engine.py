@@ -21,7 +21,6 @@ from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
 from uno_core.cardrules import BEHAVIOUR
 from uno_core.cards import (
-    BITS,
     BY_ID,
     COLOURS,
     DISCARD_ALL,
@@ -702,40 +701,21 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     IllegalAction and leaves `state` exactly as it was."""
     s = state
     kind = type(action)
-    if kind is A.Play:
-        p: A.Play = action  # type: ignore[assignment]
-        seat = p.seat
-        card = p.card
-        if (seat == s.to_act and seat == s.actor and s.phase == "play" and not s._queue
-                and not s.table and not s.colour_only and type(card) is Card
-                and card.kind in _PLAIN_VARIANTS
-                and p.target == -1 and not p.towers and not p.laid):
-            # the common play, checked in one go (anything doubtful: the full check)
-            b = card.bit
-            colour = s.colour
-            tb = s.tables
-            mask = s._masks[seat]
-            if (mask & b and tb.match[s._disc[-1].id][colour] & b
-                    and (p.colour in COLOURS if card.colour == "" else not p.colour)
-                    and (not p.uno or s._counts[seat] == 2)
-                    and not (tb.wild_restricted and card.kind == WILD
-                             and mask & tb.colour_bits[colour])):
+    if kind is A.Play or kind is A.Draw or kind is A.Press:
+        # an action listed for the plain turn is legal as it stands (legal_actions is
+        # the referee's one source of truth): only how to write it is left to look up
+        listing = plain_listing(s)
+        if listing is not None:
+            op = listing.ops.get(id(action))
+            if op is not None:
                 fx: Effects = [] if effects else NOFX
-                if card.kind == NUMBER and not card.symbol and s._counts[seat] > 2:
-                    play_number(s, seat, card, fx)
+                if op == _OP_NUMBER:
+                    play_number(s, action.seat, action.card, fx)  # type: ignore[union-attr]
+                elif op == _OP_PLAY:
+                    play(s, action, fx)  # type: ignore[arg-type]
                 else:
-                    play(s, p, fx)
+                    draw(s, action.seat, fx)
                 return s, (fx if effects else [])
-    elif (kind is _TURN_DRAW[s.tables.launcher] and action.seat == s.to_act == s.actor
-          and s.phase == "play" and not s._queue and not s.table and not s.colour_only):
-        # the turn's draw (press), checked in one go: allowed when nothing fits or by
-        # option (anything doubtful: the full check)
-        tb = s.tables
-        seat = action.seat
-        if tb.draw_when_playable or not _playable_mask(s, tb, seat, s._masks[seat]):
-            fx = [] if effects else NOFX
-            draw(s, seat, fx)
-            return s, (fx if effects else [])
     if s.phase == "match_over":
         raise IllegalAction(action, "the match is over")
     fx = [] if effects else NOFX
@@ -800,65 +780,96 @@ _PRESS = tuple(A.Press(i) for i in range(16))
 _PASS = tuple(A.Pass(i) for i in range(16))
 
 
-def hand_faces(ids: Iterable[int], m: int) -> list[Card]:
-    """The distinct cards among the card `ids` whose bit is in `m`, in the order they
-    come first (the order legal_actions lists plays in: a player's hand as held)."""
+class Listing:
+    """The plain turn's legal actions, memoized and shared (``plain_listing``): the
+    `actions` in listed order, `ops` (``id`` of each listed action -> how ``apply``
+    writes it: listed means completely legal) and `picks`, free for a policy to memoize
+    what it derives from `actions` alone. Never mutate `actions`."""
+
+    __slots__ = ("actions", "ops", "picks")
+
+    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int]) -> None:
+        self.actions = actions
+        self.ops = ops
+        self.picks: tuple[Action, ...] | None = None
+
+
+_OP_NUMBER, _OP_PLAY, _OP_DRAW = 1, 2, 3  # play_number, play, draw
+
+
+def plain_listing(s: State) -> Listing | None:
+    """The listing of the plain turn in simulation (a seat to play, nothing owed, no UNO
+    window, no card whose plays depend on the towers or the rest of the hand), or None.
+
+    Its plays are a pure function of the playable faces `m`, the seat, the seats and
+    the hand size class (3+, 2: the call goes with the play, 1: going out): the
+    listing is memoized by those, per rule tables, and lists the faces in card-id
+    order (``Card.id``), each with its variants (a wild once per colour, a target per
+    other seat), then the draw or press where allowed."""
+    seat = s.to_act
+    if not (s.phase == "play" and seat == s.actor and seat >= 0 and not s._queue
+            and not s.table and s.exposed < 0 and not s.colour_only):
+        return None
+    tb = s.tables
+    hm = s._masks[seat]
+    colour = s.colour
+    m = hm & tb.match[s._disc[-1].id][colour]
+    if m:
+        if tb.wild_restricted and hm & tb.colour_bits[colour]:
+            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
+        if m & tb.volatile_bits:
+            return None
+    c = s._counts[seat]
+    size = 3 if c > 2 else c
+    memo = tb.listings.get(s.n)
+    if memo is None:
+        memo = tb.listings[s.n] = [{} for _ in range(4 * 16)]
+    found = memo[4 * seat + size].get(m)
+    if found is None:
+        found = memo[4 * seat + size][m] = _new_listing(s, seat, m, size)
+    return found  # type: ignore[return-value]
+
+
+def _new_listing(s: State, seat: int, m: int, size: int) -> Listing:
+    tb = s.tables
+    cache = _VARIANTS[2 * seat + (size == 2)]
+    actions: list[Action] = []
+    ops: dict[int, int] = {}
+    for card in faces_of(m):
+        for p in _cached_variants(s, seat, card, cache):
+            actions.append(p)
+            ops[id(p)] = (_OP_NUMBER if card.kind == NUMBER and not card.symbol and size == 3
+                          else _OP_PLAY)
+    if tb.draw_when_playable or not m:
+        actions.append(tb.draw_action[seat])
+        ops[id(tb.draw_action[seat])] = _OP_DRAW
+    return Listing(tuple(actions), ops)
+
+
+def faces_of(m: int) -> list[Card]:
+    """The cards whose bits are in `m`, in card-id order (the order plays are listed in)."""
     out = []
-    seen = 0
-    for i in ids:
-        b = BITS[i]
-        if b & m and not b & seen:
-            out.append(BY_ID[i])
-            seen |= b
-            if seen == m:
-                break
+    while m:
+        b = m & -m
+        out.append(BY_ID[b.bit_length() - 1])
+        m ^= b
     return out
 
 
 def legal_actions(state: State) -> list[Action]:
     """Every legal seat action now, including call/catch interjections by any seat.
 
-    At a chance node (``state.to_act == CHANCE``) the outcomes are not listed (a shuffle
+    Plays are listed by card (in card-id order), each card's variants together. At a
+    chance node (``state.to_act == CHANCE``) the outcomes are not listed (a shuffle
     has n! of them): use ``uno_core.chance.sample_outcome``. Table mode lists plays of
     every card that could still be in the hand (declarations); Discard All is listed
     without laid cards there.
     """
     s = state
+    listing = plain_listing(s)
+    if listing is not None:
+        return list(listing.actions)
     seat = s.to_act
-    if (s.phase == "play" and seat == s.actor and seat >= 0 and not s._queue and not s.table
-            and s.exposed < 0 and not s.colour_only):
-        # the plain turn in simulation, kept lean: the plays of the playable cards in hand
-        # order (each card's variants cached), then the draw or press if allowed
-        tb = s.tables
-        hm = s._masks[seat]
-        colour = s.colour
-        m = hm & tb.match[s._disc[-1].id][colour]
-        if m and tb.wild_restricted and hm & tb.colour_bits[colour]:
-            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
-        if not m:
-            return [tb.draw_action[seat]]
-        cache = _VARIANTS[2 * seat + (s._counts[seat] == 2)]
-        plays: list[Action] = []
-        if not m & (m - 1):  # one face fits: its id is its bit's place, no hand walk
-            i = m.bit_length() - 1
-            found = cache.get(i)
-            plays += found if found is not None else _cached_variants(s, seat, BY_ID[i], cache)
-            if tb.draw_when_playable:
-                plays.append(tb.draw_action[seat])
-            return plays
-        seen = 0
-        for i in s._hands[seat]:
-            b = BITS[i]
-            if b & m and not b & seen:
-                seen |= b
-                found = cache.get(i)
-                plays += found if found is not None else _cached_variants(s, seat, BY_ID[i],
-                                                                            cache)
-                if seen == m:
-                    break
-        if tb.draw_when_playable:
-            plays.append(tb.draw_action[seat])
-        return plays
     out: list[Action] = []
     if s.phase == "match_over":
         return out
@@ -869,9 +880,8 @@ def legal_actions(state: State) -> list[Action]:
                 ok = match_mask(s)
                 playable = [c for c, k in s._unseen.items() if k > 0 and c.bit & ok]
             else:
-                pool = [c.id for c in s.drawn] if s.phase == "drawn" else s._hands[seat]
-                faces = mask_of(map(BY_ID.__getitem__, pool))
-                playable = hand_faces(pool, _playable_mask(s, tb, seat, faces))
+                faces = mask_of(s.drawn) if s.phase == "drawn" else s._masks[seat]
+                playable = faces_of(_playable_mask(s, tb, seat, faces))
             cache = _variant_map(s, seat)
             for card in playable:
                 out.extend(_cached_variants(s, seat, card, cache))

@@ -10,23 +10,24 @@ ended; it returns the actions applied (chance outcomes included) and leaves `sta
 the checked path would be. The plain turn (a seat to play, nothing owed, no UNO window,
 no card with choices) runs without building the legal list or checking the action: it
 makes the same ``rng.randrange`` call over the same plays in the same order (the
-hand's order, a wild once per colour) and writes through the engine's own ``play`` /
+card-id order, a wild once per colour) and writes through the engine's own ``play`` /
 ``draw``. Everything else goes through ``apply`` with ``effects=False``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from uno_core import actions as A
 from uno_core.actions import CHANCE
-from uno_core.cards import BITS, BY_ID, NUMBER, Card
+from uno_core.cards import BY_ID, NUMBER, Card
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import (
     _VARIANTS,
     apply,
     draw,
     legal_actions,
+    plain_listing,
     play,
     play_number,
 )
@@ -63,22 +64,27 @@ def randbelow(rng: Rng) -> Callable[[int], int]:
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
     seat = state.to_act
-    legal = legal_actions(state)
-    left = state._counts[seat] - 1
-    if left == 1:  # the call goes with the play that leaves one card
-        plays = [a for a in legal if type(a) is _Play and a.seat == seat
-                 and a.uno == (not a.laid)]
-    else:
-        plays = [a for a in legal if type(a) is _Play and a.seat == seat
-                 and a.uno == (left - len(a.laid) == 1)]
-    if plays:
-        if _STANDARD.get(type(rng)) or _standard(type(rng)):
-            return plays[rng._randbelow(len(plays))]  # type: ignore[attr-defined]
-        return plays[rng.randrange(len(plays))]
-    own = [a for a in legal if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)]
+    listing = plain_listing(state)
+    picks = None if listing is None else listing.picks
+    if picks is None:
+        picks = _candidates(legal_actions(state) if listing is None else listing.actions,
+                            seat, state._counts[seat] - 1)
+        if listing is not None:  # a function of the shared listing: memoized on it
+            listing.picks = picks
     if _STANDARD.get(type(rng)) or _standard(type(rng)):
-        return own[rng._randbelow(len(own))]  # type: ignore[attr-defined]
-    return own[rng.randrange(len(own))]
+        return picks[rng._randbelow(len(picks))]  # type: ignore[attr-defined]
+    return picks[rng.randrange(len(picks))]
+
+
+def _candidates(legal: Sequence[A.Action], seat: int, left: int) -> tuple[A.Action, ...]:
+    """What the policy picks from: the listed plays of `seat` (with the UNO call when
+    the play leaves one card), or when there is none, that seat's other actions."""
+    plays = tuple(a for a in legal if type(a) is _Play and a.seat == seat
+                  and a.uno == (left - len(a.laid) == 1))
+    if plays:
+        return plays
+    return tuple(a for a in legal
+                 if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno))
 
 
 def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
@@ -91,7 +97,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     choice_bits, wild_restricted = tb.choice_bits, tb.wild_restricted
     wilds = colour_bits[""]
-    bits, by_id = BITS, BY_ID
+    by_id = BY_ID
     below = randbelow(rng)
     actions = done = 0
     while done < rounds and s.phase != "match_over":
@@ -112,25 +118,21 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             elif m & choice_bits:
                 apply(s, choose_random(s, rng), effects=False)
             else:
-                # the listed plays are the distinct faces of m in hand order, a wild once
-                # per colour: their number is known from the bits, and the pick is found
-                # by walking the hand, dropping each face's bit from m once it is passed
+                # the listed plays are the faces of m in card-id order, a wild once per
+                # colour: their number is known from the bits, and the pick is found by
+                # walking the bits of m from the lowest
                 total = m.bit_count()
                 if m & wilds:
                     total += 3 * (m & wilds).bit_count()
                 i = below(total)
-                if not m & (m - 1):  # one face: its id is its bit's place
-                    j = m.bit_length() - 1
-                else:
-                    for j in s._hands[seat]:
-                        b = bits[j]
-                        if b & m:
-                            k = 4 if b & wilds else 1
-                            if i < k:
-                                break
-                            i -= k
-                            m ^= b
-                card = by_id[j]
+                while True:  # the faces in card-id order, as listed
+                    b = m & -m
+                    k = 4 if b & wilds else 1
+                    if i < k:
+                        break
+                    i -= k
+                    m ^= b
+                card = by_id[b.bit_length() - 1]
                 counts = s._counts
                 if card.kind == NUMBER and not card.symbol and counts[seat] > 2:
                     play_number(s, seat, card, NOFX)

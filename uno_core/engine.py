@@ -54,7 +54,7 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import TARGETED, Tables, mask_of, tables_for
+from uno_core.tables import TARGETED, Listing, Tables, mask_of, tables_for
 from uno_core.turns import (
     NOFX,
     NOT_FIRST,
@@ -128,6 +128,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.winners = ()
     s.entered = (False,) * seats
     s.colour_only = False
+    s._listed = None
     return s
 
 
@@ -249,6 +250,7 @@ def _can_draw(s: State, seat: int) -> bool:
 def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
     """`play` for its most common case, written out: simulation, the seat to act plays
     a plain number card (no symbol) keeping two cards or more. It must be legal."""
+    s._listed = None
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
     hand = s._hands[seat]
@@ -277,6 +279,7 @@ def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
 
 def play(s: State, p: A.Play, fx: Effects) -> None:
     """The writing half of a play: `p` must be legal (checked, or listed for `s`)."""
+    s._listed = None
     seat, card = p.seat, p.card
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
@@ -419,6 +422,7 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
 
 def draw(s: State, seat: int, fx: Effects) -> None:
     """The writing half of a turn's draw or press: it must be legal."""
+    s._listed = None
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
     pile = s._pile
@@ -701,21 +705,24 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     IllegalAction and leaves `state` exactly as it was."""
     s = state
     kind = type(action)
-    if kind is A.Play or kind is A.Draw or kind is A.Press:
+    listing = s._listed  # what legal_actions listed for this very state, if it was asked
+    if listing is not None:
+        s._listed = None  # the state changes now (or the action is refused)
+    elif kind is A.Play or kind is A.Draw or kind is A.Press:
+        listing = plain_listing(s)
+    if listing is not None:
         # an action listed for the plain turn is legal as it stands (legal_actions is
         # the referee's one source of truth): only how to write it is left to look up
-        listing = plain_listing(s)
-        if listing is not None:
-            op = listing.ops.get(id(action))
-            if op is not None:
-                fx: Effects = [] if effects else NOFX
-                if op == _OP_NUMBER:
-                    play_number(s, action.seat, action.card, fx)  # type: ignore[union-attr]
-                elif op == _OP_PLAY:
-                    play(s, action, fx)  # type: ignore[arg-type]
-                else:
-                    draw(s, action.seat, fx)
-                return s, (fx if effects else [])
+        op = listing.ops.get(id(action))
+        if op is not None:
+            fx: Effects = [] if effects else NOFX
+            if op == _OP_NUMBER:
+                play_number(s, action.seat, action.card, fx)  # type: ignore[union-attr]
+            elif op == _OP_PLAY:
+                play(s, action, fx)  # type: ignore[arg-type]
+            else:
+                draw(s, action.seat, fx)
+            return s, (fx if effects else [])
     if s.phase == "match_over":
         raise IllegalAction(action, "the match is over")
     fx = [] if effects else NOFX
@@ -780,20 +787,6 @@ _PRESS = tuple(A.Press(i) for i in range(16))
 _PASS = tuple(A.Pass(i) for i in range(16))
 
 
-class Listing:
-    """The plain turn's legal actions, memoized and shared (``plain_listing``): the
-    `actions` in listed order, `ops` (``id`` of each listed action -> how ``apply``
-    writes it: listed means completely legal) and `picks`, free for a policy to memoize
-    what it derives from `actions` alone. Never mutate `actions`."""
-
-    __slots__ = ("actions", "ops", "picks")
-
-    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int]) -> None:
-        self.actions = actions
-        self.ops = ops
-        self.picks: tuple[Action, ...] | None = None
-
-
 _OP_NUMBER, _OP_PLAY, _OP_DRAW = 1, 2, 3  # play_number, play, draw
 
 
@@ -827,7 +820,7 @@ def plain_listing(s: State) -> Listing | None:
     found = memo[4 * seat + size].get(m)
     if found is None:
         found = memo[4 * seat + size][m] = _new_listing(s, seat, m, size)
-    return found  # type: ignore[return-value]
+    return found
 
 
 def _new_listing(s: State, seat: int, m: int, size: int) -> Listing:
@@ -866,8 +859,9 @@ def legal_actions(state: State) -> list[Action]:
     without laid cards there.
     """
     s = state
-    listing = plain_listing(s)
+    listing = s._listed or plain_listing(s)
     if listing is not None:
+        s._listed = listing
         return list(listing.actions)
     seat = s.to_act
     out: list[Action] = []

@@ -64,7 +64,9 @@ def randbelow(rng: Rng) -> Callable[[int], int]:
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
     seat = state.to_act
-    listing = plain_listing(state)
+    listing = state._listed or plain_listing(state)
+    if listing is not None:
+        state._listed = listing  # what legal_actions lists: apply finds its pick there
     picks = None if listing is None else listing.picks
     if picks is None:
         picks = _candidates(legal_actions(state) if listing is None else listing.actions,

@@ -92,6 +92,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s.winners = tuple(int(v) for v in data["winners"])
         s.entered = tuple(bool(v) for v in data["entered"])
         s.colour_only = bool(data.get("colour_only", False))  # absent before the rule
+        s._listed = None
     except KeyError as exc:
         raise SetupError(f"snapshot lacks field {exc.args[0]!r}") from None
     except (TypeError, ValueError, IndexError) as exc:

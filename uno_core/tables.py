@@ -91,7 +91,21 @@ class Tables:
         self.volatile_bits = mask_of(volatile)
         # the plain turn's listings, memoized (engine.legal_actions): per number of seats
         # a dict per (seat, hand size class) from the playable faces' mask to the listing
-        self.listings: dict[int, list[dict[int, object]]] = {}
+        self.listings: dict[int, list[dict[int, Listing]]] = {}
+
+
+class Listing:
+    """The plain turn's legal actions, memoized and shared (``engine.plain_listing``): the
+    `actions` in listed order, `ops` (``id`` of each listed action -> how ``apply``
+    writes it: listed means completely legal) and `picks`, free for a policy to memoize
+    what it derives from `actions` alone. Never mutate `actions`."""
+
+    __slots__ = ("actions", "ops", "picks")
+
+    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int]) -> None:
+        self.actions = actions
+        self.ops = ops
+        self.picks: tuple[Action, ...] | None = None
 
 
 _TABLES: dict[tuple[str, Options], Tables] = {}

@@ -91,3 +91,16 @@ def test_the_caller_cannot_change_the_state_through_what_it_reads():
     listed.clear()  # the caller's list is its own
     assert isinstance(hands[0], tuple) and isinstance(counts, tuple)
     assert snapshot(state) == before and legal_actions(state)
+
+
+def test_a_listed_action_is_checked_again_once_the_state_changed_otherwise():
+    # apply takes an action listed for this very state without a second check; a state
+    # changed since (here a bot's view of other hands) must check it in full again
+    state = _playing()
+    seat = state.to_act
+    play = next(a for a in legal_actions(state) if isinstance(a, Play))
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hands[seat] if c != play.card)
+    state.assume_hands(hands)
+    with pytest.raises(IllegalAction, match="does not hold"):
+        apply(state, play)

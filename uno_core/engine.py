@@ -402,11 +402,7 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
     if type(a) is A.Press and queue and s.to_act == seat:
         if queue[0][0] == OWE_DRAW or queue[0][1] != seat:
             raise IllegalAction(a, "no launcher press is owed now")
-        if s.exposed >= 0 and seat != s.exposed:
-            s.exposed = -1
-        s.to_act = CHANCE
-        s.chance = "eject"
-        fx.append(E.shared(E.Prompt, CHANCE, "eject"))
+        _press_owed(s, a, fx)
         return
     launcher = s.edition.launcher
     if (type(a) is A.Draw) == launcher:
@@ -418,6 +414,15 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
                             else f"seat {seat} cannot draw now (to act: {s.to_act}, "
                                  f"phase {s.phase})")
     draw(s, seat, fx)
+
+
+def _press_owed(s: State, a: Action, fx: Effects) -> None:
+    """The writing half of a press the seat to act owes: the launcher ejects next."""
+    if s.exposed >= 0 and a.seat != s.exposed:
+        s.exposed = -1
+    s.to_act = CHANCE
+    s.chance = "eject"
+    fx.append(E.shared(E.Prompt, CHANCE, "eject"))
 
 
 def draw(s: State, seat: int, fx: Effects) -> None:
@@ -468,6 +473,10 @@ _DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
 
 def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
     _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
+    _pass(s, a, fx)
+
+
+def _pass(s: State, a: Action, fx: Effects) -> None:
     if s.phase == "four_towers":
         s.phase = "play"
         s.actor = s.turn
@@ -497,6 +506,10 @@ def _apply_catch(s: State, a: A.Catch, fx: Effects) -> None:
 
 def _apply_challenge(s: State, a: A.Challenge | A.Accept, fx: Effects) -> None:
     _check_seat(s, a, ("challenge",), "deciding a challenge")
+    _challenge(s, a, fx)
+
+
+def _challenge(s: State, a: Action, fx: Effects) -> None:
     if s.exposed >= 0 and a.seat != s.exposed:
         s.exposed = -1
     if isinstance(a, A.Accept):
@@ -708,7 +721,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     listing = s._listed  # what legal_actions listed for this very state, if it was asked
     if listing is not None:
         s._listed = None  # the state changes now (or the action is refused)
-    elif kind is A.Play or kind is A.Draw or kind is A.Press:
+    elif kind in _LISTED_TYPES:
         listing = plain_listing(s)
     if listing is not None:
         # an action listed for the plain turn is legal as it stands (legal_actions is
@@ -720,8 +733,10 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
                 play_number(s, action.seat, action.card, fx)  # type: ignore[union-attr]
             elif op == _OP_PLAY:
                 play(s, action, fx)  # type: ignore[arg-type]
-            else:
+            elif op == _OP_DRAW:
                 draw(s, action.seat, fx)
+            else:
+                _WRITERS[op](s, action, fx)
             return s, (fx if effects else [])
     if s.phase == "match_over":
         raise IllegalAction(action, "the match is over")
@@ -787,43 +802,86 @@ _PRESS = tuple(A.Press(i) for i in range(16))
 _PASS = tuple(A.Pass(i) for i in range(16))
 
 
-_OP_NUMBER, _OP_PLAY, _OP_DRAW = 1, 2, 3  # play_number, play, draw
+_OP_NUMBER, _OP_PLAY, _OP_DRAW, _OP_PRESS, _OP_PASS, _OP_CHALLENGE = range(1, 7)
+_WRITERS = {_OP_PRESS: _press_owed, _OP_PASS: _pass, _OP_CHALLENGE: _challenge}
+_LISTED_TYPES = frozenset({A.Play, A.Draw, A.Press, A.Pass, A.Challenge, A.Accept})
+
+
+def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
+    return Listing(actions, {id(a): op for a in actions})
+
+
+# the listings that depend on the seat alone: a press owed, deciding a challenge
+_OWED_PRESS = tuple(_fixed_listing((_PRESS[seat],), _OP_PRESS) for seat in range(16))
+_DECIDE = tuple(_fixed_listing((A.Challenge(seat), A.Accept(seat)), _OP_CHALLENGE)
+                for seat in range(16))
+_DRAWN = 4  # the listings of the drawn-card decision: index offset in a seat's memo
 
 
 def plain_listing(s: State) -> Listing | None:
-    """The listing of the plain turn in simulation (a seat to play, nothing owed, no UNO
-    window, no card whose plays depend on the towers or the rest of the hand), or None.
+    """The listing of a common decision in simulation, memoized, or None (then
+    legal_actions builds the list anew): the turn's play (a seat to play, nothing
+    owed, no card whose plays depend on the rest of the hand), the drawn-card decision,
+    a press owed (both modes), a challenge to decide (both modes); never while a
+    forgotten UNO may be called or caught.
 
-    Its plays are a pure function of the playable faces `m`, the seat, the seats and
-    the hand size class (3+, 2: the call goes with the play, 1: going out): the
-    listing is memoized by those, per rule tables, and lists the faces in card-id
-    order (``Card.id``), each with its variants (a wild once per colour, a target per
-    other seat), then the draw or press where allowed."""
+    Plays are a pure function of the playable faces `m`, the seat, the seats, the hand
+    size class (3+, 2: the call goes with the play, 1: going out) and, for tower
+    cards, the towers the seat may take: the listing is memoized by those, per rule
+    tables, and lists the faces in card-id order (``Card.id``), each with its variants
+    (a wild once per colour, a target per other seat, a tower set), then the draw or
+    press where allowed (on a drawn card: the pass)."""
     seat = s.to_act
-    if not (s.phase == "play" and seat == s.actor and seat >= 0 and not s._queue
-            and not s.table and s.exposed < 0 and not s.colour_only):
+    if seat < 0 or s.exposed >= 0:
+        return None
+    if s._queue:
+        kind, owner = s._queue[0][:2]
+        return _OWED_PRESS[seat] if owner == seat and kind != OWE_DRAW else None
+    if seat != s.actor:
+        return None
+    phase = s.phase
+    if phase == "play":
+        offset = 0
+    elif phase == "drawn":
+        offset = _DRAWN
+    elif phase == "challenge":
+        return _DECIDE[seat]
+    else:
+        return None
+    if s.table or s.colour_only:
         return None
     tb = s.tables
     hm = s._masks[seat]
     colour = s.colour
-    m = hm & tb.match[s._disc[-1].id][colour]
+    m = (hm if offset == 0 else mask_of(s.drawn)) & tb.match[s._disc[-1].id][colour]
+    key = m
     if m:
         if tb.wild_restricted and hm & tb.colour_bits[colour]:
             m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
+            key = m
         if m & tb.volatile_bits:
-            return None
+            if m & tb.volatile_bits & ~tb.tower_bits:
+                return None  # Discard All: its plays lay the rest of the colour as held
+            towers = s.towers  # the towers the seat may take, above the card bits
+            free = ((towers[0] != seat) | (towers[1] != seat) << 1
+                    | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
+            key = m | free << _FREE_SHIFT
     c = s._counts[seat]
     size = 3 if c > 2 else c
     memo = tb.listings.get(s.n)
     if memo is None:
-        memo = tb.listings[s.n] = [{} for _ in range(4 * 16)]
-    found = memo[4 * seat + size].get(m)
+        memo = tb.listings[s.n] = [{} for _ in range(8 * 16)]
+    index = 8 * seat + offset + size
+    found = memo[index].get(key)
     if found is None:
-        found = memo[4 * seat + size][m] = _new_listing(s, seat, m, size)
+        found = memo[index][key] = _new_listing(s, seat, m, size, offset == _DRAWN)
     return found
 
 
-def _new_listing(s: State, seat: int, m: int, size: int) -> Listing:
+_FREE_SHIFT = 1024  # above every card's bit
+
+
+def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
     tb = s.tables
     cache = _VARIANTS[2 * seat + (size == 2)]
     actions: list[Action] = []
@@ -831,9 +889,12 @@ def _new_listing(s: State, seat: int, m: int, size: int) -> Listing:
     for card in faces_of(m):
         for p in _cached_variants(s, seat, card, cache):
             actions.append(p)
-            ops[id(p)] = (_OP_NUMBER if card.kind == NUMBER and not card.symbol and size == 3
-                          else _OP_PLAY)
-    if tb.draw_when_playable or not m:
+            ops[id(p)] = (_OP_NUMBER if card.kind == NUMBER and not card.symbol
+                          and size == 3 and not drawn else _OP_PLAY)
+    if drawn:
+        actions.append(_PASS[seat])
+        ops[id(_PASS[seat])] = _OP_PASS
+    elif tb.draw_when_playable or not m:
         actions.append(tb.draw_action[seat])
         ops[id(tb.draw_action[seat])] = _OP_DRAW
     return Listing(tuple(actions), ops)

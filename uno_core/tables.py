@@ -55,6 +55,7 @@ class Tables:
     """The masks of one edition under one set of options (see the module docstring)."""
 
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
+                 "tower_bits",
                  "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
                  "draw_action", "listings")
 
@@ -78,17 +79,17 @@ class Tables:
                             for colour in (*COLOURS, "")}
         self.plain_wild_bits = mask_of([c for c in faces if c.kind == WILD])
         choice = []
-        volatile = []
+        towers = [c for c in faces if edition.towers and c.kind in TOWER_COUNT]
+        volatile = towers + [c for c in faces if c.kind == DISCARD_ALL]
         for c in faces:
             kind = custom_kind if c.kind == WILD_CUSTOM else c.kind
-            if c.kind == DISCARD_ALL or (edition.towers and c.kind in TOWER_COUNT):
-                volatile.append(c)
             if kind in TARGETED or c in volatile:
                 choice.append(c)
         self.choice_bits = mask_of(choice)
-        # cards whose plays depend on more than the seat, the seats and the cards held
-        # (the towers standing, the rest of the hand): never in a memoized listing
+        # cards whose plays depend on more than the seat, the seats and the faces held:
+        # the towers standing (`tower_bits`) or the rest of the hand (Discard All)
         self.volatile_bits = mask_of(volatile)
+        self.tower_bits = mask_of(towers)
         # the plain turn's listings, memoized (engine.legal_actions): per number of seats
         # a dict per (seat, hand size class) from the playable faces' mask to the listing
         self.listings: dict[int, list[dict[int, Listing]]] = {}

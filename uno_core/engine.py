@@ -54,7 +54,7 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import TARGETED, Listing, Tables, mask_of, tables_for
+from uno_core.tables import TARGETED, Listing, Tables, listings_for, mask_of, tables_for
 from uno_core.turns import (
     NOFX,
     NOT_FIRST,
@@ -129,6 +129,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.entered = (False,) * seats
     s.colour_only = False
     s._listed = None
+    s._memo = None if s.table else listings_for(s.tables, seats)
     return s
 
 
@@ -248,11 +249,11 @@ def _can_draw(s: State, seat: int) -> bool:
 # -- plays ------------------------------------------------------------------------------
 
 def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
-    """`play` for its most common case, written out: simulation, the seat to act plays
-    a plain number card (no symbol) keeping two cards or more. It must be legal."""
+    """`play` for its most common case, written out: simulation, the plain turn (phase
+    "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only turn),
+    the seat to act plays a plain number card (no symbol) keeping two cards or more.
+    It must be legal."""
     s._listed = None
-    if s.exposed >= 0 and seat != s.exposed:
-        s.exposed = -1
     hand = s._hands[seat]
     i = card.id
     hand.remove(i)
@@ -267,11 +268,10 @@ def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
         s.pending = ()
     if s.drawn:
         s.drawn = ()
-    s.colour_only = False
     s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
     s.skip_pending = 0
-    if not s._queue and s.out < 0 and s.exposed < 0 and s._pile:
-        s.chance = ""  # settle's quiet case
+    if s.out < 0 and s._pile:
+        s.chance = ""  # settle's quiet case (nothing owed, no UNO window: as before)
         s.to_act = t
         return
     settle(s, fx)
@@ -837,26 +837,25 @@ def plain_listing(s: State) -> Listing | None:
     if s._queue:
         kind, owner = s._queue[0][:2]
         return _OWED_PRESS[seat] if owner == seat and kind != OWE_DRAW else None
-    if seat != s.actor:
+    if seat != s.actor or s.colour_only:
         return None
     phase = s.phase
-    if phase == "play":
-        offset = 0
-    elif phase == "drawn":
-        offset = _DRAWN
+    memo = s._memo  # None in table mode
+    tb = s.tables
+    hm = s._masks[seat]
+    if phase == "play" and memo is not None:
+        index = 8 * seat
+        m = hm & tb.match[s._disc[-1].id][s.colour]
+    elif phase == "drawn" and memo is not None:
+        index = 8 * seat + _DRAWN
+        m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
     elif phase == "challenge":
         return _DECIDE[seat]
     else:
         return None
-    if s.table or s.colour_only:
-        return None
-    tb = s.tables
-    hm = s._masks[seat]
-    colour = s.colour
-    m = (hm if offset == 0 else mask_of(s.drawn)) & tb.match[s._disc[-1].id][colour]
     key = m
     if m:
-        if tb.wild_restricted and hm & tb.colour_bits[colour]:
+        if tb.wild_restricted and hm & tb.colour_bits[s.colour]:
             m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
             key = m
         if m & tb.volatile_bits:
@@ -867,14 +866,10 @@ def plain_listing(s: State) -> Listing | None:
                     | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
             key = m | free << _FREE_SHIFT
     c = s._counts[seat]
-    size = 3 if c > 2 else c
-    memo = tb.listings.get(s.n)
-    if memo is None:
-        memo = tb.listings[s.n] = [{} for _ in range(8 * 16)]
-    index = 8 * seat + offset + size
+    index += 3 if c > 2 else c
     found = memo[index].get(key)
     if found is None:
-        found = memo[index][key] = _new_listing(s, seat, m, size, offset == _DRAWN)
+        found = memo[index][key] = _new_listing(s, seat, m, index & 3, bool(index & _DRAWN))
     return found
 
 

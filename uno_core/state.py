@@ -61,7 +61,7 @@ class State:
         "_pile", "_pcount", "_disc", "colour", "direction", "dealer", "turn", "actor",
         "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed",
         "skip_pending", "pending", "out", "scores", "round_no", "_unseen", "since_eject",
-        "winners", "entered", "colour_only", "_listed",
+        "winners", "entered", "colour_only", "_listed", "_memo",
     )
 
     edition: Edition
@@ -103,6 +103,8 @@ class State:
     # every write clears it (apply, the engine's writers), copies and restores start
     # without it
     _listed: Listing | None
+    # the memo of listings for this edition, options and seats (simulation), or None
+    _memo: list[dict[int, Listing]] | None
 
     def clone(self) -> State:
         """An independent copy: applying actions to one never changes the other."""

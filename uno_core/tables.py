@@ -92,7 +92,7 @@ class Tables:
         self.tower_bits = mask_of(towers)
         # the plain turn's listings, memoized (engine.legal_actions): per number of seats
         # a dict per (seat, hand size class) from the playable faces' mask to the listing
-        self.listings: dict[int, list[dict[int, Listing]]] = {}
+        self.listings: dict[int, list[dict[int, Listing]]] = {}  # by seats
 
 
 class Listing:
@@ -107,6 +107,15 @@ class Listing:
         self.actions = actions
         self.ops = ops
         self.picks: tuple[Action, ...] | None = None
+
+
+def listings_for(tables: Tables, seats: int) -> list[dict[int, Listing]]:
+    """The memo of plain-turn listings for `seats` players under `tables`: one dict per
+    (seat, decision, hand size class), shared by every such state (``State._memo``)."""
+    found = tables.listings.get(seats)
+    if found is None:
+        found = tables.listings[seats] = [{} for _ in range(8 * 16)]
+    return found
 
 
 _TABLES: dict[tuple[str, Options], Tables] = {}

@@ -854,7 +854,7 @@ def plain_listing(s: State) -> Listing | None:
     else:
         return None
     key = m
-    if m:
+    if m & tb.special_bits:
         if tb.wild_restricted and hm & tb.colour_bits[s.colour]:
             m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
             key = m

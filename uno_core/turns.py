@@ -61,7 +61,7 @@ def next_seat(s: State, steps: int = 1) -> int:
 
 def advance(s: State, skip: int) -> None:
     """End the current turn: the next turn goes `1 + skip (+ pending skip)` seats on."""
-    s.turn = next_seat(s, 1 + skip + s.skip_pending)
+    s.turn = (s.turn + s.direction * (1 + skip + s.skip_pending)) % s.n  # next_seat
     s.skip_pending = 0
     s.phase = "play"
     s.actor = s.turn

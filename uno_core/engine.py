@@ -869,8 +869,16 @@ def plain_listing(s: State) -> Listing | None:
     index += 3 if c > 2 else c
     found = memo[index].get(key)
     if found is None:
-        found = memo[index][key] = _new_listing(s, seat, m, index & 3, bool(index & _DRAWN))
+        known = memo[index]
+        if len(known) >= _MEMO_LIMIT:  # bounded memory: start that part of the memo anew
+            known.clear()
+        found = known[key] = _new_listing(s, seat, m, index & 3, bool(index & _DRAWN))
     return found
+
+
+# listings kept per (seat, decision, hand size class): ~650 bytes each, so at most
+# ~2.7 MB each; a 4-player classic simulation fills ~2,000 per seat in 400 rounds
+_MEMO_LIMIT = 4096
 
 
 _FREE_SHIFT = 1024  # above every card's bit

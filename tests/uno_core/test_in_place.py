@@ -104,3 +104,24 @@ def test_a_listed_action_is_checked_again_once_the_state_changed_otherwise():
     state.assume_hands(hands)
     with pytest.raises(IllegalAction, match="does not hold"):
         apply(state, play)
+
+
+def test_the_memo_of_listings_stays_bounded_and_a_cleared_memo_plays_the_same(monkeypatch):
+    from uno_core import engine
+
+    def play(rounds):
+        rng = random.Random(4)
+        state = new_match("power", 3, {"target_score": 100000})
+        while state.round_no <= rounds:
+            action = (sample_outcome(state, rng) if state.to_act == CHANCE
+                      else rng.choice(legal_actions(state)))
+            state, _ = apply(state, action)
+        return state
+
+    full = play(6)
+    monkeypatch.setattr(engine, "_MEMO_LIMIT", 3)
+    for known in full._memo:
+        known.clear()
+    small = play(6)
+    assert snapshot(small) == snapshot(full)
+    assert max(len(known) for known in small._memo) <= 3

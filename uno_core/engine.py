@@ -889,11 +889,20 @@ def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing
     cache = _VARIANTS[2 * seat + (size == 2)]
     actions: list[Action] = []
     ops: dict[int, int] = {}
-    for card in faces_of(m):
-        for p in _cached_variants(s, seat, card, cache):
-            actions.append(p)
-            ops[id(p)] = (_OP_NUMBER if card.kind == NUMBER and not card.symbol
-                          and size == 3 and not drawn else _OP_PLAY)
+    rest = m
+    while rest:
+        b = rest & -rest
+        rest ^= b
+        i = b.bit_length() - 1
+        plays = cache.get(i)
+        if plays is None:
+            plays = _cached_variants(s, seat, BY_ID[i], cache)
+        card = plays[0].card
+        op = (_OP_NUMBER if card.kind == NUMBER and not card.symbol and size == 3
+              and not drawn else _OP_PLAY)
+        actions += plays
+        for p in plays:
+            ops[id(p)] = op
     if drawn:
         actions.append(_PASS[seat])
         ops[id(_PASS[seat])] = _OP_PASS

@@ -81,12 +81,12 @@ def choose_random(state: State, rng: Rng) -> A.Action:
 def _candidates(legal: Sequence[A.Action], seat: int, left: int) -> tuple[A.Action, ...]:
     """What the policy picks from: the listed plays of `seat` (with the UNO call when
     the play leaves one card), or when there is none, that seat's other actions."""
-    plays = tuple(a for a in legal if type(a) is _Play and a.seat == seat
-                  and a.uno == (left - len(a.laid) == 1))
+    plays = [a for a in legal if type(a) is _Play and a.seat == seat
+             and a.uno == (left - len(a.laid) == 1)]
     if plays:
-        return plays
-    return tuple(a for a in legal
-                 if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno))
+        return tuple(plays)
+    return tuple([a for a in legal
+                  if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)])
 
 
 def run_random(state: State, rng: Rng, chance: Rng, rounds: int,

@@ -63,16 +63,17 @@ def randbelow(rng: Rng) -> Callable[[int], int]:
 
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
-    seat = state.to_act
     listing = state._listed or plain_listing(state)
     if listing is not None:
         state._listed = listing  # what legal_actions lists: apply finds its pick there
-    picks = None if listing is None else listing.picks
-    if picks is None:
-        picks = _candidates(legal_actions(state) if listing is None else listing.actions,
-                            seat, state._counts[seat] - 1)
-        if listing is not None:  # a function of the shared listing: memoized on it
-            listing.picks = picks
+        picks = listing.picks
+        if picks is None:  # a function of the shared listing: memoized on it
+            seat = state.to_act
+            picks = listing.picks = _candidates(listing.actions, seat,
+                                                state._counts[seat] - 1)
+    else:
+        seat = state.to_act
+        picks = _candidates(legal_actions(state), seat, state._counts[seat] - 1)
     if _STANDARD.get(type(rng)) or _standard(type(rng)):
         return picks[rng._randbelow(len(picks))]  # type: ignore[attr-defined]
     return picks[rng.randrange(len(picks))]

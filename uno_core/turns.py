@@ -152,13 +152,14 @@ def settle(s: State, fx: Effects) -> None:
         return
     while queue:
         kind, seat, count, tag = queue[0]
-        if needs_reshuffle(s):
+        left = s._pcount if s.table else len(s._pile)  # pile_left, needs_reshuffle inline
+        if not left and len(s._disc) > 1:
             s.to_act = CHANCE
             s.chance = "shuffle"
             fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
             return
         if kind == OWE_DRAW:
-            k = min(count, pile_left(s))
+            k = count if count < left else left
             got = give(s, seat, k)
             if k and fx is not NOFX:
                 fx.append(E.shared(E.Dispense, seat, k))

@@ -22,6 +22,7 @@ from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
 from uno_core.cardrules import BEHAVIOUR
 from uno_core.cards import (
+    BITS,
     BY_ID,
     COLOURS,
     DISCARD_ALL,
@@ -55,7 +56,15 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import TARGETED, Listing, Tables, listings_for, mask_of, tables_for
+from uno_core.tables import (
+    TARGETED,
+    Listing,
+    ListingKey,
+    Tables,
+    listings_for,
+    mask_of,
+    tables_for,
+)
 from uno_core.turns import (
     NOFX,
     NOT_FIRST,
@@ -854,18 +863,21 @@ def plain_listing(s: State) -> Listing | None:
         return _DECIDE[seat]
     else:
         return None
-    key = m
+    key: ListingKey = m
     if m & tb.special_bits:
         if tb.wild_restricted and hm & tb.colour_bits[s.colour]:
             m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
             key = m
-        if m & tb.volatile_bits:
-            if m & tb.volatile_bits & ~tb.tower_bits:
-                return None  # Discard All: its plays lay the rest of the colour as held
-            towers = s.towers  # the towers the seat may take, above the card bits
-            free = ((towers[0] != seat) | (towers[1] != seat) << 1
-                    | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
-            key = m | free << _FREE_SHIFT
+        volatile = m & tb.volatile_bits
+        if volatile:
+            faces = m
+            if volatile & tb.tower_bits:
+                towers = s.towers  # the towers the seat may take, above the card bits
+                free = ((towers[0] != seat) | (towers[1] != seat) << 1
+                        | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
+                faces = m | free << _FREE_SHIFT
+            laying = volatile & ~tb.tower_bits
+            key = _laying_key(s, seat, faces, laying) if laying else faces
     c = s._counts[seat]
     index += 3 if c > 2 else c
     found = memo[index].get(key)
@@ -883,6 +895,18 @@ _MEMO_LIMIT = 4096
 
 
 _FREE_SHIFT = 1024  # above every card's bit
+
+
+def _laying_key(s: State, seat: int, key: int, laying: int) -> tuple[int, int, tuple[int, ...]]:
+    """The memo key when a Discard All is playable: its plays lay the other cards of its
+    colour in the order held, and the UNO call depends on how many are left, so the
+    key adds the hand size and the held sequence of those colours' cards."""
+    colours = 0
+    while laying:
+        b = laying & -laying
+        laying ^= b
+        colours |= s.tables.colour_bits[BY_ID[b.bit_length() - 1].colour]
+    return key, s._counts[seat], tuple([i for i in s._hands[seat] if BITS[i] & colours])
 
 
 def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:

@@ -27,7 +27,7 @@ from uno_core.actions import CHANCE
 from uno_core.cards import BY_ID, TOWERS, Card, format_card
 from uno_core.editions import Edition
 from uno_core.options import Options
-from uno_core.tables import Listing, Tables, mask_of
+from uno_core.tables import Listing, ListingKey, Tables, mask_of
 
 NOBODY = -2  # to_act when the match is over
 
@@ -104,7 +104,7 @@ class State:
     # without it
     _listed: Listing | None
     # the memo of listings for this edition, options and seats (simulation), or None
-    _memo: list[dict[int, Listing]] | None
+    _memo: list[dict[ListingKey, Listing]] | None
 
     def clone(self) -> State:
         """An independent copy: applying actions to one never changes the other."""

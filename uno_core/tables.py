@@ -95,7 +95,13 @@ class Tables:
                                                   if options.wild_restricted else 0)
         # the plain turn's listings, memoized (engine.legal_actions): per number of seats
         # a dict per (seat, hand size class) from the playable faces' mask to the listing
-        self.listings: dict[int, list[dict[int, Listing]]] = {}  # by seats
+        self.listings: dict[int, list[dict[ListingKey, Listing]]] = {}  # by seats
+
+
+# a listing's memo key: the playable faces' mask (with the free towers above the card
+# bits), or with a Discard All playable, that mask, the hand size and the held sequence
+# of its colour (engine.plain_listing)
+ListingKey = int | tuple[int, int, tuple[int, ...]]
 
 
 class Listing:
@@ -112,7 +118,7 @@ class Listing:
         self.picks: tuple[Action, ...] | None = None
 
 
-def listings_for(tables: Tables, seats: int) -> list[dict[int, Listing]]:
+def listings_for(tables: Tables, seats: int) -> list[dict[ListingKey, Listing]]:
     """The memo of plain-turn listings for `seats` players under `tables`: one dict per
     (seat, decision, hand size class), shared by every such state (``State._memo``)."""
     found = tables.listings.get(seats)

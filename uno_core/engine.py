@@ -44,7 +44,14 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.matching import CUSTOM_KIND, free_towers, match_mask, symbol_forbid, tower_count
+from uno_core.matching import (
+    CUSTOM_KIND,
+    free_towers,
+    match_mask,
+    playable_mask,
+    symbol_forbid,
+    tower_count,
+)
 from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
     MODES,
@@ -60,7 +67,6 @@ from uno_core.tables import (
     TARGETED,
     Listing,
     ListingKey,
-    Tables,
     listings_for,
     mask_of,
     tables_for,
@@ -146,14 +152,6 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
 _PLAY_PHASES = frozenset(("play", "drawn", "extra"))
 _PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
                              WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
-
-
-def _playable_mask(s: State, tb: Tables, seat: int, faces: int) -> int:
-    """The faces among `faces` that may be played now (simulation)."""
-    m = faces & match_mask(s)
-    if m and s.options.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
-        m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the current colour
-    return m
 
 
 # -- validation: raise IllegalAction or return; never write ---------------------------
@@ -253,7 +251,7 @@ def _can_draw(s: State, seat: int) -> bool:
         return False
     if s.options.draw_when_playable or s.table:
         return True
-    return not _playable_mask(s, s.tables, seat, s._masks[seat])
+    return not playable_mask(s, seat, s._masks[seat])
 
 
 # -- plays ------------------------------------------------------------------------------
@@ -290,46 +288,51 @@ def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
 def play(s: State, p: A.Play, fx: Effects) -> None:
     """The writing half of a play: `p` must be legal (checked, or listed for `s`)."""
     s._listed = None
-    seat, card = p.seat, p.card
+    seat = p.seat
+    card = p.card
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
-    guilty = False
     kind = card.kind
+    laid = p.laid
+    guilty = False
     if s.table:
-        unseen_take(s, p.laid + (card,))
-        s._counts[seat] -= 1 + len(p.laid)
+        unseen_take(s, laid + (card,))
+        s._counts[seat] -= 1 + len(laid)
+        left = s._counts[seat]
     else:
         hand = s._hands[seat]
-        hand.remove(card.id)
-        if p.laid:
-            for c in p.laid:
+        i = card.id
+        hand.remove(i)
+        if laid:
+            for c in laid:
                 hand.remove(c.id)
             s._masks[seat] = mask_of(map(BY_ID.__getitem__, hand))
-        elif card.id not in hand:
+        elif i not in hand:
             s._masks[seat] ^= card.bit
-        s._counts[seat] = len(hand)
+        s._counts[seat] = left = len(hand)
         if kind == WILD_DRAW4:
             guilty = bool(s._masks[seat] & s.tables.colour_bits[s.colour])
-    want = fx is not NOFX
-    if p.laid:
-        s._disc.extend(p.laid)
-        fx.append(E.CardsLaid(seat, p.laid))
+    if laid:
+        s._disc.extend(laid)
+        fx.append(E.CardsLaid(seat, laid))
     s._disc.append(card)
-    if want:
-        fx.append(_PLAYED[seat].get(card) or _played(seat, card))
-    if card.colour == "":
-        s.colour = p.colour
-        if want:
-            fx.append(E.shared(E.ColourChosen, seat, p.colour))
-    else:
+    if card.colour:
         s.colour = card.colour
-    left = s._counts[seat]
-    if left == 1:
-        # a Trade Hands swaps the last card away: nothing to call, as its catch window
-        _one_card_left(s, seat, p.uno, fx,
-                       (s.tables.custom_kind if kind == WILD_CUSTOM else kind) != TRADE_HANDS)
-    elif left == 0:
-        s.out = seat
+        if fx is not NOFX:
+            fx.append(_PLAYED[seat].get(card) or _played(seat, card))
+    else:
+        s.colour = p.colour
+        if fx is not NOFX:
+            fx.append(_PLAYED[seat].get(card) or _played(seat, card))
+            fx.append(E.shared(E.ColourChosen, seat, p.colour))
+    if left < 2:
+        if left:
+            # a Trade Hands swaps the last card away: nothing to call, as its catch window
+            _one_card_left(s, seat, p.uno, fx,
+                           (s.tables.custom_kind if kind == WILD_CUSTOM else kind)
+                           != TRADE_HANDS)
+        else:
+            s.out = seat
     if kind == WILD_DRAW4:
         s.pending = (seat, -1, guilty)
     elif s.pending:
@@ -347,9 +350,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             s.to_act = t
             return
     else:
-        if kind == WILD_CUSTOM:
-            kind = s.tables.custom_kind
-        BEHAVIOUR[kind](s, seat, p, fx)
+        BEHAVIOUR[s.tables.custom_kind if kind == WILD_CUSTOM else kind](s, seat, p, fx)
     settle(s, fx)
 
 
@@ -441,14 +442,21 @@ def draw(s: State, seat: int, fx: Effects) -> None:
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
     pile = s._pile
-    if pile and not s.tables.launcher and not s.options.draw_then_play:
-        # simulation (a table-mode pile is empty), a pile edition, the turn ends
+    if pile and not s.tables.launcher:
+        # simulation (a table-mode pile is empty), a pile edition: the usual draw
         card = pile.pop()
         s._hands[seat].append(card.id)
         s._masks[seat] |= card.bit
         s._counts[seat] += 1
         if fx is not NOFX:
             fx.append(_DISPENSE_ONE[seat])
+        if s.options.draw_then_play and playable_mask(s, seat, card.bit):
+            s.drawn = (card,)  # after_turn_draw: the drawn card may be played
+            s.phase = "drawn"
+            s.actor = seat
+            fx.append(E.shared(E.Prompt, seat, "play_drawn"))
+            settle(s, fx)
+            return
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
         s.phase = "play"
@@ -719,7 +727,6 @@ _SEAT_ACTIONS = {
     A.EnterHand: _apply_enter_hand,
 }
 _CHANCE_TYPES = (A.Shuffle, A.DealerCards, A.Reveal, A.Eject)
-_TURN_DRAW = {False: A.Draw, True: A.Press}  # by Tables.launcher
 
 
 def apply(state: State, action: Action, effects: bool = True) -> tuple[State, list[E.Effect]]:
@@ -967,13 +974,12 @@ def legal_actions(state: State) -> list[Action]:
         return out
     if seat >= 0:
         if s.phase in _PLAY_PHASES and not s._queue and seat == s.actor:
-            tb = s.tables
             if s.table:
                 ok = match_mask(s)
                 playable = [c for c, k in s._unseen.items() if k > 0 and c.bit & ok]
             else:
                 faces = mask_of(s.drawn) if s.phase == "drawn" else s._masks[seat]
-                playable = faces_of(_playable_mask(s, tb, seat, faces))
+                playable = faces_of(playable_mask(s, seat, faces))
             cache = _variant_map(s, seat)
             for card in playable:
                 out.extend(_cached_variants(s, seat, card, cache))

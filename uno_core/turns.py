@@ -26,7 +26,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.matching import match_mask
+from uno_core.matching import playable_mask
 from uno_core.state import (
     NOBODY,
     OWE_DRAW,
@@ -135,11 +135,7 @@ def needs_reshuffle(s: State) -> bool:
 
 def drawn_playable(s: State, seat: int) -> bool:
     """Whether a card just drawn may be played now (simulation)."""
-    tb = s.tables
-    m = mask_of(s.drawn) & match_mask(s)
-    if m and s.options.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
-        m &= ~tb.plain_wild_bits
-    return m != 0
+    return playable_mask(s, seat, mask_of(s.drawn)) != 0
 
 
 def settle(s: State, fx: Effects) -> None:

@@ -216,7 +216,7 @@ def owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
         return
     mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
                                                      else E.FIXED)
-    fx.append(E.OwePresses(seat, count, mode))
+    fx.append(E.shared(E.OwePresses, seat, count, mode))
 
 
 def card_rank(card: Card) -> int:

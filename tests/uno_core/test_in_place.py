@@ -125,3 +125,25 @@ def test_the_memo_of_listings_stays_bounded_and_a_cleared_memo_plays_the_same(mo
     small = play(6)
     assert snapshot(small) == snapshot(full)
     assert max(len(known) for known in small._memo) <= 3
+
+
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+def test_legal_actions_list_plays_in_card_id_order_whatever_the_hand_order(edition):
+    # the order a memoized listing needs (docs/architecture.md): by card, each card's
+    # variants together, then the draw, press or pass; the hand keeps the order held
+    rng = random.Random(11)
+    state = new_match(edition, 3)
+    seen = 0
+    while seen < 300:
+        if state.over:
+            state = new_match(edition, 3)
+        if state.to_act == CHANCE:
+            state, _ = apply(state, sample_outcome(state, rng))
+            continue
+        legal = legal_actions(state)
+        ids = [a.card.id for a in legal if isinstance(a, Play)]
+        assert ids == sorted(ids)
+        others = [i for i, a in enumerate(legal) if not isinstance(a, Play)]
+        assert all(i >= len(ids) for i in others)  # plays first
+        seen += bool(ids)
+        state, _ = apply(state, rng.choice(legal))

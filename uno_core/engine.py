@@ -671,9 +671,9 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
         raise IllegalAction(a, f"the order must be a permutation of 0..{len(cards) - 1}")
     if starting:
         check_deal(s)
-        s._hands = [[] for _ in range(s.n)]
-        s._masks = [0] * s.n
-        s._counts = [0] * s.n
+        if s.table:  # (simulation: the deal sets the hands)
+            s._hands = [[] for _ in range(s.n)]
+            s._masks = [0] * s.n
         s._disc = []
         s._pile = []
     if s.table:

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
 from uno_core.cards import (
+    BITS,
     DRAW1,
     DRAW2,
     HIT2,
@@ -233,13 +234,19 @@ def deal(s: State, fx: Effects) -> None:
     else:
         # one card at a time from the top (the end), round the table from `first`
         pile = s._pile
-        dealt = pile[:-size * n - 1:-1]
+        dealt = [c.id for c in pile[:-size * n - 1:-1]]
         del pile[-size * n:]
-        hands = [dealt[(i - first) % n::n] for i in range(n)]
-        s._hands = [[c.id for c in h] for h in hands]
-        s._masks = [mask_of(h) for h in hands]
-    for i in range(n):
-        fx.append(E.shared(E.Dispense, (first + i) % n, size))
+        s._hands = hands = [dealt[(i - first) % n::n] for i in range(n)]
+        masks = []
+        for hand in hands:
+            m = 0
+            for i in hand:
+                m |= BITS[i]
+            masks.append(m)
+        s._masks = masks
+    if fx is not NOFX:
+        for i in range(n):
+            fx.append(E.shared(E.Dispense, (first + i) % n, size))
 
 
 def check_deal(s: State) -> None:
@@ -273,7 +280,7 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     s._disc = [card]
     s.colour = card.colour
     s.direction = 1
-    fx.append(E.FirstCard(card))
+    fx.append(E.shared(E.FirstCard, card))
     first = (s.dealer + 1) % s.n
     s.turn = first
     s.actor = first

@@ -55,7 +55,7 @@ class Tables:
     """The masks of one edition under one set of options (see the module docstring)."""
 
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
-                 "tower_bits", "special_bits",
+                 "tower_bits", "special_bits", "points",
                  "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
                  "draw_action", "listings")
 
@@ -93,6 +93,12 @@ class Tables:
         # a playable face among these needs a second look (above, or a restricted Wild)
         self.special_bits = self.volatile_bits | (self.plain_wild_bits
                                                   if options.wild_restricted else 0)
+        # each card's points at the round's end, by card id
+        wd4 = (options.wild_draw4_points if "wild_draw4_points" in edition.option_defaults
+               else None)
+        self.points = [0] * size
+        for c in faces:
+            self.points[c.id] = edition.card_points(c, wd4)
         # the plain turn's listings, memoized (engine.legal_actions): per number of seats
         # a dict per (seat, hand size class) from the playable faces' mask to the listing
         self.listings: dict[int, list[dict[ListingKey, Listing]]] = {}  # by seats

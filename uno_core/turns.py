@@ -333,9 +333,8 @@ def start_round(s: State, fx: Effects) -> None:
 
 
 def hand_points(s: State, hand: Iterable[Card]) -> int:
-    ed = s.edition
-    wd4 = s.options.wild_draw4_points if "wild_draw4_points" in ed.option_defaults else None
-    return sum(ed.card_points(c, wd4) for c in hand)
+    points = s.tables.points
+    return sum([points[c.id] for c in hand])
 
 
 def round_over(s: State, fx: Effects) -> None:
@@ -350,7 +349,8 @@ def round_over(s: State, fx: Effects) -> None:
         fx.append(E.shared(E.Prompt, seat, "hand_entry"))
         return
     winner = s.out
-    points = tuple(hand_points(s, h) for h in s.hands)
+    by_id = s.tables.points  # hand_points, on the ids held
+    points = tuple(sum([by_id[i] for i in h]) for h in s._hands)
     if s.options.scoring == "winner_takes":
         scores = list(s.scores)
         scores[winner] += sum(points)

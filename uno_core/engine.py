@@ -836,18 +836,18 @@ _DRAWN = 4  # the listings of the drawn-card decision: index offset in a seat's 
 
 
 def plain_listing(s: State) -> Listing | None:
-    """The listing of a common decision in simulation, memoized, or None (then
-    legal_actions builds the list anew): the turn's play (a seat to play, nothing
-    owed, no card whose plays depend on the rest of the hand), the drawn-card decision,
-    a press owed (both modes), a challenge to decide (both modes); never while a
-    forgotten UNO may be called or caught.
+    """The listing of a common decision, memoized, or None (then legal_actions builds
+    the list anew): in simulation the turn's play (a seat to play, nothing owed) and the
+    drawn-card decision; in both modes a press owed and a challenge to decide; never
+    while a forgotten UNO may be called or caught.
 
     Plays are a pure function of the playable faces `m`, the seat, the seats, the hand
-    size class (3+, 2: the call goes with the play, 1: going out) and, for tower
-    cards, the towers the seat may take: the listing is memoized by those, per rule
-    tables, and lists the faces in card-id order (``Card.id``), each with its variants
-    (a wild once per colour, a target per other seat, a tower set), then the draw or
-    press where allowed (on a drawn card: the pass)."""
+    size class (3+, 2: the call goes with the play, 1: going out), for tower cards the
+    towers the seat may take, and for a Discard All the hand size and the held order
+    of its colour (``_laying_key``): the listing is memoized by those, per rule tables,
+    and lists the faces in card-id order (``Card.id``), each with its variants (a wild
+    once per colour, a target per other seat, a tower set, the cards laid), then the
+    draw or press where allowed (on a drawn card: the pass)."""
     seat = s.to_act
     if seat < 0 or s.exposed >= 0:
         return None

@@ -734,11 +734,10 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     order (an empty list with ``effects=False``). An illegal action raises
     IllegalAction and leaves `state` exactly as it was."""
     s = state
-    kind = type(action)
     listing = s._listed  # what legal_actions listed for this very state, if it was asked
     if listing is not None:
         s._listed = None  # the state changes now (or the action is refused)
-    elif kind in _LISTED_TYPES:
+    elif type(action) in _LISTED_TYPES:
         listing = plain_listing(s)
     if listing is not None:
         # an action listed for the plain turn is legal as it stands (legal_actions is
@@ -758,6 +757,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     if s.phase == "match_over":
         raise IllegalAction(action, "the match is over")
     fx = [] if effects else NOFX
+    kind = type(action)
     if kind is A.Play:
         _check_play(s, action)  # type: ignore[arg-type]
         play(s, action, fx)  # type: ignore[arg-type]

@@ -85,6 +85,8 @@ def _candidates(legal: Sequence[A.Action], seat: int, left: int) -> tuple[A.Acti
     plays = [a for a in legal if type(a) is _Play and a.seat == seat
              and a.uno == (left - len(a.laid) == 1)]
     if plays:
+        if len(plays) == len(legal) and type(legal) is tuple:
+            return legal  # every listed action: share the listing's tuple
         return tuple(plays)
     return tuple([a for a in legal
                   if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)])

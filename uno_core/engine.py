@@ -896,8 +896,8 @@ def plain_listing(s: State) -> Listing | None:
     return found
 
 
-# listings kept per (seat, decision, hand size class): ~650 bytes each, so at most
-# ~2.7 MB each; a 4-player classic simulation fills ~2,000 per seat in 400 rounds
+# listings kept per (seat, decision, hand size class): ~600 bytes each, so at most
+# ~2.5 MB each; a 4-player classic simulation fills ~2,000 per seat in 400 rounds
 _MEMO_LIMIT = 4096
 
 

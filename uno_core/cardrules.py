@@ -47,7 +47,7 @@ def _capture(s: State, seat: int, tower: str, fx: Effects) -> None:
     towers = list(s.towers)
     towers[i] = seat
     s.towers = tuple(towers)
-    fx.append(E.TowerMoved(tower, seat))
+    fx.append(E.shared(E.TowerMoved, tower, seat))
 
 
 def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:

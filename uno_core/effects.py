@@ -195,17 +195,20 @@ Effect = (
 
 
 _T = TypeVar("_T")
-_SHARED: dict[tuple[Any, ...], Any] = {}
+_SHARED: dict[Any, dict[tuple[Any, ...], Any]] = {}  # per class: args -> value
 
 
 def shared(cls: Callable[..., _T], *args: Any) -> _T:
     """``cls(*args)``, made once per distinct value and reused: building a frozen
     dataclass costs more than looking it up. Only for small value domains (seats,
-    colours, cards)."""
-    key = (cls, *args)
-    found = _SHARED.get(key)
+    colours, cards). Keyed per class by the `args` tuple itself: no second tuple
+    built per call."""
+    known = _SHARED.get(cls)
+    if known is None:
+        known = _SHARED[cls] = {}
+    found = known.get(args)
     if found is None:
-        found = _SHARED[key] = cls(*args)
+        found = known[args] = cls(*args)
     return found
 
 

@@ -1,8 +1,9 @@
 """The referee: ``legal_actions(state)`` and ``apply(state, action) -> (state, effects)``.
 
-``apply`` validates the action completely (the same predicates ``legal_actions`` uses)
-and raises ``IllegalAction`` naming the rule it breaks before it writes anything; only
-then does it change `state` in place and return it with the effects. Keep
+``apply`` validates the action completely (the same predicates ``legal_actions`` uses;
+an action found in the memoized listing of this very state, ``plain_listing``, is legal
+by membership) and raises ``IllegalAction`` naming the rule it breaks before it writes
+anything; only then does it change `state` in place and return it with the effects. Keep
 ``state.clone()`` if you need the state before. ``apply(..., effects=False)`` builds no
 effects (simulation). The parts: ``tables`` (precomputed match masks), ``cardrules``
 (what each card kind does, ``BEHAVIOUR``), ``turns`` (turn order, owed draws and
@@ -44,7 +45,14 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.matching import CUSTOM_KIND, free_towers, match_mask, symbol_forbid, tower_count
+from uno_core.matching import (
+    CUSTOM_KIND,
+    free_towers,
+    match_mask,
+    playable_mask,
+    symbol_forbid,
+    tower_count,
+)
 from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
     MODES,
@@ -56,7 +64,14 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import TARGETED, Tables, mask_of, tables_for
+from uno_core.tables import (
+    TARGETED,
+    Listing,
+    ListingKey,
+    listings_for,
+    mask_of,
+    tables_for,
+)
 from uno_core.turns import (
     NOFX,
     NOT_FIRST,
@@ -129,20 +144,14 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.winners = ()
     s.entered = (False,) * seats
     s.colour_only = False
+    s._listed = None
+    s._memo = None if s.table else listings_for(s.tables, seats)
     return s
 
 
 _PLAY_PHASES = frozenset(("play", "drawn", "extra"))
 _PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
                              WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
-
-
-def _playable_mask(s: State, tb: Tables, seat: int, faces: int) -> int:
-    """The faces among `faces` that may be played now (simulation)."""
-    m = faces & match_mask(s)
-    if m and s.options.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
-        m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the current colour
-    return m
 
 
 # -- validation: raise IllegalAction or return; never write ---------------------------
@@ -242,16 +251,17 @@ def _can_draw(s: State, seat: int) -> bool:
         return False
     if s.options.draw_when_playable or s.table:
         return True
-    return not _playable_mask(s, s.tables, seat, s._masks[seat])
+    return not playable_mask(s, seat, s._masks[seat])
 
 
 # -- plays ------------------------------------------------------------------------------
 
 def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
-    """`play` for its most common case, written out: simulation, the seat to act plays
-    a plain number card (no symbol) keeping two cards or more. It must be legal."""
-    if s.exposed >= 0 and seat != s.exposed:
-        s.exposed = -1
+    """`play` for its most common case, written out: simulation, the plain turn (phase
+    "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only turn),
+    the seat to act plays a plain number card (no symbol) keeping two cards or more.
+    It must be legal."""
+    s._listed = None
     hand = s._hands[seat]
     i = card.id
     hand.remove(i)
@@ -266,11 +276,10 @@ def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
         s.pending = ()
     if s.drawn:
         s.drawn = ()
-    s.colour_only = False
     s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
     s.skip_pending = 0
-    if not s._queue and s.out < 0 and s.exposed < 0 and s._pile:
-        s.chance = ""  # settle's quiet case
+    if s.out < 0 and s._pile:
+        s.chance = ""  # settle's quiet case (nothing owed, no UNO window: as before)
         s.to_act = t
         return
     settle(s, fx)
@@ -278,46 +287,52 @@ def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
 
 def play(s: State, p: A.Play, fx: Effects) -> None:
     """The writing half of a play: `p` must be legal (checked, or listed for `s`)."""
-    seat, card = p.seat, p.card
+    s._listed = None
+    seat = p.seat
+    card = p.card
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
-    guilty = False
     kind = card.kind
+    laid = p.laid
+    guilty = False
     if s.table:
-        unseen_take(s, p.laid + (card,))
-        s._counts[seat] -= 1 + len(p.laid)
+        unseen_take(s, laid + (card,))
+        s._counts[seat] -= 1 + len(laid)
+        left = s._counts[seat]
     else:
         hand = s._hands[seat]
-        hand.remove(card.id)
-        if p.laid:
-            for c in p.laid:
+        i = card.id
+        hand.remove(i)
+        if laid:
+            for c in laid:
                 hand.remove(c.id)
             s._masks[seat] = mask_of(map(BY_ID.__getitem__, hand))
-        elif card.id not in hand:
+        elif i not in hand:
             s._masks[seat] ^= card.bit
-        s._counts[seat] = len(hand)
+        s._counts[seat] = left = len(hand)
         if kind == WILD_DRAW4:
             guilty = bool(s._masks[seat] & s.tables.colour_bits[s.colour])
-    want = fx is not NOFX
-    if p.laid:
-        s._disc.extend(p.laid)
-        fx.append(E.CardsLaid(seat, p.laid))
+    if laid:
+        s._disc.extend(laid)
+        fx.append(E.CardsLaid(seat, laid))
     s._disc.append(card)
-    if want:
-        fx.append(_PLAYED[seat].get(card) or _played(seat, card))
-    if card.colour == "":
-        s.colour = p.colour
-        if want:
-            fx.append(E.shared(E.ColourChosen, seat, p.colour))
-    else:
+    if card.colour:
         s.colour = card.colour
-    left = s._counts[seat]
-    if left == 1:
-        # a Trade Hands swaps the last card away: nothing to call, as its catch window
-        _one_card_left(s, seat, p.uno, fx,
-                       (s.tables.custom_kind if kind == WILD_CUSTOM else kind) != TRADE_HANDS)
-    elif left == 0:
-        s.out = seat
+        if fx is not NOFX:
+            fx.append(_PLAYED[seat].get(card) or _played(seat, card))
+    else:
+        s.colour = p.colour
+        if fx is not NOFX:
+            fx.append(_PLAYED[seat].get(card) or _played(seat, card))
+            fx.append(E.shared(E.ColourChosen, seat, p.colour))
+    if left < 2:
+        if left:
+            # a Trade Hands swaps the last card away: nothing to call, as its catch window
+            _one_card_left(s, seat, p.uno, fx,
+                           (s.tables.custom_kind if kind == WILD_CUSTOM else kind)
+                           != TRADE_HANDS)
+        else:
+            s.out = seat
     if kind == WILD_DRAW4:
         s.pending = (seat, -1, guilty)
     elif s.pending:
@@ -335,9 +350,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             s.to_act = t
             return
     else:
-        if kind == WILD_CUSTOM:
-            kind = s.tables.custom_kind
-        BEHAVIOUR[kind](s, seat, p, fx)
+        BEHAVIOUR[s.tables.custom_kind if kind == WILD_CUSTOM else kind](s, seat, p, fx)
     settle(s, fx)
 
 
@@ -400,11 +413,7 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
     if type(a) is A.Press and queue and s.to_act == seat:
         if queue[0][0] == OWE_DRAW or queue[0][1] != seat:
             raise IllegalAction(a, "no launcher press is owed now")
-        if s.exposed >= 0 and seat != s.exposed:
-            s.exposed = -1
-        s.to_act = CHANCE
-        s.chance = "eject"
-        fx.append(E.shared(E.Prompt, CHANCE, "eject"))
+        _press_owed(s, a, fx)
         return
     launcher = s.edition.launcher
     if (type(a) is A.Draw) == launcher:
@@ -418,19 +427,36 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
     draw(s, seat, fx)
 
 
+def _press_owed(s: State, a: Action, fx: Effects) -> None:
+    """The writing half of a press the seat to act owes: the launcher ejects next."""
+    if s.exposed >= 0 and a.seat != s.exposed:
+        s.exposed = -1
+    s.to_act = CHANCE
+    s.chance = "eject"
+    fx.append(E.shared(E.Prompt, CHANCE, "eject"))
+
+
 def draw(s: State, seat: int, fx: Effects) -> None:
     """The writing half of a turn's draw or press: it must be legal."""
+    s._listed = None
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
     pile = s._pile
-    if pile and not s.tables.launcher and not s.options.draw_then_play:
-        # simulation (a table-mode pile is empty), a pile edition, the turn ends
+    if pile and not s.tables.launcher:
+        # simulation (a table-mode pile is empty), a pile edition: the usual draw
         card = pile.pop()
         s._hands[seat].append(card.id)
         s._masks[seat] |= card.bit
         s._counts[seat] += 1
         if fx is not NOFX:
             fx.append(_DISPENSE_ONE[seat])
+        if s.options.draw_then_play and playable_mask(s, seat, card.bit):
+            s.drawn = (card,)  # after_turn_draw: the drawn card may be played
+            s.phase = "drawn"
+            s.actor = seat
+            fx.append(E.shared(E.Prompt, seat, "play_drawn"))
+            settle(s, fx)
+            return
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
         s.phase = "play"
@@ -465,6 +491,10 @@ _DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
 
 def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
     _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
+    _pass(s, a, fx)
+
+
+def _pass(s: State, a: Action, fx: Effects) -> None:
     if s.phase == "four_towers":
         s.phase = "play"
         s.actor = s.turn
@@ -494,6 +524,10 @@ def _apply_catch(s: State, a: A.Catch, fx: Effects) -> None:
 
 def _apply_challenge(s: State, a: A.Challenge | A.Accept, fx: Effects) -> None:
     _check_seat(s, a, ("challenge",), "deciding a challenge")
+    _challenge(s, a, fx)
+
+
+def _challenge(s: State, a: Action, fx: Effects) -> None:
     if s.exposed >= 0 and a.seat != s.exposed:
         s.exposed = -1
     if isinstance(a, A.Accept):
@@ -629,7 +663,7 @@ def _indices(n: int) -> frozenset[int]:
 
 def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
     starting = s.phase == "shuffle"
-    cards = s.edition.deck if starting else tuple(s._disc[:-1])
+    cards = s.edition.deck if starting else s._disc[:-1]
     if s.table:
         if a.order:
             raise IllegalAction(a, "table mode: the shuffle order is unknown (leave it empty)")
@@ -637,9 +671,9 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
         raise IllegalAction(a, f"the order must be a permutation of 0..{len(cards) - 1}")
     if starting:
         check_deal(s)
-        s._hands = [[] for _ in range(s.n)]
-        s._masks = [0] * s.n
-        s._counts = [0] * s.n
+        if s.table:  # (simulation: the deal sets the hands)
+            s._hands = [[] for _ in range(s.n)]
+            s._masks = [0] * s.n
         s._disc = []
         s._pile = []
     if s.table:
@@ -648,8 +682,8 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
         else:
             unseen_add(s, cards)
         s._pcount = len(cards)
-    else:
-        s._pile[:0] = map(cards.__getitem__, a.order)
+    else:  # (a comprehension: mapping tuple.__getitem__ costs 2.5 times as much)
+        s._pile[:0] = [cards[i] for i in a.order]
     s.chance = ""
     if starting:
         deal(s, fx)
@@ -711,7 +745,6 @@ _SEAT_ACTIONS = {
     A.EnterHand: _apply_enter_hand,
 }
 _CHANCE_TYPES = (A.Shuffle, A.DealerCards, A.Reveal, A.Eject)
-_TURN_DRAW = {False: A.Draw, True: A.Press}  # by Tables.launcher
 
 
 def apply(state: State, action: Action, effects: bool = True) -> tuple[State, list[E.Effect]]:
@@ -719,44 +752,30 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     order (an empty list with ``effects=False``). An illegal action raises
     IllegalAction and leaves `state` exactly as it was."""
     s = state
-    kind = type(action)
-    if kind is A.Play:
-        p: A.Play = action  # type: ignore[assignment]
-        seat = p.seat
-        card = p.card
-        if (seat == s.to_act and seat == s.actor and s.phase == "play" and not s._queue
-                and not s.table and not s.colour_only and type(card) is Card
-                and card.kind in _PLAIN_VARIANTS
-                and p.target == -1 and not p.towers and not p.laid):
-            # the common play, checked in one go (anything doubtful: the full check)
-            b = card.bit
-            colour = s.colour
-            tb = s.tables
-            mask = s._masks[seat]
-            if (mask & b and tb.match[s._disc[-1].id][colour] & b
-                    and (p.colour in COLOURS if card.colour == "" else not p.colour)
-                    and (not p.uno or s._counts[seat] == 2)
-                    and not (tb.wild_restricted and card.kind == WILD
-                             and mask & tb.colour_bits[colour])):
-                fx: Effects = [] if effects else NOFX
-                if card.kind == NUMBER and not card.symbol and s._counts[seat] > 2:
-                    play_number(s, seat, card, fx)
-                else:
-                    play(s, p, fx)
-                return s, (fx if effects else [])
-    elif (kind is _TURN_DRAW[s.tables.launcher] and action.seat == s.to_act == s.actor
-          and s.phase == "play" and not s._queue and not s.table and not s.colour_only):
-        # the turn's draw (press), checked in one go: allowed when nothing fits or by
-        # option (anything doubtful: the full check)
-        tb = s.tables
-        seat = action.seat
-        if tb.draw_when_playable or not _playable_mask(s, tb, seat, s._masks[seat]):
-            fx = [] if effects else NOFX
-            draw(s, seat, fx)
+    listing = s._listed  # what legal_actions listed for this very state, if it was asked
+    if listing is not None:
+        s._listed = None  # the state changes now (or the action is refused)
+    elif type(action) in _LISTED_TYPES:
+        listing = plain_listing(s)
+    if listing is not None:
+        # an action listed for the plain turn is legal as it stands (legal_actions is
+        # the referee's one source of truth): only how to write it is left to look up
+        op = listing.ops.get(id(action))
+        if op is not None:
+            fx: Effects = [] if effects else NOFX
+            if op == _OP_NUMBER:
+                play_number(s, action.seat, action.card, fx)  # type: ignore[union-attr]
+            elif op == _OP_PLAY:
+                play(s, action, fx)  # type: ignore[arg-type]
+            elif op == _OP_DRAW:
+                draw(s, action.seat, fx)
+            else:
+                _WRITERS[op](s, action, fx)
             return s, (fx if effects else [])
     if s.phase == "match_over":
         raise IllegalAction(action, "the match is over")
     fx = [] if effects else NOFX
+    kind = type(action)
     if kind is A.Play:
         _check_play(s, action)  # type: ignore[arg-type]
         play(s, action, fx)  # type: ignore[arg-type]
@@ -818,78 +837,167 @@ _PRESS = tuple(A.Press(i) for i in range(16))
 _PASS = tuple(A.Pass(i) for i in range(16))
 
 
-def hand_faces(ids: Iterable[int], m: int) -> list[Card]:
-    """The distinct cards among the card `ids` whose bit is in `m`, in the order they
-    come first (the order legal_actions lists plays in: a player's hand as held)."""
+_OP_NUMBER, _OP_PLAY, _OP_DRAW, _OP_PRESS, _OP_PASS, _OP_CHALLENGE = range(1, 7)
+_WRITERS = {_OP_PRESS: _press_owed, _OP_PASS: _pass, _OP_CHALLENGE: _challenge}
+_LISTED_TYPES = frozenset({A.Play, A.Draw, A.Press, A.Pass, A.Challenge, A.Accept})
+
+
+def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
+    return Listing(actions, {id(a): op for a in actions})
+
+
+# the listings that depend on the seat alone: a press owed, deciding a challenge
+_OWED_PRESS = tuple(_fixed_listing((_PRESS[seat],), _OP_PRESS) for seat in range(16))
+_DECIDE = tuple(_fixed_listing((A.Challenge(seat), A.Accept(seat)), _OP_CHALLENGE)
+                for seat in range(16))
+_DRAWN = 4  # the listings of the drawn-card decision: index offset in a seat's memo
+
+
+def plain_listing(s: State) -> Listing | None:
+    """The listing of a common decision, memoized, or None (then legal_actions builds
+    the list anew): in simulation the turn's play (a seat to play, nothing owed) and the
+    drawn-card decision; in both modes a press owed and a challenge to decide; never
+    while a forgotten UNO may be called or caught.
+
+    Plays are a pure function of the playable faces `m`, the seat, the seats, the hand
+    size class (3+, 2: the call goes with the play, 1: going out), for tower cards the
+    towers the seat may take, and for a Discard All the hand size and the held order
+    of its colour (``_laying_key``): the listing is memoized by those, per rule tables,
+    and lists the faces in card-id order (``Card.id``), each with its variants (a wild
+    once per colour, a target per other seat, a tower set, the cards laid), then the
+    draw or press where allowed (on a drawn card: the pass)."""
+    seat = s.to_act
+    if seat < 0 or s.exposed >= 0:
+        return None
+    if s._queue:
+        kind, owner = s._queue[0][:2]
+        return _OWED_PRESS[seat] if owner == seat and kind != OWE_DRAW else None
+    if seat != s.actor or s.colour_only:
+        return None
+    phase = s.phase
+    memo = s._memo  # None in table mode
+    tb = s.tables
+    hm = s._masks[seat]
+    if phase == "play" and memo is not None:
+        index = 8 * seat
+        m = hm & tb.match[s._disc[-1].id][s.colour]
+    elif phase == "drawn" and memo is not None:
+        index = 8 * seat + _DRAWN
+        m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
+    elif phase == "challenge":
+        return _DECIDE[seat]
+    else:
+        return None
+    key: ListingKey = m
+    if m & tb.special_bits:
+        if tb.wild_restricted and hm & tb.colour_bits[s.colour]:
+            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
+            key = m
+        volatile = m & tb.volatile_bits
+        if volatile:
+            faces = m
+            if volatile & tb.tower_bits:
+                towers = s.towers  # the towers the seat may take, above the card bits
+                free = ((towers[0] != seat) | (towers[1] != seat) << 1
+                        | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
+                faces = m | free << _FREE_SHIFT
+            laying = volatile & ~tb.tower_bits
+            key = _laying_key(s, seat, faces, laying) if laying else faces
+    c = s._counts[seat]
+    index += 3 if c > 2 else c
+    found = memo[index].get(key)
+    if found is None:
+        known = memo[index]
+        if len(known) >= _MEMO_LIMIT:  # bounded memory: start that part of the memo anew
+            known.clear()
+        found = known[key] = _new_listing(s, seat, m, index & 3, bool(index & _DRAWN))
+    return found
+
+
+# listings kept per (seat, decision, hand size class): ~600 bytes each, so at most
+# ~2.5 MB each; a 4-player classic simulation fills ~2,000 per seat in 400 rounds
+_MEMO_LIMIT = 4096
+
+
+_FREE_SHIFT = 1024  # above every card's bit
+
+
+def _laying_key(s: State, seat: int, key: int, laying: int) -> tuple[int, int, tuple[int, ...]]:
+    """The memo key when a Discard All is playable: its plays lay the other cards of its
+    colour in the order held, and the UNO call depends on how many are left, so the
+    key adds the hand size and the held sequence of those colours' cards."""
+    colours = 0
+    while laying:
+        b = laying & -laying
+        laying ^= b
+        colours |= s.tables.colour_bits[BY_ID[b.bit_length() - 1].colour]
+    return key, s._counts[seat], tuple([i for i in s._hands[seat] if BITS[i] & colours])
+
+
+def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
+    tb = s.tables
+    cache = _VARIANTS[2 * seat + (size == 2)]
+    actions: list[Action] = []
+    ops: dict[int, int] = {}
+    rest = m
+    while rest:
+        b = rest & -rest
+        rest ^= b
+        i = b.bit_length() - 1
+        plays = cache.get(i)
+        if plays is None:
+            plays = _cached_variants(s, seat, BY_ID[i], cache)
+        card = plays[0].card
+        op = (_OP_NUMBER if card.kind == NUMBER and not card.symbol and size == 3
+              and not drawn else _OP_PLAY)
+        actions += plays
+        for p in plays:
+            ops[id(p)] = op
+    if drawn:
+        actions.append(_PASS[seat])
+        ops[id(_PASS[seat])] = _OP_PASS
+    elif tb.draw_when_playable or not m:
+        actions.append(tb.draw_action[seat])
+        ops[id(tb.draw_action[seat])] = _OP_DRAW
+    return Listing(tuple(actions), ops)
+
+
+def faces_of(m: int) -> list[Card]:
+    """The cards whose bits are in `m`, in card-id order (the order plays are listed in)."""
     out = []
-    seen = 0
-    for i in ids:
-        b = BITS[i]
-        if b & m and not b & seen:
-            out.append(BY_ID[i])
-            seen |= b
-            if seen == m:
-                break
+    while m:
+        b = m & -m
+        out.append(BY_ID[b.bit_length() - 1])
+        m ^= b
     return out
 
 
 def legal_actions(state: State) -> list[Action]:
     """Every legal seat action now, including call/catch interjections by any seat.
 
-    At a chance node (``state.to_act == CHANCE``) the outcomes are not listed (a shuffle
+    Plays are listed by card (in card-id order), each card's variants together. At a
+    chance node (``state.to_act == CHANCE``) the outcomes are not listed (a shuffle
     has n! of them): use ``uno_core.chance.sample_outcome``. Table mode lists plays of
     every card that could still be in the hand (declarations); Discard All is listed
     without laid cards there.
     """
     s = state
+    listing = s._listed or plain_listing(s)
+    if listing is not None:
+        s._listed = listing
+        return list(listing.actions)
     seat = s.to_act
-    if (s.phase == "play" and seat == s.actor and seat >= 0 and not s._queue and not s.table
-            and s.exposed < 0 and not s.colour_only):
-        # the plain turn in simulation, kept lean: the plays of the playable cards in hand
-        # order (each card's variants cached), then the draw or press if allowed
-        tb = s.tables
-        hm = s._masks[seat]
-        colour = s.colour
-        m = hm & tb.match[s._disc[-1].id][colour]
-        if m and tb.wild_restricted and hm & tb.colour_bits[colour]:
-            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
-        if not m:
-            return [tb.draw_action[seat]]
-        cache = _VARIANTS[2 * seat + (s._counts[seat] == 2)]
-        plays: list[Action] = []
-        if not m & (m - 1):  # one face fits: its id is its bit's place, no hand walk
-            i = m.bit_length() - 1
-            found = cache.get(i)
-            plays += found if found is not None else _cached_variants(s, seat, BY_ID[i], cache)
-            if tb.draw_when_playable:
-                plays.append(tb.draw_action[seat])
-            return plays
-        seen = 0
-        for i in s._hands[seat]:
-            b = BITS[i]
-            if b & m and not b & seen:
-                seen |= b
-                found = cache.get(i)
-                plays += found if found is not None else _cached_variants(s, seat, BY_ID[i],
-                                                                            cache)
-                if seen == m:
-                    break
-        if tb.draw_when_playable:
-            plays.append(tb.draw_action[seat])
-        return plays
     out: list[Action] = []
     if s.phase == "match_over":
         return out
     if seat >= 0:
         if s.phase in _PLAY_PHASES and not s._queue and seat == s.actor:
-            tb = s.tables
             if s.table:
                 ok = match_mask(s)
                 playable = [c for c, k in s._unseen.items() if k > 0 and c.bit & ok]
             else:
-                pool = [c.id for c in s.drawn] if s.phase == "drawn" else s._hands[seat]
-                faces = mask_of(map(BY_ID.__getitem__, pool))
-                playable = hand_faces(pool, _playable_mask(s, tb, seat, faces))
+                faces = mask_of(s.drawn) if s.phase == "drawn" else s._masks[seat]
+                playable = faces_of(playable_mask(s, seat, faces))
             cache = _variant_map(s, seat)
             for card in playable:
                 out.extend(_cached_variants(s, seat, card, cache))

@@ -38,7 +38,7 @@ The engine internals this relies on (an adapter is due if they change): the stat
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from uno_core import actions as A
 from uno_core.actions import CHANCE
@@ -60,7 +60,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import apply, draw, eject, legal_actions, play
+from uno_core.engine import apply, draw, eject, legal_actions, plain_listing, play
 from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
 from uno_core.tables import TARGETED, Tables, mask_of
@@ -94,23 +94,33 @@ def randbelow(rng: Rng) -> Callable[[int], int]:
 
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
-    seat = state.to_act
-    legal = legal_actions(state)
-    left = state._counts[seat] - 1
-    if left == 1:  # the call goes with the play that leaves one card
-        plays = [a for a in legal if type(a) is _Play and a.seat == seat
-                 and a.uno == (not a.laid)]
+    listing = state._listed or plain_listing(state)
+    if listing is not None:
+        state._listed = listing  # what legal_actions lists: apply finds its pick there
+        picks = listing.picks
+        if picks is None:  # a function of the shared listing: memoized on it
+            seat = state.to_act
+            picks = listing.picks = _candidates(listing.actions, seat,
+                                                state._counts[seat] - 1)
     else:
-        plays = [a for a in legal if type(a) is _Play and a.seat == seat
-                 and a.uno == (left - len(a.laid) == 1)]
-    if plays:
-        if _STANDARD.get(type(rng)) or _standard(type(rng)):
-            return plays[rng._randbelow(len(plays))]  # type: ignore[attr-defined]
-        return plays[rng.randrange(len(plays))]
-    own = [a for a in legal if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)]
+        seat = state.to_act
+        picks = _candidates(legal_actions(state), seat, state._counts[seat] - 1)
     if _STANDARD.get(type(rng)) or _standard(type(rng)):
-        return own[rng._randbelow(len(own))]  # type: ignore[attr-defined]
-    return own[rng.randrange(len(own))]
+        return picks[rng._randbelow(len(picks))]  # type: ignore[attr-defined]
+    return picks[rng.randrange(len(picks))]
+
+
+def _candidates(legal: Sequence[A.Action], seat: int, left: int) -> tuple[A.Action, ...]:
+    """What the policy picks from: the listed plays of `seat` (with the UNO call when
+    the play leaves one card), or when there is none, that seat's other actions."""
+    plays = [a for a in legal if type(a) is _Play and a.seat == seat
+             and a.uno == (left - len(a.laid) == 1)]
+    if plays:
+        if len(plays) == len(legal) and type(legal) is tuple:
+            return legal  # every listed action: share the listing's tuple
+        return tuple(plays)
+    return tuple([a for a in legal
+                  if a.seat == seat and (type(a) is not A.FourTowerDiscard or a.uno)])
 
 
 def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
@@ -119,6 +129,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     s = state
     if s.table:
         raise SetupError("the simulation kernel needs simulation mode (every card known)")
+    s._listed = None  # the kernel writes without asking legal_actions: a listing goes stale
     tb = s.tables
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     wild_restricted = tb.wild_restricted
@@ -433,7 +444,7 @@ def _discard_all_play(seat: int, card: Card, hand: list[int]) -> A.Play:
 
 # The order legal_actions lists a plain turn's plays in: False, by the hand's order
 # (each face where it first comes); True, by card id. The kernel picks the same way.
-PLAYS_BY_ID = False
+PLAYS_BY_ID = True
 
 
 def _bits_source(rng: Rng) -> Callable[[int], int] | None:

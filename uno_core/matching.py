@@ -26,7 +26,7 @@ from uno_core.state import State
 from uno_core.tables import TARGETED, matches
 
 __all__ = ["CUSTOM_KIND", "TARGETED", "effective_kind", "free_towers", "match_set", "matches",
-           "playable_cards", "symbol_forbid", "tower_count", "wild_blocked"]
+           "playable_cards", "playable_mask", "symbol_forbid", "tower_count", "wild_blocked"]
 
 
 
@@ -58,6 +58,16 @@ def match_mask(s: State) -> int:
     turned Take-2-Towers (``colour_only``) only the cards of its colour."""
     tb = s.tables
     return tb.colour_bits[s.colour] if s.colour_only else tb.match[s._disc[-1].id][s.colour]
+
+
+def playable_mask(s: State, seat: int, faces: int) -> int:
+    """The faces among `faces` that `seat` may play now (simulation): they match, and
+    Extreme's plain Wild only with no card of the current colour in the hand."""
+    m = faces & match_mask(s)
+    tb = s.tables
+    if m and tb.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
+        m &= ~tb.plain_wild_bits
+    return m
 
 
 def match_set(s: State) -> frozenset[Card]:

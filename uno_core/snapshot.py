@@ -15,7 +15,7 @@ from uno_core.errors import SetupError
 from uno_core.matching import CUSTOM_KIND
 from uno_core.options import make_options
 from uno_core.state import TABLE, State
-from uno_core.tables import mask_of, tables_for
+from uno_core.tables import listings_for, mask_of, tables_for
 
 VERSION = 1
 
@@ -92,6 +92,8 @@ def restore(data: Mapping[str, Any]) -> State:
         s.winners = tuple(int(v) for v in data["winners"])
         s.entered = tuple(bool(v) for v in data["entered"])
         s.colour_only = bool(data.get("colour_only", False))  # absent before the rule
+        s._listed = None
+        s._memo = None if s.table else listings_for(s.tables, s.n)
     except KeyError as exc:
         raise SetupError(f"snapshot lacks field {exc.args[0]!r}") from None
     except (TypeError, ValueError, IndexError) as exc:

@@ -27,7 +27,7 @@ from uno_core.actions import CHANCE
 from uno_core.cards import BY_ID, TOWERS, Card, format_card
 from uno_core.editions import Edition
 from uno_core.options import Options
-from uno_core.tables import Tables, mask_of
+from uno_core.tables import Listing, ListingKey, Tables, mask_of
 
 NOBODY = -2  # to_act when the match is over
 
@@ -61,7 +61,7 @@ class State:
         "_pile", "_pcount", "_disc", "colour", "direction", "dealer", "turn", "actor",
         "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed",
         "skip_pending", "pending", "out", "scores", "round_no", "_unseen", "since_eject",
-        "winners", "entered", "colour_only",
+        "winners", "entered", "colour_only", "_listed", "_memo",
     )
 
     edition: Edition
@@ -99,6 +99,12 @@ class State:
     # seed 000: on a turned Take-2-Towers the first player lays only a card of its colour;
     # true for that player's turn only
     colour_only: bool
+    # what legal_actions listed for the state as it is now (a shared Listing), or None;
+    # every write clears it (apply, the engine's writers), copies and restores start
+    # without it
+    _listed: Listing | None
+    # the memo of listings for this edition, options and seats (simulation), or None
+    _memo: list[dict[ListingKey, Listing]] | None
 
     def clone(self) -> State:
         """An independent copy: applying actions to one never changes the other."""
@@ -112,6 +118,7 @@ class State:
         s._disc = self._disc[:]
         s._queue = self._queue[:]
         s._unseen = dict(self._unseen)
+        s._listed = None
         return s
 
     def assume_hands(self, hands: Sequence[Sequence[Card]]) -> None:
@@ -119,6 +126,7 @@ class State:
         (``table = False`` and only its own hand), for bots that decide from it."""
         self._hands = [[c.id for c in h] for h in hands]
         self._masks = [mask_of(h) for h in hands]
+        self._listed = None
 
     # -- read-only views (built on read: callers get values, not the engine's lists)
     @property

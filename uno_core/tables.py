@@ -54,8 +54,10 @@ def mask_of(cards: Iterable[Card]) -> int:
 class Tables:
     """The masks of one edition under one set of options (see the module docstring)."""
 
-    __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "custom_kind",
-                 "wild_restricted", "draw_when_playable", "launcher", "draw_action")
+    __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
+                 "tower_bits", "special_bits", "points",
+                 "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
+                 "draw_action", "listings")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -77,12 +79,58 @@ class Tables:
                             for colour in (*COLOURS, "")}
         self.plain_wild_bits = mask_of([c for c in faces if c.kind == WILD])
         choice = []
+        towers = [c for c in faces if edition.towers and c.kind in TOWER_COUNT]
+        volatile = towers + [c for c in faces if c.kind == DISCARD_ALL]
         for c in faces:
             kind = custom_kind if c.kind == WILD_CUSTOM else c.kind
-            if kind in TARGETED or c.kind == DISCARD_ALL or (
-                    edition.towers and c.kind in TOWER_COUNT):
+            if kind in TARGETED or c in volatile:
                 choice.append(c)
         self.choice_bits = mask_of(choice)
+        # cards whose plays depend on more than the seat, the seats and the faces held:
+        # the towers standing (`tower_bits`) or the rest of the hand (Discard All)
+        self.volatile_bits = mask_of(volatile)
+        self.tower_bits = mask_of(towers)
+        # a playable face among these needs a second look (above, or a restricted Wild)
+        self.special_bits = self.volatile_bits | (self.plain_wild_bits
+                                                  if options.wild_restricted else 0)
+        # each card's points at the round's end, by card id
+        wd4 = (options.wild_draw4_points if "wild_draw4_points" in edition.option_defaults
+               else None)
+        self.points = [0] * size
+        for c in faces:
+            self.points[c.id] = edition.card_points(c, wd4)
+        # the plain turn's listings, memoized (engine.legal_actions): per number of seats
+        # a dict per (seat, hand size class) from the playable faces' mask to the listing
+        self.listings: dict[int, list[dict[ListingKey, Listing]]] = {}  # by seats
+
+
+# a listing's memo key: the playable faces' mask (with the free towers above the card
+# bits), or with a Discard All playable, that mask, the hand size and the held sequence
+# of its colour (engine.plain_listing)
+ListingKey = int | tuple[int, int, tuple[int, ...]]
+
+
+class Listing:
+    """The plain turn's legal actions, memoized and shared (``engine.plain_listing``): the
+    `actions` in listed order, `ops` (``id`` of each listed action -> how ``apply``
+    writes it: listed means completely legal) and `picks`, free for a policy to memoize
+    what it derives from `actions` alone. Never mutate `actions`."""
+
+    __slots__ = ("actions", "ops", "picks")
+
+    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int]) -> None:
+        self.actions = actions
+        self.ops = ops
+        self.picks: tuple[Action, ...] | None = None
+
+
+def listings_for(tables: Tables, seats: int) -> list[dict[ListingKey, Listing]]:
+    """The memo of plain-turn listings for `seats` players under `tables`: one dict per
+    (seat, decision, hand size class), shared by every such state (``State._memo``)."""
+    found = tables.listings.get(seats)
+    if found is None:
+        found = tables.listings[seats] = [{} for _ in range(8 * 16)]
+    return found
 
 
 _TABLES: dict[tuple[str, Options], Tables] = {}

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
 from uno_core.cards import (
-    BY_ID,
+    BITS,
     DRAW1,
     DRAW2,
     HIT2,
@@ -27,7 +27,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.matching import match_mask
+from uno_core.matching import playable_mask
 from uno_core.state import (
     NOBODY,
     OWE_DRAW,
@@ -37,7 +37,7 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import Tables, mask_of
+from uno_core.tables import mask_of
 
 Effects = list[E.Effect]
 
@@ -62,7 +62,7 @@ def next_seat(s: State, steps: int = 1) -> int:
 
 def advance(s: State, skip: int) -> None:
     """End the current turn: the next turn goes `1 + skip (+ pending skip)` seats on."""
-    s.turn = next_seat(s, 1 + skip + s.skip_pending)
+    s.turn = (s.turn + s.direction * (1 + skip + s.skip_pending)) % s.n  # next_seat
     s.skip_pending = 0
     s.phase = "play"
     s.actor = s.turn
@@ -132,11 +132,7 @@ def needs_reshuffle(s: State) -> bool:
 
 def drawn_playable(s: State, seat: int) -> bool:
     """Whether a card just drawn may be played now (simulation)."""
-    tb = s.tables
-    m = mask_of(s.drawn) & match_mask(s)
-    if m and s.options.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
-        m &= ~tb.plain_wild_bits
-    return m != 0
+    return playable_mask(s, seat, mask_of(s.drawn)) != 0
 
 
 def settle(s: State, fx: Effects) -> None:
@@ -221,7 +217,7 @@ def owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
         return
     mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
                                                      else E.FIXED)
-    fx.append(E.OwePresses(seat, count, mode))
+    fx.append(E.shared(E.OwePresses, seat, count, mode))
 
 
 def card_rank(card: Card) -> int:
@@ -238,11 +234,16 @@ def deal(s: State, fx: Effects) -> None:
     else:
         # one card at a time from the top (the end), round the table from `first`
         pile = s._pile
-        dealt = pile[:-size * n - 1:-1]
+        dealt = [c.id for c in pile[:-size * n - 1:-1]]
         del pile[-size * n:]
-        hands = [dealt[(i - first) % n::n] for i in range(n)]
-        s._hands = [[c.id for c in h] for h in hands]
-        s._masks = [mask_of(h) for h in hands]
+        s._hands = hands = [dealt[(i - first) % n::n] for i in range(n)]
+        masks = []
+        for hand in hands:
+            m = 0
+            for i in hand:
+                m |= BITS[i]
+            masks.append(m)
+        s._masks = masks
     if fx is not NOFX:
         for i in range(n):
             fx.append(E.shared(E.Dispense, (first + i) % n, size))
@@ -280,7 +281,7 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     s.colour = card.colour
     s.direction = 1
     if fx is not NOFX:
-        fx.append(E.FirstCard(card))
+        fx.append(E.shared(E.FirstCard, card))
     first = (s.dealer + 1) % s.n
     s.turn = first
     s.actor = first
@@ -334,24 +335,8 @@ def start_round(s: State, fx: Effects) -> None:
 
 
 def hand_points(s: State, hand: Iterable[Card]) -> int:
-    points = _points(s)
-    return sum(points[c.id] for c in hand)
-
-
-_POINTS: dict[Tables, list[int]] = {}  # per rule tables (edition and options), by card id
-
-
-def _points(s: State) -> list[int]:
-    """What each card of the edition counts at the end of a round, by card id."""
-    found = _POINTS.get(s.tables)
-    if found is None:
-        ed = s.edition
-        wd4 = (s.options.wild_draw4_points if "wild_draw4_points" in ed.option_defaults
-               else None)
-        found = _POINTS[s.tables] = [0] * len(BY_ID)
-        for c in ed.deck:
-            found[c.id] = ed.card_points(c, wd4)
-    return found
+    points = s.tables.points
+    return sum([points[c.id] for c in hand])
 
 
 def round_over(s: State, fx: Effects) -> None:
@@ -366,8 +351,8 @@ def round_over(s: State, fx: Effects) -> None:
         fx.append(E.shared(E.Prompt, seat, "hand_entry"))
         return
     winner = s.out
-    by_id = _points(s).__getitem__
-    points = tuple(sum(map(by_id, h)) for h in s._hands)
+    by_id = s.tables.points  # hand_points, on the ids held
+    points = tuple(sum([by_id[i] for i in h]) for h in s._hands)
     if s.options.scoring == "winner_takes":
         scores = list(s.scores)
         scores[winner] += sum(points)

@@ -91,3 +91,59 @@ def test_the_caller_cannot_change_the_state_through_what_it_reads():
     listed.clear()  # the caller's list is its own
     assert isinstance(hands[0], tuple) and isinstance(counts, tuple)
     assert snapshot(state) == before and legal_actions(state)
+
+
+def test_a_listed_action_is_checked_again_once_the_state_changed_otherwise():
+    # apply takes an action listed for this very state without a second check; a state
+    # changed since (here a bot's view of other hands) must check it in full again
+    state = _playing()
+    seat = state.to_act
+    play = next(a for a in legal_actions(state) if isinstance(a, Play))
+    hands = list(state.hands)
+    hands[seat] = tuple(c for c in hands[seat] if c != play.card)
+    state.assume_hands(hands)
+    with pytest.raises(IllegalAction, match="does not hold"):
+        apply(state, play)
+
+
+def test_the_memo_of_listings_stays_bounded_and_a_cleared_memo_plays_the_same(monkeypatch):
+    from uno_core import engine
+
+    def play(rounds):
+        rng = random.Random(4)
+        state = new_match("power", 3, {"target_score": 100000})
+        while state.round_no <= rounds:
+            action = (sample_outcome(state, rng) if state.to_act == CHANCE
+                      else rng.choice(legal_actions(state)))
+            state, _ = apply(state, action)
+        return state
+
+    full = play(6)
+    monkeypatch.setattr(engine, "_MEMO_LIMIT", 3)
+    for known in full._memo:
+        known.clear()
+    small = play(6)
+    assert snapshot(small) == snapshot(full)
+    assert max(len(known) for known in small._memo) <= 3
+
+
+@pytest.mark.parametrize("edition", EDITION_NAMES)
+def test_legal_actions_list_plays_in_card_id_order_whatever_the_hand_order(edition):
+    # the order a memoized listing needs (docs/architecture.md): by card, each card's
+    # variants together, then the draw, press or pass; the hand keeps the order held
+    rng = random.Random(11)
+    state = new_match(edition, 3)
+    seen = 0
+    while seen < 300:
+        if state.over:
+            state = new_match(edition, 3)
+        if state.to_act == CHANCE:
+            state, _ = apply(state, sample_outcome(state, rng))
+            continue
+        legal = legal_actions(state)
+        ids = [a.card.id for a in legal if isinstance(a, Play)]
+        assert ids == sorted(ids)
+        others = [i for i, a in enumerate(legal) if not isinstance(a, Play)]
+        assert all(i >= len(ids) for i in others)  # plays first
+        seen += bool(ids)
+        state, _ = apply(state, rng.choice(legal))

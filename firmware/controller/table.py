@@ -50,6 +50,7 @@ from firmware.controller.ejections import SYSTEM_RNG, Ejections, Job, RngFor
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
 from firmware.controller.seats import ARM, SeatButtons
+from firmware.controller.speech import voice_listener
 from firmware.controller.stops import CutOff
 from firmware.controller.towers import OVERRIDE, TowerWatch
 from firmware.controller.undo import Undo, standing
@@ -94,6 +95,7 @@ class Controller:
         self._reset()
         self.loop.on_safe_state(hardware.close)
         self._load()
+        self.listeners.append(voice_listener(self))  # after the replay: no history is said
         hardware.start(self.loop.post, tower_awaited=self.towers.awaited)
         self.loop.post(_Pump())
         self.loop.on(_Pump, lambda _e: self.settle())
@@ -295,7 +297,7 @@ class Controller:
         tray = status.get("tray")
         if tray is not None:
             ok = ok and all(r.get("ok") for r in tray["readers"].values())
-        return {"ok": ok, **status}
+        return {"ok": ok, **status, "voice": self.services.voice.get_status()}
 
     def submit(self, request: api.Request) -> dict[str, Any]:
         if isinstance(request, api.Admin):

@@ -174,6 +174,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo.not_yours": "{seat} has no declaration to take back: the last one is "
                           "{other}'s {card}",
         "undo.fixed": "{seat}'s {card} stands: {why}, which the table cannot put back",
+        # the screen's texts (firmware/web/app.js `t`)
+        "page.seat": "{name} (seat {number})",
+        "page.seat_unnamed": "Seat {number}",
+        "page.turn": "{seat} to play",
+        "page.press": "{who}press the launcher {count}×",
+        "page.press_until": "{who}press the launcher until cards come out",
+        "page.new_match": "no match yet: tap Match to start one",
+        "page.match_over": "Match over — {winners} won",
+        "page.declared": "{seat} played:",
+        "page.your_cards": "Your cards:",
+        "page.your_cards_wait": "Your cards: wait",
+        "page.start_match": "Start a match",
+        "page.switch_language": "Deutsch",
         "undo.went_on": "{seat}'s {card} stands: the table went on since (the next player "
                         "acted, or a button, press or card came in between)",
     },
@@ -265,6 +278,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "undo.not_yours": "{seat} hat keine Ansage zum Zurücknehmen: die letzte ist "
                           "{card} von {other}",
         "undo.fixed": "{card} von {seat} bleibt: {why}, das kann der Tisch nicht zurücknehmen",
+        "page.seat": "{name} (Platz {number})",
+        "page.seat_unnamed": "Platz {number}",
+        "page.turn": "{seat} ist dran",
+        "page.press": "{who}den Werfer {count}× drücken",
+        "page.press_until": "{who}den Werfer drücken, bis Karten kommen",
+        "page.new_match": "noch kein Spiel: Spiel antippen, um eins zu starten",
+        "page.match_over": "Spiel vorbei — {winners} hat gewonnen",
+        "page.declared": "{seat} hat gelegt:",
+        "page.your_cards": "Deine Karten:",
+        "page.your_cards_wait": "Deine Karten: warten",
+        "page.start_match": "Spiel starten",
+        "page.switch_language": "English",
         "undo.went_on": "{card} von {seat} bleibt: der Tisch hat seither weitergemacht (der "
                         "nächste Spieler war dran, oder eine Taste, ein Druck oder eine Karte "
                         "kam dazwischen)",
@@ -303,6 +328,19 @@ class Words:
 
     def seat(self, seat: int) -> str:
         return seat_name(seat, self.names, self.lang)
+
+
+def screen_catalog(lang: str, table_language: str = DEFAULT_LANGUAGE) -> dict[str, object]:
+    """What the screen words itself with (GET /api/messages): every message of `lang`,
+    and the name of each card of each edition's deck (the seeds' words in German)."""
+    from uno_core import EDITIONS  # noqa: PLC0415 - the editions only the screen needs
+    from uno_core.cards import format_card  # noqa: PLC0415
+
+    check_language(lang)
+    cards = {name: {format_card(c): card_name(c, lang, name) for c in ed.deck}
+             for name, ed in EDITIONS.items()}
+    return {"language": lang, "table_language": table_language, "languages": list(LANGUAGES),
+            "messages": dict(MESSAGES[lang]), "cards": cards}
 
 
 def kind_name(kind: str, lang: str, edition: str | None = None) -> str:

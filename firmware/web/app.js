@@ -2,7 +2,7 @@
 // Plain ES module, no build step. Talks only to the daemon's API (docs/api.md).
 import {
   COLOURS, COLOUR_NAMES, COLOUR_SHAPES, TOWERS,
-  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, turnReason,
+  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setSeatWords, turnReason,
 } from "./rules.js";
 
 const params = new URLSearchParams(location.search);
@@ -30,6 +30,42 @@ const ui = {
 };
 window.unotable = ui; // for people poking at the screen from the browser console
 
+// ---------------------------------------------------------------- the screen's language
+// The texts come from the table's catalog (GET /api/messages, firmware/messages.py) in the
+// table's [table] language, or the one this browser switched to (kept in localStorage).
+const LANG_KEY = "unotable-lang";
+const words = { language: null, messages: {}, cards: {}, languages: ["en", "de"] };
+
+/** The catalog's text `key` with its {placeholders} filled from `args`. */
+function t(key, args = {}) {
+  const template = words.messages[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? String(args[name]) : all));
+}
+
+/** A card's name as this edition's sheet says it in the screen's language ("rote Aussetzen"). */
+function cardTitle(text) {
+  return words.cards[ui.state?.edition]?.[text] ?? cardName(text);
+}
+
+async function loadWords(lang = localStorage.getItem(LANG_KEY)) {
+  try {
+    const res = await request("GET", lang ? `/api/messages?lang=${encodeURIComponent(lang)}` : "/api/messages");
+    if (!res.ok) return;
+    Object.assign(words, res.data);
+    document.documentElement.lang = words.language;
+    setSeatWords((name, number) => (name ? t("page.seat", { name, number }) : t("page.seat_unnamed", { number })));
+    const button = $("#lang");
+    if (button) button.textContent = t("page.switch_language");
+  } catch { /* the table is down: the next connection renders again */ }
+}
+
+async function switchLanguage() {
+  const next = words.languages.find((l) => l !== words.language) ?? "en";
+  localStorage.setItem(LANG_KEY, next);
+  await loadWords(next);
+  render();
+}
+
 // ---------------------------------------------------------------- DOM helpers
 
 function h(tag, attrs = {}, ...kids) {
@@ -52,7 +88,7 @@ function cardEl(text, attrs = {}, big = false) {
   const c = parseCard(text);
   const colour = c.colour || "W";
   const letter = c.colour ? `${COLOUR_SHAPES[c.colour]}${c.colour}` : "W";
-  return h("span", { class: `card c-${colour}${big ? " big" : ""}`, title: cardName(text), ...attrs },
+  return h("span", { class: `card c-${colour}${big ? " big" : ""}`, title: cardTitle(text), ...attrs },
     h("span", { class: "face" }, face(c)), h("span", { class: "cl" }, letter));
 }
 
@@ -175,8 +211,8 @@ function waitingText(s) {
     const who = named(w.seat) ? `${named(w.seat)}: ` : "";
     switch (w.kind) {
       case "press":
-        return w.until_cards ? `${who}press the launcher until cards come out`
-          : `${who}press the launcher ${w.presses ?? w.count ?? 1}×`;
+        return w.until_cards ? t("page.press_until", { who })
+          : t("page.press", { who, count: w.presses ?? w.count ?? 1 });
       case "tower": return `move the ${w.tower} tower to ${w.seat === null || w.seat === undefined ? "the neutral spot" : named(w.seat)}`;
       case "reload": return "reload the launcher, then press resume";
       case "jam": return "jam: clear it and press resume";
@@ -184,9 +220,9 @@ function waitingText(s) {
       case "alarm": return `the ${w.tower} tower ${w.slot === null || w.slot === undefined ? "was lifted off the tray" : `moved to ${slotName(s, w.slot)}`} without a capture: put it back at ${slotName(s, w.expected)}`;
       case "cards-out": return `an ejection to ${named(w.seat)} was cut off: count the cards that came out and enter them`;
       case "ejecting": return `the launcher is ejecting${w.seat === null || w.seat === undefined ? "" : ` for ${named(w.seat)}`}`;
-      case "new-match": return "no match yet: tap Match to start one";
-      case "match-over": return `Match over — ${(w.winners ?? s.winners ?? []).map(named).join(", ")} won`;
-      case "turn": return `${named(w.seat)} to play`;
+      case "new-match": return t("page.new_match");
+      case "match-over": return t("page.match_over", { winners: (w.winners ?? s.winners ?? []).map(named).join(", ") });
+      case "turn": return t("page.turn", { seat: named(w.seat) });
       case "play-drawn": return `${who}play the drawn card or keep it`;
       case "extra-play": return `${who}play another card or pass`;
       case "challenge": return `${who}challenge the Wild Draw 4 or take the cards`;
@@ -203,7 +239,7 @@ function waitingText(s) {
     }
   }
   if (s.paused) return `paused${typeof s.paused === "string" && s.paused !== "paused" ? `: ${s.paused}` : ""}`;
-  if (!s.edition) return "no match yet: tap Match to start one";
+  if (!s.edition) return t("page.new_match");
   const owed = (s.owed ?? [])[0];
   if (owed) {
     if (owed.kind === "draw") return `${named(owed.seat)}: take ${owed.count} card${owed.count === 1 ? "" : "s"}`;
@@ -212,7 +248,7 @@ function waitingText(s) {
   }
   const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
-    case "play": return `${who} to play`;
+    case "play": return t("page.turn", { seat: who });
     case "drawn": return `${who}: play the drawn card or keep it`;
     case "extra": return `${who}: play another card or pass`;
     case "challenge": return `${who}: challenge the Wild Draw 4 or take the cards`;
@@ -220,7 +256,7 @@ function waitingText(s) {
     case "first_colour": return `${who}: choose the first colour`;
     case "four_towers": return `${who}: all four towers: lay down all cards but one?`;
     case "hand_entry": return `${who}: enter the cards left in your hand`;
-    case "match_over": return `Match over — ${(s.winners ?? []).map(named).join(", ")} won`;
+    case "match_over": return t("page.match_over", { winners: (s.winners ?? []).map(named).join(", ") });
     default: return s.chance ? `the table: ${s.chance}` : s.phase ?? "";
   }
 }
@@ -299,7 +335,7 @@ function render() {
     $("#waiting").textContent = waitingText(s);
     $("#seats").replaceChildren();
     $("#actions").replaceChildren(h("button", { type: "button", class: "primary", id: "setup-now",
-      onclick: () => $("#open-setup").click() }, "Start a match"));
+      onclick: () => $("#open-setup").click() }, t("page.start_match")));
     if (ui.sheet) renderSheet();
     return;
   }
@@ -366,7 +402,7 @@ function renderHand(s) {
   if (!hand) return;
   const busy = playBlocked(s);  // the launcher, a deal, a press or a tower comes first: the table would refuse
   const mine = !busy && turnReason(s, MY_SEAT) === null;
-  el.replaceChildren(h("span", { class: "label" }, busy ? "Your cards: wait" : "Your cards:"),
+  el.replaceChildren(h("span", { class: "label" }, t(busy ? "page.your_cards_wait" : "page.your_cards")),
     ...hand.map((c) => h("button", { type: "button", class: `cardbtn${mine && matchReason(s, c) ? " dim" : ""}`,
       "data-hand": c, disabled: busy, onclick: () => tapHand(c) }, cardEl(c))));
 }
@@ -394,7 +430,7 @@ function renderActions(s) {
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
   if (playPhase && seat !== null && (MY_SEAT === null || s.to_act === MY_SEAT)) {
     // tap the colour, tap the card, confirm: three taps for a number card
-    buttons.push(h("span", { class: "declare-label", id: "declare" }, `${shortName(s, seat)} played:`),
+    buttons.push(h("span", { class: "declare-label", id: "declare" }, t("page.declared", { seat: shortName(s, seat) })),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
         disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
   }
@@ -567,7 +603,7 @@ function playSheet(sh) {
     return { title, content: [tabs(sh), grid(sh, pickCard, (c) => matchReason(s, c) !== null)] };
   }
   const need = needs(s, sh.seat, sh.card);
-  const parts = [h("div", { class: "chosen" }, cardEl(sh.card, {}, true), h("span", {}, cardName(sh.card)))];
+  const parts = [h("div", { class: "chosen" }, cardEl(sh.card, {}, true), h("span", { id: "chosen-name" }, cardTitle(sh.card)))];
   if (need.colour) {
     parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, "Colour:"),
       COLOURS.map((c) => h("button", { type: "button", class: `pick c-${c}${sh.colour === c ? " on" : ""}`,
@@ -810,6 +846,7 @@ $("#open-setup").addEventListener("click", () => {
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
+$("#lang").addEventListener("click", switchLanguage);
 
 loadCatalog().then(render, () => {});  // retried on every connection until it loads
-connect();
+loadWords().finally(connect);  // the texts first: the board is worded in them from the start

@@ -114,11 +114,11 @@ async function send(path, body) {
   try {
     res = await request("POST", path, body);
   } catch (err) {
-    showError(`the table did not answer: ${err.message}`);
+    showError(t("page.no_answer", { error: err.message }));
     return false;
   }
   if (!res.ok) {
-    showError(res.data?.reason ?? `refused (${res.status})`);
+    showError(res.data?.reason ?? t("page.refused", { status: res.status }));
     return false;
   }
   refresh();
@@ -438,39 +438,39 @@ function renderActions(s) {
     // the daemon arms the call: UNO is said together with the second-to-last card
     const armed = s.uno_armed.includes(seat);
     buttons.push(h("button", { id: "arm-uno", type: "button", class: armed ? "" : "uno", disabled: armed,
-      onclick: () => send("/api/uno", { seat }) }, armed ? "UNO said ✓" : "UNO!"));
+      onclick: () => send("/api/uno", { seat }) }, t(armed ? "page.uno_said" : "page.uno")));
   }
   if (s.uno_exposed !== null && s.uno_exposed !== undefined) {
     const x = s.uno_exposed;
     if (MY_SEAT === null || MY_SEAT === x) {
       prompts.push(h("button", { id: "call-uno", type: "button", class: "uno",
-        onclick: () => send("/api/uno", { seat: x }) }, `${shortName(s, x)}: UNO!`));
+        onclick: () => send("/api/uno", { seat: x }) }, t("page.call_uno", { seat: shortName(s, x) })));
     }
     if (MY_SEAT === null) {
       prompts.push(h("button", { id: "catch", type: "button", onclick: () => openSheet({ kind: "catch", target: x }) },
-        `Catch ${shortName(s, x)}`));
+        t("page.catch", { seat: shortName(s, x) })));
     } else if (MY_SEAT !== x) {
       prompts.push(h("button", { id: "catch", type: "button", onclick: () => send("/api/catch", { seat: MY_SEAT, target: x }) },
-        `Catch ${shortName(s, x)}`));
+        t("page.catch", { seat: shortName(s, x) })));
     }
   }
   if (s.phase === "challenge" && s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act)) {
     prompts.push(h("button", { id: "challenge", type: "button",
-      onclick: () => send("/api/challenge", { seat: s.to_act }) }, `${shortName(s, s.to_act)}: challenge!`));
+      onclick: () => send("/api/challenge", { seat: s.to_act }) }, t("page.challenge", { seat: shortName(s, s.to_act) })));
   }
   const mine = s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act);
   const who = s.to_act >= 0 ? shortName(s, s.to_act) : "";
   const decide = (decision, extra = {}) => send("/api/decide", { seat: s.to_act, decision, ...extra });
   if (mine && s.phase === "challenge") {
-    prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, `${who}: take the cards`));
+    prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, t("page.accept", { seat: who })));
   }
   if (mine && s.phase === "verdict") {
-    prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, "Guilty"),
-      h("button", { id: "innocent", type: "button", onclick: () => decide("innocent") }, "Innocent"));
+    prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, t("page.guilty")),
+      h("button", { id: "innocent", type: "button", onclick: () => decide("innocent") }, t("page.innocent")));
   }
   if (mine && !(s.owed ?? []).length && (s.phase === "drawn" || s.phase === "extra")) {
     prompts.push(h("button", { id: "pass", type: "button", onclick: () => decide("pass") },
-      s.phase === "drawn" ? `${who}: keep it` : `${who}: pass`));
+      t(s.phase === "drawn" ? "page.keep" : "page.pass", { seat: who })));
   }
   if (mine && s.phase === "first_colour") {
     prompts.push(...COLOURS.map((c) => h("button", { type: "button", class: `pick c-${c}`, "data-first-colour": c,
@@ -522,7 +522,7 @@ function renderActions(s) {
   const blocked = ["paused", "jam", "reload", "shuffle"].includes(s.waiting?.kind);
   if ((s.paused || blocked) && MY_SEAT === null) {
     buttons.push(h("button", { id: "resume", type: "button", class: "primary",
-      onclick: () => send("/api/admin/resume", {}) }, "Resume"));
+      onclick: () => send("/api/admin/resume", {}) }, t("page.resume")));
   }
   $("#actions").replaceChildren(...buttons);
   $("#prompts").replaceChildren(...prompts);
@@ -776,7 +776,7 @@ function setupSheet(sh) {
       h("details", {}, h("summary", {}, "House rules"), h("div", { class: "options" }, opts)),
       h("div", { class: "confirm-row" },
         h("button", { type: "button", id: "pause", onclick: () => send("/api/admin/pause", {}) }, "Pause"),
-        h("button", { type: "button", id: "resume-setup", onclick: () => send("/api/admin/resume", {}) }, "Resume"),
+        h("button", { type: "button", id: "resume-setup", onclick: () => send("/api/admin/resume", {}) }, t("page.resume")),
         h("button", { type: "button", id: "start", class: "primary", onclick: start }, "Start new match")),
     ],
   };

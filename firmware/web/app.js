@@ -214,26 +214,25 @@ function waitingText(s) {
         return w.until_cards ? t("page.press_until", { who })
           : t("page.press", { who, count: w.presses ?? w.count ?? 1 });
       case "tower": return `move the ${w.tower} tower to ${w.seat === null || w.seat === undefined ? "the neutral spot" : named(w.seat)}`;
-      case "reload": return "reload the launcher, then press resume";
-      case "jam": return "jam: clear it and press resume";
+      case "reload": return t("page.reload");
+      case "jam": return t("page.jam");
       case "paused": return `paused${w.reason && w.reason !== "paused" ? `: ${w.reason}` : ""}`;
       case "alarm": return `the ${w.tower} tower ${w.slot === null || w.slot === undefined ? "was lifted off the tray" : `moved to ${slotName(s, w.slot)}`} without a capture: put it back at ${slotName(s, w.expected)}`;
-      case "cards-out": return `an ejection to ${named(w.seat)} was cut off: count the cards that came out and enter them`;
+      case "cards-out": return t("page.cards_out", { seat: named(w.seat) });
       case "ejecting": return `the launcher is ejecting${w.seat === null || w.seat === undefined ? "" : ` for ${named(w.seat)}`}`;
       case "new-match": return t("page.new_match");
       case "match-over": return t("page.match_over", { winners: (w.winners ?? s.winners ?? []).map(named).join(", ") });
       case "turn": return t("page.turn", { seat: named(w.seat) });
-      case "play-drawn": return `${who}play the drawn card or keep it`;
-      case "extra-play": return `${who}play another card or pass`;
-      case "challenge": return `${who}challenge the Wild Draw 4 or take the cards`;
-      case "verdict": return `${who}look at the hand: guilty or innocent?`;
-      case "colour": return `${who}choose the first colour`;
-      case "four-towers": return `${who}all four towers: lay down all cards but one?`;
-      case "hand": return `${who}enter the cards left in your hand`;
-      case "reveal": return `${who}turn the first card and enter it`;
-      case "dealer-cards": return `everyone turns a card to choose the dealer (${(w.missing ?? []).map(named).join(", ")})`;
-      case "shuffle": return w.round_start ? "gather and shuffle all cards, load the launcher, then resume"
-        : "shuffle the discard pile (all but its top card) into the launcher, then resume";
+      case "play-drawn": return t("page.play_drawn", { who });
+      case "extra-play": return t("page.extra_play", { who });
+      case "challenge": return t("page.challenge_or_take", { who });
+      case "verdict": return t("page.verdict", { who });
+      case "colour": return t("page.first_colour", { who });
+      case "four-towers": return t("page.four_towers", { who });
+      case "hand": return t("page.hand", { who });
+      case "reveal": return t("page.reveal", { who });
+      case "dealer-cards": return t("page.dealer_cards", { missing: (w.missing ?? []).map(named).join(", ") });
+      case "shuffle": return t(w.round_start ? "page.shuffle_start" : "page.shuffle_pile");
       case "extra-cards": case "journal": return w.message;  // the daemon's words: seat and count, or the cause
       default: if (w.text || w.message) return w.text || w.message;
     }
@@ -249,13 +248,13 @@ function waitingText(s) {
   const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
     case "play": return t("page.turn", { seat: who });
-    case "drawn": return `${who}: play the drawn card or keep it`;
-    case "extra": return `${who}: play another card or pass`;
-    case "challenge": return `${who}: challenge the Wild Draw 4 or take the cards`;
-    case "verdict": return `${who}: look at the hand: guilty or innocent?`;
-    case "first_colour": return `${who}: choose the first colour`;
-    case "four_towers": return `${who}: all four towers: lay down all cards but one?`;
-    case "hand_entry": return `${who}: enter the cards left in your hand`;
+    case "drawn": return t("page.play_drawn", { who: `${who}: ` });
+    case "extra": return t("page.extra_play", { who: `${who}: ` });
+    case "challenge": return t("page.challenge_or_take", { who: `${who}: ` });
+    case "verdict": return t("page.verdict", { who: `${who}: ` });
+    case "first_colour": return t("page.first_colour", { who: `${who}: ` });
+    case "four_towers": return t("page.four_towers", { who: `${who}: ` });
+    case "hand_entry": return t("page.hand", { who: `${who}: ` });
     case "match_over": return t("page.match_over", { winners: (s.winners ?? []).map(named).join(", ") });
     default: return s.chance ? `the table: ${s.chance}` : s.phase ?? "";
   }

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import uno_core as U
-from firmware.messages import MESSAGES, card_name, colour_name, kind_name, text, tower_name
+from firmware.messages import MESSAGES, Words, card_name, colour_name, kind_name, tower_name
 from uno_core.effects import EVERYONE_ONCE, UNTIL_CARDS
 
 # a seat's own press on its turn: what the launcher gives is said, not the press it owes
@@ -32,21 +32,12 @@ def turn_of(state: U.State | None) -> int | None:
     return state.to_act if state.to_act >= 0 else None
 
 
-class _Say:
+class _Say(Words):
     """The context of one event: language, seat names, edition."""
 
     def __init__(self, lang: str, names: Sequence[str], edition: str | None) -> None:
-        self.lang = lang
-        self.names = names
+        super().__init__(lang, names)
         self.edition = edition
-
-    def __call__(self, key: str, **values: object) -> str:
-        return text(self.lang, key, **values)
-
-    def seat(self, seat: int) -> str:
-        if 0 <= seat < len(self.names):
-            return self.names[seat]
-        return self("seat.fallback", number=seat + 1)  # 1-based, as the screen numbers seats
 
     def seats(self, seats: Sequence[int]) -> str:
         named = [self.seat(s) for s in seats]

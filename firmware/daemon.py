@@ -2,7 +2,10 @@
 
     config -> journal -> loop -> table (the controller, built by `make_table`)
     -> API server -> READY=1 + watchdog -> ... -> events stop -> safe state (motor off)
-    -> STOPPING=1 -> API closed (within ~2 s) -> journal closed
+    -> STOPPING=1 -> API closed (within ~2 s) -> voice closed -> journal closed
+
+The voice (`[voice]`, docs/voice.md) opens with the journal; the controller hooks it to
+its events. A voice that cannot speak warns once and the table plays on silently.
 
 `make_table(services)` builds the controller from the opened services; it registers
 its own loop handlers and safe-state callbacks and returns the `Table` the API serves.
@@ -22,6 +25,7 @@ from firmware.errors import JournalError, StartRefused
 from firmware.journal import Journal, refusal
 from firmware.loop import TableLoop
 from firmware.notify import Notifier
+from firmware.voice import Speaker, Voice, open_voice
 from hal.clock import Clock
 
 log = logging.getLogger(__name__)
@@ -35,6 +39,7 @@ class Services:
     journal: Journal
     loop: TableLoop
     notifier: Notifier
+    voice: Voice = field(default_factory=lambda: Voice(None))  # speaks announcements
     _listeners: list[Callable[[Mapping[str, Any]], None]] = field(default_factory=list)
 
     def publish(self, event: Mapping[str, Any]) -> None:
@@ -54,8 +59,12 @@ class Daemon:
         *,
         env: Mapping[str, str] | None = None,
         clock: Clock | None = None,
+        speaker: Speaker | None = None,
     ) -> None:
+        """`speaker`: what the voice speaks through when `[voice] enabled` (espeak-ng
+        unless given; the tests give a recorder)."""
         self.config = config
+        self._speaker = speaker
         self._make_table = make_table
         self._env = os.environ if env is None else env
         self.loop = TableLoop(clock=clock)
@@ -90,7 +99,9 @@ class Daemon:
         journal = self._journal
         path = journal.path
         self.loop.on_shutdown(_closer(journal))
-        services = Services(self.config, journal, self.loop, self.notifier)
+        voice = open_voice(self.config.voice, self.config.table.language, speaker=self._speaker)
+        self.loop.on_shutdown(_closer(voice))  # registered after the journal: closed before it
+        services = Services(self.config, journal, self.loop, self.notifier, voice)
         self.services = services
         table = self._make_table(services)
         server = ApiServer.from_config(self.config.api, table, self.loop)
@@ -113,9 +124,9 @@ class Daemon:
         self.notifier.stopping(f"stopping: {self.loop.stop_reason}")
 
 
-def _closer(journal: Journal) -> Callable[[], Any]:
+def _closer(thing: Journal | Voice) -> Callable[[], Any]:
     async def close() -> None:
-        journal.close()
+        thing.close()
 
     return close
 

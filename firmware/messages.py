@@ -10,7 +10,7 @@ has the table of German names with the seed each comes from.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from uno_core.cards import (
     COLOUR_NAMES,
@@ -126,6 +126,96 @@ MESSAGES: dict[str, dict[str, str]] = {
         "round.running_low": "{seat} wins the round. {seat} has {total} points.",
         "match.one": "{seats} wins the match with {score} points!",
         "match.many": "{seats} win the match with {score} points!",
+        # the table's own messages: waits, refusals, stops (firmware/controller/)
+        "slot.neutral": "the neutral slot",
+        "slot.nowhere": "nowhere",
+        "resume": "then resume (POST /api/admin/resume)",
+        "wait.new_match": "start a match (admin new-match)",
+        "wait.match_over": "match over",
+        "wait.paused": "paused ({reason}): resume to go on",
+        "wait.dealer_cards": "everyone turns a card to choose the dealer (reveal)",
+        "wait.shuffle_start": "gather all cards, shuffle, load the launcher, then resume",
+        "wait.shuffle_pile": "the launcher is empty: shuffle the discard pile but its top card "
+                             "into it, then resume",
+        "wait.reveal": "{seat}: turn the first card and say which it is",
+        "wait.ejecting": "the launcher is ejecting",
+        "wait.ejecting_for": "the launcher is ejecting for {seat}",
+        "wait.aiming": "the launcher turns to {seat}",
+        "wait.press_until": "{seat}: press the launcher until cards come",
+        "wait.press": "{seat}: press the launcher {count} more time(s)",
+        "wait.decide": "{seat}: {what}",
+        "wait.tower": "move tower {tower} to {slot}",
+        "stop.jam": "the launcher is jammed: clear it, {resume}",
+        "stop.reload": "the launcher's hopper is empty: reload it, {resume}",
+        "stop.extra_cards": "{count} card(s) too many came out for {seat}: put them back under "
+                            "the launcher's stack, {resume}",
+        "stop.cut_off": "an ejection to {seat} was cut off: count the cards that came out and "
+                        "enter them (override cards-out)",
+        "alarm.moved": "tower {tower} moved to {slot} without a capture: put it back at {expected}",
+        "alarm.lifted": "tower {tower} was lifted off {slot} without a capture: put it back at "
+                        "{expected}",
+        "alarm.stands": "tower {tower} stands at {slot} without a capture: put it back at "
+                        "{expected}",
+        "alarm.off_tray": "tower {tower} is off the tray without a capture: put it back at "
+                          "{expected}",
+        "event.protected": "tower {tower} protects {seat} from {card}",
+        "refused.no_match": "no match: start one with POST /api/admin/new-match",
+        "refused.match_over": "the match is over: start a new one with POST /api/admin/new-match",
+        "refused.waits": "the table waits: {message}",
+        "refused.ejecting": "the launcher is ejecting: wait for it before a new match",
+        "refused.not_playing": "{seat} does not play in this match",
+        "refused.nothing_to_call": "{seat} has {count} cards: nothing to call",
+        "refused.call_before": " (UNO is called before the second-to-last card: press while "
+                               "holding two cards; a forgotten call is drawn at once, nobody "
+                               "catches)",
+        "refused.no_tower_wait": "the table does not wait for tower {tower} at {slot}",
+        "button.seat": "{seat}'s button",
+        "undo.nothing": "there is no declaration to take back",
+        "undo.not_yours": "{seat} has no declaration to take back: the last one is "
+                          "{other}'s {card}",
+        "undo.fixed": "{seat}'s {card} stands: {why}, which the table cannot put back",
+        # the screen's texts (firmware/web/app.js `t`)
+        "page.seat": "{name} (seat {number})",
+        "page.seat_unnamed": "Seat {number}",
+        "page.turn": "{seat} to play",
+        "page.press": "{who}press the launcher {count}×",
+        "page.press_until": "{who}press the launcher until cards come out",
+        "page.new_match": "no match yet: tap Match to start one",
+        "page.match_over": "Match over — {winners} won",
+        "page.declared": "{seat} played:",
+        "page.your_cards": "Your cards:",
+        "page.your_cards_wait": "Your cards: wait",
+        "page.start_match": "Start a match",
+        "page.switch_language": "Deutsch",
+        "page.uno": "UNO!",
+        "page.uno_said": "UNO said ✓",
+        "page.call_uno": "{seat}: UNO!",
+        "page.catch": "Catch {seat}",
+        "page.challenge": "{seat}: challenge!",
+        "page.accept": "{seat}: take the cards",
+        "page.guilty": "Guilty",
+        "page.innocent": "Innocent",
+        "page.keep": "{seat}: keep it",
+        "page.pass": "{seat}: pass",
+        "page.resume": "Resume",
+        "page.no_answer": "the table did not answer: {error}",
+        "page.refused": "refused ({status})",
+        "page.play_drawn": "{who}play the drawn card or keep it",
+        "page.extra_play": "{who}play another card or pass",
+        "page.challenge_or_take": "{who}challenge the Wild Draw 4 or take the cards",
+        "page.verdict": "{who}look at the hand: guilty or innocent?",
+        "page.first_colour": "{who}choose the first colour",
+        "page.four_towers": "{who}all four towers: lay down all cards but one?",
+        "page.hand": "{who}enter the cards left in your hand",
+        "page.reload": "reload the launcher, then press resume",
+        "page.jam": "jam: clear it and press resume",
+        "page.reveal": "{who}turn the first card and enter it",
+        "page.cards_out": "an ejection to {seat} was cut off: count the cards that came out and enter them",
+        "page.dealer_cards": "everyone turns a card to choose the dealer ({missing})",
+        "page.shuffle_start": "gather and shuffle all cards, load the launcher, then resume",
+        "page.shuffle_pile": "shuffle the discard pile (all but its top card) into the launcher, then resume",
+        "undo.went_on": "{seat}'s {card} stands: the table went on since (the next player "
+                        "acted, or a button, press or card came in between)",
     },
     "de": {
         "card.number": "{colour} {number}",
@@ -165,6 +255,98 @@ MESSAGES: dict[str, dict[str, str]] = {
         "round.running_low": "{seat} gewinnt die Runde. {seat} hat {total} Punkte.",
         "match.one": "{seats} gewinnt das Spiel mit {score} Punkten!",
         "match.many": "{seats} gewinnen das Spiel mit {score} Punkten!",
+        "slot.neutral": "den neutralen Platz",
+        "slot.nowhere": "nirgends",
+        "resume": "dann fortsetzen (POST /api/admin/resume)",
+        "wait.new_match": "ein Spiel starten (admin new-match)",
+        "wait.match_over": "Spiel vorbei",
+        "wait.paused": "Pause ({reason}): zum Weiterspielen fortsetzen",
+        "wait.dealer_cards": "jeder deckt eine Karte auf, um den Kartengeber zu bestimmen "
+                             "(reveal)",
+        "wait.shuffle_start": "alle Karten einsammeln, mischen, den Werfer laden, dann "
+                              "fortsetzen",
+        "wait.shuffle_pile": "der Werfer ist leer: den Ablagestapel bis auf die oberste Karte "
+                             "mischen und einlegen, dann fortsetzen",
+        "wait.reveal": "{seat}: die erste Karte aufdecken und sagen, welche es ist",
+        "wait.ejecting": "der Werfer wirft Karten aus",
+        "wait.ejecting_for": "der Werfer wirft Karten für {seat} aus",
+        "wait.aiming": "der Werfer dreht sich zu {seat}",
+        "wait.press_until": "{seat}: den Werfer drücken, bis Karten kommen",
+        "wait.press": "{seat}: den Werfer noch {count} mal drücken",
+        "wait.decide": "{seat}: {what}",
+        "wait.tower": "Turm {tower} auf {slot} stellen",
+        "stop.jam": "der Werfer klemmt: Stau beseitigen, {resume}",
+        "stop.reload": "der Werfer ist leer: Karten nachlegen, {resume}",
+        "stop.extra_cards": "{count} Karte(n) zu viel für {seat} herausgekommen: unter den "
+                            "Stapel im Werfer zurücklegen, {resume}",
+        "stop.cut_off": "ein Auswurf an {seat} wurde unterbrochen: die herausgekommenen "
+                        "Karten zählen und eingeben (override cards-out)",
+        "alarm.moved": "Turm {tower} wurde ohne Eroberung auf {slot} gestellt: zurück auf "
+                       "{expected}",
+        "alarm.lifted": "Turm {tower} wurde ohne Eroberung von {slot} genommen: zurück auf "
+                        "{expected}",
+        "alarm.stands": "Turm {tower} steht ohne Eroberung auf {slot}: zurück auf {expected}",
+        "alarm.off_tray": "Turm {tower} ist ohne Eroberung vom Brett genommen: zurück auf "
+                          "{expected}",
+        "event.protected": "Turm {tower} schützt {seat} vor {card}",
+        "refused.no_match": "kein Spiel: eins starten mit POST /api/admin/new-match",
+        "refused.match_over": "das Spiel ist vorbei: ein neues starten mit "
+                              "POST /api/admin/new-match",
+        "refused.waits": "der Tisch wartet: {message}",
+        "refused.ejecting": "der Werfer wirft aus: vor einem neuen Spiel abwarten",
+        "refused.not_playing": "{seat} spielt in diesem Spiel nicht mit",
+        "refused.nothing_to_call": "{seat} hat {count} Karten: kein Uno zu rufen",
+        "refused.call_before": " (Uno wird vor der vorletzten Karte gerufen: mit zwei Karten "
+                               "auf der Hand drücken; ein vergessener Ruf kostet sofort, "
+                               "niemand erwischt)",
+        "refused.no_tower_wait": "der Tisch wartet nicht auf Turm {tower} auf {slot}",
+        "button.seat": "Taste von {seat}",
+        "undo.nothing": "es gibt keine Ansage zum Zurücknehmen",
+        "undo.not_yours": "{seat} hat keine Ansage zum Zurücknehmen: die letzte ist "
+                          "{card} von {other}",
+        "undo.fixed": "{card} von {seat} bleibt: {why}, das kann der Tisch nicht zurücknehmen",
+        "page.seat": "{name} (Platz {number})",
+        "page.seat_unnamed": "Platz {number}",
+        "page.turn": "{seat} ist dran",
+        "page.press": "{who}den Werfer {count}× drücken",
+        "page.press_until": "{who}den Werfer drücken, bis Karten kommen",
+        "page.new_match": "noch kein Spiel: Spiel antippen, um eins zu starten",
+        "page.match_over": "Spiel vorbei — {winners} hat gewonnen",
+        "page.declared": "{seat} hat gelegt:",
+        "page.your_cards": "Deine Karten:",
+        "page.your_cards_wait": "Deine Karten: warten",
+        "page.start_match": "Spiel starten",
+        "page.switch_language": "English",
+        "page.uno": "UNO!",
+        "page.uno_said": "UNO gesagt ✓",
+        "page.call_uno": "{seat}: UNO!",
+        "page.catch": "{seat} erwischen",
+        "page.challenge": "{seat}: herausfordern!",
+        "page.accept": "{seat}: Karten nehmen",
+        "page.guilty": "Schuldig",
+        "page.innocent": "Unschuldig",
+        "page.keep": "{seat}: behalten",
+        "page.pass": "{seat}: passen",
+        "page.resume": "Fortsetzen",
+        "page.no_answer": "der Tisch antwortet nicht: {error}",
+        "page.refused": "abgelehnt ({status})",
+        "page.play_drawn": "{who}die gezogene Karte legen oder behalten",
+        "page.extra_play": "{who}noch eine Karte legen oder passen",
+        "page.challenge_or_take": "{who}die Zieh-4-Karte herausfordern oder die Karten nehmen",
+        "page.verdict": "{who}die Hand ansehen: schuldig oder unschuldig?",
+        "page.first_colour": "{who}die erste Farbe wählen",
+        "page.four_towers": "{who}alle vier Türme: alle Karten bis auf eine ablegen?",
+        "page.hand": "{who}die Karten auf der Hand eingeben",
+        "page.reload": "den Werfer nachladen, dann Fortsetzen drücken",
+        "page.jam": "Stau: beseitigen und Fortsetzen drücken",
+        "page.reveal": "{who}die erste Karte aufdecken und eingeben",
+        "page.cards_out": "ein Auswurf an {seat} wurde unterbrochen: die herausgekommenen Karten zählen und eingeben",
+        "page.dealer_cards": "jeder deckt eine Karte auf, um den Kartengeber zu bestimmen ({missing})",
+        "page.shuffle_start": "alle Karten einsammeln und mischen, den Werfer laden, dann fortsetzen",
+        "page.shuffle_pile": "den Ablagestapel (bis auf die oberste Karte) mischen und in den Werfer legen, dann fortsetzen",
+        "undo.went_on": "{card} von {seat} bleibt: der Tisch hat seither weitergemacht (der "
+                        "nächste Spieler war dran, oder eine Taste, ein Druck oder eine Karte "
+                        "kam dazwischen)",
     },
 }
 
@@ -178,6 +360,41 @@ def check_language(lang: str) -> str:
 def text(lang: str, key: str, **values: object) -> str:
     """The message `key` in `lang`, its placeholders filled from `values`."""
     return MESSAGES[check_language(lang)][key].format(**values)
+
+
+def seat_name(seat: int, names: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> str:
+    """How every message of the table names a seat (engine seat `seat`, 0-based): by its
+    name, else "seat N" numbered from 1, as the screen numbers seats."""
+    if 0 <= seat < len(names) and names[seat]:
+        return names[seat]
+    return text(lang, "seat.fallback", number=seat + 1)
+
+
+class Words:
+    """The table's messages in one language, naming seats by `names` (`seat_name`)."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE, names: Sequence[str] = ()) -> None:
+        self.lang = check_language(lang)
+        self.names = names
+
+    def __call__(self, key: str, **values: object) -> str:
+        return text(self.lang, key, **values)
+
+    def seat(self, seat: int) -> str:
+        return seat_name(seat, self.names, self.lang)
+
+
+def screen_catalog(lang: str, table_language: str = DEFAULT_LANGUAGE) -> dict[str, object]:
+    """What the screen words itself with (GET /api/messages): every message of `lang`,
+    and the name of each card of each edition's deck (the seeds' words in German)."""
+    from uno_core import EDITIONS  # noqa: PLC0415 - the editions only the screen needs
+    from uno_core.cards import format_card  # noqa: PLC0415
+
+    check_language(lang)
+    cards = {name: {format_card(c): card_name(c, lang, name) for c in ed.deck}
+             for name, ed in EDITIONS.items()}
+    return {"language": lang, "table_language": table_language, "languages": list(LANGUAGES),
+            "messages": dict(MESSAGES[lang]), "cards": cards}
 
 
 def kind_name(kind: str, lang: str, edition: str | None = None) -> str:

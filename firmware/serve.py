@@ -8,7 +8,9 @@
   playing in the browser (``unotable demo --serve``); 404 on a real table;
 * ``GET /api/editions`` — every edition with its deck (distinct cards in notation),
   player range, draw mode, and its house-rule options with type, default and limits,
-  so that match set-up and the card picker are built from the rules engine's data.
+  so that match set-up and the card picker are built from the rules engine's data;
+* ``GET /api/messages[?lang=de]`` — the screen's texts and card names in a language
+  (default: the table's `[table] language`), from `firmware.messages`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from aiohttp import web
 
+from firmware.messages import DEFAULT_LANGUAGE, LANGUAGES, screen_catalog
 from uno_core import EDITIONS, OPTION_SPECS
 from uno_core.cards import format_card
 
@@ -67,6 +70,21 @@ async def _editions(request: web.Request) -> web.Response:
     return web.json_response(editions_catalog())
 
 
+def _messages(table: Callable[[], Any]) -> Callable[[web.Request], Any]:
+    async def messages(request: web.Request) -> web.Response:
+        config = getattr(table(), "config", None)
+        table_language = config.table.language if config is not None else DEFAULT_LANGUAGE
+        lang = request.query.get("lang", table_language)
+        if lang not in LANGUAGES:
+            return web.json_response(
+                {"error": "bad_request", "field": "lang",
+                 "reason": f"lang {lang!r} is not a language of the table "
+                           f"(known: {', '.join(LANGUAGES)})"}, status=400)
+        return web.json_response(screen_catalog(lang, table_language))
+
+    return messages
+
+
 def add_screen_routes(app: web.Application, table: Callable[[], Any]) -> None:
     """Add the page's routes; `table()` is the served `Table` (for the on-screen launcher)."""
 
@@ -82,5 +100,6 @@ def add_screen_routes(app: web.Application, table: Callable[[], Any]) -> None:
 
     app.router.add_get("/", _index)
     app.router.add_get("/api/editions", _editions)
+    app.router.add_get("/api/messages", _messages(table))
     app.router.add_post("/api/screen/launcher", launcher)
     app.router.add_static("/static/", WEB_DIR, append_version=False)

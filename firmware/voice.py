@@ -278,7 +278,9 @@ class Voice:
         return f"<Voice {state} spoken={self.spoken} dropped={self.dropped}>"
 
 
-def open_voice(config: VoiceConfig, language: str) -> Voice:
+def open_voice(config: VoiceConfig, language: str, *, speaker: Speaker | None = None) -> Voice:
     """The voice `[voice]` asks for: off unless enabled, else espeak-ng in `language`
-    (the `[table] language`)."""
-    return Voice(Espeak.from_config(config, language) if config.enabled else None)
+    (the `[table] language`), or `speaker` when given."""
+    if not config.enabled:
+        return Voice(None)
+    return Voice(speaker if speaker is not None else Espeak.from_config(config, language))

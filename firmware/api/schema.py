@@ -210,6 +210,9 @@ def openapi(*, token_required: bool) -> Schema:
         "/api/editions": {"get": {"operationId": "editions", "summary": (
             "editions with deck, players and house-rule options (type, default, limits)"),
             "responses": responses(FREE)}},
+        "/api/messages": {"get": {"operationId": "messages", "summary": (
+            "the screen's texts and card names; ?lang=en|de, default the table's language"),
+            "responses": responses(FREE, 400)}},
         "/api/screen/launcher": {"post": {"operationId": "screen_launcher", "summary": (
             "press the simulated launcher button (unotable demo --serve only; 404 otherwise)"),
             "responses": responses(RESULT, 404, 415)}},

@@ -76,11 +76,12 @@ class Ejections:
 
     def get_status(self) -> dict[str, Any]:
         running = self.running
+        words = self.table.words
         return {"jobs": [[j.kind, j.seat, j.count] for j in self.jobs],
                 "running": None if running is None else [running[0], running[1].kind,
                                                          running[1].seat, running[2]],
-                "blocker": None if self.blocker is None else self.blocker.to_json(),
-                "recover": None if self.recover is None else self.recover.to_json(),
+                "blocker": None if self.blocker is None else self.blocker.to_json(words),
+                "recover": None if self.recover is None else self.recover.to_json(words),
                 "turned": self.turned, "aiming": self.aiming, "aimed": self.aimed}
 
     # ------------------------------------------------------------------ what is owed
@@ -148,17 +149,18 @@ class Ejections:
 
     def check_idle(self) -> None:
         if self.running is not None:
-            raise Rejected("the launcher is ejecting: wait for it before a new match")
+            raise Rejected(self.table.words("refused.ejecting"))
 
     def busy(self) -> dict[str, Any] | None:
         """The wait while the launcher turns or ejects (None: it does neither)."""
+        words = self.table.words
         if self.aiming is not None and not self.jobs:
             return {"kind": Wait.EJECTING, "seat": self.aiming, "job": "aim",
-                    "message": f"the launcher turns to seat {self.aiming}"}
+                    "message": words("wait.aiming", seat=words.seat(self.aiming))}
         if self.running is not None or self.jobs:
             job = self.running[1] if self.running else self.jobs[0]
             return {"kind": Wait.EJECTING, "seat": job.seat, "job": job.kind,
-                    "message": f"the launcher is ejecting for seat {job.seat}"}
+                    "message": words("wait.ejecting_for", seat=words.seat(job.seat))}
         return None
 
     # ------------------------------------------------------------------ the motor
@@ -252,7 +254,7 @@ class Ejections:
             t.adopt(eject)
         if self.blocker is not None:
             t.hw.panel.buzz("error")
-            t.publish(self.blocker.to_json())  # its kind: jam, reload or extra-cards
+            t.publish(self.blocker.to_json(t.words))  # its kind: jam, reload or extra-cards
         t.settle()
 
     def write_unjournaled(self) -> None:

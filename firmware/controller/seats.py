@@ -64,10 +64,10 @@ class SeatButtons:
                 self.armed.add(seat)
             t.publish({"kind": "uno_armed", "seat": seat})
             return {"armed": True, "step": t.step}
-        reason = f"seat {seat} has {s.counts[seat]} cards: nothing to call"
+        words = t.words
+        reason = words("refused.nothing_to_call", seat=words.seat(seat), count=s.counts[seat])
         if s.options.forgotten_uno == "at_play":
-            reason += (" (UNO is called before the second-to-last card: press while holding "
-                       "two cards; a forgotten call is drawn at once, nobody catches)")
+            reason += words("refused.call_before")
         raise Rejected(reason, status=422)
 
     def _on_seat(self, event: SeatPressed) -> None:
@@ -76,14 +76,14 @@ class SeatButtons:
         seat = event.seat
         try:
             if s is None or seat >= s.n:
-                raise Rejected(f"seat {seat} does not play in this match")
+                raise Rejected(t.words("refused.not_playing", seat=t.words.seat(seat)))
             if s.exposed >= 0 and s.exposed != seat:
                 t.gate()
                 t.accept(U.Catch(seat, s.exposed))
             else:
                 self.call_uno(seat)
         except Rejected as exc:
-            self._refuse(f"seat {seat} button", exc.reason)
+            self._refuse(t.words("button.seat", seat=t.words.seat(seat)), exc.reason)
 
     def _on_launcher(self, _event: LauncherPressed) -> None:
         t = self.table

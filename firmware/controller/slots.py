@@ -9,8 +9,7 @@ slot; nothing else in firmware compares a tower's place with -1.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
+from firmware.messages import Words
 from hal.tray import NEUTRAL, Slot
 from uno_core.effects import NEUTRAL as ENGINE_NEUTRAL
 
@@ -22,15 +21,11 @@ def slot_of(seat: int) -> Slot:
     return NEUTRAL if seat == ENGINE_NEUTRAL else seat
 
 
-def _seat(seat: int) -> str:
-    return f"seat {seat}"
-
-
-def slot_name(slot: Slot | None, seat_name: Callable[[int], str] = _seat) -> str:
-    """How people hear a slot: "the neutral slot", "seat 2" (or `seat_name(seat)`),
-    "nowhere" for a tower off the tray (None)."""
+def slot_name(slot: Slot | None, words: Words) -> str:
+    """How people hear a slot: "the neutral slot", a seat as `words` names it ("North",
+    "seat 2" numbered from 1), "nowhere" for a tower off the tray (None)."""
     if slot == NEUTRAL:
-        return "the neutral slot"
+        return words("slot.neutral")
     if slot is None:
-        return "nowhere"
-    return seat_name(int(slot))
+        return words("slot.nowhere")
+    return words.seat(int(slot))

@@ -1,15 +1,15 @@
 """What stops the launcher or the whole table, as the controller keeps it: typed here,
 turned into the API's JSON (``waiting``, ``alarm``, ``blocked`` events) by `to_json`,
-whose keys and their order are what the API has always sent."""
+whose keys and their order are what the API has always sent. The launcher's stops and a
+cut-off word their message with the table's `Words` (its language and seat names)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from firmware.messages import Words
 from firmware.waits import Wait
-
-_RESUME = "then resume (POST /api/admin/resume)"
 
 
 @dataclass(frozen=True)
@@ -18,10 +18,10 @@ class Jam:
 
     fault: str | None
     kind: ClassVar[Wait] = Wait.JAM
-    message: ClassVar[str] = f"the launcher is jammed: clear it, {_RESUME}"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message, "fault": self.fault}
+    def to_json(self, words: Words) -> dict[str, Any]:
+        return {"kind": self.kind, "message": words("stop.jam", resume=words("resume")),
+                "fault": self.fault}
 
 
 @dataclass(frozen=True)
@@ -29,10 +29,9 @@ class Reload:
     """The launcher dealt fewer cards than it was asked: its hopper is empty."""
 
     kind: ClassVar[Wait] = Wait.RELOAD
-    message: ClassVar[str] = f"the launcher's hopper is empty: reload it, {_RESUME}"
 
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "message": self.message}
+    def to_json(self, words: Words) -> dict[str, Any]:
+        return {"kind": self.kind, "message": words("stop.reload", resume=words("resume"))}
 
 
 @dataclass(frozen=True)
@@ -43,14 +42,10 @@ class ExtraCards:
     count: int
     kind: ClassVar[Wait] = Wait.EXTRA_CARDS
 
-    @property
-    def message(self) -> str:
-        return (f"{self.count} card(s) too many came out for seat {self.seat}: put them "
-                f"back under the launcher's stack, {_RESUME}")
-
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, words: Words) -> dict[str, Any]:
         return {"kind": self.kind, "seat": self.seat, "count": self.count,
-                "message": self.message}
+                "message": words("stop.extra_cards", count=self.count,
+                                 seat=words.seat(self.seat), resume=words("resume"))}
 
 
 Blocker = Jam | Reload | ExtraCards
@@ -82,11 +77,10 @@ class CutOff:
     want: int
     job: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, words: Words) -> dict[str, Any]:
         """The wait it causes."""
         return {"kind": Wait.CARDS_OUT, "seat": self.seat, "want": self.want,
-                "message": f"an ejection to seat {self.seat} was cut off: count the cards "
-                           "that came out and enter them (override cards-out)"}
+                "message": words("stop.cut_off", seat=words.seat(self.seat))}
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,7 @@ Journal entries of a match:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -50,6 +51,7 @@ from firmware.controller.ejections import SYSTEM_RNG, Ejections, Job, RngFor
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
 from firmware.controller.seats import ARM, SeatButtons
+from firmware.controller.speech import voice_listener
 from firmware.controller.stops import CutOff
 from firmware.controller.towers import OVERRIDE, TowerWatch
 from firmware.controller.undo import Undo, standing
@@ -57,9 +59,12 @@ from firmware.controller.waiting import Waits
 from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal import INTENT, RESULT, Entry
+from firmware.messages import Words
 from uno_core import effects as E
 
 __all__ = ["SYSTEM_RNG", "Controller", "RngFor"]
+
+_ENGINE_SEAT = re.compile(r"\bseat (\d+)\b")  # how uno_core's texts name a seat
 
 
 class Controller:
@@ -94,6 +99,7 @@ class Controller:
         self._reset()
         self.loop.on_safe_state(hardware.close)
         self._load()
+        self.listeners.append(voice_listener(self))  # after the replay: no history is said
         hardware.start(self.loop.post, tower_awaited=self.towers.awaited)
         self.loop.post(_Pump())
         self.loop.on(_Pump, lambda _e: self.settle())
@@ -152,7 +158,7 @@ class Controller:
         self._reset()
         self.match = match
         self.state = U.new_match(match.edition, match.seats, match.options, mode=U.TABLE)
-        self.names = [f"seat {i}" for i in range(match.seats)]
+        self.names = [f"seat {i + 1}" for i in range(match.seats)]  # as the screen numbers
         self.towers.begin()
 
     def _replay(self, entry: Entry) -> None:
@@ -246,7 +252,7 @@ class Controller:
         try:  # on a copy: the table's state changes only once the journal holds the action
             new, fx = U.apply(self.state.clone(), action)
         except U.IllegalAction as exc:
-            raise Rejected(exc.rule, status=422) from None
+            raise Rejected(self.name_seats(exc.rule), status=422) from None
         entry = self.journal.append("action", U.action_to_dict(action))
         self._adopt(action, new, fx, live=True)
         self.undo.note(entry.seq, action, fx)
@@ -295,7 +301,7 @@ class Controller:
         tray = status.get("tray")
         if tray is not None:
             ok = ok and all(r.get("ok") for r in tray["readers"].values())
-        return {"ok": ok, **status}
+        return {"ok": ok, **status, "voice": self.services.voice.get_status()}
 
     def submit(self, request: api.Request) -> dict[str, Any]:
         if isinstance(request, api.Admin):
@@ -303,6 +309,17 @@ class Controller:
         return self.requests.submit(request)
 
     # ------------------------------------------------------------------ announcements
+    @property
+    def words(self) -> Words:
+        """The table's messages in its `[table] language`, naming seats as the screen does."""
+        return Words(self.config.table.language, self.names)
+
+    def name_seats(self, rule: str) -> str:
+        """An engine refusal (`IllegalAction.rule`, English, seats numbered from 0) with
+        each "seat N" said as the table names that seat."""
+        words = self.words
+        return _ENGINE_SEAT.sub(lambda m: words.seat(int(m.group(1))), rule)
+
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (with the step) to the event stream and the listeners."""
         event = {**event, "step": self.step}
@@ -320,8 +337,9 @@ class Controller:
                 self.hw.panel.buzz("ok")
                 self.publish({"kind": "protected", "seat": e.seat, "tower": e.tower,
                               "card": U.format_card(e.card),
-                              "message": f"tower {e.tower} protects seat {e.seat} from "
-                                         f"{U.format_card(e.card)}"})
+                              "message": self.words("event.protected", tower=e.tower,
+                                                    seat=self.words.seat(e.seat),
+                                                    card=U.format_card(e.card))})
             elif isinstance(e, E.UnoCalled | E.UnoPenalty):
                 self.hw.panel.buzz("uno")
 

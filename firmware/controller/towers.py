@@ -71,9 +71,10 @@ class TowerWatch:
         if not self.waits or self.confirm != "wait":
             return None
         tower, slot = next(iter(self.waits.items()))
+        words = self.table.words
         return {"kind": Wait.TOWER, "tower": tower, "slot": slot,
                 "seat": slot if isinstance(slot, int) else None,
-                "message": f"move tower {tower} to {slot_name(slot)}"}
+                "message": words("wait.tower", tower=tower, slot=slot_name(slot, words))}
 
     def expected(self, tower: str) -> Slot:
         s = self.table.state
@@ -99,8 +100,10 @@ class TowerWatch:
         slot = slot_of(e.seat)
         if isinstance(slot, int):
             self.table.hw.panel.light(slot, "blink")
+        words = self.table.words
         self.table.publish({"kind": "tower_capture", "tower": e.tower, "slot": slot,
-                            "message": f"move tower {e.tower} to {slot_name(slot)}"})
+                            "message": words("wait.tower", tower=e.tower,
+                                             slot=slot_name(slot, words))})
 
     def _seen_at(self, tower: str, slot: Slot, *, by: str) -> None:
         del self.waits[tower]
@@ -123,9 +126,7 @@ class TowerWatch:
             expected = self.expected(ev.tower)
             if ev.slot != expected and ev.tower not in self.waits \
                     and self.accepted.get(ev.tower) != ev.slot:
-                self._raise_alarm(ev.tower, ev.slot,
-                                  f"tower {ev.tower} moved to {slot_name(ev.slot)} without a "
-                                  f"capture: put it back at {slot_name(expected)}")
+                self._raise_alarm(ev.tower, ev.slot, "alarm.moved", ev.slot)
             elif self.alarm is not None and self.alarm.tower == ev.tower:
                 self._clear_alarm(ev.tower)
         elif isinstance(ev, TowerRemoved):
@@ -138,17 +139,20 @@ class TowerWatch:
             # lifted from its old slot, which is no longer the expected one.)
             expected = self.expected(ev.tower)
             if ev.slot == expected and ev.tower not in self.waits:
-                self._raise_alarm(ev.tower, None,
-                                  f"tower {ev.tower} was lifted off {slot_name(ev.slot)} "
-                                  f"without a capture: put it back at {slot_name(expected)}")
+                self._raise_alarm(ev.tower, None, "alarm.lifted", ev.slot)
         else:
             self.table.publish({"kind": "tray", "event": type(ev).__name__,
                                 "slot": getattr(ev, "slot", None)})
 
-    def _raise_alarm(self, tower: str, slot: Slot | None, message: str) -> None:
+    def _raise_alarm(self, tower: str, slot: Slot | None, key: str, where: Slot | None) -> None:
         """A tower moved without a capture: the table stops until it is back (or an
-        admin clears the alarm). Ownership stays the engine's."""
-        self.alarm = Alarm(tower, slot, self.expected(tower), message)
+        admin clears the alarm). Ownership stays the engine's. The message is `key`
+        with the tower, the slot it was seen at (`where`) and where it belongs."""
+        words = self.table.words
+        expected = self.expected(tower)
+        message = words(key, tower=tower, slot=slot_name(where, words),
+                        expected=slot_name(expected, words))
+        self.alarm = Alarm(tower, slot, expected, message)
         self.table.hw.panel.buzz("alarm")
         self.table.publish({"kind": "alarm", **self.alarm.to_json()})
 
@@ -165,13 +169,10 @@ class TowerWatch:
                 continue
             expected = self.expected(other)
             if pos is not None and pos != expected:
-                self._raise_alarm(other, pos, f"tower {other} stands at {slot_name(pos)} "
-                                              f"without a capture: put it back at "
-                                              f"{slot_name(expected)}")
+                self._raise_alarm(other, pos, "alarm.stands", pos)
                 return
             if pos is None and self.confirm != "off":
-                self._raise_alarm(other, None, f"tower {other} is off the tray without a "
-                                               f"capture: put it back at {slot_name(expected)}")
+                self._raise_alarm(other, None, "alarm.off_tray", None)
                 return
         self.table.settle()
 
@@ -182,8 +183,9 @@ class TowerWatch:
             raise Rejected("tower-seen needs the tower", field="tower", status=400)
         slot: Slot = NEUTRAL if seat is None else seat
         if self.waits.get(tower) != slot:
-            raise Rejected(f"the table does not wait for tower {tower} at {slot_name(slot)}",
-                           field="tower")
+            words = self.table.words
+            raise Rejected(words("refused.no_tower_wait", tower=tower,
+                                 slot=slot_name(slot, words)), field="tower")
         self.table.journal.append(OVERRIDE, {"kind": "tower-seen", "tower": tower, "slot": slot})
         self._seen_at(tower, slot, by="admin")
         return {"seen": tower}

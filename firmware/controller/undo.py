@@ -79,19 +79,19 @@ class Undo:
         """Why `seat` cannot take its declaration back now (None: it can)."""
         d = self.declared
         t = self.table
+        words = t.words
         if t.state is None or d is None:
-            return "there is no declaration to take back"
+            return words("undo.nothing")
+        who = words.seat(seat)
         if d.seat != seat:
-            return (f"seat {seat} has no declaration to take back: the last one is "
-                    f"seat {d.seat}'s {d.card}")
+            return words("undo.not_yours", seat=who, other=words.seat(d.seat), card=d.card)
         if d.fixed is not None:
-            return f"seat {seat}'s {d.card} stands: {d.fixed}, which the table cannot put back"
+            return words("undo.fixed", seat=who, card=d.card, why=d.fixed)
         if d.seq != t.journal.last_seq:
-            return (f"seat {seat}'s {d.card} stands: the table went on since "
-                    "(the next player acted, or a button, press or card came in between)")
+            return words("undo.went_on", seat=who, card=d.card)
         waiting = t.waits.physical()
         if waiting is not None:
-            return f"the table waits: {waiting['message']}"
+            return words("refused.waits", message=waiting["message"])
         return None
 
     def undoable(self) -> dict[str, Any] | None:

@@ -32,53 +32,56 @@ class Waits:
         if t.journal_watch.fault is not None:
             return t.journal_watch.fault.to_json()
         if ejections.recover is not None:
-            return ejections.recover.to_json()
+            return ejections.recover.to_json(t.words)
+        words = t.words
         if t.admin.paused is not None:
             return {"kind": Wait.PAUSED, "reason": t.admin.paused,
-                    "message": f"paused ({t.admin.paused}): resume to go on"}
+                    "message": words("wait.paused", reason=t.admin.paused)}
         if ejections.blocker is not None:
-            return ejections.blocker.to_json()
+            return ejections.blocker.to_json(words)
         if t.towers.alarm is not None:
             return t.towers.alarm.to_json()
         return ejections.busy() or t.towers.wait()
 
     def waiting(self) -> dict[str, Any]:
         s = self.table.state
+        words = self.table.words
         if s is None:
-            return {"kind": Wait.NEW_MATCH, "message": "start a match (admin new-match)"}
+            return {"kind": Wait.NEW_MATCH, "message": words("wait.new_match")}
         if s.over:
-            return {"kind": Wait.MATCH_OVER, "winners": list(s.winners), "message": "match over"}
+            return {"kind": Wait.MATCH_OVER, "winners": list(s.winners),
+                    "message": words("wait.match_over")}
         return self.physical() or self.engine(s)
 
     def engine(self, s: U.State) -> dict[str, Any]:
         """Who decides what, as the engine says it."""
+        words = self.table.words
         if s.to_act == U.CHANCE:
             if s.chance == "dealer_cards":
                 turned = self.table.requests.dealer_cards
                 missing = [i for i in range(s.n) if i not in turned]
                 return {"kind": Wait.DEALER_CARDS, "missing": missing,
-                        "message": "everyone turns a card to choose the dealer (reveal)"}
+                        "message": words("wait.dealer_cards")}
             if s.chance == "shuffle":
                 start = s.phase == "shuffle"
                 return {"kind": Wait.SHUFFLE, "round_start": start,
-                        "message": ("gather all cards, shuffle, load the launcher" if start else
-                                    "the launcher is empty: shuffle the discard pile but its "
-                                    "top card into it") + ", then resume"}
+                        "message": words("wait.shuffle_start" if start else "wait.shuffle_pile")}
             if s.chance == "reveal":
                 return {"kind": Wait.REVEAL, "seat": s.dealer,
-                        "message": f"seat {s.dealer}: turn the first card and say which it is"}
+                        "message": words("wait.reveal", seat=words.seat(s.dealer))}
             return {"kind": Wait.EJECTING, "seat": s.queue[0][1] if s.queue else None,
-                    "message": "the launcher is ejecting"}
+                    "message": words("wait.ejecting")}
         seat = s.to_act
         if s.queue:
             kind, _, count, _ = s.queue[0]
             until = kind == OWE_UNTIL
             return {"kind": Wait.PRESS, "seat": seat, "presses": 0 if until else count,
                     "until_cards": until,
-                    "message": f"seat {seat}: press the launcher " +
-                               ("until cards come" if until else f"{count} more time(s)")}
+                    "message": words("wait.press_until" if until else "wait.press",
+                                     seat=words.seat(seat), count=count)}
         what = PHASE_WAITS.get(s.phase, s.phase)  # (an unknown phase is said as it is)
-        return {"kind": what, "seat": seat, "message": f"seat {seat}: {what}"}
+        return {"kind": what, "seat": seat,
+                "message": words("wait.decide", seat=words.seat(seat), what=what)}
 
     def gate(self, *, chance_ok: bool = False) -> U.State:
         """Raise Rejected (409; 507 for the journal) while the table waits for something
@@ -86,13 +89,14 @@ class Waits:
         t = self.table
         t.journal_watch.gate()
         s = t.state
+        words = t.words
         if s is None:
-            raise Rejected("no match: start one with POST /api/admin/new-match")
+            raise Rejected(words("refused.no_match"))
         if s.over:
-            raise Rejected("the match is over: start a new one with POST /api/admin/new-match")
+            raise Rejected(words("refused.match_over"))
         waiting = self.physical()
         if waiting is not None:
-            raise Rejected(f"the table waits: {waiting['message']}")
+            raise Rejected(words("refused.waits", message=waiting["message"]))
         if s.to_act == U.CHANCE and not chance_ok:
-            raise Rejected(f"the table waits: {self.engine(s)['message']}")
+            raise Rejected(words("refused.waits", message=self.engine(s)["message"]))
         return s

@@ -36,6 +36,7 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.slots import slot_name, slot_of
 from firmware.errors import Rejected
+from firmware.messages import Words, seat_name
 from firmware.sim.api_client import ApiClient
 from firmware.sim.follow import catch_up, follow
 from firmware.sim.kill_hook import KillHook
@@ -80,7 +81,7 @@ class Narrator:
     def _name(self, seat: int | None) -> str:
         if seat is None or seat < 0:
             return "the neutral slot"
-        return self.names[seat] if seat < len(self.names) else f"seat {seat}"
+        return seat_name(seat, self.names)
 
     def describe(self, e: Mapping[str, Any]) -> str | None:
         kind = e.get("kind")
@@ -99,7 +100,7 @@ class Narrator:
         return None
 
     def _slot(self, slot: Any) -> str:
-        return slot_name(slot, self._name)
+        return slot_name(slot, Words(names=self.names))
 
     def _describe_action(self, a: Mapping[str, Any], fx: list[Mapping[str, Any]]) -> str | None:
         t = a["type"]
@@ -184,7 +185,7 @@ class TablePlayers:
         self.rounds = rounds
         self.pace = pace
         self.out = out
-        self.names = names or [f"seat {i}" for i in range(world.n)]
+        self.names = names or [seat_name(i, ()) for i in range(world.n)]
         self.narrator = Narrator(self.names, controller, out)
         self.refusals = 0
         self.forget_uno = forget_uno

@@ -23,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from firmware.daemon import Daemon, Services
 from firmware.sim.demo import sim_config
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, rng
+from firmware.voice import Speaker
 
 Predicate = Callable[[Mapping[str, Any]], bool]
 
@@ -41,7 +43,10 @@ class SimTable:
                  seed: int = 1, *, tower_confirm: str = "wait",
                  wrap_hardware: Callable[[Any], Any] | None = None,
                  factory: Any = None, forget_uno: float = 0.05,
-                 options: Mapping[str, Any] | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, language: str = "en",
+                 speaker: Speaker | None = None) -> None:
+        """`language`: the `[table] language`; `speaker`: turns `[voice] enabled` on and
+        speaks through it (a recorder, or an `Espeak` that cannot work here)."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.journal_path = self.directory / "journal.db"
@@ -49,6 +54,9 @@ class SimTable:
         self.seed = seed
         self.config = sim_config(variant, players, seed, self.journal_path,
                                  tower_confirm=tower_confirm)
+        self.config = replace(self.config,
+                              table=replace(self.config.table, language=language),
+                              voice=replace(self.config.voice, enabled=speaker is not None))
         self.world = World(variant, players, seed, launcher=self.config.hardware["launcher"],
                            panel=self.config.hardware["seats"], fast=True,
                            path=self.journal_path.with_name("journal.db.world.json"),
@@ -59,7 +67,7 @@ class SimTable:
         self._wrap = wrap_hardware
         self.forget_uno = forget_uno
         self.options = dict(options or {})  # the first match's house rules
-        self.daemon = Daemon(self.config, self._make_table, env={})
+        self.daemon = Daemon(self.config, self._make_table, env={}, speaker=speaker)
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sim-table", daemon=True)
         self.status: int | None = None

@@ -2,7 +2,7 @@
 // Plain ES module, no build step. Talks only to the daemon's API (docs/api.md).
 import {
   COLOURS, COLOUR_NAMES, COLOUR_SHAPES, TOWERS,
-  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, turnReason,
+  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setSeatWords, turnReason,
 } from "./rules.js";
 
 const params = new URLSearchParams(location.search);
@@ -30,6 +30,42 @@ const ui = {
 };
 window.unotable = ui; // for people poking at the screen from the browser console
 
+// ---------------------------------------------------------------- the screen's language
+// The texts come from the table's catalog (GET /api/messages, firmware/messages.py) in the
+// table's [table] language, or the one this browser switched to (kept in localStorage).
+const LANG_KEY = "unotable-lang";
+const words = { language: null, messages: {}, cards: {}, languages: ["en", "de"] };
+
+/** The catalog's text `key` with its {placeholders} filled from `args`. */
+function t(key, args = {}) {
+  const template = words.messages[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? String(args[name]) : all));
+}
+
+/** A card's name as this edition's sheet says it in the screen's language ("rote Aussetzen"). */
+function cardTitle(text) {
+  return words.cards[ui.state?.edition]?.[text] ?? cardName(text);
+}
+
+async function loadWords(lang = localStorage.getItem(LANG_KEY)) {
+  try {
+    const res = await request("GET", lang ? `/api/messages?lang=${encodeURIComponent(lang)}` : "/api/messages");
+    if (!res.ok) return;
+    Object.assign(words, res.data);
+    document.documentElement.lang = words.language;
+    setSeatWords((name, number) => (name ? t("page.seat", { name, number }) : t("page.seat_unnamed", { number })));
+    const button = $("#lang");
+    if (button) button.textContent = t("page.switch_language");
+  } catch { /* the table is down: the next connection renders again */ }
+}
+
+async function switchLanguage() {
+  const next = words.languages.find((l) => l !== words.language) ?? "en";
+  localStorage.setItem(LANG_KEY, next);
+  await loadWords(next);
+  render();
+}
+
 // ---------------------------------------------------------------- DOM helpers
 
 function h(tag, attrs = {}, ...kids) {
@@ -52,7 +88,7 @@ function cardEl(text, attrs = {}, big = false) {
   const c = parseCard(text);
   const colour = c.colour || "W";
   const letter = c.colour ? `${COLOUR_SHAPES[c.colour]}${c.colour}` : "W";
-  return h("span", { class: `card c-${colour}${big ? " big" : ""}`, title: cardName(text), ...attrs },
+  return h("span", { class: `card c-${colour}${big ? " big" : ""}`, title: cardTitle(text), ...attrs },
     h("span", { class: "face" }, face(c)), h("span", { class: "cl" }, letter));
 }
 
@@ -78,11 +114,11 @@ async function send(path, body) {
   try {
     res = await request("POST", path, body);
   } catch (err) {
-    showError(`the table did not answer: ${err.message}`);
+    showError(t("page.no_answer", { error: err.message }));
     return false;
   }
   if (!res.ok) {
-    showError(res.data?.reason ?? `refused (${res.status})`);
+    showError(res.data?.reason ?? t("page.refused", { status: res.status }));
     return false;
   }
   refresh();
@@ -175,35 +211,34 @@ function waitingText(s) {
     const who = named(w.seat) ? `${named(w.seat)}: ` : "";
     switch (w.kind) {
       case "press":
-        return w.until_cards ? `${who}press the launcher until cards come out`
-          : `${who}press the launcher ${w.presses ?? w.count ?? 1}×`;
+        return w.until_cards ? t("page.press_until", { who })
+          : t("page.press", { who, count: w.presses ?? w.count ?? 1 });
       case "tower": return `move the ${w.tower} tower to ${w.seat === null || w.seat === undefined ? "the neutral spot" : named(w.seat)}`;
-      case "reload": return "reload the launcher, then press resume";
-      case "jam": return "jam: clear it and press resume";
+      case "reload": return t("page.reload");
+      case "jam": return t("page.jam");
       case "paused": return `paused${w.reason && w.reason !== "paused" ? `: ${w.reason}` : ""}`;
       case "alarm": return `the ${w.tower} tower ${w.slot === null || w.slot === undefined ? "was lifted off the tray" : `moved to ${slotName(s, w.slot)}`} without a capture: put it back at ${slotName(s, w.expected)}`;
-      case "cards-out": return `an ejection to ${named(w.seat)} was cut off: count the cards that came out and enter them`;
+      case "cards-out": return t("page.cards_out", { seat: named(w.seat) });
       case "ejecting": return `the launcher is ejecting${w.seat === null || w.seat === undefined ? "" : ` for ${named(w.seat)}`}`;
-      case "new-match": return "no match yet: tap Match to start one";
-      case "match-over": return `Match over — ${(w.winners ?? s.winners ?? []).map(named).join(", ")} won`;
-      case "turn": return `${named(w.seat)} to play`;
-      case "play-drawn": return `${who}play the drawn card or keep it`;
-      case "extra-play": return `${who}play another card or pass`;
-      case "challenge": return `${who}challenge the Wild Draw 4 or take the cards`;
-      case "verdict": return `${who}look at the hand: guilty or innocent?`;
-      case "colour": return `${who}choose the first colour`;
-      case "four-towers": return `${who}all four towers: lay down all cards but one?`;
-      case "hand": return `${who}enter the cards left in your hand`;
-      case "reveal": return `${who}turn the first card and enter it`;
-      case "dealer-cards": return `everyone turns a card to choose the dealer (${(w.missing ?? []).map(named).join(", ")})`;
-      case "shuffle": return w.round_start ? "gather and shuffle all cards, load the launcher, then resume"
-        : "shuffle the discard pile (all but its top card) into the launcher, then resume";
+      case "new-match": return t("page.new_match");
+      case "match-over": return t("page.match_over", { winners: (w.winners ?? s.winners ?? []).map(named).join(", ") });
+      case "turn": return t("page.turn", { seat: named(w.seat) });
+      case "play-drawn": return t("page.play_drawn", { who });
+      case "extra-play": return t("page.extra_play", { who });
+      case "challenge": return t("page.challenge_or_take", { who });
+      case "verdict": return t("page.verdict", { who });
+      case "colour": return t("page.first_colour", { who });
+      case "four-towers": return t("page.four_towers", { who });
+      case "hand": return t("page.hand", { who });
+      case "reveal": return t("page.reveal", { who });
+      case "dealer-cards": return t("page.dealer_cards", { missing: (w.missing ?? []).map(named).join(", ") });
+      case "shuffle": return t(w.round_start ? "page.shuffle_start" : "page.shuffle_pile");
       case "extra-cards": case "journal": return w.message;  // the daemon's words: seat and count, or the cause
       default: if (w.text || w.message) return w.text || w.message;
     }
   }
   if (s.paused) return `paused${typeof s.paused === "string" && s.paused !== "paused" ? `: ${s.paused}` : ""}`;
-  if (!s.edition) return "no match yet: tap Match to start one";
+  if (!s.edition) return t("page.new_match");
   const owed = (s.owed ?? [])[0];
   if (owed) {
     if (owed.kind === "draw") return `${named(owed.seat)}: take ${owed.count} card${owed.count === 1 ? "" : "s"}`;
@@ -212,15 +247,15 @@ function waitingText(s) {
   }
   const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
-    case "play": return `${who} to play`;
-    case "drawn": return `${who}: play the drawn card or keep it`;
-    case "extra": return `${who}: play another card or pass`;
-    case "challenge": return `${who}: challenge the Wild Draw 4 or take the cards`;
-    case "verdict": return `${who}: look at the hand: guilty or innocent?`;
-    case "first_colour": return `${who}: choose the first colour`;
-    case "four_towers": return `${who}: all four towers: lay down all cards but one?`;
-    case "hand_entry": return `${who}: enter the cards left in your hand`;
-    case "match_over": return `Match over — ${(s.winners ?? []).map(named).join(", ")} won`;
+    case "play": return t("page.turn", { seat: who });
+    case "drawn": return t("page.play_drawn", { who: `${who}: ` });
+    case "extra": return t("page.extra_play", { who: `${who}: ` });
+    case "challenge": return t("page.challenge_or_take", { who: `${who}: ` });
+    case "verdict": return t("page.verdict", { who: `${who}: ` });
+    case "first_colour": return t("page.first_colour", { who: `${who}: ` });
+    case "four_towers": return t("page.four_towers", { who: `${who}: ` });
+    case "hand_entry": return t("page.hand", { who: `${who}: ` });
+    case "match_over": return t("page.match_over", { winners: (s.winners ?? []).map(named).join(", ") });
     default: return s.chance ? `the table: ${s.chance}` : s.phase ?? "";
   }
 }
@@ -299,7 +334,7 @@ function render() {
     $("#waiting").textContent = waitingText(s);
     $("#seats").replaceChildren();
     $("#actions").replaceChildren(h("button", { type: "button", class: "primary", id: "setup-now",
-      onclick: () => $("#open-setup").click() }, "Start a match"));
+      onclick: () => $("#open-setup").click() }, t("page.start_match")));
     if (ui.sheet) renderSheet();
     return;
   }
@@ -366,7 +401,7 @@ function renderHand(s) {
   if (!hand) return;
   const busy = playBlocked(s);  // the launcher, a deal, a press or a tower comes first: the table would refuse
   const mine = !busy && turnReason(s, MY_SEAT) === null;
-  el.replaceChildren(h("span", { class: "label" }, busy ? "Your cards: wait" : "Your cards:"),
+  el.replaceChildren(h("span", { class: "label" }, t(busy ? "page.your_cards_wait" : "page.your_cards")),
     ...hand.map((c) => h("button", { type: "button", class: `cardbtn${mine && matchReason(s, c) ? " dim" : ""}`,
       "data-hand": c, disabled: busy, onclick: () => tapHand(c) }, cardEl(c))));
 }
@@ -394,7 +429,7 @@ function renderActions(s) {
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
   if (playPhase && seat !== null && (MY_SEAT === null || s.to_act === MY_SEAT)) {
     // tap the colour, tap the card, confirm: three taps for a number card
-    buttons.push(h("span", { class: "declare-label", id: "declare" }, `${shortName(s, seat)} played:`),
+    buttons.push(h("span", { class: "declare-label", id: "declare" }, t("page.declared", { seat: shortName(s, seat) })),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
         disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
   }
@@ -402,39 +437,39 @@ function renderActions(s) {
     // the daemon arms the call: UNO is said together with the second-to-last card
     const armed = s.uno_armed.includes(seat);
     buttons.push(h("button", { id: "arm-uno", type: "button", class: armed ? "" : "uno", disabled: armed,
-      onclick: () => send("/api/uno", { seat }) }, armed ? "UNO said ✓" : "UNO!"));
+      onclick: () => send("/api/uno", { seat }) }, t(armed ? "page.uno_said" : "page.uno")));
   }
   if (s.uno_exposed !== null && s.uno_exposed !== undefined) {
     const x = s.uno_exposed;
     if (MY_SEAT === null || MY_SEAT === x) {
       prompts.push(h("button", { id: "call-uno", type: "button", class: "uno",
-        onclick: () => send("/api/uno", { seat: x }) }, `${shortName(s, x)}: UNO!`));
+        onclick: () => send("/api/uno", { seat: x }) }, t("page.call_uno", { seat: shortName(s, x) })));
     }
     if (MY_SEAT === null) {
       prompts.push(h("button", { id: "catch", type: "button", onclick: () => openSheet({ kind: "catch", target: x }) },
-        `Catch ${shortName(s, x)}`));
+        t("page.catch", { seat: shortName(s, x) })));
     } else if (MY_SEAT !== x) {
       prompts.push(h("button", { id: "catch", type: "button", onclick: () => send("/api/catch", { seat: MY_SEAT, target: x }) },
-        `Catch ${shortName(s, x)}`));
+        t("page.catch", { seat: shortName(s, x) })));
     }
   }
   if (s.phase === "challenge" && s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act)) {
     prompts.push(h("button", { id: "challenge", type: "button",
-      onclick: () => send("/api/challenge", { seat: s.to_act }) }, `${shortName(s, s.to_act)}: challenge!`));
+      onclick: () => send("/api/challenge", { seat: s.to_act }) }, t("page.challenge", { seat: shortName(s, s.to_act) })));
   }
   const mine = s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act);
   const who = s.to_act >= 0 ? shortName(s, s.to_act) : "";
   const decide = (decision, extra = {}) => send("/api/decide", { seat: s.to_act, decision, ...extra });
   if (mine && s.phase === "challenge") {
-    prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, `${who}: take the cards`));
+    prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, t("page.accept", { seat: who })));
   }
   if (mine && s.phase === "verdict") {
-    prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, "Guilty"),
-      h("button", { id: "innocent", type: "button", onclick: () => decide("innocent") }, "Innocent"));
+    prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, t("page.guilty")),
+      h("button", { id: "innocent", type: "button", onclick: () => decide("innocent") }, t("page.innocent")));
   }
   if (mine && !(s.owed ?? []).length && (s.phase === "drawn" || s.phase === "extra")) {
     prompts.push(h("button", { id: "pass", type: "button", onclick: () => decide("pass") },
-      s.phase === "drawn" ? `${who}: keep it` : `${who}: pass`));
+      t(s.phase === "drawn" ? "page.keep" : "page.pass", { seat: who })));
   }
   if (mine && s.phase === "first_colour") {
     prompts.push(...COLOURS.map((c) => h("button", { type: "button", class: `pick c-${c}`, "data-first-colour": c,
@@ -486,7 +521,7 @@ function renderActions(s) {
   const blocked = ["paused", "jam", "reload", "shuffle"].includes(s.waiting?.kind);
   if ((s.paused || blocked) && MY_SEAT === null) {
     buttons.push(h("button", { id: "resume", type: "button", class: "primary",
-      onclick: () => send("/api/admin/resume", {}) }, "Resume"));
+      onclick: () => send("/api/admin/resume", {}) }, t("page.resume")));
   }
   $("#actions").replaceChildren(...buttons);
   $("#prompts").replaceChildren(...prompts);
@@ -567,7 +602,7 @@ function playSheet(sh) {
     return { title, content: [tabs(sh), grid(sh, pickCard, (c) => matchReason(s, c) !== null)] };
   }
   const need = needs(s, sh.seat, sh.card);
-  const parts = [h("div", { class: "chosen" }, cardEl(sh.card, {}, true), h("span", {}, cardName(sh.card)))];
+  const parts = [h("div", { class: "chosen" }, cardEl(sh.card, {}, true), h("span", { id: "chosen-name" }, cardTitle(sh.card)))];
   if (need.colour) {
     parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, "Colour:"),
       COLOURS.map((c) => h("button", { type: "button", class: `pick c-${c}${sh.colour === c ? " on" : ""}`,
@@ -740,7 +775,7 @@ function setupSheet(sh) {
       h("details", {}, h("summary", {}, "House rules"), h("div", { class: "options" }, opts)),
       h("div", { class: "confirm-row" },
         h("button", { type: "button", id: "pause", onclick: () => send("/api/admin/pause", {}) }, "Pause"),
-        h("button", { type: "button", id: "resume-setup", onclick: () => send("/api/admin/resume", {}) }, "Resume"),
+        h("button", { type: "button", id: "resume-setup", onclick: () => send("/api/admin/resume", {}) }, t("page.resume")),
         h("button", { type: "button", id: "start", class: "primary", onclick: start }, "Start new match")),
     ],
   };
@@ -810,6 +845,7 @@ $("#open-setup").addEventListener("click", () => {
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
+$("#lang").addEventListener("click", switchLanguage);
 
 loadCatalog().then(render, () => {});  // retried on every connection until it loads
-connect();
+loadWords().finally(connect);  // the texts first: the board is worded in them from the start

@@ -55,10 +55,14 @@ export function cardName(text) {
   return c.colour ? `${COLOUR_NAMES[c.colour]} ${KIND_NAMES[c.kind]}` : KIND_NAMES[c.kind];
 }
 
+// how a seat is said with its 1-based number; the page words it in its language (setSeatWords)
+let seatWords = (name, number) => (name ? `${name} (seat ${number})` : `Seat ${number}`);
+export function setSeatWords(words) { seatWords = words; }
+
 export function seatName(state, seat) {
   let name = state?.names?.[seat];
   if (name && /^seat \d+$/i.test(name)) name = "";  // the daemon's placeholder, not a person's name
-  return name ? `${name} (seat ${seat + 1})` : `Seat ${seat + 1}`;
+  return seatWords(name, seat + 1);
 }
 
 function effectiveKind(state, card) {

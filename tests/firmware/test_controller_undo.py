@@ -83,7 +83,7 @@ def test_undo_is_refused_once_the_next_player_acted_and_for_other_seats(table):
     st = table.settle()
     other = st["waiting"]["seat"]
     err = refused(table, api.Undo(other))
-    assert err.status == 409 and f"the last one is seat {seat}'s" in err.reason
+    assert err.status == 409 and f"the last one is {st['names'][seat]}'s" in err.reason
     table.world.seats_sim.press_launcher()  # the next player draws instead of playing
     st = table.settle()
     assert st["hand_counts"][other] > 0 and st["stats"]["launcher_presses"] >= 1
@@ -177,7 +177,7 @@ def test_undo_over_http(table):
     assert table.journal_seq == seq + 1 and table.state()["top"] != card
     status, body = post(table.url, "/api/undo", {"seat": seat})  # only once
     assert status == 409 and body["error"] == "rejected"
-    assert f"seat {seat} has no declaration to take back" in body["reason"]
+    assert f"{table.state()['names'][seat]} has no declaration to take back" in body["reason"]
     assert table.journal_seq == seq + 1
 
 

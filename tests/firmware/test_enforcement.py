@@ -106,7 +106,7 @@ def test_protected_seat_gets_nothing_and_the_table_names_the_tower(table_factory
         st = table.bot_step()
     protected = kinds(table.events, "protected")[-1]
     seat, tower = protected["seat"], protected["tower"]
-    assert f"tower {tower} protects seat {seat}" in protected["message"]
+    assert f"tower {tower} protects {st['names'][seat]} from" in protected["message"]
     assert st["towers"][tower] == seat
     assert st["hand_counts"][seat] == before["hand_counts"][seat]
     play = [e for e in kinds(table.events, "action") if any(
@@ -119,13 +119,13 @@ def test_capture_is_announced_and_the_next_turn_waits_for_the_tray(table_factory
     st = table.play_until(lambda st: st["waiting"]["kind"] == "tower"
                           and st["waiting"]["seat"] is not None)
     tower, seat = st["waiting"]["tower"], st["waiting"]["seat"]
-    assert kinds(table.events, "tower_capture")[-1]["message"] == f"move tower {tower} to seat {seat}"
+    assert kinds(table.events, "tower_capture")[-1]["message"] == f"move tower {tower} to {st['names'][seat]}"
     assert table.call(lambda: table.controller.hw.panel.get_status()["seats"][seat]["light"]) == "blink"
     assert st["towers"][tower] == seat  # ownership moved with the card
     seq = table.journal_seq
     with pytest.raises(Rejected) as err:
         table.submit(api.Challenge(0))
-    assert err.value.status == 409 and f"move tower {tower} to seat {seat}" in err.value.reason
+    assert err.value.status == 409 and f"move tower {tower} to {st['names'][seat]}" in err.value.reason
     table.world.seats_sim.press_launcher()
     table.settle()
     assert "move tower" in kinds(table.events, "refused")[-1]["reason"]
@@ -165,7 +165,7 @@ def test_tower_moved_without_capture_raises_an_alarm_and_changes_nothing(table_f
     table.world.move_tower("U", 2)
     st = table.wait_for(waiting("alarm"))
     assert st["towers"] == owners and st["alarm"]["expected"] == "neutral"
-    assert "tower U moved to seat 2 without a capture" in st["waiting"]["message"]
+    assert "tower U moved to South without a capture" in st["waiting"]["message"]
     assert table.call(lambda: table.controller.hw.panel.get_status()["buzzer"]) == "alarm"
     with pytest.raises(Rejected):
         table.submit(api.Challenge(1))
@@ -207,7 +207,7 @@ def test_classic_late_call_or_catch_press_is_refused(table_factory):
         table.world.seats_sim.press_seat(seat)
         st = table.settle()
         refused = kinds(table.events, "refused")[-1]
-        assert refused["what"] == f"seat {seat} button"
+        assert refused["what"] == f"{st['names'][seat]}'s button"
         assert "nothing to call" in refused["reason"]
         assert "before the second-to-last card" in refused["reason"]
         assert table.call(lambda: table.controller.hw.panel.get_status()["buzzer"]) == "click"
@@ -343,7 +343,7 @@ def post(url, path, body):
 
 @pytest.mark.parametrize("body_for, status, words", [
     (lambda seat, st: {"seat": (seat + 1) % 4, "card": "W", "choices": {"color": "red"}},
-     422, "not seat"),
+     422, "'s turn to play"),
     (lambda seat, st: {"seat": seat, "card": "W"}, 422, "needs a colour"),
     (lambda seat, st: {"seat": 7, "card": "R1"}, 404, "seat 7"),
 ])

@@ -95,3 +95,18 @@ def test_docs_voice_lists_every_german_card_name_with_the_seed_it_quotes():
 
 def test_a_card_name_is_the_same_card_for_every_interned_value():
     assert M.card_name(Card("R", "S"), "de") == M.card_name(parse_card("RS"), "de")
+
+
+APP_JS = Path(__file__).parents[2] / "firmware" / "web" / "app.js"
+
+
+def test_every_text_the_page_asks_for_is_in_both_languages_with_its_placeholders():
+    js = APP_JS.read_text()
+    keys = set(re.findall(r'"(page\.[\w.]+)"', js))  # every catalog key the page names
+    assert len(keys) >= 20
+    for lang in M.LANGUAGES:
+        assert keys <= set(M.MESSAGES[lang]), (lang, keys - set(M.MESSAGES[lang]))
+    for key, args in re.findall(r'\bt\("([\w.]+)"(?:, \{([^}]*)\})?', js):
+        given = {a.split(":")[0].strip() for a in args.split(",") if a.strip()}
+        for lang in M.LANGUAGES:
+            assert placeholders(M.MESSAGES[lang][key]) <= given, (key, lang, given)

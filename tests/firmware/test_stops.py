@@ -10,8 +10,11 @@ import json
 import pytest
 
 from firmware.controller.stops import Alarm, CutOff, ExtraCards, Jam, JournalFault, Reload
+from firmware.messages import Words
 
 RESUME = "then resume (POST /api/admin/resume)"
+# the launcher's stops word their message with the table's words (issue 14: seats by name)
+WORDS = Words("en", ["North", "East", "South", "West"])
 
 
 @pytest.mark.parametrize(("held", "sent"), [
@@ -22,19 +25,20 @@ RESUME = "then resume (POST /api/admin/resume)"
     (Reload(), f'{{"kind": "reload", "message": "the launcher\'s hopper is empty: reload it, '
                f'{RESUME}"}}'),
     (ExtraCards(2, 3), '{"kind": "extra-cards", "seat": 2, "count": 3, "message": "3 card(s) '
-                       "too many came out for seat 2: put them back under the launcher's "
+                       "too many came out for South: put them back under the launcher's "
                        f'stack, {RESUME}"}}'),
     (Alarm("U", None, "neutral", "tower U was lifted"),
      '{"kind": "alarm", "tower": "U", "slot": null, "expected": "neutral", '
      '"message": "tower U was lifted"}'),
     (CutOff(7, 1, 4, "deal"), '{"kind": "cards-out", "seat": 1, "want": 4, "message": '
-                              '"an ejection to seat 1 was cut off: count the cards that came '
+                              '"an ejection to East was cut off: count the cards that came '
                               'out and enter them (override cards-out)"}'),
     (JournalFault("full", "the disk is full"),
      '{"kind": "journal", "cause": "full", "message": "the disk is full (the table is paused)"}'),
 ])
 def test_the_api_sees_what_it_always_saw(held, sent):
-    assert json.dumps(held.to_json()) == sent
+    words = (WORDS,) if isinstance(held, Jam | Reload | ExtraCards | CutOff) else ()
+    assert json.dumps(held.to_json(*words)) == sent
 
 
 def test_what_stops_the_table_cannot_change_behind_its_back():

@@ -25,6 +25,7 @@ from firmware.controller.undo import Undo
 from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
 from firmware.journal import Journal
+from firmware.messages import Words
 from firmware.sim.demo import sim_config
 from firmware.sim.world import World
 
@@ -95,6 +96,7 @@ class FakeTable:
         self.services = SimpleNamespace(notifier=SimpleNamespace(status=lambda text: None))
         self.state: U.State | None = state
         self.step = 0
+        self.names = list(self.config.table.names)
         self.stats = {"actions": 0, "launcher_presses": 0, "cards_ejected": 0,
                       "tower_moves": 0, "rounds": 0}
         self.events: list[Mapping[str, Any]] = []
@@ -104,6 +106,10 @@ class FakeTable:
         self.reloads = 0
         self.paused = False
         self.waits_for: str | None = None
+
+    @property
+    def words(self) -> Words:
+        return Words(self.config.table.language, self.names)
 
     def publish(self, event: Mapping[str, Any]) -> None:
         self.events.append({**event, "step": self.step})

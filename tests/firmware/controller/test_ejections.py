@@ -27,7 +27,7 @@ def test_cards_owed_to_a_seat_are_dealt_to_that_seat(make_table):
     ej.adopt(U.Draw(2), [E.Dispense(2, 3)], s)
     assert list(ej.jobs) == [Job("deal", 2, 3)]
     assert ej.pump() is True and table.kinds() == ["ejecting"]
-    assert ej.busy()["message"] == "the launcher is ejecting for seat 2"
+    assert ej.busy()["message"] == "the launcher is ejecting for South"
     table.loop.run_spawned()  # the motor runs in a worker thread, then reports back
     assert len(table.world.launcher_sim.cards_at(2)) == 3
     assert kinds(table) == [INTENT, RESULT] and not ej.jobs and ej.running is None
@@ -61,7 +61,7 @@ def test_an_empty_hopper_stops_the_launcher_until_resumed(make_table):
     ej.adopt(U.Draw(1), [E.Dispense(1, 2)], s)
     ej.pump()
     table.loop.run_spawned()
-    assert ej.blocker is not None and ej.blocker.to_json()["kind"] == "reload"
+    assert ej.blocker is not None and ej.blocker.to_json(table.words)["kind"] == "reload"
     assert table.hw.panel.get_status()["buzzer"] == "error"
     assert table.events[-1]["kind"] == "reload"  # announced under the stop's own kind
     assert table.events[-1]["message"].startswith("the launcher's hopper is empty")
@@ -87,7 +87,7 @@ def test_an_ejection_cut_off_by_a_crash_waits_for_the_count_then_goes_on(make_ta
     intent = table.journal.intent({"job": "deal", "seat": 3, "want": 4})
     ej.started(intent.seq, intent.payload, replay=True)  # as the replay after a crash
     ej.cut_off(intent.seq)
-    assert ej.recover is not None and ej.recover.to_json()["kind"] == "cards-out"
+    assert ej.recover is not None and ej.recover.to_json(table.words)["kind"] == "cards-out"
     assert ej.pump() is False
     ej.recovered(4)  # people counted the cards that came out
     assert ej.recover is None and not ej.jobs and table.stats["cards_ejected"] == 4

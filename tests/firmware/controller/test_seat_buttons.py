@@ -54,10 +54,10 @@ def test_a_call_with_nothing_to_call_is_refused_with_a_click_and_the_reason(make
     table.loop.deliver()
     assert table.accepted == [] and buzzer(table) == "click"
     assert [(e["what"], e["reason"]) for e in table.events] == [
-        ("seat 1 button", "seat 1 has 5 cards: nothing to call (UNO is called before the "
+        ("East's button", "East has 5 cards: nothing to call (UNO is called before the "
                           "second-to-last card: press while holding two cards; a forgotten "
                           "call is drawn at once, nobody catches)"),
-        ("seat 7 button", "seat 7 does not play in this match")]
+        ("seat 8's button", "seat 8 does not play in this match")]
 
 
 @pytest.mark.parametrize("edition, action", [("classic", U.Draw(1)), ("attack", U.Press(1))])

@@ -35,8 +35,8 @@ def test_a_tower_lifted_while_the_table_waits_for_another_raises_the_alarm(make_
     tray(table, TowerRemoved("U", 1))  # U is taken from its owner without a capture
     alarm = table.towers.alarm
     assert alarm is not None and alarm.kind == Wait.ALARM
-    assert alarm.message == ("tower U was lifted off seat 1 without a capture: put it back "
-                             "at seat 1")
+    assert alarm.message == ("tower U was lifted off East without a capture: put it back "
+                             "at East")
     assert table.hw.panel.get_status()["buzzer"] == "alarm"
     assert table.kinds() == ["tower_lifted", "tower_lifted", "alarm"]
     tray(table, TowerPlaced("U", 1))  # put back: the alarm clears, the table goes on
@@ -49,7 +49,7 @@ def test_a_captured_tower_is_awaited_at_its_new_owner_until_the_tray_sees_it(mak
     table.towers.adopt([E.TowerMoved("N", 2)], live=True)
     assert table.stats["tower_moves"] == 1 and table.towers.seats_awaited() == {2}
     assert table.towers.wait() == {"kind": Wait.TOWER, "tower": "N", "slot": 2, "seat": 2,
-                                   "message": "move tower N to seat 2"}
+                                   "message": "move tower N to South"}
     tray(table, TowerRemoved("N", 0))
     tray(table, TowerPlaced("N", 2))
     assert table.towers.wait() is None and table.towers.alarm is None

@@ -23,7 +23,7 @@ def power(**kw):
 
 def test_the_seat_to_act_is_asked_when_nothing_physical_waits(make_table):
     table = waiting_table(make_table, power())
-    assert table.waits.waiting() == {"kind": Wait.TURN, "seat": 1, "message": "seat 1: turn"}
+    assert table.waits.waiting() == {"kind": Wait.TURN, "seat": 1, "message": "East: turn"}
     assert table.waits.gate() is table.state
 
 
@@ -32,7 +32,7 @@ def test_a_pause_comes_before_a_stopped_launcher_before_an_alarm_before_a_captur
     table = waiting_table(make_table, power())
     table.towers.adopt([E.TowerMoved("U", 2)], live=True)
     assert table.waits.waiting()["kind"] == Wait.TOWER
-    table.towers._raise_alarm("N", 0, "tower N moved")
+    table.towers._raise_alarm("N", 0, "alarm.moved", 0)
     assert table.waits.waiting()["kind"] == Wait.ALARM
     table.ejections.blocker = Reload()
     assert table.waits.waiting()["kind"] == Wait.RELOAD
@@ -53,7 +53,7 @@ def test_the_owed_presses_are_counted_out(make_table):
     table = waiting_table(make_table, s, edition="attack")
     assert table.waits.waiting() == {"kind": Wait.PRESS, "seat": 2, "presses": 2,
                                      "until_cards": False,
-                                     "message": "seat 2: press the launcher 2 more time(s)"}
+                                     "message": "South: press the launcher 2 more time(s)"}
 
 
 def test_choosing_the_dealer_names_the_seats_still_to_turn_a_card(make_table):

@@ -1,0 +1,36 @@
+"""The table's voice hooked to the controller's events (docs/voice.md, "Wiring").
+
+Every published event goes through `firmware.announce.announcements` in the table's
+`[table] language`, naming seats by the match's names, and the sentences are queued on
+the daemon's `Voice` (never blocking the loop). A silent or disabled voice costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from firmware.announce import announcements, turn_of
+
+if TYPE_CHECKING:
+    from firmware.controller.table import Controller
+
+Listener = Callable[[Mapping[str, Any]], None]
+
+
+def voice_listener(ctl: Controller) -> Listener:
+    """A listener for `ctl.listeners` that speaks what each event announces."""
+    voice = ctl.services.voice
+    language = ctl.config.table.language
+
+    def speak(event: Mapping[str, Any]) -> None:
+        if not voice.active:
+            return
+        state = ctl.state
+        voice.say_all(announcements(
+            event, language, ctl.names,
+            edition=None if state is None else state.edition.name,
+            scoring="winner_takes" if state is None else state.options.scoring,
+            turn=turn_of(state)))
+
+    return speak

@@ -59,6 +59,9 @@ class Waits:
                 return {"kind": Wait.DEALER_CARDS, "missing": missing,
                         "message": "everyone turns a card to choose the dealer (reveal)"}
             if s.chance == "shuffle":
+                pause = self.table.round_end.wait()
+                if pause is not None:  # the round just over is on the screen
+                    return pause
                 start = s.phase == "shuffle"
                 return {"kind": Wait.SHUFFLE, "round_start": start,
                         "message": ("gather all cards, shuffle, load the launcher" if start else

@@ -853,7 +853,10 @@ function renderRoundEnd(s, r) {
 
 function renderMatchEnd(s) {
   const winners = (s.winners ?? []).map((w) => shortName(s, w)).join(", ");
-  return h("div", { class: "panel", id: "match-end" }, h("h2", {}, END_WORDS.matchWon(winners)), scoreChart(s));
+  const legend = Array.from({ length: s.seats }, (_, seat) => h("span", { class: `key s${seat % 6}` },
+    `● ${shortName(s, seat)} ${s.rounds.at(-1).scores[seat]}`));
+  return h("div", { class: "panel", id: "match-end" }, h("h2", {}, END_WORDS.matchWon(winners)), scoreChart(s),
+    h("div", { class: "legend" }, legend));
 }
 
 /** A line per seat through its total after each round: one point per round, drawn here. */

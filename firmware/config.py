@@ -72,6 +72,7 @@ class TableConfig:
     options: Mapping[str, OptionValue]
     tower_confirm: str
     language: str = "en"  # what the voice (and the screen) speak: LANGUAGES
+    round_pause_s: float = 20.0  # a round's result stays on the screen this long (0: until tapped)
 
 
 @dataclass(frozen=True)
@@ -279,6 +280,7 @@ def _table(reader: _Reader, doc: Mapping[str, Any]) -> TableConfig | None:
     seats = reader.get(sec, "integer", "seats", 4, minimum=2, maximum=10)
     tower_confirm = reader.get(sec, "string", "tower_confirm", "wait", choices=TOWER_CONFIRM)
     language = reader.get(sec, "string", "language", "en", choices=LANGUAGES)
+    round_pause_s = reader.get(sec, "number", "round_pause_s", 20.0, minimum=0, maximum=3600)
     if edition is not _BAD and seats is not _BAD:
         spec = uno_core.get_edition(edition)
         if not spec.min_players <= seats <= spec.max_players:
@@ -287,9 +289,10 @@ def _table(reader: _Reader, doc: Mapping[str, Any]) -> TableConfig | None:
     names = _names(reader, sec, seats)
     options = _options(reader, sec, edition)
     reader.finish(sec, doc.get("table"))
-    if _BAD in (edition, seats, tower_confirm, names, options, language):
+    if _BAD in (edition, seats, tower_confirm, names, options, language, round_pause_s):
         return None
-    return TableConfig(edition, seats, names, options, tower_confirm, language)
+    return TableConfig(edition, seats, names, options, tower_confirm, language,
+                       float(round_pause_s))
 
 
 def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:

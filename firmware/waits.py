@@ -29,6 +29,7 @@ class Wait(StrEnum):
     SHUFFLE = "shuffle"
     REVEAL = "reveal"
     HAND = "hand"  # enter the cards left in a hand (scoring)
+    ROUND_OVER = "round-over"  # the round's result is shown: tap next round, or wait
     # a seat decides (the engine's phase, `PHASE_WAITS`)
     PRESS = "press"
     TURN = "turn"

@@ -7,6 +7,7 @@ from firmware.api.requests import (
     Challenge,
     Decide,
     Hands,
+    NextRound,
     Play,
     Request,
     Reveal,
@@ -15,5 +16,6 @@ from firmware.api.requests import (
 )
 from firmware.api.server import ApiServer
 
-__all__ = ["Admin", "ApiServer", "CallUno", "Catch", "Challenge", "Decide", "Hands", "Play", "Request",
+__all__ = ["Admin", "ApiServer", "CallUno", "Catch", "Challenge", "Decide", "Hands", "NextRound", "Play",
+           "Request",
            "Reveal", "Table", "Undo"]

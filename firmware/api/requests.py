@@ -96,6 +96,11 @@ class Reveal(Request):
 
 
 @dataclass(frozen=True)
+class NextRound(Request):
+    """Someone tapped "next round": the pause after a round ends (the shuffle follows)."""
+
+
+@dataclass(frozen=True)
 class Admin(Request):
     """`action` is one of ADMIN_ACTIONS; `params` is its validated JSON body."""
 

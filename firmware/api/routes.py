@@ -58,6 +58,7 @@ ROUTES: dict[str, tuple[type[api.Request], Callable[[dict[str, Any]], api.Reques
     "/api/catch": (api.Catch, lambda b: api.Catch(b["seat"], b["target"])),
     "/api/challenge": (api.Challenge, lambda b: api.Challenge(b["seat"])),
     "/api/hands": (api.Hands, lambda b: api.Hands(b["seat"], _cards("cards", b["cards"]))),
+    "/api/next-round": (api.NextRound, lambda b: api.NextRound()),
 }
 assert set(ROUTES) == set(schema.BODIES)
 BUILDERS: dict[str, Callable[[dict[str, Any]], api.Request]] = {

@@ -56,6 +56,8 @@ BODIES: dict[str, tuple[Schema, str]] = {
     "/api/reveal": (obj({"card": CARD, "seat": SEAT}, ("card",)),
                     "a card turned face up: the first card of the pile, or (with seat) "
                     "the card a seat turned to choose the dealer"),
+    "/api/next-round": (obj({}), "end the pause after a round (the round's result stays on "
+                                 "the screen until this or [table] round_pause_s)"),
 }
 ADMIN_BODIES: dict[str, Schema] = {
     "new-match": obj({

@@ -83,6 +83,9 @@ class Admin:
         if self.paused is None and t.ejections.blocker is None:
             if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
                     and t.waits.physical() is None:
+                if t.round_end.pause is not None:
+                    raise Rejected("the round is over: tap next round first "
+                                   "(POST /api/next-round)")
                 t.accept(U.Shuffle(()))
                 return {"shuffled": True, "step": t.step}
             raise Rejected("nothing to resume: the table is not paused and waits for no reload")

@@ -17,7 +17,8 @@ of which owns its own state and registers its own loop handlers (Klipper's extra
 * `actions.Requests`: what each API request means as an engine action;
 * `waiting.Waits`: what the table waits for, and the gate requests pass;
 * `admin.Admin`, `undo.Undo`, `faults.JournalWatch`: pause and overrides, taking a
-  declaration back, a journal that cannot be written.
+  declaration back, a journal that cannot be written;
+* `round_end.RoundEnds`: every round's result, and the pause after a round.
 
 Journal entries of a match:
 
@@ -34,7 +35,8 @@ Journal entries of a match:
 * ``override`` {"kind": "tower-seen"|"clear-alarm", "tower", "slot"}: an admin confirmed
   a tower by hand, or accepted a tower where the tray sees it;
 * ``undo``   {"seat", "card"} (ref = the action taken back): replay skips both
-  (`firmware.controller.undo`).
+  (`firmware.controller.undo`);
+* ``next_round`` {"round", "by": "tap"|"timer"}: the pause after a round is over.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from firmware.controller.admin import ADMIN, Admin
 from firmware.controller.ejections import SYSTEM_RNG, Ejections, Job, RngFor
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
+from firmware.controller.round_end import NEXT_ROUND, RoundEnds
 from firmware.controller.seats import ARM, SeatButtons
 from firmware.controller.speech import voice_listener
 from firmware.controller.stops import CutOff
@@ -94,8 +97,9 @@ class Controller:
         self.admin = Admin(self)
         self.undo = Undo(self)
         self.waits = Waits(self)
+        self.round_end = RoundEnds(self)
         self._parts = (self.ejections, self.towers, self.seats, self.requests, self.admin,
-                       self.undo)
+                       self.undo, self.round_end)
         self._reset()
         self.loop.on_safe_state(hardware.close)
         self._load()
@@ -180,6 +184,8 @@ class Controller:
             self.requests.replay_dealer_card(p)
         elif entry.kind == OVERRIDE:
             self.towers.overridden(p)
+        elif entry.kind == NEXT_ROUND:
+            self.round_end.replay(p)
 
     def journaled_view(self) -> dict[str, Any]:
         """What a restart rebuilds from the journal alone (`_load`): the engine state and
@@ -194,7 +200,8 @@ class Controller:
                 **self.admin.get_status(), "blocker": ejections["blocker"],
                 "turned": ejections["turned"], **self.seats.get_status(),
                 **self.requests.get_status(), "accepted": dict(self.towers.accepted),
-                "jobs": ejections["jobs"], **self.undo.get_status()}
+                "jobs": ejections["jobs"], **self.undo.get_status(),
+                **self.round_end.get_status()}
 
     def match_asked(self, p: Mapping[str, Any], seed: int | None = None
                     ) -> tuple[str, int, dict[str, Any], int | None, list[str]]:
@@ -235,6 +242,7 @@ class Controller:
                 if live:  # a damaged WAL can cost at most the round under way
                     self.journal.checkpoint()
         self.ejections.adopt(action, fx, new)
+        self.round_end.adopt(action, fx)
         if live:
             self._announce(action, fx)
 
@@ -273,6 +281,7 @@ class Controller:
         if not self.ejections.pump():
             self.seats.lights(self.towers.seats_awaited())
             self.ejections.face_player()
+        self.round_end.settle()
 
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
@@ -288,6 +297,8 @@ class Controller:
             out["uno_armed"] = sorted(self.seats.armed)
             out["undoable"] = self.undo.undoable()
             out["towers_seen"] = self.towers.get_status()["seen"] if s.edition.towers else None
+        out["rounds"] = [dict(r) for r in self.round_end.rounds]  # each round's result
+        out["round_end"] = self.round_end.pause  # the round just over, while the table pauses
         out["waiting"] = self.waiting()
         return out
 
@@ -306,6 +317,8 @@ class Controller:
     def submit(self, request: api.Request) -> dict[str, Any]:
         if isinstance(request, api.Admin):
             return self.admin.submit(request)
+        if isinstance(request, api.NextRound):
+            return self.round_end.next_round()
         return self.requests.submit(request)
 
     # ------------------------------------------------------------------ announcements

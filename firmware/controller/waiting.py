@@ -63,6 +63,9 @@ class Waits:
                 return {"kind": Wait.DEALER_CARDS, "missing": missing,
                         "message": words("wait.dealer_cards")}
             if s.chance == "shuffle":
+                pause = self.table.round_end.wait()
+                if pause is not None:  # the round just over is on the screen
+                    return pause
                 start = s.phase == "shuffle"
                 return {"kind": Wait.SHUFFLE, "round_start": start,
                         "message": words("wait.shuffle_start" if start else "wait.shuffle_pile")}

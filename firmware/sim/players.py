@@ -308,6 +308,11 @@ class TablePlayers:
             picks = rng(self.seed, "dealer", step).sample(deck_of(world.edition), world.n)
             for seat in w["missing"]:
                 await self._submit(api.Reveal(picks[seat], seat))
+        elif kind == Wait.ROUND_OVER:
+            if self.human_seats:  # a person reads the result: their tap or the timer ends it
+                await asyncio.sleep(0.05)
+            else:
+                await self._submit(api.NextRound())
         elif kind == Wait.SHUFFLE:
             if w["round_start"]:
                 world.gather_and_load(step)

@@ -230,6 +230,7 @@ function waitingText(s) {
       case "colour": return t("page.first_colour", { who });
       case "four-towers": return t("page.four_towers", { who });
       case "hand": return t("page.hand", { who });
+      case "round-over": return roundOverText(s, w);
       case "reveal": return t("page.reveal", { who });
       case "dealer-cards": return t("page.dealer_cards", { missing: (w.missing ?? []).map(named).join(", ") });
       case "shuffle": return t(w.round_start ? "page.shuffle_start" : "page.shuffle_pile");
@@ -346,6 +347,7 @@ function render() {
   renderSeats(s);
   renderHand(s);
   renderActions(s);
+  renderEnds(s);
   if (ui.sheet) renderSheet();
 }
 
@@ -849,3 +851,72 @@ $("#lang").addEventListener("click", switchLanguage);
 
 loadCatalog().then(render, () => {});  // retried on every connection until it loads
 loadWords().finally(connect);  // the texts first: the board is worded in them from the start
+
+// ---------------------------------------------------------------- round and match ends
+// (plain English, collected here for the language catalog)
+const END_WORDS = {
+  roundOver: (round, name) => `Round ${round} is over: ${name} went out`,
+  waitNext: (secs) => (secs ? `the next round starts in ${secs} s, or tap Next round` : "tap Next round"),
+  nextRound: "Next round", hand: "hand", total: "total", matchWon: (names) => `${names} won the match`,
+  chartTitle: "Scores after each round",
+};
+
+function roundOverText(s, w) {
+  return `${END_WORDS.roundOver(w.round, shortName(s, w.winner))} — ${END_WORDS.waitNext(w.pause_s)}`;
+}
+
+/** The round just over (`round_end`) or the match's end (`match-over` with `rounds`). */
+function renderEnds(s) {
+  const el = $("#ends");
+  const r = s.round_end;
+  const over = s.waiting?.kind === "match-over" && (s.rounds ?? []).length > 0;
+  el.hidden = !r && !over;
+  if (r) el.replaceChildren(renderRoundEnd(s, r));
+  else if (over) el.replaceChildren(renderMatchEnd(s));
+  else el.replaceChildren();
+}
+
+function renderRoundEnd(s, r) {
+  const rows = r.points.map((p, seat) => h("tr", { class: seat === r.winner ? "winner" : "", "data-seat": seat },
+    h("td", { class: "name" }, shortName(s, seat)), h("td", { class: "points" }, `+${p}`),
+    h("td", { class: "total" }, String(r.scores[seat]))));
+  return h("div", { class: "panel", id: "round-end" },
+    h("h2", {}, END_WORDS.roundOver(r.round, shortName(s, r.winner))),
+    h("table", {}, h("tr", {}, h("th", {}, ""), h("th", {}, END_WORDS.hand), h("th", {}, END_WORDS.total)), rows),
+    h("button", { type: "button", id: "next-round", class: "primary", onclick: () => send("/api/next-round", {}) },
+      END_WORDS.nextRound));
+}
+
+function renderMatchEnd(s) {
+  const winners = (s.winners ?? []).map((w) => shortName(s, w)).join(", ");
+  const legend = Array.from({ length: s.seats }, (_, seat) => h("span", { class: `key s${seat % 6}` },
+    `● ${shortName(s, seat)} ${s.rounds.at(-1).scores[seat]}`));
+  return h("div", { class: "panel", id: "match-end" }, h("h2", {}, END_WORDS.matchWon(winners)), scoreChart(s),
+    h("div", { class: "legend" }, legend));
+}
+
+/** A line per seat through its total after each round: one point per round, drawn here. */
+function scoreChart(s) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = (tag, attrs, ...kids) => {
+    const el = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    el.append(...kids);
+    return el;
+  };
+  const rounds = s.rounds;
+  const W = 600, H = 220, pad = 36;
+  const top = Math.max(1, ...rounds.flatMap((r) => r.scores));
+  const x = (i) => pad + (rounds.length === 1 ? (W - 2 * pad) / 2 : (i * (W - 2 * pad)) / (rounds.length - 1));
+  const y = (v) => H - pad - (v * (H - 2 * pad)) / top;
+  const lines = [];
+  for (let seat = 0; seat < s.seats; seat++) {
+    const pts = rounds.map((r, i) => [x(i), y(r.scores[seat])]);
+    lines.push(svg("polyline", { class: `line s${seat % 6}`, points: pts.map((p) => p.join(",")).join(" "), fill: "none" }),
+      ...pts.map(([px, py], i) => svg("circle", { class: `point s${seat % 6}`, cx: px, cy: py, r: 6,
+        "data-seat": seat, "data-round": rounds[i].round }, svg("title", {}, `${shortName(s, seat)}: ${rounds[i].scores[seat]}`))));
+  }
+  const labels = rounds.map((r, i) => svg("text", { x: x(i), y: H - 8, "text-anchor": "middle" }, String(r.round)));
+  return svg("svg", { id: "score-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": END_WORDS.chartTitle },
+    svg("line", { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, class: "axis" }), ...labels, ...lines);
+}

@@ -27,6 +27,7 @@ REQUESTS = [
     api.Decide(2, "four-towers", cards=("R1", "R2")),
     api.Reveal("G7"),
     api.Reveal("B3", seat=0),
+    api.NextRound(),
 ]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import expect, sync_playwright
 
@@ -53,6 +54,7 @@ def main() -> int:
             page.click("#open-setup")
             page.click("details summary")
             page.screenshot(path=OUT / "setup.png")
+            ends_shots(page, table)
             phone = context.new_page()
             phone.set_viewport_size({"width": 390, "height": 844})
             phone.goto(server.url)
@@ -62,9 +64,29 @@ def main() -> int:
     finally:
         server.close()
     serve_shot(OUT / "serve.png")
-    for name in ("board.png", "declare.png", "choices.png", "setup.png", "phone.png", "serve.png"):
+    for name in ("board.png", "declare.png", "choices.png", "setup.png", "phone.png", "serve.png",
+                 "round-end.png", "match-end.png"):
         print(OUT / name)
     return 0
+
+
+def ends_shots(page: Any, table: EngineTable) -> None:
+    """The round's result while the table pauses, then the match's end with its chart."""
+    rounds = [{"round": 1, "winner": 2, "points": [40, 12, 0, 68], "scores": [40, 12, 0, 68]},
+              {"round": 2, "winner": 1, "points": [80, 0, 45, 242], "scores": [120, 12, 45, 310]}]
+    table.extra = {"rounds": rounds, "round_end": rounds[1],
+                   "waiting": {"kind": "round-over", **rounds[1], "pause_s": 20}}
+    page.goto(page.url)
+    expect(page.locator("#round-end")).to_be_visible()
+    page.screenshot(path=OUT / "round-end.png")
+    rounds.append({"round": 3, "winner": 1, "points": [30, 0, 60, 190],
+                   "scores": [150, 12, 105, 500]})
+    table.extra = {"rounds": rounds, "round_end": None, "winners": [1],
+                   "waiting": {"kind": "match-over", "winners": [1], "message": "match over"}}
+    page.goto(page.url)
+    expect(page.locator("#score-chart")).to_be_visible()
+    page.screenshot(path=OUT / "match-end.png")
+    table.extra = {}
 
 
 def serve_shot(path: Path) -> None:

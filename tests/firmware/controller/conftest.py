@@ -19,6 +19,7 @@ from firmware.controller.actions import Requests
 from firmware.controller.admin import Admin
 from firmware.controller.ejections import Ejections
 from firmware.controller.faults import JournalWatch
+from firmware.controller.round_end import RoundEnds
 from firmware.controller.seats import SeatButtons
 from firmware.controller.towers import TowerWatch
 from firmware.controller.undo import Undo
@@ -39,6 +40,7 @@ PARTS: dict[str, Callable[[Any], Any]] = {
     "admin": Admin,
     "undo": Undo,
     "waits": Waits,
+    "round_end": RoundEnds,
 }
 
 

@@ -1,0 +1,117 @@
+"""The end of a round, announced: the table keeps every round's result (who went out,
+the points each hand gave, the totals after it) and pauses after a round that does
+not end the match, so the screen can show it, until someone taps "next round"
+(``POST /api/next-round``) or `[table] round_pause_s` passes on the loop's clock
+(0: only the tap ends it).
+
+Both are rebuilt from the journal: the results from the actions' `RoundOver`
+effects, the pause from the action that ended the round, until a ``next_round``
+entry (or, in a journal written before the pause existed, the next action) ends it.
+A crash during the pause comes back to it, with its timer started afresh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import uno_core as U
+from firmware.errors import Rejected
+from firmware.waits import Wait
+from hal.clock import Cancellable
+from uno_core import effects as E
+
+if TYPE_CHECKING:
+    from firmware.controller.table import Controller
+
+NEXT_ROUND = "next_round"  # journal kind: {"round", "by": "tap"|"timer"} ends the pause
+
+
+@dataclass(frozen=True)
+class RoundPauseOver:
+    """Posted by the pause's timer: `round` (the one that ended) is to end its pause."""
+
+    round: int
+
+
+class RoundEnds:
+    """Owns the rounds' results and the pause after a round; handles `RoundPauseOver`."""
+
+    def __init__(self, table: Controller) -> None:
+        self.table = table
+        self.timer: Cancellable | None = None
+        self.reset()
+        table.loop.on(RoundPauseOver, self._on_timer)
+
+    def reset(self) -> None:
+        self.rounds: list[dict[str, Any]] = []  # one per round played, in order
+        self.pause: dict[str, Any] | None = None  # the round just over, while the table pauses
+        self._stop_timer()
+
+    def get_status(self) -> dict[str, Any]:
+        return {"rounds": [dict(r) for r in self.rounds],
+                "round_pause": None if self.pause is None else self.pause["round"]}
+
+    def adopt(self, action: U.Action, fx: list[Any]) -> None:
+        """Every accepted action (live and in replay): a round's result, the pause."""
+        over = next((e for e in fx if isinstance(e, E.RoundOver)), None)
+        if over is None:
+            self.pause = None  # a journal written before the pause: the table went on
+            return
+        result = {"round": len(self.rounds) + 1, "winner": over.winner,
+                  "points": list(over.points), "scores": list(over.scores)}
+        self.rounds.append(result)
+        match_over = any(isinstance(e, E.MatchOver) for e in fx)
+        self.pause = None if match_over else result
+
+    def replay(self, payload: dict[str, Any]) -> None:
+        """A journaled ``next_round``: the pause it ended is over."""
+        if self.pause is not None and self.pause["round"] == payload.get("round"):
+            self.pause = None
+
+    def wait(self) -> dict[str, Any] | None:
+        """The ``round-over`` wait while the table pauses (None otherwise)."""
+        p = self.pause
+        if p is None:
+            return None
+        t = self.table
+        name = t.names[p["winner"]] if 0 <= p["winner"] < len(t.names) else f"seat {p['winner']}"
+        pause_s = t.config.table.round_pause_s
+        return {"kind": Wait.ROUND_OVER, **p, "pause_s": pause_s,
+                "message": f"round {p['round']} is over: {name} went out; "
+                           + ("tap next round" if not pause_s else
+                              f"the next round starts in {pause_s:g} s, or tap next round")}
+
+    def next_round(self, by: str = "tap") -> dict[str, Any]:
+        """End the pause (``POST /api/next-round``, or the timer): journal, then go on."""
+        t = self.table
+        t.journal_watch.gate()
+        if self.pause is None:
+            raise Rejected("no round is over: there is no pause to end")
+        payload = {"round": self.pause["round"], "by": by}
+        t.journal.append(NEXT_ROUND, payload)
+        self.replay(payload)
+        self._stop_timer()
+        t.publish({"kind": "next_round", **payload})
+        t.settle()
+        return {"next_round": payload["round"], "step": t.step}
+
+    def settle(self) -> None:
+        """While the table pauses, its timer runs (started again after a restart)."""
+        pause_s = self.table.config.table.round_pause_s
+        if self.pause is not None and pause_s and self.timer is None:
+            self.timer = self.table.loop.after(pause_s, RoundPauseOver(self.pause["round"]))
+
+    def _on_timer(self, event: RoundPauseOver) -> None:
+        self.timer = None
+        if self.pause is None or self.pause["round"] != event.round:
+            return  # tapped meanwhile, or rebuilt from the journal
+        # the journal cannot be written: its retry settles, and a new timer runs
+        with contextlib.suppress(Rejected):
+            self.next_round(by="timer")
+
+    def _stop_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None

@@ -1,0 +1,103 @@
+"""The pause after a round, on its own: the round's result is kept and shown, a tap or
+the timer on the loop's clock ends the pause (journaled), and a replay of the journal
+comes back to the pause or past it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import uno_core as U
+from firmware.controller.round_end import NEXT_ROUND, RoundPauseOver
+from firmware.errors import Rejected
+from firmware.waits import Wait
+from uno_core import effects as E
+
+ROUND_1 = [E.RoundOver(1, (12, 0, 30), (12, 0, 30))]
+ROUND_2_ENDS_MATCH = [E.RoundOver(0, (0, 7, 500), (12, 7, 530)),
+                      E.MatchOver((1,), (12, 7, 530))]
+
+
+def pausing_table(make_table, *, pause_s: float = 20):
+    state = U.position("classic", counts=[3, 0, 2], discard="R5", turn=1, mode="table")
+    table = make_table(state, "journal_watch", "ejections", "round_end", seats=3)
+    table.config = replace(table.config, table=replace(table.config.table, round_pause_s=pause_s))
+    table.names = ["Ann", "Bo", "Cy"]
+    return table
+
+
+def entry_kinds(table):
+    return [(e.kind, e.payload) for e in table.journal.entries()
+            if e.kind == NEXT_ROUND]
+
+
+def test_a_round_end_pauses_with_who_went_out_the_points_and_the_totals(make_table):
+    table = pausing_table(make_table)
+    table.round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    wait = table.round_end.wait()
+    assert wait["kind"] == Wait.ROUND_OVER
+    assert (wait["round"], wait["winner"], wait["points"], wait["scores"]) == (
+        1, 1, [12, 0, 30], [12, 0, 30])
+    assert wait["message"] == ("round 1 is over: Bo went out; the next round starts in 20 s, "
+                               "or tap next round")
+    assert table.round_end.get_status() == {
+        "rounds": [{"round": 1, "winner": 1, "points": [12, 0, 30], "scores": [12, 0, 30]}],
+        "round_pause": 1}
+
+
+def test_a_tap_ends_the_pause_once_and_is_journaled_first(make_table):
+    table = pausing_table(make_table)
+    table.round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    assert table.round_end.next_round() == {"next_round": 1, "step": 0}
+    assert entry_kinds(table) == [(NEXT_ROUND, {"round": 1, "by": "tap"})]
+    assert table.round_end.wait() is None and table.settled == 1
+    assert table.kinds() == ["next_round"]
+    with pytest.raises(Rejected, match="no round is over"):
+        table.round_end.next_round()
+    assert len(entry_kinds(table)) == 1  # the refusal wrote nothing
+
+
+def test_the_timer_ends_the_pause_on_the_loops_clock_and_a_stale_one_does_nothing(make_table):
+    table = pausing_table(make_table, pause_s=20)
+    table.round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    table.round_end.settle()
+    assert table.loop.timers == [(20, RoundPauseOver(1))]
+    table.loop.handlers[RoundPauseOver](RoundPauseOver(1))
+    assert entry_kinds(table) == [(NEXT_ROUND, {"round": 1, "by": "timer"})]
+    assert table.round_end.wait() is None
+    table.loop.handlers[RoundPauseOver](RoundPauseOver(1))  # posted before a tap: too late
+    assert len(entry_kinds(table)) == 1
+
+
+def test_a_pause_of_0_waits_for_the_tap_alone(make_table):
+    table = pausing_table(make_table, pause_s=0)
+    table.round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    table.round_end.settle()
+    assert table.loop.timers == []
+    assert table.round_end.wait()["message"] == "round 1 is over: Bo went out; tap next round"
+
+
+def test_the_round_that_ends_the_match_is_kept_without_a_pause(make_table):
+    table = pausing_table(make_table)
+    round_end = table.round_end
+    round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    round_end.replay({"round": 1, "by": "tap"})
+    round_end.adopt(U.EnterHand(1, ()), ROUND_2_ENDS_MATCH)
+    assert round_end.wait() is None
+    assert [r["scores"] for r in round_end.rounds] == [[12, 0, 30], [12, 7, 530]]
+
+
+def test_a_replay_comes_back_to_the_pause_or_past_it(make_table):
+    """As the coordinator replays: the action that ended the round, then a
+    ``next_round`` entry or (a journal from before the pause) the next action."""
+    table = pausing_table(make_table)
+    round_end = table.round_end
+    round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    assert round_end.wait() is not None  # no next_round yet: a crash comes back here
+    round_end.replay({"round": 0, "by": "tap"})  # not this round's
+    assert round_end.wait() is not None
+    round_end.adopt(U.Shuffle(()), [])  # the table went on without the entry
+    assert round_end.wait() is None
+    round_end.reset()
+    assert round_end.get_status() == {"rounds": [], "round_pause": None}

@@ -96,7 +96,7 @@ from uno_core.turns import (
     unseen_take,
 )
 
-__all__ = ["apply", "legal_actions", "new_match", "replay", "hand_points", "is_legal"]
+__all__ = ["apply", "legal_actions", "new_match", "replay", "hand_points"]
 
 
 def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] | None = None,
@@ -1028,15 +1028,6 @@ def legal_actions(state: State) -> list[Action]:
         out.append(A.CallUno(s.exposed))
         out.extend(A.Catch(i, s.exposed) for i in range(s.n) if i != s.exposed)
     return out
-
-
-def is_legal(state: State, action: Action) -> bool:
-    """Whether `action` is legal in `state` (the state is not changed)."""
-    try:
-        apply(state.clone(), action, effects=False)
-    except IllegalAction:
-        return False
-    return True
 
 
 def replay(edition: str | Edition, seats: int, actions: Iterable[Action],

@@ -162,6 +162,7 @@ _SPOKEN: dict[str, Line] = {
     "challenge_resolved": _challenge,
     "hands_traded": lambda say, e, _s: say("hands_traded", seat=say.seat(e["seat"]),
                                            other=say.seat(e["other"])),
+    "hands_passed": lambda say, _e, _s: say("hands_passed"),
     "round_over": _round,
     "match_over": _match,
 }

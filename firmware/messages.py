@@ -122,6 +122,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "challenge.guilty": "Challenge: {player} was bluffing.",
         "challenge.innocent": "Challenge: {player} played fair, {challenger} pays.",
         "hands_traded": "{seat} trades hands with {other}.",
+        "hands_passed": "Everyone passes their hand on to the next player.",
         "round.winner_takes": "{seat} wins the round and scores {points} points, {total} in all.",
         "round.running_low": "{seat} wins the round. {seat} has {total} points.",
         "match.one": "{seats} wins the match with {score} points!",
@@ -250,6 +251,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "challenge.guilty": "Herausforderung: {player} ist schuldig.",  # 000 „Ist er schuldig"
         "challenge.innocent": "Herausforderung: {player} ist unschuldig, {challenger} zahlt.",
         "hands_traded": "{seat} tauscht die Hände mit {other}.",
+        "hands_passed": "Alle geben ihre Karten an den nächsten Spieler weiter.",
         "round.winner_takes": "{seat} gewinnt die Runde und bekommt {points} Punkte, "
                               "insgesamt {total}.",
         "round.running_low": "{seat} gewinnt die Runde. {seat} hat {total} Punkte.",

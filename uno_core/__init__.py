@@ -30,6 +30,7 @@ Entry points (no global state; a ``State`` is one mutable object that ``apply`` 
   DealerCards Reveal Eject``; ``action_to_dict`` / ``action_from_dict``.
 * Effects (``uno_core.effects``): ``Dispense OwePresses Ejected TowerMoved
   ProtectionUsed ColourChosen DirectionChanged PlayerSkipped UnoPenalty HandsTraded
+  HandsPassed
   RoundOver MatchOver Prompt ...``; ``effect_to_dict``.
 * Options (``uno_core.options``): ``OPTION_SPECS``, ``make_options``; errors in
   ``uno_core.errors`` (``RuleError`` > ``IllegalAction``, ``OptionError``, ``SetupError``,

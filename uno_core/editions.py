@@ -93,7 +93,12 @@ def _wilds(counts: Mapping[str, int]) -> list[Card]:
 
 
 _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
-           "forgotten_uno": "catch", "hand_size": 7, "two_player_reverse_skips": True}
+           "forgotten_uno": "catch", "hand_size": 7, "two_player_reverse_skips": True,
+           # house rules (issue 12), off by default: the seed's behaviour
+           "stack_draws": "off", "seven_zero": False, "jump_in": False, "forced_play": False,
+           "no_bluff": False, "no_action_finish": False, "turn_timer_s": 0,
+           "timeout_action": "draw"}
+_PILE_ONLY = {"draw_until_playable": False}
 
 
 def _edition(name: str, deck: list[Card], points: Mapping[str, int], players: tuple[int, int],
@@ -102,7 +107,8 @@ def _edition(name: str, deck: list[Card], points: Mapping[str, int], players: tu
     return Edition(
         name=name, deck=tuple(deck), points=MappingProxyType(dict(points)),
         min_players=players[0], max_players=players[1], draw_mode=draw_mode, towers=towers,
-        dealer_rule=dealer_rule, option_defaults=MappingProxyType({**_COMMON, **defaults}),
+        dealer_rule=dealer_rule, option_defaults=MappingProxyType(
+            {**_COMMON, **(_PILE_ONLY if draw_mode == PILE else {}), **defaults}),
         description=description, kinds=frozenset(c.kind for c in deck),
     )
 

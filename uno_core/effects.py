@@ -133,6 +133,15 @@ class HandsTraded:
 
 
 @dataclass(frozen=True, slots=True)
+class HandsPassed:
+    """Every hand moves one seat on in `direction` (+1: seat s's hand goes to s + 1);
+    house rule seven_zero, a 0 laid."""
+
+    direction: int
+    name: ClassVar[str] = "hands_passed"
+
+
+@dataclass(frozen=True, slots=True)
 class Reshuffled:
     """The discard pile (all but its top card) became the new draw pile / launcher load."""
 
@@ -189,7 +198,7 @@ class MatchOver:
 Effect = (
     CardPlayed | CardsLaid | Dispense | OwePresses | Ejected | TowerMoved | ProtectionUsed
     | ColourChosen | DirectionChanged | PlayerSkipped | UnoCalled | UnoPenalty
-    | ChallengeResolved | HandsTraded | Reshuffled | CardReturned | DealerChosen | FirstCard
+    | ChallengeResolved | HandsTraded | HandsPassed | Reshuffled | CardReturned | DealerChosen | FirstCard
     | Prompt | RoundOver | MatchOver
 )
 

@@ -29,6 +29,7 @@ PHYSICAL: dict[type, str] = {
     E.Dispense: "cards were dealt for it",
     E.TowerMoved: "a tower changed hands",
     E.HandsTraded: "hands were traded",
+    E.HandsPassed: "hands were passed on",
 }
 
 

@@ -163,6 +163,8 @@ class Narrator:
                 notes.append(f"MATCH OVER: {', '.join(self._name(w) for w in f['winners'])}")
             elif n == "hands_traded":
                 notes.append(f"{self._name(f['seat'])} and {self._name(f['other'])} trade hands")
+            elif n == "hands_passed":
+                notes.append("every hand passes on")
         return f"[{self._step()}] {text}" + (f"  ({'; '.join(notes)})" if notes else "")
 
     def _step(self) -> int:

@@ -53,7 +53,14 @@ class EditionData:
 
 
 _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
-           "forgotten_uno": "catch", "hand_size": 7, "two_player_reverse_skips": True}
+           "forgotten_uno": "catch", "hand_size": 7, "two_player_reverse_skips": True,
+           "stack_draws": "off", "seven_zero": False, "jump_in": False, "forced_play": False,
+           "no_bluff": False, "no_action_finish": False, "turn_timer_s": 0,
+           "timeout_action": "draw"}
+# rules: "House rules": what this referee does not model yet; a record using one is refused
+NOT_MODELLED = {"stack_draws": "off", "seven_zero": False, "jump_in": False,
+                "draw_until_playable": False, "forced_play": False, "no_bluff": False,
+                "no_action_finish": False}
 
 # formats: "The deck: canonical order"; rules: "Options" (the defaults)
 EDITIONS = {
@@ -61,7 +68,8 @@ EDITIONS = {
         True, False, (("+2", 2), ("S", 2), ("R", 2)), (("W", 4), ("W+4", 4)),
         {"+2": 20, "S": 20, "R": 20, "W": 50}, False, False, False,
         {**_COMMON, "draw_then_play": False, "draw_when_playable": False,
-         "wild_draw4_restricted": False, "wild_draw4_points": 70, "forgotten_uno": "at_play"},
+         "wild_draw4_restricted": False, "wild_draw4_points": 70, "forgotten_uno": "at_play",
+         "draw_until_playable": False},
         (2, 10)),
     "power": EditionData(
         False, True, (("+1", 2), ("+2", 2), ("S", 2), ("R", 1), ("T2", 1)),
@@ -69,7 +77,7 @@ EDITIONS = {
         {"+1": 20, "+2": 20, "S": 20, "R": 20, "T2": 20, "WT1": 50, "W+4": 50},
         False, True, False,
         {**_COMMON, "draw_then_play": True, "draw_when_playable": True,
-         "wild_draw4_restricted": True}, (2, 6)),
+         "wild_draw4_restricted": True, "draw_until_playable": False}, (2, 6)),
     "attack": EditionData(
         False, False, (("R", 1), ("H2", 2), ("S", 2), ("DA", 2)),
         (("W", 4), ("WAA", 4), ("WC", 3), ("WH4", 1)),
@@ -956,6 +964,9 @@ def referee(text: str) -> Verdict:
     unknown = set(head["options"]) - set(defaults)
     if unknown:
         raise Illegal(f"line 1: options {sorted(unknown)} do not apply to {edition}")
+    house = sorted(k for k, off in NOT_MODELLED.items() if head["options"].get(k, off) != off)
+    if house:
+        raise Illegal(f"line 1: house rules {house} are not re-refereed by this program")
     t = Table(edition, n, {**defaults, **head["options"]}, mode == "table",
               deck=deck_of(edition), scores=[0] * n, hands=[Counter() for _ in range(n)],
               counts=[0] * n, entered=[False] * n)

@@ -81,7 +81,12 @@ def canon_state(engine: ModuleType, state: Any) -> dict[str, Any]:
     snap["hands"] = [sorted(h) for h in snap["hands"]]
     snap["drawn"] = sorted(snap["drawn"])
     snap["unseen"] = {k: v for k, v in sorted(snap["unseen"].items()) if v}
-    return {"public": engine.public_state(state), "full": snap}
+    public = engine.public_state(state)
+    for view in (public, snap):  # house rules newer than the oracle are compared elsewhere
+        if isinstance(view.get("options"), dict):
+            view["options"] = {k: v for k, v in view["options"].items()
+                               if k in OLD.OPTION_SPECS}
+    return {"public": public, "full": snap}
 
 
 def effects_of(engine: ModuleType, fx: Any) -> list[dict[str, Any]]:

@@ -42,6 +42,7 @@ from uno_core import (
 )
 from uno_core.bots import HeuristicBot, RandomBot, play_match
 from uno_core.cards import NUMBER, REVERSE, SKIP
+from uno_core.options import NOT_YET
 from uno_core.record import replay_record, write_record
 
 _PROFILES = {
@@ -71,14 +72,14 @@ def _option_values(name: str) -> st.SearchStrategy[object]:
     if spec.choices:
         return st.sampled_from(spec.choices)
     ranges = {"target_score": (60, 250), "hand_size": (3, 7), "uno_penalty": (0, 4),
-              "wild_draw4_points": (0, 70)}
+              "wild_draw4_points": (0, 70), "turn_timer_s": (0, 30)}
     low, high = ranges[name]
     return st.integers(low, high)
 
 
 @st.composite
 def house_rules(draw: st.DrawFn, edition: str) -> dict[str, object]:
-    names = sorted(EDITIONS[edition].option_defaults)
+    names = sorted(n for n in EDITIONS[edition].option_defaults if n not in NOT_YET)
     chosen = draw(st.lists(st.sampled_from(names), unique=True, max_size=4))
     options: dict[str, object] = {n: draw(_option_values(n)) for n in chosen}
     options.setdefault("target_score", draw(st.integers(60, 250)))

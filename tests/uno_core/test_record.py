@@ -46,7 +46,11 @@ def test_header_carries_edition_options_seats_mode_and_seed():
     every = {"draw_then_play": True, "draw_when_playable": True, "forgotten_uno": "catch",
              "hand_size": 7, "scoring": "winner_takes", "target_score": 100,
              "two_player_reverse_skips": True, "uno_penalty": 4,
-             "wild_draw4_restricted": True}
+             "wild_draw4_restricted": True,
+             # the house rules, off (issue 12)
+             "stack_draws": "off", "seven_zero": False, "jump_in": False,
+             "draw_until_playable": False, "forced_play": False, "no_bluff": False,
+             "no_action_finish": False, "turn_timer_s": 0, "timeout_action": "draw"}
     assert head == {"record": "unotable-game", "version": 1, "edition": "power", "seats": 4,
                     "mode": "simulation", "options": every, "seed": 9}
     rec = read_record(text)

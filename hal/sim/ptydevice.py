@@ -24,6 +24,7 @@ import tempfile
 import threading
 import time
 import tty
+from collections import deque
 from pathlib import Path
 
 WIRE_BITS_PER_BYTE = 10
@@ -34,9 +35,14 @@ def wire_time(n_bytes: int, baud: int) -> float:
 
 
 class PtyDevice:
-    """Base class: subclasses implement `received(data)` and may override `tick()`."""
+    """Base class: subclasses implement `received(data)` and may override `tick()`.
+    A subclass names the kinds of fault it can play in `faults`; `inject` queues them
+    in `_faults`, which the subclass consumes."""
+
+    faults: tuple[str, ...] = ()
 
     def __init__(self, *, baud: int | None, name: str = "ttySIM") -> None:
+        self._faults: deque[str] = deque()
         self.baud = baud
         self._dir = Path(tempfile.mkdtemp(prefix="unotable-sim-"))
         self.port = str(self._dir / name)
@@ -51,6 +57,17 @@ class PtyDevice:
         self.plugged = False
         self.closed = False
         self._plug()
+
+    def inject(self, kind: str, count: int = 1) -> None:
+        """Damage the next `count` exchanges with `kind`, one of `faults`."""
+        if kind not in self.faults:
+            raise ValueError(f"unknown fault {kind!r}; choose from {', '.join(self.faults)}")
+        with self.lock:
+            self._faults.extend([kind] * count)
+
+    def clear_faults(self) -> None:
+        with self.lock:
+            self._faults.clear()
 
     # -- life cycle --------------------------------------------------------------
     def _plug(self) -> None:

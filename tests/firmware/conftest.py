@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from firmware.sim.demo import sim_config
 from firmware.sim.world import World
+
+
+def dealing_through(hook: Callable[..., Any]) -> Callable[[Any], Any]:
+    """A `SimTable(wrap_hardware=...)` whose launcher deals through `hook(deal, n, seat)`,
+    `deal` being the real one: a test stops or holds a deal where a crash would."""
+
+    def wrap(hw: Any) -> Any:
+        real = hw.launcher.deal
+        hw.launcher.deal = lambda n, seat=None: hook(real, n, seat)
+        return hw
+
+    return wrap
 
 
 @pytest.fixture

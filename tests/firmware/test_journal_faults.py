@@ -20,6 +20,7 @@ import pytest
 from firmware.journal import Journal
 from firmware.journal_mark import mark_path, read_mark
 from firmware.sim.testbed import SimTable
+from tests.firmware.conftest import dealing_through
 
 NO_LIMIT = 1_073_741_823
 
@@ -182,20 +183,14 @@ def test_an_ejection_that_ends_while_the_journal_cannot_be_written_is_journaled_
     hold = threading.Event()
     deals = {"n": 0}
 
-    def wrap(hw):
-        real = hw.launcher.deal
+    def deal(real, n, seat):
+        deals["n"] += 1
+        result = real(n, seat)
+        if deals["n"] == 2:
+            hold.wait(30)  # all its cards are out; the end reaches the table later
+        return result
 
-        def deal(n, seat=None):
-            deals["n"] += 1
-            result = real(n, seat)
-            if deals["n"] == 2:
-                hold.wait(30)  # all its cards are out; the end reaches the table later
-            return result
-
-        hw.launcher.deal = deal
-        return hw
-
-    with SimTable(tmp_path, "classic", wrap_hardware=wrap) as table:
+    with SimTable(tmp_path, "classic", wrap_hardware=dealing_through(deal)) as table:
         table.play_until(lambda st: st["waiting"]["kind"] == "shuffle")
         table.bot_step(settle=False)  # shuffle and load: the deal starts
         deadline = time.monotonic() + 10

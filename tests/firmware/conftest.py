@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from typing import Any
 
@@ -9,6 +12,18 @@ import pytest
 
 from firmware.sim.demo import sim_config
 from firmware.sim.world import World
+
+
+def post(url: str, path: str, body: dict) -> tuple[int, dict]:
+    """POST `body` as JSON to the table's API at `url`: (status, the answer's JSON), an
+    error status included."""
+    req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, json.load(resp)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
 
 
 def dealing_through(hook: Callable[..., Any]) -> Callable[[Any], Any]:

@@ -10,29 +10,16 @@ bench/journal_faults.py runs the same faults on a real full tmpfs and a read-onl
 
 from __future__ import annotations
 
-import json
 import shutil
-import urllib.error
-import urllib.request
 
 import pytest
 
 from firmware.journal import Journal
 from firmware.journal_mark import mark_path, read_mark
 from firmware.sim.testbed import SimTable
-from tests.firmware.conftest import dealing_through
+from tests.firmware.conftest import dealing_through, post
 
 NO_LIMIT = 1_073_741_823
-
-
-def post(url: str, path: str, body: dict) -> tuple[int, dict]:
-    req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.load(resp)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
 
 
 def sql(table: SimTable, statement: str) -> None:

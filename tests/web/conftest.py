@@ -55,17 +55,11 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def served() -> Iterator[Callable[..., Served]]:
-    running: list[Served] = []
-
+def served(closed_after: Callable[[Served], Served]) -> Callable[..., Served]:
     def serve(table: EngineTable, token: str | None = None) -> Served:
-        s = Served(table, token=token)
-        running.append(s)
-        return s
+        return closed_after(Served(table, token=token))
 
-    yield serve
-    for s in running:
-        s.close()
+    return serve
 
 
 @pytest.fixture

@@ -15,12 +15,13 @@ import contextlib
 import errno
 import termios
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Any
 
 import serial
 
 from hal.clock import REAL_TIME, Clock
 from hal.errors import PortBusy, ReaderDisconnected
+from hal.safety import ClosedOnExit
 
 # termios.error is what a pty whose other end vanished raises from tcflush / tcsetattr
 PORT_ERRORS = (serial.SerialException, OSError, termios.error)
@@ -145,7 +146,7 @@ class SerialLink:
         return f"<SerialLink {self.url} {self.baudrate} baud {state} reconnects={self.reconnects}>"
 
 
-class SerialReader:
+class SerialReader(ClosedOnExit):
     """What both tag readers share (`hal.pn532.PN532`, `hal.rdm6300.RDM6300`): a port by
     URL through a `SerialLink` on the injected clock, the last tag seen and error, the
     status fields every reader reports, and close as a context manager."""
@@ -179,9 +180,3 @@ class SerialReader:
 
     def close(self) -> None:
         self._link.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

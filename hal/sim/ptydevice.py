@@ -27,6 +27,8 @@ import tty
 from collections import deque
 from pathlib import Path
 
+from hal.safety import ClosedOnExit
+
 WIRE_BITS_PER_BYTE = 10
 
 
@@ -34,7 +36,7 @@ def wire_time(n_bytes: int, baud: int) -> float:
     return n_bytes * WIRE_BITS_PER_BYTE / baud
 
 
-class PtyDevice:
+class PtyDevice(ClosedOnExit):
     """Base class: subclasses implement `received(data)` and may override `tick()`.
     A subclass names the kinds of fault it can play in `faults`; `inject` queues them
     in `_faults`, which the subclass consumes."""
@@ -118,11 +120,6 @@ class PtyDevice:
             os.close(fd)
         shutil.rmtree(self._dir, ignore_errors=True)
 
-    def __enter__(self) -> PtyDevice:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- the device's side of the line --------------------------------------------
     def power_on(self) -> None:

@@ -83,11 +83,7 @@ def canon_state(engine: ModuleType, state: Any) -> dict[str, Any]:
     snap["hands"] = [sorted(h) for h in snap["hands"]]
     snap["drawn"] = sorted(snap["drawn"])
     snap["unseen"] = {k: v for k, v in sorted(snap["unseen"].items()) if v}
-    public = engine.public_state(state)
-    if engine is OLD and public["towers"] is not None:
-        # the one change of the public view since: a neutral tower was null (issue 13)
-        public["towers"] = {t: NEUTRAL_SLOT if o is None else o for t, o in public["towers"].items()}
-    return {"public": public, "full": snap}
+    return {"public": engine.public_state(state), "full": snap}
 
 
 def effects_of(engine: ModuleType, fx: Any) -> list[dict[str, Any]]:
@@ -96,6 +92,16 @@ def effects_of(engine: ModuleType, fx: Any) -> list[dict[str, Any]]:
 
 def to_new(action: Any) -> Any:
     return NEW.action_from_dict(OLD.action_to_dict(action))
+
+
+def as_today(oracle: dict[str, Any]) -> dict[str, Any]:
+    """The oracle's canonical state in today's public words: it said a neutral tower
+    as null, "neutral" since issue 13."""
+    towers = oracle["public"]["towers"]
+    if towers is not None:
+        oracle["public"]["towers"] = {t: NEUTRAL_SLOT if o is None else o
+                                      for t, o in towers.items()}
+    return oracle
 
 
 def _diff(a: dict[str, Any], b: dict[str, Any]) -> str:
@@ -284,7 +290,7 @@ class Lockstep:
                         f"  last actions:\n    {tail}")
 
     def same_state(self, old: Any, new: Any, what: str = "states differ") -> dict[str, Any]:
-        a, b = canon_state(OLD, old), canon_state(NEW, new)
+        a, b = as_today(canon_state(OLD, old)), canon_state(NEW, new)
         if a != b:
             raise self.fail(f"{what}:\n{_diff(a, b)}")
         return b

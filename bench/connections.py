@@ -18,25 +18,23 @@ and threads at the peak, what it wrote to its log (bytes, EMFILE lines), stop ti
 
 from __future__ import annotations
 
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import contextlib
+import http.client
+import os
+import resource
+import signal
+import socket
+import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import http.client  # noqa: E402
-import os  # noqa: E402
-import resource  # noqa: E402
-import signal  # noqa: E402
-import socket  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-from typing import Any  # noqa: E402
-
-from bench.common import (  # noqa: E402
+from bench.common import (
     Figure,
     NotifySocket,
     Result,
@@ -51,7 +49,7 @@ from bench.common import (  # noqa: E402
     unotable,
     workdir,
 )
-from firmware.api.server import HEADER_TIMEOUT  # noqa: E402
+from firmware.api.server import HEADER_TIMEOUT
 
 ANSWER_S = 2.0  # issue 10: a new client is answered within 2 s
 OPEN_BUDGET_S = 60.0  # opening the crowd stops here (a daemon that no longer accepts)

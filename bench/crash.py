@@ -38,27 +38,25 @@ wholly before the cut, and those actions must replay into a legal game.
 
 from __future__ import annotations
 
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import json
+import random
+import shutil
+import signal
+import struct
+import subprocess
 import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import random  # noqa: E402
-import shutil  # noqa: E402
-import signal  # noqa: E402
-import struct  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-from typing import Any  # noqa: E402
-
-from bench.common import (  # noqa: E402
+from bench.common import (
     Figure,
     Result,
     at_least,

@@ -28,18 +28,15 @@ checked classic run.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
 
 import argparse  # noqa: E402
 import importlib  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import statistics  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from types import ModuleType  # noqa: E402

@@ -22,22 +22,20 @@ devices (a thread per pty reader, the launcher's physics), which a real table ha
 
 from __future__ import annotations
 
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import json
+import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import signal  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-from typing import Any  # noqa: E402
-
-from bench.common import (  # noqa: E402
+from bench.common import (
     Figure,
     NotifySocket,
     Result,

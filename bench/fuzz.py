@@ -29,29 +29,26 @@ changed the state (must be 0).
 
 from __future__ import annotations
 
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import contextlib
+import http.client
+import io
+import json
+import signal
+import subprocess
 import sys
-from pathlib import Path
+import tomllib
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import http.client  # noqa: E402
-import io  # noqa: E402
-import json  # noqa: E402
-import signal  # noqa: E402
-import subprocess  # noqa: E402
-import tomllib  # noqa: E402
-from collections import Counter  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
-
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from bench.common import (  # noqa: E402
+from bench.common import (
     REPO,
     Figure,
     NotifySocket,

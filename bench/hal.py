@@ -11,24 +11,22 @@ over N scans after a warm-up that brings the readers up. If
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 # Run as a script, this directory would shadow the `hal` package with this file.
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
 
-import argparse  # noqa: E402
-import importlib.util  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-from typing import Any  # noqa: E402
+import argparse
+import importlib.util
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
 
-from hal.sim.ptydevice import WIRE_BITS_PER_BYTE  # noqa: E402
-from hal.sim.tray import SimTray  # noqa: E402
-from hal.tray import Tray  # noqa: E402
+from hal.sim.ptydevice import WIRE_BITS_PER_BYTE
+from hal.sim.tray import SimTray
+from hal.tray import Tray
 
 BAUD = 115200  # what SimTray(paced=True) spends per PN532 byte
 SLOTS = ("neutral", 0, 1, 2, 3, 4, 5)
@@ -73,7 +71,7 @@ def measure_tray_scan(runs: int, layout: dict[str, Any]) -> dict[str, Any]:
 
 
 def launcher_figures(samples: int) -> dict[str, Any] | None:
-    path = _HERE / "hal_launcher.py"
+    path = Path(__file__).resolve().parent / "hal_launcher.py"
     if not path.exists():
         return None
     spec = importlib.util.spec_from_file_location("bench_hal_launcher", path)

@@ -12,28 +12,25 @@ so the servo move is on the path. The daemon adds its event-loop hop on top.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 # Run as a script, this directory (with bench/hal.py) would shadow the `hal` package.
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
 
-import statistics  # noqa: E402
-import time  # noqa: E402
-from typing import Any  # noqa: E402
+import statistics
+import sys
+import time
+from typing import Any
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin  # noqa: E402
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from hal.launcher import LauncherConfig  # noqa: E402
-from hal.launcher import parse_config as parse_launcher  # noqa: E402
-from hal.seats import parse_config as parse_seats  # noqa: E402
-from hal.sim.clock import VirtualClock  # noqa: E402
-from hal.sim.launcher import EXAMPLE_SECTION as LAUNCHER_SECTION  # noqa: E402
-from hal.sim.launcher import SimLauncher  # noqa: E402
-from hal.sim.seats import EXAMPLE_SECTION as SEATS_SECTION  # noqa: E402
-from hal.sim.seats import SimSeats  # noqa: E402
+from hal.launcher import LauncherConfig
+from hal.launcher import parse_config as parse_launcher
+from hal.seats import parse_config as parse_seats
+from hal.sim.clock import VirtualClock
+from hal.sim.launcher import EXAMPLE_SECTION as LAUNCHER_SECTION
+from hal.sim.launcher import SimLauncher
+from hal.sim.seats import EXAMPLE_SECTION as SEATS_SECTION
+from hal.sim.seats import SimSeats
 
 
 def measure_button_to_motor(samples: int = 2000) -> dict[str, Any]:

@@ -44,30 +44,28 @@ Prints ``faults=N silent_loss=0 crash_loops=0 unclear=0`` and exits 0 when all t
 
 from __future__ import annotations
 
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import contextlib
+import json
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import json  # noqa: E402
-import os  # noqa: E402
-import random  # noqa: E402
-import shutil  # noqa: E402
-import signal  # noqa: E402
-import sqlite3  # noqa: E402
-import subprocess  # noqa: E402
-import time  # noqa: E402
-import urllib.error  # noqa: E402
-import urllib.request  # noqa: E402
-from collections.abc import Callable, Iterator  # noqa: E402
-from dataclasses import asdict, dataclass  # noqa: E402
-from typing import Any  # noqa: E402
-
-from bench.common import progress, unotable, workdir  # noqa: E402
+from bench.common import progress, unotable, workdir
 
 DAMAGE_WORDS = ("ends at entry", "is missing", "corrupt", "fails its checksum", "not the journal")
 ADVICE_WORDS = ("restore", "recover", "move", "free", "fix")

@@ -38,20 +38,17 @@ The issue's full figure is 1,000 matches (about an hour on a busy 2-core machine
 
 from __future__ import annotations
 
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import gc
 import sys
-from pathlib import Path
+import time
+import tracemalloc
+from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-import argparse  # noqa: E402
-import gc  # noqa: E402
-import time  # noqa: E402
-import tracemalloc  # noqa: E402
-from typing import Any  # noqa: E402
-
-from bench.common import (  # noqa: E402
+from bench.common import (
     Figure,
     Result,
     at_most,

@@ -20,20 +20,17 @@ frames, timeouts and reconnects, alarms raised and cleared.
 
 from __future__ import annotations
 
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import random
 import sys
-from pathlib import Path
+import time
+from collections import Counter
+from typing import Any
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-import argparse  # noqa: E402
-import random  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from typing import Any  # noqa: E402
-
-from bench.common import (  # noqa: E402
+from bench.common import (
     Figure,
     Result,
     at_least,

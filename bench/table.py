@@ -15,20 +15,18 @@ in turns in the same process on the same disk, and prints both medians and the r
 
 from __future__ import annotations
 
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import json
 import sys
+import tempfile
+import time
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-if sys.path and Path(sys.path[0] or ".").resolve() == _HERE:
-    sys.path[0] = str(_HERE.parent)
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-
-from firmware.journal import Journal  # noqa: E402
-from firmware.sim.demo import run_demo  # noqa: E402
+from firmware.journal import Journal
+from firmware.sim.demo import run_demo
 
 CASES = (("classic", 4), ("power", 3), ("attack", 4), ("attack-1999", 4), ("extreme", 4))
 

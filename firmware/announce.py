@@ -17,6 +17,7 @@ from typing import Any
 
 import uno_core as U
 from firmware.messages import MESSAGES, Words, card_name, colour_name, kind_name, tower_name
+from hal.tray import NEUTRAL
 from uno_core.effects import EVERYONE_ONCE, UNTIL_CARDS
 
 # a seat's own press on its turn: what the launcher gives is said, not the press it owes
@@ -109,7 +110,7 @@ def _presses(say: _Say, e: Mapping[str, Any], _scoring: str) -> str:
 
 def _tower(say: _Say, e: Mapping[str, Any], _scoring: str) -> str:
     tower = tower_name(e["tower"], say.lang)
-    if e["seat"] < 0:
+    if e["seat"] == NEUTRAL:
         return say("tower.to_neutral", tower=tower)
     return say("tower.to_seat", tower=tower, seat=say.seat(e["seat"]))
 

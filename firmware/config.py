@@ -197,6 +197,16 @@ class _Reader:
             self.add(exc)
             return _BAD
 
+    def container(self, read: tuple[Section, set[str]], name: str, default: Any,
+                  kind: type, what: str) -> Any:
+        """Option `name` as written, when it is a `kind` (a list, a table) or the default;
+        else the error "must be `what`, not ..." and `_BAD`."""
+        raw = self.get(read, "raw", name, default)
+        if raw is _BAD or raw is default or isinstance(raw, kind):
+            return raw
+        self.add(ConfigError(read[0].key(name), f"must be {what}, not {raw!r}"))
+        return _BAD
+
     def finish(self, read: tuple[Section, set[str]], mapping: Any) -> None:
         sec, used = read
         for key in sorted(set(mapping or {}) - used):
@@ -296,14 +306,11 @@ def _table(reader: _Reader, doc: Mapping[str, Any]) -> TableConfig | None:
 
 
 def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:
-    raw = reader.get(sec, "raw", "names", None)
+    raw = reader.container(sec, "names", None, list, "a list of names")
     key = sec[0].key("names")
     if raw is None:
         return _BAD if seats is _BAD else tuple(f"Seat {i + 1}" for i in range(seats))
     if raw is _BAD:
-        return _BAD
-    if not isinstance(raw, list):
-        reader.add(ConfigError(key, f"must be a list of names, not {raw!r}"))
         return _BAD
     bad = False
     for i, name in enumerate(raw):
@@ -320,12 +327,9 @@ def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:
 
 
 def _options(reader: _Reader, sec: tuple[Section, set[str]], edition: Any) -> Any:
-    raw = reader.get(sec, "raw", "options", {})
+    raw = reader.container(sec, "options", {}, dict, "a table of house-rule options")
     key = sec[0].key("options")
     if raw is _BAD:
-        return _BAD
-    if not isinstance(raw, dict):
-        reader.add(ConfigError(key, f"must be a table of house-rule options, not {raw!r}"))
         return _BAD
     bad = False
     for name, value in raw.items():
@@ -347,7 +351,8 @@ def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:
         return None
     host = reader.get(sec, "string", "host", "127.0.0.1")
     port = reader.get(sec, "integer", "port", 8080, minimum=1024, maximum=65535)
-    allowed_hosts = _allowed_hosts(reader, reader.get(sec, "raw", "allowed_hosts", []))
+    allowed_hosts = _allowed_hosts(
+        reader, reader.container(sec, "allowed_hosts", [], list, "a list of host names"))
     token = reader.get(sec, "string", "token", None)
     reader.finish(sec, doc.get("api"))
     if host is not _BAD and not _is_address(host):
@@ -371,9 +376,6 @@ def _allowed_hosts(reader: _Reader, value: Any) -> tuple[str, ...] | Any:
     """`[api] allowed_hosts`: host names (or addresses) the browser may use for the table,
     e.g. ``["unotable.local"]``; no ports, no wildcards (see firmware.api.guard)."""
     if value is _BAD:
-        return _BAD
-    if not isinstance(value, list):
-        reader.add(ConfigError("api.allowed_hosts", f"must be a list of host names, not {value!r}"))
         return _BAD
     bad = [v for v in value if not isinstance(v, str) or not (_HOST_NAME.fullmatch(v) or _is_address(v))]
     for v in bad:

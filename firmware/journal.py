@@ -58,6 +58,7 @@ from firmware.journal_format import (
 from firmware.journal_mark import Mark, MarkFile, mark_path
 from firmware.journal_open import Tail, connect, prepare
 from hal.clock import REAL_TIME, Clock
+from hal.safety import ClosedOnExit
 
 __all__ = ["INTENT", "RESULT", "SCHEMA_VERSION", "Entry", "Journal", "Match", "header_crc",
            "refusal"]
@@ -65,7 +66,7 @@ __all__ = ["INTENT", "RESULT", "SCHEMA_VERSION", "Entry", "Journal", "Match", "h
 log = logging.getLogger(__name__)
 
 
-class Journal:
+class Journal(ClosedOnExit):
     """One writer (the daemon's loop). Open with `Journal.open(path)`; a context manager."""
 
     def __init__(self, conn: sqlite3.Connection, path: str, clock: Clock) -> None:
@@ -303,12 +304,6 @@ class Journal:
             self._conn = None
         if self._mark is not None:
             self._mark.close()
-
-    def __enter__(self) -> Journal:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._conn is None else f"last_seq={self._tail.last_seq}"

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from firmware.config import VoiceConfig
+from hal.safety import ClosedOnExit
 
 log = logging.getLogger(__name__)
 
@@ -167,7 +168,7 @@ def _why(exc: BaseException) -> str:
     return str(exc)
 
 
-class Voice:
+class Voice(ClosedOnExit):
     """Speaks queued sentences on a worker thread. `speaker` None: the voice is off."""
 
     def __init__(self, speaker: Speaker | None, *, queue_size: int = QUEUE_SIZE) -> None:
@@ -253,11 +254,6 @@ class Voice:
     def closed(self) -> bool:
         return self._closed
 
-    def __enter__(self) -> Voice:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def get_status(self) -> dict[str, Any]:
         """Klipper style: what the voice does now (for the health view)."""

@@ -54,6 +54,7 @@ from hal.clock import REAL_TIME, Clock
 from hal.config import Section
 from hal.ejection import EjectionModel, ModelConfig, parse_model_config
 from hal.errors import ConfigError, HalError
+from hal.safety import ClosedOnExit
 
 DRIVERS = ("h_bridge", "phase_enable", "single")
 STATUSES = ("ok", "jam", "hopper_empty", "fault")
@@ -302,7 +303,7 @@ class _Drive:
 CardCallback = Callable[[int, "int | None"], object]
 
 
-class Launcher:
+class Launcher(ClosedOnExit):
     """Drives the launcher hardware. Build with `from_config`; close it (or use ``with``)."""
 
     def __init__(
@@ -515,11 +516,6 @@ class Launcher:
         self._closed = True
         self._release_devices()
 
-    def __enter__(self) -> Launcher:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # --- internals ---------------------------------------------------------
 

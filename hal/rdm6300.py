@@ -18,7 +18,7 @@ import serial
 
 from hal.clock import REAL_TIME, Clock
 from hal.errors import ReaderDisconnected
-from hal.serialport import SerialLink
+from hal.serialport import SerialReader
 
 STX, ETX = 0x02, 0x03
 FRAME_LEN = 14
@@ -76,7 +76,7 @@ class RDM6300Decoder:
         return raw[:5].hex().upper()
 
 
-class RDM6300:
+class RDM6300(SerialReader):
     driver = "rdm6300"
     firmware = None
 
@@ -92,22 +92,12 @@ class RDM6300:
         clock: Clock = REAL_TIME,
         open_port: Callable[..., Any] = serial.serial_for_url,
     ) -> None:
-        self.port = port
+        super().__init__(port, baudrate=baudrate, backoff_min_s=backoff_min_s,
+                         backoff_max_s=backoff_max_s, clock=clock, open_port=open_port)
         self.removal_s = removal_s
         self.listen_s = listen_s
-        self._clock = clock
-        self._link = SerialLink(
-            port,
-            baudrate=baudrate,
-            backoff_min_s=backoff_min_s,
-            backoff_max_s=backoff_max_s,
-            clock=clock,
-            open_port=open_port,
-        )
         self._decoder = RDM6300Decoder()
         self._seen: dict[str, float] = {}
-        self.last_seen: float | None = None
-        self.last_error: str | None = None
 
     def open(self) -> None:
         try:
@@ -141,28 +131,8 @@ class RDM6300:
         return sorted(self._seen)
 
     def get_status(self) -> dict[str, Any]:
-        return {
-            "port": self.port,
-            "driver": self.driver,
-            "connected": self._link.connected,
-            "firmware": None,
-            "frames_ok": self._decoder.frames_ok,
-            "frames_bad": self._decoder.frames_bad,
-            "reconnects": self._link.reconnects,
-            "last_seen": self.last_seen,
-            "last_error": self.last_error,
-            "bytes_written": self._link.bytes_written,
-            "bytes_read": self._link.bytes_read,
-        }
-
-    def close(self) -> None:
-        self._link.close()
-
-    def __enter__(self) -> RDM6300:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        return self._status(firmware=None, frames_ok=self._decoder.frames_ok,
+                            frames_bad=self._decoder.frames_bad)
 
     def __repr__(self) -> str:
         state = "connected" if self._link.connected else "disconnected"

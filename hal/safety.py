@@ -18,13 +18,27 @@ import signal
 import sys
 from collections.abc import Callable, Iterable
 from types import FrameType
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 class Closable(Protocol):
     def close(self) -> None: ...
+
+
+class ClosedOnExit:
+    """Base of a device that is its own context manager: ``with Launcher(...) as l:``
+    closes it however the block ends. A subclass writes `close` (idempotent)."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def close_all(devices: Iterable[Closable]) -> list[BaseException]:

@@ -29,6 +29,7 @@ from gpiozero import LED, Button, Buzzer
 
 from hal.config import Section
 from hal.errors import ConfigError, HalError
+from hal.safety import ClosedOnExit
 
 BUZZ_PATTERNS: dict[str, tuple[float, float, int]] = {
     "click": (0.03, 0.0, 1),
@@ -105,7 +106,7 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "seats", *,
     return cfg
 
 
-class SeatPanel:
+class SeatPanel(ClosedOnExit):
     def __init__(self, config: SeatsConfig, *, pin_factory: Any = None) -> None:
         self.config = config
         self._press: list[Callable[[], object]] = []
@@ -270,11 +271,6 @@ class SeatPanel:
     def closed(self) -> bool:
         return self._closed
 
-    def __enter__(self) -> SeatPanel:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self._closed:

@@ -21,6 +21,7 @@ import serial
 
 from hal.clock import REAL_TIME, Clock
 from hal.errors import PortBusy, ReaderDisconnected
+from hal.safety import ClosedOnExit
 
 # termios.error is what a pty whose other end vanished raises from tcflush / tcsetattr
 PORT_ERRORS = (serial.SerialException, OSError, termios.error)
@@ -143,3 +144,39 @@ class SerialLink:
     def __repr__(self) -> str:
         state = "connected" if self.connected else "disconnected"
         return f"<SerialLink {self.url} {self.baudrate} baud {state} reconnects={self.reconnects}>"
+
+
+class SerialReader(ClosedOnExit):
+    """What both tag readers share (`hal.pn532.PN532`, `hal.rdm6300.RDM6300`): a port by
+    URL through a `SerialLink` on the injected clock, the last tag seen and error, the
+    status fields every reader reports, and close as a context manager."""
+
+    driver: str
+
+    def __init__(
+        self,
+        port: str,
+        *,
+        baudrate: int,
+        backoff_min_s: float,
+        backoff_max_s: float,
+        clock: Clock,
+        open_port: OpenPort,
+    ) -> None:
+        self.port = port
+        self._clock = clock
+        self._link = SerialLink(port, baudrate=baudrate, backoff_min_s=backoff_min_s,
+                                backoff_max_s=backoff_max_s, clock=clock, open_port=open_port)
+        self.last_seen: float | None = None
+        self.last_error: str | None = None
+
+    def _status(self, **driver_fields: Any) -> dict[str, Any]:
+        """`get_status()`: the link's fields around the driver's own."""
+        link = self._link
+        return {"port": self.port, "driver": self.driver, "connected": link.connected,
+                **driver_fields, "reconnects": link.reconnects, "last_seen": self.last_seen,
+                "last_error": self.last_error, "bytes_written": link.bytes_written,
+                "bytes_read": link.bytes_read}
+
+    def close(self) -> None:
+        self._link.close()

@@ -55,6 +55,7 @@ import serial
 from hal.clock import REAL_TIME, Clock
 from hal.config import Section
 from hal.errors import ConfigError, HalError
+from hal.safety import ClosedOnExit
 
 # the towers the tray has tags for: the game's towers (uno_core.cards.TOWERS), which hal
 # may not import; tests/test_layering.py checks the two agree
@@ -351,7 +352,7 @@ class _Presence:
     present: bool = False
 
 
-class Tray:
+class Tray(ClosedOnExit):
     def __init__(
         self,
         cfg: TrayConfig,
@@ -565,11 +566,6 @@ class Tray:
             for reader in self._readers.values():
                 reader.close()
 
-    def __enter__(self) -> Tray:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self.closed:

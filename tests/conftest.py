@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory, MockPWMPin
@@ -18,3 +20,11 @@ def mock_factory():
     finally:
         factory.reset()
         Device.pin_factory = previous
+
+
+@pytest.fixture
+def closed_after():
+    """`closed_after(device)` returns `device` and closes it when the test ends (the last
+    one made first)."""
+    with contextlib.ExitStack() as stack:
+        yield lambda device: stack.enter_context(contextlib.closing(device))

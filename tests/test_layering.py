@@ -136,6 +136,15 @@ def test_the_tray_tags_the_very_towers_the_game_knows():
     assert TRAY_TOWERS == GAME_TOWERS
 
 
+def test_the_public_state_says_neutral_in_the_trays_word():
+    """The engine's -1 for the neutral slot reaches every outside view as the tray's own
+    word: `public_state` (uno_core) and `hal.tray` each spell it, and must agree."""
+    from hal.tray import NEUTRAL
+    from uno_core.state import NEUTRAL_SLOT
+
+    assert NEUTRAL == NEUTRAL_SLOT
+
+
 MAX_CLASS_LINES = 350
 
 

@@ -30,6 +30,10 @@ from uno_core.options import Options
 from uno_core.tables import Listing, ListingKey, Tables, mask_of
 
 NOBODY = -2  # to_act when the match is over
+# How public_state says a tower on the neutral slot (the engine's effects.NEUTRAL, -1):
+# the tray's own word, so every outside view says it alike (hal.tray.NEUTRAL, held equal
+# by tests/test_layering.py).
+NEUTRAL_SLOT = "neutral"
 
 # obligation kinds
 OWE_DRAW = "draw"
@@ -208,7 +212,7 @@ def public_state(state: State) -> dict[str, object]:
         "discard": [format_card(c) for c in s._disc],
         "pile_count": s.pile_count,
         "hand_counts": list(s._counts),
-        "towers": ({t: (None if o < 0 else o) for t, o in zip(TOWERS, s.towers, strict=True)}
+        "towers": ({t: (NEUTRAL_SLOT if o < 0 else o) for t, o in zip(TOWERS, s.towers, strict=True)}
                    if s.edition.towers else None),
         "owed": [{"kind": k, "seat": seat, "count": c, "tag": tag}
                  for k, seat, c, tag in s._queue],
@@ -222,4 +226,4 @@ def public_state(state: State) -> dict[str, object]:
     }
 
 
-__all__ = ["State", "public_state", "CHANCE", "NOBODY", "SIMULATION", "TABLE"]
+__all__ = ["State", "public_state", "CHANCE", "NEUTRAL_SLOT", "NOBODY", "SIMULATION", "TABLE"]

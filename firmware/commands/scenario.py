@@ -40,7 +40,7 @@ def _text(state: dict[str, Any], effects: list[dict[str, Any]], applied: int) ->
     lines.append(f"draw pile: {state['pile_count']}")
     if state["towers"] is not None:
         lines.append("towers: " + "  ".join(
-            f"{t}: {'neutral' if s is None else f'seat {s}'}" for t, s in state["towers"].items()))
+            f"{t}: {f'seat {s}' if isinstance(s, int) else s}" for t, s in state["towers"].items()))
     for owed in state["owed"]:
         lines.append(f"owed: seat {owed['seat']} {owed['kind']} {owed['count']}")
     lines.append("scores: " + " ".join(str(s) for s in state["scores"]))
@@ -52,7 +52,8 @@ def _text(state: dict[str, Any], effects: list[dict[str, Any]], applied: int) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from uno_core import RuleError, effect_to_dict, public_state
+    from firmware.controller.slots import effects_json
+    from uno_core import RuleError, public_state
     from uno_core.scenario import ScenarioActionError, parse_scenario, run_scenario
 
     path = Path(args.file)
@@ -68,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     except RuleError as exc:
         raise UsageError(f"{args.file}: {exc}") from None
     state = public_state(result.state)
-    effects = [effect_to_dict(e) for e in result.effects]
+    effects = effects_json(result.effects)
     if args.json:
         print(json.dumps({"state": state, "effects": effects, "applied": result.applied},
                          sort_keys=True))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import uno_core as U
 from firmware.api import requests as api
+from firmware.controller.slots import effects_json
 from firmware.errors import Rejected
 from uno_core.cards import COLOUR_NAMES
 
@@ -87,7 +88,7 @@ class Requests:
             raise Rejected(f"unknown request {type(request).__name__}", status=404)
         fx = t.accept(action)
         return {"accepted": U.action_to_dict(action),
-                "effects": [U.effect_to_dict(e) for e in fx], "step": t.step}
+                "effects": effects_json(fx), "step": t.step}
 
     def _check_seat(self, request: Any) -> None:
         s = self.table.state
@@ -137,8 +138,8 @@ class Requests:
                 self.dealer_cards[r.seat] = card
                 return {"missing": missing, "step": t.step}
             fx = t.accept(U.DealerCards(tuple(turned[i] for i in range(s.n))))
-            return {"effects": [U.effect_to_dict(e) for e in fx], "step": t.step}
+            return {"effects": effects_json(fx), "step": t.step}
         if s.to_act == U.CHANCE and s.chance == "reveal" and t.ejections.turned:
             fx = t.accept(U.Reveal(card))
-            return {"effects": [U.effect_to_dict(e) for e in fx], "step": t.step}
+            return {"effects": effects_json(fx), "step": t.step}
         raise Rejected("no card is waiting to be turned now")

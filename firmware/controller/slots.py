@@ -1,24 +1,41 @@
 """Where a tower stands, in one vocabulary: a tray slot (`hal.tray.Slot`), a seat number
-or `NEUTRAL` (``"neutral"``), as the tray reports it and as the API, the journal and
-the events say it.
+or `NEUTRAL` (``"neutral"``), as the tray reports it and as the API, the journal, the
+events and the screen say it (`uno_core.public_state` says it alike: `NEUTRAL_SLOT`).
 
 The engine says the neutral slot as -1 (`uno_core.effects.NEUTRAL`: uno_core and hal
 may not import each other). `slot_of` is the one place where an engine seat becomes a
-slot; nothing else in firmware compares a tower's place with -1.
+slot, and `effects_json` the one place an effect leaves the table with its seat as one;
+nothing else in firmware compares a tower's place with -1.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from firmware.messages import Words
 from hal.tray import NEUTRAL, Slot
+from uno_core import effects as E
 from uno_core.effects import NEUTRAL as ENGINE_NEUTRAL
 
-__all__ = ["NEUTRAL", "Slot", "slot_name", "slot_of"]
+__all__ = ["NEUTRAL", "Slot", "effects_json", "slot_name", "slot_of"]
 
 
 def slot_of(seat: int) -> Slot:
     """The tray slot of an engine seat (a tower's owner, a `TowerMoved` effect's seat)."""
     return NEUTRAL if seat == ENGINE_NEUTRAL else seat
+
+
+def effects_json(fx: Iterable[E.Effect]) -> list[dict[str, Any]]:
+    """Effects as the table sends them (API answers, the `action` event): each as
+    `effect_to_dict` gives it, but a `tower_moved` says where the tower goes as a slot."""
+    out = []
+    for effect in fx:
+        data = E.effect_to_dict(effect)
+        if isinstance(effect, E.TowerMoved):
+            data["seat"] = slot_of(effect.seat)
+        out.append(data)
+    return out
 
 
 def slot_name(slot: Slot | None, words: Words) -> str:

@@ -54,6 +54,7 @@ from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
 from firmware.controller.round_end import NEXT_ROUND, RoundEnds
 from firmware.controller.seats import ARM, SeatButtons
+from firmware.controller.slots import effects_json
 from firmware.controller.speech import voice_listener
 from firmware.controller.stops import CutOff
 from firmware.controller.towers import OVERRIDE, TowerWatch
@@ -342,7 +343,7 @@ class Controller:
 
     def _announce(self, action: U.Action, fx: list[Any]) -> None:
         self.publish({"kind": "action", "action": U.action_to_dict(action),
-                      "effects": [U.effect_to_dict(e) for e in fx]})
+                      "effects": effects_json(fx)})
         for e in fx:
             if isinstance(e, E.TowerMoved):
                 self.towers.announce(e)

@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.slots import slot_name, slot_of
+from firmware.controller.slots import slot_name
 from firmware.errors import Rejected
 from firmware.messages import Words, seat_name
 from firmware.sim.api_client import ApiClient
@@ -152,7 +152,7 @@ class Narrator:
         for f in fx:
             n = f["type"]
             if n == "tower_moved":
-                notes.append(f"tower {f['tower']} → {self._slot(slot_of(f['seat']))}")
+                notes.append(f"tower {f['tower']} → {self._slot(f['seat'])}")
             elif n == "uno_penalty":
                 notes.append(f"{self._name(f['seat'])} forgot UNO")
             elif n == "challenge_resolved":

@@ -376,10 +376,9 @@ class World:
             owners = public.get("towers")
             if owners:
                 for t, owner in owners.items():
-                    want = NEUTRAL if owner is None else owner
-                    if self.towers.get(t) != want:
+                    if self.towers.get(t) != owner:
                         problems.append(f"tower {t} stands at {self.towers.get(t)}, "
-                                        f"referee says {want}")
+                                        f"referee says {owner}")
             for p in problems:
                 self._disagree(f"step {public['step']}: {p}")
         return problems

@@ -384,7 +384,7 @@ function renderSeats(s) {
       h("span", { class: "score", title: "score" }, `${s.scores[seat]} pts`)));
   }
   if (s.towers) {
-    const neutral = TOWERS.filter((t) => s.towers[t] === null);
+    const neutral = TOWERS.filter((t) => s.towers[t] === NEUTRAL);
     rows.push(h("div", { class: "seat neutral" }, h("span", { class: "who" }, h("span", { class: "name" }, "neutral")), h("span", {}),
       h("span", { class: "towers" }, neutral.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t)))));
   }
@@ -393,6 +393,8 @@ function renderSeats(s) {
 }
 
 const towerClass = (t) => (t === "!" ? "X" : t);
+// where the state says a tower stands on the tray's neutral slot (else a seat number)
+const NEUTRAL = "neutral";
 
 /** `demo --serve`: the cards the simulated launcher delivered to this seat, if the daemon shows them. */
 function renderHand(s) {
@@ -625,7 +627,7 @@ function playSheet(sh) {
           onclick: () => {
             sh.towers = on ? sh.towers.filter((x) => x !== t) : [...sh.towers, t].slice(-need.towers);
             renderSheet();
-          } }, `${t} (${owner === null ? "neutral" : seatName(s, owner)})`);
+          } }, `${t} (${owner === NEUTRAL ? "neutral" : seatName(s, owner)})`);
       })));
   }
   if (need.laid) {

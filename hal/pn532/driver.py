@@ -35,7 +35,7 @@ import serial
 from hal.clock import REAL_TIME, Clock
 from hal.errors import FrameError, ReaderDisconnected, SerialTimeout
 from hal.pn532.frames import ACK, CHIP_TO_HOST, NACK, FrameDecoder, FrameKind, encode_frame
-from hal.serialport import SerialLink
+from hal.serialport import SerialReader
 
 WAKE_UP = b"\x55\x55" + bytes(14)
 SAM_CONFIGURATION = 0x14
@@ -71,7 +71,7 @@ def parse_type_a_targets(payload: bytes) -> list[str]:
     return uids
 
 
-class PN532:
+class PN532(SerialReader):
     driver = "pn532"
 
     def __init__(
@@ -89,16 +89,8 @@ class PN532:
     ) -> None:
         if not 0 <= max_retries <= 0xFE:
             raise ValueError(f"max_retries must be 0-254 (255 means forever), not {max_retries}")
-        self.port = port
-        self._link = SerialLink(
-            port,
-            baudrate=baudrate,
-            backoff_min_s=backoff_min_s,
-            backoff_max_s=backoff_max_s,
-            clock=clock,
-            open_port=open_port,
-        )
-        self._clock = clock
+        super().__init__(port, baudrate=baudrate, backoff_min_s=backoff_min_s,
+                         backoff_max_s=backoff_max_s, clock=clock, open_port=open_port)
         self._decoder = FrameDecoder()
         self._ack_timeout = ack_timeout_s
         self._response_timeout = response_timeout_s
@@ -115,8 +107,6 @@ class PN532:
         self.nacks_sent = 0
         self.resends = 0
         self.timeouts = 0
-        self.last_seen: float | None = None
-        self.last_error: str | None = None
 
     # -- public ----------------------------------------------------------------------
     def open(self) -> None:
@@ -147,36 +137,17 @@ class PN532:
         return found
 
     def get_status(self) -> dict[str, Any]:
-        return {
-            "port": self.port,
-            "driver": self.driver,
-            "connected": self._link.connected,
-            "ready": self._ready,
-            "firmware": self.firmware,
-            "frames_ok": self.frames_ok,
-            "frames_bad": self.frames_bad,
-            "nacks_sent": self.nacks_sent,
-            "resends": self.resends,
-            "timeouts": self.timeouts,
-            "reconnects": self._link.reconnects,
-            "last_seen": self.last_seen,
-            "last_error": self.last_error,
-            "bytes_written": self._link.bytes_written,
-            "bytes_read": self._link.bytes_read,
-        }
+        return self._status(ready=self._ready, firmware=self.firmware,
+                            frames_ok=self.frames_ok, frames_bad=self.frames_bad,
+                            nacks_sent=self.nacks_sent, resends=self.resends,
+                            timeouts=self.timeouts)
 
     def close(self) -> None:
         if self._link.connected and self._ready:
             with contextlib.suppress(SerialTimeout, FrameError, ReaderDisconnected):
                 self._rf_field(False)
         self._ready = False
-        self._link.close()
-
-    def __enter__(self) -> PN532:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+        super().close()
 
     def __repr__(self) -> str:
         state = "ready" if self._ready else "connected" if self._link.connected else "disconnected"

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections import deque
 from dataclasses import dataclass
 
 from hal.pn532.frames import (
@@ -73,6 +72,8 @@ class _Tag:
 
 
 class SimPN532(PtyDevice):
+    faults = FAULTS
+
     def __init__(
         self,
         tags: list[str] | tuple[str, ...] = (),
@@ -83,7 +84,6 @@ class SimPN532(PtyDevice):
         seed: int = 0,
     ) -> None:
         self._tags: dict[bytes, _Tag] = {}
-        self._faults: deque[str] = deque()
         self._rng = random.Random(seed)
         self.activation_attempt_s = activation_attempt_s
         self.first_ack_delay_s = first_ack_delay_s
@@ -109,16 +109,6 @@ class SimPN532(PtyDevice):
     def tags(self) -> list[str]:
         with self.lock:
             return sorted(uid.hex().upper() for uid in self._tags)
-
-    def inject(self, kind: str, count: int = 1) -> None:
-        if kind not in FAULTS:
-            raise ValueError(f"unknown fault {kind!r}; choose from {', '.join(FAULTS)}")
-        with self.lock:
-            self._faults.extend([kind] * count)
-
-    def clear_faults(self) -> None:
-        with self.lock:
-            self._faults.clear()
 
     @property
     def awake(self) -> bool:

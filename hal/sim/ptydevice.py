@@ -24,7 +24,10 @@ import tempfile
 import threading
 import time
 import tty
+from collections import deque
 from pathlib import Path
+
+from hal.safety import ClosedOnExit
 
 WIRE_BITS_PER_BYTE = 10
 
@@ -33,10 +36,15 @@ def wire_time(n_bytes: int, baud: int) -> float:
     return n_bytes * WIRE_BITS_PER_BYTE / baud
 
 
-class PtyDevice:
-    """Base class: subclasses implement `received(data)` and may override `tick()`."""
+class PtyDevice(ClosedOnExit):
+    """Base class: subclasses implement `received(data)` and may override `tick()`.
+    A subclass names the kinds of fault it can play in `faults`; `inject` queues them
+    in `_faults`, which the subclass consumes."""
+
+    faults: tuple[str, ...] = ()
 
     def __init__(self, *, baud: int | None, name: str = "ttySIM") -> None:
+        self._faults: deque[str] = deque()
         self.baud = baud
         self._dir = Path(tempfile.mkdtemp(prefix="unotable-sim-"))
         self.port = str(self._dir / name)
@@ -51,6 +59,17 @@ class PtyDevice:
         self.plugged = False
         self.closed = False
         self._plug()
+
+    def inject(self, kind: str, count: int = 1) -> None:
+        """Damage the next `count` exchanges with `kind`, one of `faults`."""
+        if kind not in self.faults:
+            raise ValueError(f"unknown fault {kind!r}; choose from {', '.join(self.faults)}")
+        with self.lock:
+            self._faults.extend([kind] * count)
+
+    def clear_faults(self) -> None:
+        with self.lock:
+            self._faults.clear()
 
     # -- life cycle --------------------------------------------------------------
     def _plug(self) -> None:
@@ -101,11 +120,6 @@ class PtyDevice:
             os.close(fd)
         shutil.rmtree(self._dir, ignore_errors=True)
 
-    def __enter__(self) -> PtyDevice:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- the device's side of the line --------------------------------------------
     def power_on(self) -> None:

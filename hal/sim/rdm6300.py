@@ -9,7 +9,6 @@ ignores whatever the host sends. Faults: `inject("garbage" | "bad_checksum" |
 from __future__ import annotations
 
 import random
-from collections import deque
 
 from hal.rdm6300 import encode_frame
 from hal.sim.ptydevice import PtyDevice
@@ -18,6 +17,8 @@ FAULTS = ("garbage", "bad_checksum", "drop")
 
 
 class SimRDM6300(PtyDevice):
+    faults = FAULTS
+
     def __init__(
         self,
         tags: list[str] | tuple[str, ...] = (),
@@ -27,7 +28,6 @@ class SimRDM6300(PtyDevice):
         seed: int = 0,
     ) -> None:
         self._tags: list[str] = []
-        self._faults: deque[str] = deque()
         self._rng = random.Random(seed)
         self.repeat_s = repeat_s
         self._next = 0.0
@@ -52,12 +52,6 @@ class SimRDM6300(PtyDevice):
     def tags(self) -> list[str]:
         with self.lock:
             return sorted(self._tags)
-
-    def inject(self, kind: str, count: int = 1) -> None:
-        if kind not in FAULTS:
-            raise ValueError(f"unknown fault {kind!r}; choose from {', '.join(FAULTS)}")
-        with self.lock:
-            self._faults.extend([kind] * count)
 
     def power_on(self) -> None:
         self._next = 0.0

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from hal.safety import ClosedOnExit
 from hal.sim.pn532 import SimPN532
 from hal.sim.rdm6300 import SimRDM6300
 from hal.tray import NEUTRAL, TOWERS, Slot, TrayConfig, parse_config
@@ -31,7 +32,7 @@ DEMO_UIDS = {
 DEFAULT_SLOTS: tuple[Slot, ...] = (NEUTRAL, 0, 1, 2, 3, 4, 5)
 
 
-class SimTray:
+class SimTray(ClosedOnExit):
     def __init__(
         self,
         slots: Iterable[Slot] = DEFAULT_SLOTS,
@@ -106,11 +107,6 @@ class SimTray:
         for dev in self.readers.values():
             dev.close()
 
-    def __enter__(self) -> SimTray:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         on = ", ".join(f"{uid}@{slot}" for uid, slot in self._where.items())

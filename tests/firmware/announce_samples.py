@@ -1,11 +1,12 @@
 """Published events of every kind the voice speaks, built from the engine's own actions
-and effects (`uno_core`'s dict forms: what the controller publishes)."""
+and effects (as the controller publishes them: `effects_json`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import uno_core as U
+from firmware.controller.slots import effects_json
 from uno_core import effects as E
 
 NAMES = ("North", "East", "South", "West")
@@ -13,7 +14,7 @@ NAMES = ("North", "East", "South", "West")
 
 def action_event(action: Any, *effects: Any) -> dict[str, Any]:
     return {"kind": "action", "action": U.action_to_dict(action),
-            "effects": [U.effect_to_dict(e) for e in effects], "step": 7}
+            "effects": effects_json(effects), "step": 7}
 
 
 def card(text: str) -> U.Card:

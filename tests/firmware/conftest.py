@@ -2,10 +2,40 @@
 
 from __future__ import annotations
 
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from firmware.sim.demo import sim_config
 from firmware.sim.world import World
+
+
+def post(url: str, path: str, body: dict) -> tuple[int, dict]:
+    """POST `body` as JSON to the table's API at `url`: (status, the answer's JSON), an
+    error status included."""
+    req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, json.load(resp)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def dealing_through(hook: Callable[..., Any]) -> Callable[[Any], Any]:
+    """A `SimTable(wrap_hardware=...)` whose launcher deals through `hook(deal, n, seat)`,
+    `deal` being the real one: a test stops or holds a deal where a crash would."""
+
+    def wrap(hw: Any) -> Any:
+        real = hw.launcher.deal
+        hw.launcher.deal = lambda n, seat=None: hook(real, n, seat)
+        return hw
+
+    return wrap
 
 
 @pytest.fixture

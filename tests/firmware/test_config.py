@@ -33,6 +33,16 @@ def write(tmp_path, text: str):
     return path
 
 
+def refused(tmp_path, text: str, key: str) -> ConfigError:
+    """`write(tmp_path, text)` does not load, and `check_config` lists `key` alone: the
+    error `load_config` raised."""
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert [e.key for e in check_config(path)] == [key]
+    return info.value
+
+
 def write_exactly(tmp_path, text: str):
     path = tmp_path / "config.toml"
     path.write_text(textwrap.dedent(text))
@@ -181,12 +191,9 @@ def test_the_config_hash_changes_with_the_file(tmp_path):
     ],
 )
 def test_a_bad_option_is_an_error_naming_its_key(tmp_path, text, key, message):
-    path = write(tmp_path, text)
-    with pytest.raises(ConfigError) as info:
-        load_config(path)
-    assert info.value.key == key
-    assert message in info.value.message
-    assert [e.key for e in check_config(path)] == [key]
+    error = refused(tmp_path, text, key)
+    assert error.key == key
+    assert message in error.message
 
 
 def test_edition_and_house_rules_come_from_the_rules_engine(tmp_path):

@@ -12,6 +12,7 @@ from firmware.controller.undo import standing
 from firmware.errors import Rejected
 from firmware.sim.players import private_view
 from firmware.sim.testbed import SimTable
+from tests.firmware.conftest import post
 
 
 def number_plays(table, st):
@@ -145,20 +146,6 @@ def test_an_undo_survives_a_restart(tmp_path):
     with Journal.open(tmp_path / "journal.db", readonly=True) as journal:
         record = "".join(game_records(journal))
     assert right in record.strip().splitlines()[-1]
-
-
-def post(url, path, body):
-    import json
-    import urllib.error
-    import urllib.request
-
-    req = urllib.request.Request(url + path, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 def test_undo_over_http(table):

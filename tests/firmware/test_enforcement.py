@@ -16,6 +16,7 @@ import pytest
 from firmware.api import requests as api
 from firmware.errors import Rejected
 from firmware.sim.testbed import SimTable
+from tests.firmware.conftest import post
 
 
 @pytest.fixture
@@ -331,16 +332,6 @@ def test_a_double_feed_stops_the_game_until_the_extra_card_is_back(table_factory
 
 
 # ---------------------------------------------------------------- bad requests over HTTP
-def post(url, path, body):
-    req = urllib.request.Request(url + path, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
-
-
 @pytest.mark.parametrize("body_for, status, words", [
     (lambda seat, st: {"seat": (seat + 1) % 4, "card": "W", "choices": {"color": "red"}},
      422, "'s turn to play"),

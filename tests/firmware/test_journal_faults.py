@@ -10,28 +10,16 @@ bench/journal_faults.py runs the same faults on a real full tmpfs and a read-onl
 
 from __future__ import annotations
 
-import json
 import shutil
-import urllib.error
-import urllib.request
 
 import pytest
 
 from firmware.journal import Journal
 from firmware.journal_mark import mark_path, read_mark
 from firmware.sim.testbed import SimTable
+from tests.firmware.conftest import dealing_through, post
 
 NO_LIMIT = 1_073_741_823
-
-
-def post(url: str, path: str, body: dict) -> tuple[int, dict]:
-    req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.load(resp)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
 
 
 def sql(table: SimTable, statement: str) -> None:
@@ -182,20 +170,14 @@ def test_an_ejection_that_ends_while_the_journal_cannot_be_written_is_journaled_
     hold = threading.Event()
     deals = {"n": 0}
 
-    def wrap(hw):
-        real = hw.launcher.deal
+    def deal(real, n, seat):
+        deals["n"] += 1
+        result = real(n, seat)
+        if deals["n"] == 2:
+            hold.wait(30)  # all its cards are out; the end reaches the table later
+        return result
 
-        def deal(n, seat=None):
-            deals["n"] += 1
-            result = real(n, seat)
-            if deals["n"] == 2:
-                hold.wait(30)  # all its cards are out; the end reaches the table later
-            return result
-
-        hw.launcher.deal = deal
-        return hw
-
-    with SimTable(tmp_path, "classic", wrap_hardware=wrap) as table:
+    with SimTable(tmp_path, "classic", wrap_hardware=dealing_through(deal)) as table:
         table.play_until(lambda st: st["waiting"]["kind"] == "shuffle")
         table.bot_step(settle=False)  # shuffle and load: the deal starts
         deadline = time.monotonic() + 10

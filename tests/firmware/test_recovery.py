@@ -18,6 +18,7 @@ from firmware.errors import JournalError, Rejected
 from firmware.journal import Journal
 from firmware.sim.testbed import SimTable
 from firmware.sim.world import WorldError
+from tests.firmware.conftest import dealing_through
 
 
 def cut_after(cards: int, which: int):
@@ -26,21 +27,15 @@ def cut_after(cards: int, which: int):
     hang = threading.Event()
     seen = {"deals": 0}
 
-    def wrap(hw):
-        real = hw.launcher.deal
+    def deal(real, n, seat):
+        seen["deals"] += 1
+        if seen["deals"] != which:
+            return real(n, seat)
+        real(cards, seat)
+        hang.wait(30)
+        return real(0, seat)
 
-        def deal(n, seat=None):
-            seen["deals"] += 1
-            if seen["deals"] != which:
-                return real(n, seat)
-            real(cards, seat)
-            hang.wait(30)
-            return real(0, seat)
-
-        hw.launcher.deal = deal
-        return hw
-
-    return wrap, hang, seen
+    return dealing_through(deal), hang, seen
 
 
 def stop_while_hanging(table: SimTable, hang: threading.Event) -> None:
@@ -98,22 +93,16 @@ def cut_first_card(holder):
     hang = threading.Event()
     seen = {"cut": False}
 
-    def wrap(hw):
-        real = hw.launcher.deal
+    def deal(real, n, seat):
+        running = holder["ctl"].running if "ctl" in holder else None
+        if seen["cut"] or running is None or running[1].kind != "turn":
+            return real(n, seat)
+        seen["cut"] = True
+        real(n, seat)
+        hang.wait(30)
+        return real(0, seat)
 
-        def deal(n, seat=None):
-            running = holder["ctl"].running if "ctl" in holder else None
-            if seen["cut"] or running is None or running[1].kind != "turn":
-                return real(n, seat)
-            seen["cut"] = True
-            real(n, seat)
-            hang.wait(30)
-            return real(0, seat)
-
-        hw.launcher.deal = deal
-        return hw
-
-    return wrap, hang, seen
+    return dealing_through(deal), hang, seen
 
 
 def world_misses_the_end(table, job):
@@ -148,6 +137,13 @@ def reference(directory, steps):
 
 
 STEPS = 30
+
+
+def plays_on_agreeing(table: SimTable) -> None:
+    """A restarted table plays on to STEPS, and the world then agrees with the referee."""
+    table.play_until(lambda st: st["step"] >= STEPS)
+    assert table.world.check(table.settle()) == [] and table.world.agree, \
+        table.world.mismatches
 
 
 def test_killed_while_the_first_card_comes_out_continues_the_same_match(tmp_path):
@@ -191,9 +187,7 @@ def test_killed_while_the_first_card_comes_out_continues_the_same_match(tmp_path
     table = SimTable(killed, "power", seed=3)
     try:
         assert table.world.turn_up() == card and len(table.world.hands[missed[0]]) == 7
-        st = table.play_until(lambda st: st["step"] >= STEPS)
-        assert table.world.check(table.settle()) == [] and table.world.agree, \
-            table.world.mismatches
+        plays_on_agreeing(table)
     finally:
         table.stop()
     assert journal_actions(killed) == expected
@@ -219,9 +213,7 @@ def test_killed_after_an_ejection_ended_before_the_world_heard_it(tmp_path, job)
         assert table.world.received[missed[0]] == landed
         if job == "turn":
             assert table.world.aside == landed
-        table.play_until(lambda st: st["step"] >= STEPS)
-        assert table.world.check(table.settle()) == [] and table.world.agree, \
-            table.world.mismatches
+        plays_on_agreeing(table)
     finally:
         table.stop()
     assert journal_actions(killed) == expected
@@ -257,9 +249,7 @@ def test_a_declaration_reaches_the_world_file_with_its_cards_or_not_at_all(tmp_p
     table = SimTable(killed, "power", seed=3)
     try:
         assert table.world.pending is None and card in table.world.hands[seat]
-        table.play_until(lambda st: st["step"] >= STEPS)
-        assert table.world.check(table.settle()) == [] and table.world.agree, \
-            table.world.mismatches
+        plays_on_agreeing(table)
     finally:
         table.stop()
     assert journal_actions(killed) == expected

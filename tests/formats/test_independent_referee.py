@@ -283,7 +283,7 @@ def _same_position(ref, state) -> None:
         assert ref.pile == full["pile"]
         assert ref.hands == [Counter(h) for h in full["hands"]]
     if pub["towers"] is not None:
-        assert {t: (None if o < 0 else o) for t, o in zip("UNO!", ref.towers,
+        assert {t: ("neutral" if o < 0 else o) for t, o in zip("UNO!", ref.towers,
                                                           strict=True)} == pub["towers"]
 
 

@@ -10,22 +10,17 @@ from hal.sim.launcher import EXAMPLE_SECTION, SimLauncher
 
 
 @pytest.fixture
-def table(mock_factory):
+def table(mock_factory, closed_after):
     """make(tokens, **config overrides) -> (sim, launcher) on the test's mock pins."""
-    launchers = []
 
     def make(tokens=30, *, sim_options=None, **overrides):
         section = {**EXAMPLE_SECTION, **overrides}
         section = {k: v for k, v in section.items() if v is not None}
         sim = SimLauncher(parse_config(section), factory=mock_factory, **(sim_options or {}))
         sim.load(f"card{i}" for i in range(tokens))
-        launcher = sim.launcher(rng=random.Random(7))
-        launchers.append(launcher)
-        return sim, launcher
+        return sim, closed_after(sim.launcher(rng=random.Random(7)))
 
-    yield make
-    for launcher in launchers:
-        launcher.close()
+    return make
 
 
 def exited_tokens(sim):

@@ -16,9 +16,7 @@ MOTOR_PINS = ("GPIO20", "GPIO21")
 
 
 @pytest.fixture
-def table(mock_factory):
-    made = []
-
+def table(mock_factory, closed_after):
     def make(tokens=30, *, cards_per_s=8.0, **overrides):
         sim = SimLauncher(
             parse_config({**EXAMPLE_SECTION, **overrides}),
@@ -26,13 +24,9 @@ def table(mock_factory):
             cards_per_s=cards_per_s,
         )
         sim.load(range(tokens))
-        launcher = sim.launcher()
-        made.append(launcher)
-        return sim, launcher
+        return sim, closed_after(sim.launcher())
 
-    yield make
-    for launcher in made:
-        launcher.close()
+    return make
 
 
 def motor_levels(factory):

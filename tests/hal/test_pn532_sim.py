@@ -35,6 +35,14 @@ class Host:
             out += self.decoder.feed(self.port.read(64))
         return out
 
+    def raw(self, length, wait=0.3):
+        """The bytes that arrive within `wait` s, as soon as `length` of them have."""
+        out = b""
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and len(out) < length:
+            out += self.port.read(64)
+        return out
+
     def command(self, hex_data, until=2, wait=2.0):
         self.send(encode_frame(bytes.fromhex(hex_data)))
         return self.frames(wait, until)
@@ -78,20 +86,14 @@ def test_sam_configuration_must_come_first(host):
 def test_firmware_version_answer_is_byte_exact(chip, host):
     woken(host)
     host.send(encode_frame(b"\x02"))
-    raw = b""
-    deadline = time.monotonic() + 0.3
-    while time.monotonic() < deadline and len(raw) < 19:
-        raw += host.port.read(64)
+    raw = host.raw(19)
     assert raw == ACK + bytes.fromhex("00 00 FF 06 FA D5 03 32 01 06 07 E8 00")
 
 
 def test_unknown_command_gets_the_error_frame(host):
     woken(host)
     host.send(encode_frame(b"\x99"))
-    raw = b""
-    deadline = time.monotonic() + 0.3
-    while time.monotonic() < deadline and len(raw) < 14:
-        raw += host.port.read(64)
+    raw = host.raw(14)
     assert raw == ACK + ERROR_FRAME
 
 

@@ -13,18 +13,12 @@ WAIT = 5.0  # an upper bound for gpiozero's real-time threads, never an expectat
 
 
 @pytest.fixture
-def seats(mock_factory):
-    made = []
-
+def seats(mock_factory, closed_after):
     def make(**overrides):
         sim = SimSeats(parse_config({**EXAMPLE_SECTION, **overrides}), factory=mock_factory)
-        panel = sim.panel()
-        made.append(panel)
-        return sim, panel
+        return sim, closed_after(sim.panel())
 
-    yield make
-    for panel in made:
-        panel.close()
+    return make
 
 
 def eventually(predicate):

@@ -103,7 +103,7 @@ def test_public_state_in_table_mode():
     s = position("power", counts=[2, 3], discard="R7", mode="table", towers={"O": 1})
     view = public_state(s)
     assert view["hand_counts"] == [2, 3] and view["towers"]["O"] == 1
-    assert view["towers"]["U"] is None and view["mode"] == "table"
+    assert view["towers"]["U"] == "neutral" and view["mode"] == "table"
 
 
 def test_table_trade_hands_swaps_the_counts():

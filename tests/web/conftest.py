@@ -1,7 +1,8 @@
 """The table's screen in a real browser: Debian's headless Chromium driven by Playwright.
 
 `browser` is one Chromium per test session (fresh user-data dir); every test gets a new
-800x480 page. `served(table)` serves a table through the real API server (tests/web/screen.py).
+800x480 page. `served(table)` serves a table through the real API server (tests/web/screen.py);
+`shown(table)` serves it and opens its screen.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 from tests.web.screen import EngineTable, Served
 
@@ -24,12 +25,17 @@ CHROMIUM_ARGS = [
 SCREEN = {"width": 800, "height": 480}
 
 
+def chromium(pw: Any, profile: str) -> Any:
+    """Debian's headless Chromium at the screen's size, with its own user-data dir."""
+    return pw.chromium.launch_persistent_context(
+        profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, viewport=SCREEN)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     profile = tempfile.mkdtemp(prefix="unotable-chromium-")
     with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, viewport=SCREEN)
+        context = chromium(pw, profile)
         try:
             yield context
         finally:
@@ -49,15 +55,23 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
-def served() -> Iterator[Callable[..., Served]]:
-    running: list[Served] = []
-
+def served(closed_after: Callable[[Served], Served]) -> Callable[..., Served]:
     def serve(table: EngineTable, token: str | None = None) -> Served:
-        s = Served(table, token=token)
-        running.append(s)
-        return s
+        return closed_after(Served(table, token=token))
 
-    yield serve
-    for s in running:
-        s.close()
+    return serve
+
+
+@pytest.fixture
+def shown(page: Any, served: Callable[..., Served]) -> Callable[..., Served]:
+    """`shown(table, "?seat=1")`: serve `table` and open its screen on `page` (the query
+    after the path), once the page says it is live. Returns the server."""
+
+    def show(table: EngineTable, query: str = "") -> Served:
+        server = served(table)
+        page.goto(server.url + "/" + query)
+        expect(page.locator("#conn")).to_have_text("live")
+        return server
+
+    return show
 

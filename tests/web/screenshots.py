@@ -17,7 +17,7 @@ from playwright.sync_api import expect, sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, SCREEN  # noqa: E402
+from tests.web.conftest import chromium  # noqa: E402
 from tests.web.screen import EngineTable, Served  # noqa: E402
 from uno_core import Play, parse_card, position  # noqa: E402
 
@@ -33,9 +33,7 @@ def main() -> int:
     server = Served(table)
     try:
         with sync_playwright() as pw:
-            context = pw.chromium.launch_persistent_context(
-                tempfile.mkdtemp(prefix="unotable-shots-"), executable_path=CHROMIUM,
-                args=CHROMIUM_ARGS, headless=True, viewport=SCREEN)
+            context = chromium(pw, tempfile.mkdtemp(prefix="unotable-shots-"))
             page = context.new_page()
             page.goto(server.url)
             expect(page.locator("#conn")).to_have_text("live")
@@ -104,9 +102,7 @@ def serve_shot(path: Path) -> None:
             while demo.daemon.server is None or demo.daemon.server.port == 0:
                 time.sleep(0.02)
             with sync_playwright() as pw:
-                context = pw.chromium.launch_persistent_context(
-                    tempfile.mkdtemp(prefix="unotable-shots-"), executable_path=CHROMIUM,
-                    args=CHROMIUM_ARGS, headless=True, viewport=SCREEN)
+                context = chromium(pw, tempfile.mkdtemp(prefix="unotable-shots-"))
                 page = context.new_page()
                 page.goto(demo.url)
                 expect(page.locator("#waiting")).to_have_text("You (seat 1) to play", timeout=20000)

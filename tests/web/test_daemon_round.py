@@ -155,7 +155,7 @@ def test_towers_on_the_daemon_captures_a_reader_override_and_an_alarm(page, tmp_
         expect(page.locator("#waiting")).not_to_have_text(f"move the {tower} tower to {seat_label(st, seat)}")
         table.world.move_tower(tower, seat)  # now it really stands there
         st = table.settle()
-        other = next(t for t, owner in st["towers"].items() if owner is None)
+        other = next(t for t, owner in st["towers"].items() if owner == "neutral")
         table.world.move_tower(other, (seat + 1) % 3)  # a tower moves without a capture
         table.wait_for(lambda st: st["waiting"]["kind"] == "alarm")
         expect(page.locator("#waiting")).to_have_text(

@@ -13,16 +13,10 @@ from tests.web.screen import EngineTable
 from uno_core import position
 
 
-def open_page(page, server) -> None:
-    page.goto(server.url + "/")
-    expect(page.locator("#conn")).to_have_text("live")
-
-
-def test_the_page_switches_to_german_and_keeps_it(page, served):
+def test_the_page_switches_to_german_and_keeps_it(page, shown):
     table = EngineTable(position("classic", hands=["R7 B3", "G1 G2", "Y1 Y2"], discard="RS", turn=1),
                         names=["Anna", "Ben", "Cleo"])
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     expect(page.locator("#waiting")).to_have_text("Ben (seat 2) to play")
     expect(page.locator("#top")).to_have_attribute("title", "red Skip")
     page.click("#lang")

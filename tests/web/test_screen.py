@@ -15,15 +15,9 @@ def confirm(page) -> None:
     expect(page.locator("#sheet")).to_be_hidden()
 
 
-def open_page(page, server, query: str = "") -> None:
-    page.goto(server.url + "/" + query)
-    expect(page.locator("#conn")).to_have_text("live")
-
-
-def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_table(page, served):
+def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_table(page, shown):
     table = EngineTable(position("classic", hands=["R7 B3 W", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     page.click('[data-declare="B"]')
     expect(page.locator('.grid [data-card="B3"]')).to_have_class("cardbtn dim")  # the picker greys it out
     page.click('.grid [data-card="B3"]')
@@ -38,11 +32,10 @@ def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_
     assert len(table.requests) == 1 and table.state.counts == (3, 2, 2)
 
 
-def test_a_seat_bound_screen_refuses_to_play_out_of_turn(page, served):
+def test_a_seat_bound_screen_refuses_to_play_out_of_turn(page, shown):
     table = EngineTable(position("classic", hands=["R7 R9", "R8 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
     table.extra["screen_hands"] = {"1": ["G2", "R8"]}  # demo --serve shows the seat's cards
-    open_page(page, server, "?seat=1")
+    server = shown(table, "?seat=1")
     expect(page.locator("[data-declare]")).to_have_count(0)  # not this seat's turn
     page.click('[data-hand="R8"]')
     expect(page.locator("#error")).to_have_text("it is Seat 1's turn, not Seat 2's")
@@ -51,11 +44,10 @@ def test_a_seat_bound_screen_refuses_to_play_out_of_turn(page, served):
     expect(page.locator("[data-declare]")).to_have_count(5)
 
 
-def test_wild_and_targeted_cards_ask_for_colour_and_target_seat(page, served):
+def test_wild_and_targeted_cards_ask_for_colour_and_target_seat(page, shown):
     table = EngineTable(position("attack", hands=["WAA R3 R4", "G1 G2", "Y1 Y2"], discard="R5", turn=0),
                         names=["Ann", "Bob", "Cy"])
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     page.click('[data-declare="W"]')
     page.click('.grid [data-card="WAA"]')
     expect(page.locator("#confirm")).to_be_disabled()
@@ -69,10 +61,9 @@ def test_wild_and_targeted_cards_ask_for_colour_and_target_seat(page, served):
     expect(page.locator("#waiting")).to_have_text("Cy (seat 3): press the launcher 2×")
 
 
-def test_discard_all_lists_the_cards_laid_with_it(page, served):
+def test_discard_all_lists_the_cards_laid_with_it(page, shown):
     table = EngineTable(position("attack", hands=["RDA R3 G2", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     page.click('[data-declare="R"]')
     page.click('.grid [data-card="RDA"]')
     page.click('.grid [data-card="R3"]')
@@ -86,11 +77,10 @@ def test_discard_all_lists_the_cards_laid_with_it(page, served):
     expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("1 🂠")
 
 
-def test_take_two_towers_asks_which_towers_and_the_board_shows_who_holds_them(page, served):
+def test_take_two_towers_asks_which_towers_and_the_board_shows_who_holds_them(page, shown):
     table = EngineTable(position("power", hands=["RT2 G5", "B3 B4", "Y5 Y6"], discard="R5",
                                  towers={"U": 1, "N": 2}, turn=0))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     expect(page.locator('.seat[data-seat="1"] .tower')).to_have_text(["U"])
     page.click('[data-declare="R"]')
     page.click('.grid [data-card="RT2"]')
@@ -106,22 +96,20 @@ def test_take_two_towers_asks_which_towers_and_the_board_shows_who_holds_them(pa
     expect(page.locator(".seat.neutral .tower")).to_have_text(["!"])
 
 
-def test_a_power_symbol_card_forbids_its_action_and_says_why(page, served):
+def test_a_power_symbol_card_forbids_its_action_and_says_why(page, shown):
     table = EngineTable(position("power", hands=["R+2 G5", "B3 B4", "Y5 Y6"], discard="R2N", turn=0))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     page.click('[data-declare="R"]')
     page.click('.grid [data-card="R+2"]')
     expect(page.locator("#error")).to_have_text("no Draw 2 on a power symbol N card (R2N)")
     assert table.requests == []
 
 
-def test_forgotten_uno_is_caught_by_the_seat_chosen_on_the_screen(page, served):
+def test_forgotten_uno_is_caught_by_the_seat_chosen_on_the_screen(page, shown):
     # seed 000's catch window (option forgotten_uno="catch"; classic's own rule: below)
     table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0,
                                  options={"forgotten_uno": "catch"}))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     page.click('[data-declare="R"]')
     page.click('.grid [data-card="R7"]')
     confirm(page)
@@ -133,10 +121,9 @@ def test_forgotten_uno_is_caught_by_the_seat_chosen_on_the_screen(page, served):
     assert table.requests[-1].seat == 2 and table.requests[-1].target == 0
 
 
-def test_classic_uno_is_said_before_the_card_a_forgotten_one_costs_two_at_once(page, served):
+def test_classic_uno_is_said_before_the_card_a_forgotten_one_costs_two_at_once(page, shown):
     table = EngineTable(position("classic", hands=["R7 R8", "R1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     page.click('[data-declare="R"]')
     page.click('.grid [data-card="R7"]')
     confirm(page)
@@ -154,11 +141,10 @@ def test_classic_uno_is_said_before_the_card_a_forgotten_one_costs_two_at_once(p
     expect(page.locator('.seat[data-seat="1"] .badge')).to_have_text("UNO")
 
 
-def test_wild_draw_four_is_challenged_from_the_screen(page, served):
+def test_wild_draw_four_is_challenged_from_the_screen(page, shown):
     table = EngineTable(position("classic", hands=["W+4 R3 R4", "G1 G2", "Y1 Y2"], discard="R5", turn=0,
                                  options={"wild_draw4_restricted": True}))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     page.click('[data-declare="W"]')
     page.click('.grid [data-card="W+4"]')
     page.click('[data-choose-colour="B"]')
@@ -170,10 +156,9 @@ def test_wild_draw_four_is_challenged_from_the_screen(page, served):
     expect(page.locator("#waiting")).to_have_text("Seat 2 to play")
 
 
-def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, served):
+def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, shown):
     table = EngineTable(position("classic", counts=[1, 2, 1], discard="R5", turn=0, mode="table"))
-    server = served(table)
-    open_page(page, server)
+    server = shown(table)
     server.do(lambda: table.act(Play(0, parse_card("R7"))))
     expect(page.locator("#waiting")).to_have_text("Seat 2: enter the cards left in your hand")
     page.click("#enter-hand")
@@ -197,10 +182,9 @@ def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, served):
     expect(page.locator("#round")).to_contain_text("round 2")
 
 
-def test_what_the_table_waits_for_is_spelled_out(page, served):
+def test_what_the_table_waits_for_is_spelled_out(page, shown):
     table = EngineTable(position("power", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    server = shown(table)
     expect(page.locator("#waiting")).to_have_text("Seat 1 to play")
     for waiting, text in [
         ({"kind": "press", "seat": 2, "presses": 2}, "Seat 3: press the launcher 2×"),
@@ -212,10 +196,9 @@ def test_what_the_table_waits_for_is_spelled_out(page, served):
         expect(page.locator("#waiting")).to_have_text(text)
 
 
-def test_match_setup_names_options_pause_resume_and_health(page, served):
+def test_match_setup_names_options_pause_resume_and_health(page, shown):
     table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     expect(page.locator("#open-health")).to_have_text("Health ✓")
     page.click("#open-setup")
     page.select_option("#edition-select", "power")
@@ -248,10 +231,9 @@ def test_match_setup_names_options_pause_resume_and_health(page, served):
     expect(page.locator('[data-device="reader 5"]')).to_have_count(0)  # a count, not a reader
 
 
-def test_a_reconnecting_page_shows_the_current_state_not_the_old_one(page, served):
+def test_a_reconnecting_page_shows_the_current_state_not_the_old_one(page, shown):
     table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    server = shown(table)
     expect(page.locator("#top")).to_have_attribute("data-card", "R5")
     server.stop()  # the daemon goes away (restart, crash) ...
     expect(page.locator("#conn")).to_have_text("reconnecting…")
@@ -262,11 +244,10 @@ def test_a_reconnecting_page_shows_the_current_state_not_the_old_one(page, serve
     expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("1 🂠")
 
 
-def test_after_drawing_the_player_keeps_the_card_or_takes_the_wild_draw_four(page, served):
+def test_after_drawing_the_player_keeps_the_card_or_takes_the_wild_draw_four(page, shown):
     table = EngineTable(position("power", hands=["G7 G8", "W+4 B3 B4", "Y5 Y6"], discard="R5", turn=0,
                                  pile="R9 B1 B2 B5 B6 B7 R9"))
-    server = served(table)
-    open_page(page, server)
+    server = shown(table)
     server.do(lambda: table.hardware(A.Draw(0)))  # the dispenser deals one card (R9: playable)
     expect(page.locator("#waiting")).to_have_text("Seat 1: play the drawn card or keep it")
     page.click("#pass")
@@ -281,11 +262,10 @@ def test_after_drawing_the_player_keeps_the_card_or_takes_the_wild_draw_four(pag
     assert [r.decision for r in table.requests if hasattr(r, "decision")] == ["pass", "accept"]
 
 
-def test_the_first_card_a_wild_asks_the_first_player_for_the_colour(page, served):
+def test_the_first_card_a_wild_asks_the_first_player_for_the_colour(page, shown):
     table = EngineTable(position("classic", hands=["G7 G8", "B3 B4", "Y5 Y6"], discard="R5", turn=0))
     table.state.phase = "first_colour"  # as after turning a Wild first (uno_core: _start_with)
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     expect(page.locator("#waiting")).to_have_text("Seat 1: choose the first colour")
     page.click('[data-first-colour="G"]')
     expect(page.locator("#current-colour")).to_have_text("● G green")
@@ -312,12 +292,11 @@ def fits(page, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing sideways
 
 
-def test_the_board_fits_the_touchscreen_and_stacks_on_a_phone(page, served):
+def test_the_board_fits_the_touchscreen_and_stacks_on_a_phone(page, shown):
     table = EngineTable(position("power", hands=["R7 R8", "G1 G2", "Y1 Y2", "B1 B2", "Y3 Y4", "G3 G4"],
                                  discard="R5", turn=0, towers={"U": 1, "N": 1, "O": 1, "!": 1}),
                         names=["Annabelle", "Bob", "Cy", "Dee", "Eve", "Fritz"])
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     for sel in ("#top", "#seats", "#actions"):  # "live" may come a moment before the board is drawn
         expect(page.locator(sel)).to_be_visible()
     fits(page, 800)
@@ -332,10 +311,9 @@ def test_the_board_fits_the_touchscreen_and_stacks_on_a_phone(page, served):
     expect(page.locator('.seat[data-seat="1"] .tower')).to_have_text(["U", "N", "O", "!"])
 
 
-def test_the_direction_of_play_turns_with_a_reverse(page, served):
+def test_the_direction_of_play_turns_with_a_reverse(page, shown):
     table = EngineTable(position("classic", hands=["RR R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    shown(table)
     expect(page.locator("#direction")).to_have_text("↻ 1→2→3…")
     page.click('[data-declare="R"]')
     page.click('.grid [data-card="RR"]')

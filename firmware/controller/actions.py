@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import uno_core as U
 from firmware.api import requests as api
 from firmware.errors import Rejected
+from firmware.messages import Words
 from uno_core.cards import COLOUR_NAMES
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}
 DEALER_CARD = "dealer_card"  # journal kind: a card turned to choose the dealer
+ENGLISH = Words()
 
 
 def colour(name: str) -> str:
@@ -28,12 +30,12 @@ def colour(name: str) -> str:
     return COLOUR_LETTERS.get(name, name)
 
 
-def press_action(s: U.State) -> U.Action:
+def press_action(s: U.State, words: Words = ENGLISH) -> U.Action:
     """The launcher button (it does not know who pressed): the seat to act accepts a
     challenge's draw, presses (launcher editions, or presses it owes) or draws."""
     seat = s.to_act
     if seat < 0:
-        raise Rejected("nobody is to press now")
+        raise Rejected(words("refused.no_press"))
     if s.phase == "challenge":
         return U.Accept(seat)
     if s.edition.launcher or s.queue:
@@ -128,7 +130,7 @@ class Requests:
         card = U.parse_card(r.card)
         if s.to_act == U.CHANCE and s.chance == "dealer_cards":
             if r.seat is None or not 0 <= r.seat < s.n:
-                raise Rejected("choosing the dealer: say which seat turned the card",
+                raise Rejected(self.table.words("refused.dealer_seat"),
                                field="seat", status=422)
             turned = {**self.dealer_cards, r.seat: card}
             missing = [i for i in range(s.n) if i not in turned]
@@ -141,4 +143,4 @@ class Requests:
         if s.to_act == U.CHANCE and s.chance == "reveal" and t.ejections.turned:
             fx = t.accept(U.Reveal(card))
             return {"effects": [U.effect_to_dict(e) for e in fx], "step": t.step}
-        raise Rejected("no card is waiting to be turned now")
+        raise Rejected(self.table.words("refused.no_reveal"))

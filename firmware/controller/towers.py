@@ -193,7 +193,7 @@ class TowerWatch:
     def accept_alarm(self, kind: str) -> dict[str, Any]:
         """Override clear-alarm: the tower that raised the alarm may stand where it does."""
         if self.alarm is None:
-            raise Rejected("there is no alarm to clear")
+            raise Rejected(self.table.words("refused.no_alarm"))
         payload = {"kind": kind, "tower": self.alarm.tower, "slot": self.alarm.slot}
         self.table.journal.append(OVERRIDE, payload)
         self.overridden(payload)

@@ -42,7 +42,7 @@ def test_a_seat_bound_screen_refuses_to_play_out_of_turn(page, served):
     table = EngineTable(position("classic", hands=["R7 R9", "R8 G2", "Y1 Y2"], discard="R5", turn=0))
     server = served(table)
     table.extra["screen_hands"] = {"1": ["G2", "R8"]}  # demo --serve shows the seat's cards
-    open_page(page, server, "?seat=1")
+    open_page(page, server, "?seat=2")
     expect(page.locator("[data-declare]")).to_have_count(0)  # not this seat's turn
     page.click('[data-hand="R8"]')
     expect(page.locator("#error")).to_have_text("it is Seat 1's turn, not Seat 2's")

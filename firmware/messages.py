@@ -11,6 +11,7 @@ has the table of German names with the seed each comes from.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 
 from firmware.page_words import PAGE
 from firmware.rule_words import RULE_WORDS, say_rule
@@ -40,6 +41,9 @@ from uno_core.cards import (
 
 LANGUAGES = ("en", "de")
 DEFAULT_LANGUAGE = "en"
+# the language the request being answered asked for (the API sets it from Accept-Language);
+# None: the table's own `[table] language`
+ANSWER_LANGUAGE: ContextVar[str | None] = ContextVar("answer_language", default=None)
 
 # German card names; the seed each comes from (shared/seeds/, docs/rules.md's numbering):
 # 000 = UNO Power, 001 = UNO Attack, 002 = UNO classic, 003 = UNO Extreme.
@@ -146,6 +150,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "wait.press_until": "{seat}: press the launcher until cards come",
         "wait.press": "{seat}: press the launcher {count} more time(s)",
         "wait.decide": "{seat}: {what}",
+        "wait.what.turn": "your turn",
+        "wait.what.play-drawn": "play the drawn card or keep it",
+        "wait.what.extra-play": "play another card or pass",
+        "wait.what.challenge": "challenge the Wild Draw 4 or take the cards",
+        "wait.what.verdict": "look at the hand: guilty or innocent?",
+        "wait.what.colour": "choose the first colour",
+        "wait.what.four-towers": "all four towers: lay down all cards but one?",
+        "wait.what.hand": "enter the cards left in the hand",
         "wait.tower": "move tower {tower} to {slot}",
         "stop.jam": "the launcher is jammed: clear it, {resume}",
         "stop.reload": "the launcher's hopper is empty: reload it, {resume}",
@@ -250,6 +262,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "wait.press_until": "{seat}: den Werfer drücken, bis Karten kommen",
         "wait.press": "{seat}: den Werfer noch {count} mal drücken",
         "wait.decide": "{seat}: {what}",
+        "wait.what.turn": "du bist dran",
+        "wait.what.play-drawn": "die gezogene Karte legen oder behalten",
+        "wait.what.extra-play": "noch eine Karte legen oder passen",
+        "wait.what.challenge": "die Zieh-4-Karte herausfordern oder die Karten nehmen",
+        "wait.what.verdict": "die Hand ansehen: schuldig oder unschuldig?",
+        "wait.what.colour": "die erste Farbe wählen",
+        "wait.what.four-towers": "alle vier Türme: alle Karten bis auf eine ablegen?",
+        "wait.what.hand": "die Karten auf der Hand eingeben",
         "wait.tower": "Turm {tower} auf {slot} stellen",
         "stop.jam": "der Werfer klemmt: Stau beseitigen, {resume}",
         "stop.reload": "der Werfer ist leer: Karten nachlegen, {resume}",
@@ -319,6 +339,24 @@ def check_language(lang: str) -> str:
 def text(lang: str, key: str, **values: object) -> str:
     """The message `key` in `lang`, its placeholders filled from `values`."""
     return MESSAGES[check_language(lang)][key].format(**values)
+
+
+def asked_language(header: str) -> str | None:
+    """The first of our languages an ``Accept-Language`` header names ("de-DE,de;q=0.9,
+    en;q=0.8" -> "de"), by its order and q-values; None when it names none of them."""
+    ranked = []
+    for i, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        primary = tag.strip().split("-")[0].lower()
+        if primary in LANGUAGES and q > 0:
+            ranked.append((-q, i, primary))
+    return min(ranked)[2] if ranked else None
 
 
 def seat_name(seat: int, names: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> str:

@@ -61,7 +61,7 @@ from firmware.controller.waiting import Waits
 from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal import INTENT, RESULT, Entry
-from firmware.messages import Words
+from firmware.messages import ANSWER_LANGUAGE, Words
 from uno_core import effects as E
 
 __all__ = ["SYSTEM_RNG", "Controller", "RngFor"]
@@ -320,8 +320,9 @@ class Controller:
     # ------------------------------------------------------------------ announcements
     @property
     def words(self) -> Words:
-        """The table's messages in its `[table] language`, naming seats as the screen does."""
-        return Words(self.config.table.language, self.names)
+        """The table's messages in its `[table] language` (or, answering a request, the
+        language the request asked for), naming seats as the screen does."""
+        return Words(ANSWER_LANGUAGE.get() or self.config.table.language, self.names)
 
     def name_seats(self, rule: str) -> str:
         """An engine refusal (`IllegalAction.rule`, English, seats numbered from 0) in the

@@ -111,6 +111,7 @@ function colourLabel(letter) {
 async function request(method, path, body) {
   const headers = { "Content-Type": "application/json" };
   if (TOKEN) headers.Authorization = `Bearer ${TOKEN}`;
+  if (words.language) headers["Accept-Language"] = words.language;  // the table answers in the page's language
   const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await resp.json(); } catch { data = null; }

@@ -41,7 +41,7 @@ def main() -> int:
             expect(page.locator("#conn")).to_have_text("live")
             expect(page.locator("#open-health")).to_have_text("Health ✓")
             server.do(lambda: table.act(Play(3, parse_card("R5"))))  # the last event on the board
-            expect(page.locator("#notice")).to_have_text("Dee (seat 4) played R5")
+            expect(page.locator("#notice")).to_have_text("Dee (seat 4) played red 5")
             page.screenshot(path=OUT / "board.png")
             page.click('[data-declare="R"]')
             page.screenshot(path=OUT / "declare.png")

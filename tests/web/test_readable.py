@@ -70,7 +70,7 @@ def test_names_counts_the_last_event_and_card_corners_read_from_a_metre(page, se
     server = served(table)
     open_page(page, server)
     server.do(lambda: table.act(A.Play(3, parse_card("R5"))))
-    expect(page.locator("#notice")).to_have_text("Dee (seat 4) played R5")
+    expect(page.locator("#notice")).to_have_text("Dee (seat 4) played red 5")
     names, counts = measure(page, ".seat[data-seat] .name"), measure(page, ".seat[data-seat] .count")
     assert [n["text"] for n in names] == ["▶ Ann 1", "Bob 2", "Cy 3", "Dee 4"]
     assert min(n["font"] for n in names) >= 24 and min(c["font"] for c in counts) >= 24

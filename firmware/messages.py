@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 
+from firmware.field_words import FIELD_WORDS
 from firmware.page_words import PAGE
 from firmware.rule_words import RULE_WORDS, say_rule
 from uno_core.cards import (
@@ -184,6 +185,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "catches)",
         "refused.no_tower_wait": "the table does not wait for tower {tower} at {slot}",
         "button.seat": "{seat}'s button",
+        "refused.no_seat": "{field} {value}: the table has seats 0-{last}",
+        "refused.decision": "decision {decision} is not one of {decisions}",
+        "refused.count_missing": "cards-out needs the counted cards: count",
+        "refused.tower_missing": "tower-seen needs the tower",
+        "refused.your_hand": "your hand is {cards}",
+        "refused.not_yours": "you do not hold {card}",
         "refused.no_pause": "no round is over: there is no pause to end",
         "refused.already_paused": "the table is already paused",
         "refused.buttons": "seats {seats}: the table has buttons for {buttons}",
@@ -297,6 +304,12 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "niemand erwischt)",
         "refused.no_tower_wait": "der Tisch wartet nicht auf Turm {tower} auf {slot}",
         "button.seat": "Taste von {seat}",
+        "refused.no_seat": "{field} {value}: der Tisch hat die Plätze 0-{last}",
+        "refused.decision": "die Entscheidung {decision} ist keine von {decisions}",
+        "refused.count_missing": "cards-out braucht die gezählten Karten: count",
+        "refused.tower_missing": "tower-seen braucht den Turm",
+        "refused.your_hand": "deine Hand ist {cards}",
+        "refused.not_yours": "du hast keine {card}",
         "refused.no_pause": "keine Runde ist vorbei: es gibt keine Pause zu beenden",
         "refused.already_paused": "der Tisch pausiert schon",
         "refused.buttons": "{seats} Plätze: der Tisch hat Tasten für {buttons}",
@@ -325,9 +338,10 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
 }
 
-for _lang in LANGUAGES:  # the screen's words and the engine's refusals: one catalog
+for _lang in LANGUAGES:  # the screen's words, the engine's refusals, bad fields: one catalog
     MESSAGES[_lang].update(PAGE[_lang])
     MESSAGES[_lang].update(RULE_WORDS[_lang])
+    MESSAGES[_lang].update(FIELD_WORDS[_lang])
 
 
 def check_language(lang: str) -> str:

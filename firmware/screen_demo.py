@@ -100,7 +100,8 @@ class ScreenTable:
             laid = Counter(request.cards)
         elif isinstance(request, api.Hands):
             if Counter(request.cards) != hand:
-                raise Rejected(f"your hand is {' '.join(sorted(hand.elements(), key=_card_order))}",
+                raise Rejected(self.ctl.words("refused.your_hand", cards=" ".join(
+                    sorted(hand.elements(), key=_card_order))),
                                field="cards", status=422)
             return
         else:
@@ -108,7 +109,7 @@ class ScreenTable:
         missing = laid - hand
         if missing:
             card = next(iter(missing))
-            raise Rejected(f"you do not hold {card}", field="card", status=422)
+            raise Rejected(self.ctl.words("refused.not_yours", card=card), field="card", status=422)
 
     def _on_event(self, event: Mapping[str, Any]) -> None:
         """After the referee accepted the person's declaration, the twin lays the cards

@@ -31,8 +31,9 @@ from firmware.api.requests import Admin, Request, Table
 from firmware.api.routes import BUILDERS
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
+from firmware.field_words import say_invalid
 from firmware.loop import TableLoop
-from firmware.messages import ANSWER_LANGUAGE, asked_language
+from firmware.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
 from firmware.serve import add_screen_routes, is_public
 from hal.clock import REAL_TIME, Clock
 
@@ -186,8 +187,9 @@ class ApiServer:
             return await handler(request)
         except Refused as exc:
             return error(exc.status, exc.kind, exc.reason)
-        except schema.Invalid as exc:
-            return error(400, "bad_request", exc.message if exc.field is None else f"{exc.field} {exc.message}", exc.field)
+        except schema.Invalid as exc:  # in the language asked for (English without a header)
+            words = Words(ANSWER_LANGUAGE.get() or DEFAULT_LANGUAGE)
+            return error(400, "bad_request", say_invalid(exc.field, exc.message, words), exc.field)
         except Rejected as exc:
             return error(exc.status, "rejected", exc.reason, exc.field)
         except LoopStopped as exc:

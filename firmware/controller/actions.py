@@ -97,7 +97,8 @@ class Requests:
         for name in ("seat", "target"):
             value = getattr(request, name, None)
             if isinstance(value, int) and not 0 <= value < n:
-                raise Rejected(f"{name} {value}: the table has seats 0-{n - 1}", field=name,
+                raise Rejected(self.table.words("refused.no_seat", field=name, value=value,
+                                                last=n - 1), field=name,
                                status=404)
 
     def _play(self, s: U.State, r: api.Play) -> U.Play:
@@ -121,7 +122,8 @@ class Requests:
         if r.decision == "four-towers":
             laid = tuple(U.parse_card(c) for c in r.cards)
             return U.FourTowerDiscard(seat, laid, uno=seat in self.table.seats.armed)
-        raise Rejected(f"decision {r.decision!r} is not one of {', '.join(api.DECISIONS)}",
+        raise Rejected(self.table.words("refused.decision", decision=repr(r.decision),
+                                        decisions=", ".join(api.DECISIONS)),
                        field="decision", status=400)
 
     def _reveal(self, r: api.Reveal) -> dict[str, Any]:

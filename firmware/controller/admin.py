@@ -105,7 +105,7 @@ class Admin:
             if ejections.recover is None:
                 raise Rejected(self.table.words("refused.nothing_to_count"))
             if "count" not in p:
-                raise Rejected("cards-out needs the counted cards: count", field="count",
+                raise Rejected(self.table.words("refused.count_missing"), field="count",
                                status=400)
             ejections.recovered(int(p["count"]))
             return {"recovered": p["count"], "step": self.table.step}

@@ -180,7 +180,7 @@ class TowerWatch:
     def confirm_seen(self, tower: str | None, seat: int | None) -> dict[str, Any]:
         """Override tower-seen: an admin saw `tower` arrive at `seat` (None: neutral)."""
         if tower is None:
-            raise Rejected("tower-seen needs the tower", field="tower", status=400)
+            raise Rejected(self.table.words("refused.tower_missing"), field="tower", status=400)
         slot: Slot = NEUTRAL if seat is None else seat
         if self.waits.get(tower) != slot:
             words = self.table.words

@@ -66,6 +66,10 @@ async function loadWords(lang = localStorage.getItem(LANG_KEY)) {
     document.documentElement.lang = words.language;
     $("#lang").textContent = t("page.switch_language");
     $("#open-setup").textContent = t("page.match_button");
+    // index.html's own words: data-aria / data-title / data-text name the catalog key
+    for (const el of document.querySelectorAll("[data-aria]")) el.setAttribute("aria-label", t(el.dataset.aria));
+    for (const el of document.querySelectorAll("[data-title]")) el.title = t(el.dataset.title);
+    if (!ui.live) $("#conn").textContent = t($("#conn").dataset.text);
   } catch { /* the table is down: the next connection renders again */ }
 }
 

@@ -50,3 +50,14 @@ def test_a_german_table_answers_in_german_unless_asked_otherwise(tmp_path):
         assert call(table.url, "/api/admin/resume", {})[1]["reason"].startswith("nichts fortzusetzen")
         assert call(table.url, "/api/admin/resume", {}, lang="en")[1]["reason"].startswith(
             "nothing to resume")
+
+
+def test_a_bad_field_is_said_in_the_language_asked_for(tmp_path):
+    with SimTable(tmp_path, "classic", players=3) as table:
+        body = {"kind": "cards-out", "count": 500}
+        assert call(table.url, "/api/admin/override", body)[1]["reason"] == (
+            "count must be at most 120, not 500")
+        assert call(table.url, "/api/admin/override", body, lang="de")[1]["reason"] == (
+            "count: darf höchstens 120 sein, nicht 500")
+        status, answer = call(table.url, "/api/play", {"seat": 7, "card": "R1"}, lang="de")
+        assert (status, answer["reason"]) == (404, "seat 7: der Tisch hat die Plätze 0-2")

@@ -101,7 +101,7 @@ WEB = Path(__file__).parents[2] / "firmware" / "web"
 
 
 def page_source() -> str:
-    return "\n".join((WEB / name).read_text() for name in ("app.js", "rules.js"))
+    return "\n".join((WEB / name).read_text() for name in ("app.js", "rules.js", "index.html"))
 
 
 def test_every_text_the_page_asks_for_is_in_both_languages_with_its_placeholders():
@@ -147,3 +147,23 @@ def test_an_accept_language_header_picks_one_of_the_tables_languages():
     assert M.asked_language("fr, de;q=0.5, en;q=0.7") == "en"
     assert M.asked_language("fr") is None and M.asked_language("") is None
     assert M.asked_language("de;q=0, en;q=x") is None
+
+
+@pytest.mark.parametrize(("value", "schema"), [
+    (-1, {"type": "integer", "minimum": 0}), (500, {"type": "integer", "maximum": 120}),
+    ("x", {"enum": ["a", "b"]}), ("x", {"type": "integer"}), ("", {"type": "string", "minLength": 1}),
+    ("x" * 30, {"type": "string", "maxLength": 24}), ("?", {"type": "string", "pattern": "^[a-z]+$"}),
+    ([1, 2, 3], {"type": "array", "maxItems": 2}), ({"a": 1, "b": 2}, {"type": "object", "maxProperties": 1}),
+    ({}, {"type": "object", "required": ["seat"]}),
+    ({"x": 1}, {"type": "object", "properties": {}, "additionalProperties": False}),
+])
+def test_every_bad_field_the_schema_names_is_said_in_german(value, schema):
+    from firmware.api.schema import Invalid, validate
+    from firmware.field_words import say_invalid
+
+    with pytest.raises(Invalid) as caught:
+        validate(value, schema, "count")
+    english = say_invalid(caught.value.field, caught.value.message, M.Words("en"))
+    german = say_invalid(caught.value.field, caught.value.message, M.Words("de"))
+    assert english == f"{caught.value.field} {caught.value.message}"  # as the API said it before
+    assert german != english and "{" not in german and german.startswith(caught.value.field)

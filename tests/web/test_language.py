@@ -74,8 +74,8 @@ def english(page) -> None:
 
 def no_raw_keys(page) -> None:
     """Every text the page shows came out of the catalog: no key is left unworded."""
-    shown = page.evaluate("document.body.innerText + ' ' + [...document.querySelectorAll('[title]')]"
-                          ".map((e) => e.title).join(' ')")
+    shown = page.evaluate("document.body.innerText + ' ' + [...document.querySelectorAll('[title], [aria-label]')]"
+                          ".map((e) => `${e.title} ${e.getAttribute('aria-label')}`).join(' ')")
     assert not re.search(r"\b(page|rule|wait|refused)\.[a-z_]", shown), shown
 
 
@@ -89,6 +89,7 @@ def test_in_german_the_event_line_refusals_and_reasons_are_german(page, served):
     try:
         german(page)
         expect(page.locator("#conn")).to_have_text("verbunden")
+        expect(page.locator("#notice")).to_have_attribute("aria-label", "letztes Ereignis")
         page.click('[data-hand="B3"]')  # the page's own reason: B3 does not fit
         expect(page.locator("#error")).to_have_text("blaue 3 passt nicht: nur Rot oder 5")
         assert table.requests == []

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import signal
 import threading
@@ -37,13 +38,16 @@ Handler = Callable[[Any], Any]
 
 
 class _Call:
-    """An event whose handler result (or exception) is handed back to an awaiting caller."""
+    """An event whose handler result (or exception) is handed back to an awaiting caller.
+    The handler runs in the caller's context (`contextvars`): what the caller set for its
+    answer, such as the language it asked for, holds for the handler."""
 
-    __slots__ = ("event", "future")
+    __slots__ = ("event", "future", "context")
 
     def __init__(self, event: object, future: asyncio.Future[Any]) -> None:
         self.event = event
         self.future = future
+        self.context = contextvars.copy_context()
 
 
 class TableLoop:
@@ -244,7 +248,7 @@ class TableLoop:
                 if item.future.cancelled():
                     continue
                 try:
-                    result = self._handle(item.event, required=True)
+                    result = item.context.run(self._handle, item.event, required=True)
                 except Exception as exc:
                     item.future.set_exception(exc)
                     if not isinstance(exc, (Rejected, NoHandler)):

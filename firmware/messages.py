@@ -11,7 +11,11 @@ has the table of German names with the seed each comes from.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
 
+from firmware.field_words import FIELD_WORDS
+from firmware.page_words import PAGE
+from firmware.rule_words import RULE_WORDS, say_rule
 from uno_core.cards import (
     COLOUR_NAMES,
     DISCARD_ALL,
@@ -38,6 +42,9 @@ from uno_core.cards import (
 
 LANGUAGES = ("en", "de")
 DEFAULT_LANGUAGE = "en"
+# the language the request being answered asked for (the API sets it from Accept-Language);
+# None: the table's own `[table] language`
+ANSWER_LANGUAGE: ContextVar[str | None] = ContextVar("answer_language", default=None)
 
 # German card names; the seed each comes from (shared/seeds/, docs/rules.md's numbering):
 # 000 = UNO Power, 001 = UNO Attack, 002 = UNO classic, 003 = UNO Extreme.
@@ -145,6 +152,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "wait.press_until": "{seat}: press the launcher until cards come",
         "wait.press": "{seat}: press the launcher {count} more time(s)",
         "wait.decide": "{seat}: {what}",
+        "wait.what.turn": "your turn",
+        "wait.what.play-drawn": "play the drawn card or keep it",
+        "wait.what.extra-play": "play another card or pass",
+        "wait.what.challenge": "challenge the Wild Draw 4 or take the cards",
+        "wait.what.verdict": "look at the hand: guilty or innocent?",
+        "wait.what.colour": "choose the first colour",
+        "wait.what.four-towers": "all four towers: lay down all cards but one?",
+        "wait.what.hand": "enter the cards left in the hand",
         "wait.tower": "move tower {tower} to {slot}",
         "stop.jam": "the launcher is jammed: clear it, {resume}",
         "stop.reload": "the launcher's hopper is empty: reload it, {resume}",
@@ -171,50 +186,30 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "catches)",
         "refused.no_tower_wait": "the table does not wait for tower {tower} at {slot}",
         "button.seat": "{seat}'s button",
+        "refused.no_seat": "{field} {value}: the table has seats 0-{last}",
+        "refused.decision": "decision {decision} is not one of {decisions}",
+        "refused.count_missing": "cards-out needs the counted cards: count",
+        "refused.tower_missing": "tower-seen needs the tower",
+        "refused.your_hand": "your hand is {cards}",
+        "refused.not_yours": "you do not hold {card}",
+        "refused.no_pause": "no round is over: there is no pause to end",
+        "refused.already_paused": "the table is already paused",
+        "refused.buttons": "seats {seats}: the table has buttons for {buttons}",
+        "refused.round_over": "the round is over: tap next round first (POST /api/next-round)",
+        "refused.nothing_to_resume": "nothing to resume: the table is not paused and waits "
+                                     "for no reload",
+        "refused.nothing_to_count": "no ejection was cut off: there is nothing to count",
+        "refused.no_press": "nobody is to press now",
+        "refused.dealer_seat": "choosing the dealer: say which seat turned the card",
+        "refused.no_reveal": "no card is waiting to be turned now",
+        "refused.no_alarm": "there is no alarm to clear",
+        "wait.round_over": "round {round} is over: {seat} went out; {next}",
+        "wait.next_round_tap": "tap next round",
+        "wait.next_round_in": "the next round starts in {seconds} s, or tap next round",
         "undo.nothing": "there is no declaration to take back",
         "undo.not_yours": "{seat} has no declaration to take back: the last one is "
                           "{other}'s {card}",
         "undo.fixed": "{seat}'s {card} stands: {why}, which the table cannot put back",
-        # the screen's texts (firmware/web/app.js `t`)
-        "page.seat": "{name} (seat {number})",
-        "page.seat_unnamed": "Seat {number}",
-        "page.turn": "{seat} to play",
-        "page.press": "{who}press the launcher {count}×",
-        "page.press_until": "{who}press the launcher until cards come out",
-        "page.new_match": "no match yet: tap Match to start one",
-        "page.match_over": "Match over — {winners} won",
-        "page.declared": "{seat} played:",
-        "page.your_cards": "Your cards:",
-        "page.your_cards_wait": "Your cards: wait",
-        "page.start_match": "Start a match",
-        "page.switch_language": "Deutsch",
-        "page.uno": "UNO!",
-        "page.uno_said": "UNO said ✓",
-        "page.call_uno": "{seat}: UNO!",
-        "page.catch": "Catch {seat}",
-        "page.challenge": "{seat}: challenge!",
-        "page.accept": "{seat}: take the cards",
-        "page.guilty": "Guilty",
-        "page.innocent": "Innocent",
-        "page.keep": "{seat}: keep it",
-        "page.pass": "{seat}: pass",
-        "page.resume": "Resume",
-        "page.no_answer": "the table did not answer: {error}",
-        "page.refused": "refused ({status})",
-        "page.play_drawn": "{who}play the drawn card or keep it",
-        "page.extra_play": "{who}play another card or pass",
-        "page.challenge_or_take": "{who}challenge the Wild Draw 4 or take the cards",
-        "page.verdict": "{who}look at the hand: guilty or innocent?",
-        "page.first_colour": "{who}choose the first colour",
-        "page.four_towers": "{who}all four towers: lay down all cards but one?",
-        "page.hand": "{who}enter the cards left in your hand",
-        "page.reload": "reload the launcher, then press resume",
-        "page.jam": "jam: clear it and press resume",
-        "page.reveal": "{who}turn the first card and enter it",
-        "page.cards_out": "an ejection to {seat} was cut off: count the cards that came out and enter them",
-        "page.dealer_cards": "everyone turns a card to choose the dealer ({missing})",
-        "page.shuffle_start": "gather and shuffle all cards, load the launcher, then resume",
-        "page.shuffle_pile": "shuffle the discard pile (all but its top card) into the launcher, then resume",
         "undo.went_on": "{seat}'s {card} stands: the table went on since (the next player "
                         "acted, or a button, press or card came in between)",
     },
@@ -276,6 +271,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "wait.press_until": "{seat}: den Werfer drücken, bis Karten kommen",
         "wait.press": "{seat}: den Werfer noch {count} mal drücken",
         "wait.decide": "{seat}: {what}",
+        "wait.what.turn": "du bist dran",
+        "wait.what.play-drawn": "die gezogene Karte legen oder behalten",
+        "wait.what.extra-play": "noch eine Karte legen oder passen",
+        "wait.what.challenge": "die Zieh-4-Karte herausfordern oder die Karten nehmen",
+        "wait.what.verdict": "die Hand ansehen: schuldig oder unschuldig?",
+        "wait.what.colour": "die erste Farbe wählen",
+        "wait.what.four-towers": "alle vier Türme: alle Karten bis auf eine ablegen?",
+        "wait.what.hand": "die Karten auf der Hand eingeben",
         "wait.tower": "Turm {tower} auf {slot} stellen",
         "stop.jam": "der Werfer klemmt: Stau beseitigen, {resume}",
         "stop.reload": "der Werfer ist leer: Karten nachlegen, {resume}",
@@ -303,54 +306,44 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "niemand erwischt)",
         "refused.no_tower_wait": "der Tisch wartet nicht auf Turm {tower} auf {slot}",
         "button.seat": "Taste von {seat}",
+        "refused.no_seat": "{field} {value}: der Tisch hat die Plätze 0-{last}",
+        "refused.decision": "die Entscheidung {decision} ist keine von {decisions}",
+        "refused.count_missing": "cards-out braucht die gezählten Karten: count",
+        "refused.tower_missing": "tower-seen braucht den Turm",
+        "refused.your_hand": "deine Hand ist {cards}",
+        "refused.not_yours": "du hast keine {card}",
+        "refused.no_pause": "keine Runde ist vorbei: es gibt keine Pause zu beenden",
+        "refused.already_paused": "der Tisch pausiert schon",
+        "refused.buttons": "{seats} Plätze: der Tisch hat Tasten für {buttons}",
+        "refused.round_over": "die Runde ist vorbei: erst „Nächste Runde“ antippen "
+                              "(POST /api/next-round)",
+        "refused.nothing_to_resume": "nichts fortzusetzen: der Tisch pausiert nicht und wartet "
+                                     "auf kein Nachladen",
+        "refused.nothing_to_count": "kein Auswurf wurde unterbrochen: es gibt nichts zu zählen",
+        "refused.no_press": "niemand muss jetzt drücken",
+        "refused.dealer_seat": "Kartengeber bestimmen: sagen, welcher Platz die Karte "
+                               "aufgedeckt hat",
+        "refused.no_reveal": "jetzt wartet keine Karte darauf, aufgedeckt zu werden",
+        "refused.no_alarm": "es gibt keinen Alarm aufzuheben",
+        # 002 „Sobald ein Spieler seine Hand leert …, endet die Runde"
+        "wait.round_over": "Runde {round} ist vorbei: {seat} hat die Hand geleert; {next}",
+        "wait.next_round_tap": "„Nächste Runde“ antippen",
+        "wait.next_round_in": "die nächste Runde beginnt in {seconds} s, oder „Nächste Runde“ "
+                              "antippen",
         "undo.nothing": "es gibt keine Ansage zum Zurücknehmen",
         "undo.not_yours": "{seat} hat keine Ansage zum Zurücknehmen: die letzte ist "
                           "{card} von {other}",
         "undo.fixed": "{card} von {seat} bleibt: {why}, das kann der Tisch nicht zurücknehmen",
-        "page.seat": "{name} (Platz {number})",
-        "page.seat_unnamed": "Platz {number}",
-        "page.turn": "{seat} ist dran",
-        "page.press": "{who}den Werfer {count}× drücken",
-        "page.press_until": "{who}den Werfer drücken, bis Karten kommen",
-        "page.new_match": "noch kein Spiel: Spiel antippen, um eins zu starten",
-        "page.match_over": "Spiel vorbei — {winners} hat gewonnen",
-        "page.declared": "{seat} hat gelegt:",
-        "page.your_cards": "Deine Karten:",
-        "page.your_cards_wait": "Deine Karten: warten",
-        "page.start_match": "Spiel starten",
-        "page.switch_language": "English",
-        "page.uno": "UNO!",
-        "page.uno_said": "UNO gesagt ✓",
-        "page.call_uno": "{seat}: UNO!",
-        "page.catch": "{seat} erwischen",
-        "page.challenge": "{seat}: herausfordern!",
-        "page.accept": "{seat}: Karten nehmen",
-        "page.guilty": "Schuldig",
-        "page.innocent": "Unschuldig",
-        "page.keep": "{seat}: behalten",
-        "page.pass": "{seat}: passen",
-        "page.resume": "Fortsetzen",
-        "page.no_answer": "der Tisch antwortet nicht: {error}",
-        "page.refused": "abgelehnt ({status})",
-        "page.play_drawn": "{who}die gezogene Karte legen oder behalten",
-        "page.extra_play": "{who}noch eine Karte legen oder passen",
-        "page.challenge_or_take": "{who}die Zieh-4-Karte herausfordern oder die Karten nehmen",
-        "page.verdict": "{who}die Hand ansehen: schuldig oder unschuldig?",
-        "page.first_colour": "{who}die erste Farbe wählen",
-        "page.four_towers": "{who}alle vier Türme: alle Karten bis auf eine ablegen?",
-        "page.hand": "{who}die Karten auf der Hand eingeben",
-        "page.reload": "den Werfer nachladen, dann Fortsetzen drücken",
-        "page.jam": "Stau: beseitigen und Fortsetzen drücken",
-        "page.reveal": "{who}die erste Karte aufdecken und eingeben",
-        "page.cards_out": "ein Auswurf an {seat} wurde unterbrochen: die herausgekommenen Karten zählen und eingeben",
-        "page.dealer_cards": "jeder deckt eine Karte auf, um den Kartengeber zu bestimmen ({missing})",
-        "page.shuffle_start": "alle Karten einsammeln und mischen, den Werfer laden, dann fortsetzen",
-        "page.shuffle_pile": "den Ablagestapel (bis auf die oberste Karte) mischen und in den Werfer legen, dann fortsetzen",
         "undo.went_on": "{card} von {seat} bleibt: der Tisch hat seither weitergemacht (der "
                         "nächste Spieler war dran, oder eine Taste, ein Druck oder eine Karte "
                         "kam dazwischen)",
     },
 }
+
+for _lang in LANGUAGES:  # the screen's words, the engine's refusals, bad fields: one catalog
+    MESSAGES[_lang].update(PAGE[_lang])
+    MESSAGES[_lang].update(RULE_WORDS[_lang])
+    MESSAGES[_lang].update(FIELD_WORDS[_lang])
 
 
 def check_language(lang: str) -> str:
@@ -362,6 +355,24 @@ def check_language(lang: str) -> str:
 def text(lang: str, key: str, **values: object) -> str:
     """The message `key` in `lang`, its placeholders filled from `values`."""
     return MESSAGES[check_language(lang)][key].format(**values)
+
+
+def asked_language(header: str) -> str | None:
+    """The first of our languages an ``Accept-Language`` header names ("de-DE,de;q=0.9,
+    en;q=0.8" -> "de"), by its order and q-values; None when it names none of them."""
+    ranked = []
+    for i, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        primary = tag.strip().split("-")[0].lower()
+        if primary in LANGUAGES and q > 0:
+            ranked.append((-q, i, primary))
+    return min(ranked)[2] if ranked else None
 
 
 def seat_name(seat: int, names: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> str:
@@ -385,18 +396,26 @@ class Words:
     def seat(self, seat: int) -> str:
         return seat_name(seat, self.names, self.lang)
 
+    def rule(self, rule: str) -> str:
+        """An engine refusal (`IllegalAction.rule`: English, seats from 0) in these words."""
+        return say_rule(rule, self)
+
 
 def screen_catalog(lang: str, table_language: str = DEFAULT_LANGUAGE) -> dict[str, object]:
     """What the screen words itself with (GET /api/messages): every message of `lang`,
-    and the name of each card of each edition's deck (the seeds' words in German)."""
+    the name of each card and card kind of each edition's deck (the seeds' words in
+    German), and the colours as words."""
     from uno_core import EDITIONS  # noqa: PLC0415 - the editions only the screen needs
     from uno_core.cards import format_card  # noqa: PLC0415
 
     check_language(lang)
     cards = {name: {format_card(c): card_name(c, lang, name) for c in ed.deck}
              for name, ed in EDITIONS.items()}
+    kinds = {name: {c.kind: kind_name(c.kind, lang, name) for c in ed.deck}
+             for name, ed in EDITIONS.items()}
     return {"language": lang, "table_language": table_language, "languages": list(LANGUAGES),
-            "messages": dict(MESSAGES[lang]), "cards": cards}
+            "messages": dict(MESSAGES[lang]), "cards": cards, "kinds": kinds,
+            "colours": dict(COLOURS[lang])}
 
 
 def kind_name(kind: str, lang: str, edition: str | None = None) -> str:

@@ -100,7 +100,8 @@ class ScreenTable:
             laid = Counter(request.cards)
         elif isinstance(request, api.Hands):
             if Counter(request.cards) != hand:
-                raise Rejected(f"your hand is {' '.join(sorted(hand.elements(), key=_card_order))}",
+                raise Rejected(self.ctl.words("refused.your_hand", cards=" ".join(
+                    sorted(hand.elements(), key=_card_order))),
                                field="cards", status=422)
             return
         else:
@@ -108,7 +109,7 @@ class ScreenTable:
         missing = laid - hand
         if missing:
             card = next(iter(missing))
-            raise Rejected(f"you do not hold {card}", field="card", status=422)
+            raise Rejected(self.ctl.words("refused.not_yours", card=card), field="card", status=422)
 
     def _on_event(self, event: Mapping[str, Any]) -> None:
         """After the referee accepted the person's declaration, the twin lays the cards
@@ -151,7 +152,8 @@ class ScreenDemo:
                  directory: str | Path | None = None) -> None:
         check_arguments(variant, players, 1)
         if not 0 <= person < players:
-            raise DemoError(f"--seat {person}: the table has seats 0-{players - 1}")
+            # `person` is the engine's seat; people (and --seat) number seats from 1
+            raise DemoError(f"--seat {person + 1}: the table has seats 1-{players}")
         self._tmp = tempfile.TemporaryDirectory(prefix="unotable-serve-") if directory is None else None
         path = Path(directory if directory is not None else self._tmp.name) / "journal.db"  # type: ignore[union-attr]
         names = list(NAMES[:players])
@@ -173,8 +175,8 @@ class ScreenDemo:
         while server is None or not server.app.frozen or server.port == 0:
             await asyncio.sleep(0.01)
             server = self.daemon.server
-        self._say(f"the table's screen: {server.url}/?seat={self.person}  (you are seat "
-                  f"{self.person}; Ctrl-C stops)")
+        self._say(f"the table's screen: {self.url}  (you are seat {self.person + 1}; "
+                  "Ctrl-C stops)")
         assert run.players is not None
         try:
             await run.players.run()  # until the match is over
@@ -190,7 +192,7 @@ class ScreenDemo:
     @property
     def url(self) -> str:
         assert self.daemon.server is not None
-        return f"{self.daemon.server.url}/?seat={self.person}"
+        return f"{self.daemon.server.url}/?seat={self.person + 1}"  # 1-based, as the screen
 
     def run(self, *, signals: bool = True) -> int:
         try:

@@ -27,7 +27,7 @@ from uno_core.cards import format_card
 
 WEB_DIR = Path(__file__).with_name("web")
 PUBLIC_PREFIXES = ("/static/",)  # served without the API token: the page holds no secrets
-PUBLIC_PATHS = ("/",)
+PUBLIC_PATHS = ("/", "/api/messages")  # the page's words too: it can say it needs a token
 
 
 def editions_catalog() -> dict[str, Any]:

@@ -31,7 +31,9 @@ from firmware.api.requests import Admin, Request, Table
 from firmware.api.routes import BUILDERS
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
+from firmware.field_words import say_invalid
 from firmware.loop import TableLoop
+from firmware.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
 from firmware.serve import add_screen_routes, is_public
 from hal.clock import REAL_TIME, Clock
 
@@ -166,7 +168,8 @@ class ApiServer:
     # -- HTTP ---------------------------------------------------------------------
     def _build_app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_BODY,
-                              middlewares=[self._errors, self.front_door.middleware, self._tracked, self._auth])
+                              middlewares=[self._language, self._errors, self.front_door.middleware,
+                                           self._tracked, self._auth])
         app.on_response_prepare.append(add_security_headers)
         app.router.add_get("/api/state", self._state)
         app.router.add_get("/api/health", self._health)
@@ -184,8 +187,9 @@ class ApiServer:
             return await handler(request)
         except Refused as exc:
             return error(exc.status, exc.kind, exc.reason)
-        except schema.Invalid as exc:
-            return error(400, "bad_request", exc.message if exc.field is None else f"{exc.field} {exc.message}", exc.field)
+        except schema.Invalid as exc:  # in the language asked for (English without a header)
+            words = Words(ANSWER_LANGUAGE.get() or DEFAULT_LANGUAGE)
+            return error(400, "bad_request", say_invalid(exc.field, exc.message, words), exc.field)
         except Rejected as exc:
             return error(exc.status, "rejected", exc.reason, exc.field)
         except LoopStopped as exc:
@@ -203,6 +207,16 @@ class ApiServer:
         except Exception as exc:  # a bug in the table: the loop stops, the client is told
             log.exception("%s %s failed", request.method, request.path)
             return error(500, "internal", f"the table failed: {type(exc).__name__}")
+
+    @web.middleware
+    async def _language(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+        """Answers (results, refusals, the state's texts) in the language the request asks
+        for with ``Accept-Language``, else in the table's `[table] language`."""
+        token = ANSWER_LANGUAGE.set(asked_language(request.headers.get("Accept-Language", "")))
+        try:
+            return await handler(request)
+        finally:
+            ANSWER_LANGUAGE.reset(token)
 
     @web.middleware
     async def _tracked(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:

@@ -35,8 +35,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--serve", action="store_true",
                         help="take a seat yourself: serve the table's screen and play in the "
                         "browser next to the bots (your cards are shown on the screen)")
-    parser.add_argument("--seat", type=int, default=0,
-                        help="with --serve: your seat, 0-based")
+    parser.add_argument("--seat", type=int, default=1,
+                        help="with --serve: your seat, numbered from 1 as on the screen")
     parser.add_argument("--port", type=int, default=8080,
                         help="with --serve: the port of the screen on 127.0.0.1")
     parser.set_defaults(func=run)
@@ -120,7 +120,7 @@ def serve(args: argparse.Namespace) -> int:
     _refuse_taken_port(args.port)
     log = PipeOut(sys.stdout, lambda: demo.stop())  # `| head`: stop, end quietly
     try:
-        demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat,
+        demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat - 1,
                           port=args.port, fast=args.fast, out=log)  # type: ignore[arg-type]
     except DemoError as exc:
         raise UsageError(str(exc)) from None

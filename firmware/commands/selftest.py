@@ -111,9 +111,9 @@ class Selftest:
         for seat in range(len(angles)):
             launcher.aim(seat)
             if self.twin is not None and self.twin.launcher_sim.aimed_seat() != seat:
-                wrong.append(seat)
+                wrong.append(seat + 1)  # seats as the screen counts them, from 1
         self.add("aiming servo", FAIL if wrong else OK,
-                 f"aimed at seats 0-{len(angles) - 1}" +
+                 f"aimed at seats 1-{len(angles)}" +
                  (f"; points elsewhere for {wrong}" if wrong else
                   "" if self.twin is not None else " (watch it turn)"))
 
@@ -138,7 +138,7 @@ class Selftest:
         for seat in range(panel.config.seats):
             panel.light(seat, True)
             if self.twin is not None and not self.twin.seats_sim.led(seat):
-                bad.append(seat)
+                bad.append(seat + 1)
             panel.light(seat, False)
         panel.buzz("ok")
         self.add("seat LEDs", FAIL if bad else OK,
@@ -157,7 +157,7 @@ class Selftest:
         ]
         for seat in range(panel.config.seats):
             press = (lambda s=seat: self.twin.seats_sim.press_seat(s)) if self.twin else None
-            targets.append((f"seat {seat} button", press,
+            targets.append((f"seat {seat + 1} button", press,
                             lambda cb, s=seat: panel.on_seat_press(
                                 lambda pressed: cb() if pressed == s else None)))
         for name, press, subscribe in targets:

@@ -15,6 +15,7 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.slots import effects_json
 from firmware.errors import Rejected
+from firmware.messages import Words
 from uno_core.cards import COLOUR_NAMES
 
 if TYPE_CHECKING:
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 
 COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}
 DEALER_CARD = "dealer_card"  # journal kind: a card turned to choose the dealer
+ENGLISH = Words()
 
 
 def colour(name: str) -> str:
@@ -29,12 +31,12 @@ def colour(name: str) -> str:
     return COLOUR_LETTERS.get(name, name)
 
 
-def press_action(s: U.State) -> U.Action:
+def press_action(s: U.State, words: Words = ENGLISH) -> U.Action:
     """The launcher button (it does not know who pressed): the seat to act accepts a
     challenge's draw, presses (launcher editions, or presses it owes) or draws."""
     seat = s.to_act
     if seat < 0:
-        raise Rejected("nobody is to press now")
+        raise Rejected(words("refused.no_press"))
     if s.phase == "challenge":
         return U.Accept(seat)
     if s.edition.launcher or s.queue:
@@ -96,7 +98,8 @@ class Requests:
         for name in ("seat", "target"):
             value = getattr(request, name, None)
             if isinstance(value, int) and not 0 <= value < n:
-                raise Rejected(f"{name} {value}: the table has seats 0-{n - 1}", field=name,
+                raise Rejected(self.table.words("refused.no_seat", field=name, value=value,
+                                                last=n - 1), field=name,
                                status=404)
 
     def _play(self, s: U.State, r: api.Play) -> U.Play:
@@ -120,7 +123,8 @@ class Requests:
         if r.decision == "four-towers":
             laid = tuple(U.parse_card(c) for c in r.cards)
             return U.FourTowerDiscard(seat, laid, uno=seat in self.table.seats.armed)
-        raise Rejected(f"decision {r.decision!r} is not one of {', '.join(api.DECISIONS)}",
+        raise Rejected(self.table.words("refused.decision", decision=repr(r.decision),
+                                        decisions=", ".join(api.DECISIONS)),
                        field="decision", status=400)
 
     def _reveal(self, r: api.Reveal) -> dict[str, Any]:
@@ -129,7 +133,7 @@ class Requests:
         card = U.parse_card(r.card)
         if s.to_act == U.CHANCE and s.chance == "dealer_cards":
             if r.seat is None or not 0 <= r.seat < s.n:
-                raise Rejected("choosing the dealer: say which seat turned the card",
+                raise Rejected(self.table.words("refused.dealer_seat"),
                                field="seat", status=422)
             turned = {**self.dealer_cards, r.seat: card}
             missing = [i for i in range(s.n) if i not in turned]
@@ -142,4 +146,4 @@ class Requests:
         if s.to_act == U.CHANCE and s.chance == "reveal" and t.ejections.turned:
             fx = t.accept(U.Reveal(card))
             return {"effects": effects_json(fx), "step": t.step}
-        raise Rejected("no card is waiting to be turned now")
+        raise Rejected(self.table.words("refused.no_reveal"))

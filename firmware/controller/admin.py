@@ -38,7 +38,7 @@ class Admin:
             return self._new_match(p)
         if r.action == "pause":
             if self.paused is not None:
-                raise Rejected("the table is already paused")
+                raise Rejected(t.words("refused.already_paused"))
             payload = {"action": "pause", "reason": p.get("reason") or "paused"}
             t.journal.append(ADMIN, payload)
             self.effect(payload)
@@ -64,8 +64,8 @@ class Admin:
         t = self.table
         edition, seats, options, seed, names = t.match_asked(p)
         if seats > t.hw.panel.config.seats:
-            raise Rejected(f"seats {seats}: the table has buttons for "
-                           f"{t.hw.panel.config.seats}", field="seats", status=422)
+            raise Rejected(t.words("refused.buttons", seats=seats, buttons=t.hw.panel.config.seats),
+                           field="seats", status=422)
         for check in t.new_match_checks:
             check(edition, seats)
         try:
@@ -84,11 +84,10 @@ class Admin:
             if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
                     and t.waits.physical() is None:
                 if t.round_end.pause is not None:
-                    raise Rejected("the round is over: tap next round first "
-                                   "(POST /api/next-round)")
+                    raise Rejected(t.words("refused.round_over"))
                 t.accept(U.Shuffle(()))
                 return {"shuffled": True, "step": t.step}
-            raise Rejected("nothing to resume: the table is not paused and waits for no reload")
+            raise Rejected(t.words("refused.nothing_to_resume"))
         payload = {"action": "resume"}
         t.journal.append(ADMIN, payload)
         was_blocked = self.paused is None
@@ -104,9 +103,9 @@ class Admin:
         if kind == "cards-out":
             ejections = self.table.ejections
             if ejections.recover is None:
-                raise Rejected("no ejection was cut off: there is nothing to count")
+                raise Rejected(self.table.words("refused.nothing_to_count"))
             if "count" not in p:
-                raise Rejected("cards-out needs the counted cards: count", field="count",
+                raise Rejected(self.table.words("refused.count_missing"), field="count",
                                status=400)
             ejections.recovered(int(p["count"]))
             return {"recovered": p["count"], "step": self.table.step}

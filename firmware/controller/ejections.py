@@ -145,7 +145,8 @@ class Ejections:
         assert self.running is not None and self.running[0] == intent
         _seq, job, want = self.running
         self.recover = CutOff(intent, job.seat, want, job.kind)
-        log.warning("ejection %d to seat %d was cut off: asking the table", intent, job.seat)
+        log.warning("ejection %d to %s was cut off: asking the table", intent,
+                    self.table.words.seat(job.seat))
 
     def check_idle(self) -> None:
         if self.running is not None:

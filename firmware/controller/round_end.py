@@ -75,20 +75,20 @@ class RoundEnds:
         p = self.pause
         if p is None:
             return None
-        t = self.table
-        name = t.names[p["winner"]] if 0 <= p["winner"] < len(t.names) else f"seat {p['winner']}"
-        pause_s = t.config.table.round_pause_s
+        words = self.table.words
+        pause_s = self.table.config.table.round_pause_s
+        after = (words("wait.next_round_in", seconds=f"{pause_s:g}") if pause_s
+                 else words("wait.next_round_tap"))
         return {"kind": Wait.ROUND_OVER, **p, "pause_s": pause_s,
-                "message": f"round {p['round']} is over: {name} went out; "
-                           + ("tap next round" if not pause_s else
-                              f"the next round starts in {pause_s:g} s, or tap next round")}
+                "message": words("wait.round_over", round=p["round"],
+                                 seat=words.seat(p["winner"]), next=after)}
 
     def next_round(self, by: str = "tap") -> dict[str, Any]:
         """End the pause (``POST /api/next-round``, or the timer): journal, then go on."""
         t = self.table
         t.journal_watch.gate()
         if self.pause is None:
-            raise Rejected("no round is over: there is no pause to end")
+            raise Rejected(t.words("refused.no_pause"))
         payload = {"round": self.pause["round"], "by": by}
         t.journal.append(NEXT_ROUND, payload)
         self.replay(payload)

@@ -88,7 +88,7 @@ class SeatButtons:
     def _on_launcher(self, _event: LauncherPressed) -> None:
         t = self.table
         try:
-            t.accept(press_action(t.gate()))
+            t.accept(press_action(t.gate(), t.words))
         except Rejected as exc:
             self._refuse("launcher", exc.reason)
 

@@ -41,7 +41,6 @@ Journal entries of a match:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -63,13 +62,10 @@ from firmware.controller.waiting import Waits
 from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal import INTENT, RESULT, Entry
-from firmware.messages import Words
+from firmware.messages import ANSWER_LANGUAGE, Words
 from uno_core import effects as E
 
 __all__ = ["SYSTEM_RNG", "Controller", "RngFor"]
-
-_ENGINE_SEAT = re.compile(r"\bseat (\d+)\b")  # how uno_core's texts name a seat
-
 
 class Controller:
     """The `Table` the API serves. Build with the daemon's `Services` and a `Hardware`."""
@@ -325,14 +321,14 @@ class Controller:
     # ------------------------------------------------------------------ announcements
     @property
     def words(self) -> Words:
-        """The table's messages in its `[table] language`, naming seats as the screen does."""
-        return Words(self.config.table.language, self.names)
+        """The table's messages in its `[table] language` (or, answering a request, the
+        language the request asked for), naming seats as the screen does."""
+        return Words(ANSWER_LANGUAGE.get() or self.config.table.language, self.names)
 
     def name_seats(self, rule: str) -> str:
-        """An engine refusal (`IllegalAction.rule`, English, seats numbered from 0) with
-        each "seat N" said as the table names that seat."""
-        words = self.words
-        return _ENGINE_SEAT.sub(lambda m: words.seat(int(m.group(1))), rule)
+        """An engine refusal (`IllegalAction.rule`, English, seats numbered from 0) in the
+        table's language, each seat said as the table names it (`firmware.rule_words`)."""
+        return self.words.rule(rule)
 
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (with the step) to the event stream and the listeners."""

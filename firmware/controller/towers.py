@@ -180,7 +180,7 @@ class TowerWatch:
     def confirm_seen(self, tower: str | None, seat: int | None) -> dict[str, Any]:
         """Override tower-seen: an admin saw `tower` arrive at `seat` (None: neutral)."""
         if tower is None:
-            raise Rejected("tower-seen needs the tower", field="tower", status=400)
+            raise Rejected(self.table.words("refused.tower_missing"), field="tower", status=400)
         slot: Slot = NEUTRAL if seat is None else seat
         if self.waits.get(tower) != slot:
             words = self.table.words
@@ -193,7 +193,7 @@ class TowerWatch:
     def accept_alarm(self, kind: str) -> dict[str, Any]:
         """Override clear-alarm: the tower that raised the alarm may stand where it does."""
         if self.alarm is None:
-            raise Rejected("there is no alarm to clear")
+            raise Rejected(self.table.words("refused.no_alarm"))
         payload = {"kind": kind, "tower": self.alarm.tower, "slot": self.alarm.slot}
         self.table.journal.append(OVERRIDE, payload)
         self.overridden(payload)

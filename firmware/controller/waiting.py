@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import uno_core as U
 from firmware.errors import Rejected
+from firmware.messages import MESSAGES
 from firmware.waits import PHASE_WAITS, Wait
 from uno_core.state import OWE_UNTIL
 
@@ -83,8 +84,9 @@ class Waits:
                     "message": words("wait.press_until" if until else "wait.press",
                                      seat=words.seat(seat), count=count)}
         what = PHASE_WAITS.get(s.phase, s.phase)  # (an unknown phase is said as it is)
+        said = words(f"wait.what.{what}") if f"wait.what.{what}" in MESSAGES[words.lang] else what
         return {"kind": what, "seat": seat,
-                "message": words("wait.decide", seat=words.seat(seat), what=what)}
+                "message": words("wait.decide", seat=words.seat(seat), what=said)}
 
     def gate(self, *, chance_ok: bool = False) -> U.State:
         """Raise Rejected (409; 507 for the journal) while the table waits for something

@@ -67,7 +67,10 @@ class SimTable:
         self._wrap = wrap_hardware
         self.forget_uno = forget_uno
         self.options = dict(options or {})  # the first match's house rules
-        self.daemon = Daemon(self.config, self._make_table, env={}, speaker=speaker)
+        # one clock for the twin's physics and the daemon's timers (the pause after a
+        # round): virtual, so a test moves time with `world.clock.advance` and never sleeps
+        self.daemon = Daemon(self.config, self._make_table, env={}, speaker=speaker,
+                             clock=self.world.clock)
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sim-table", daemon=True)
         self.status: int | None = None
@@ -155,6 +158,12 @@ class SimTable:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the table is still ejecting: {st['waiting']}")
             time.sleep(0.002)
+
+    def pass_time(self, seconds: float) -> dict[str, Any]:
+        """Let `seconds` pass on the table's clock (its timers fire: the pause after a
+        round, the journal's retry), then settle."""
+        self.world.clock.advance(seconds)  # type: ignore[attr-defined]  # the twin's VirtualClock
+        return self.settle()
 
     def wait_for(self, predicate: Predicate, timeout: float = 10) -> dict[str, Any]:
         deadline = time.monotonic() + timeout

@@ -2,12 +2,14 @@
 // Plain ES module, no build step. Talks only to the daemon's API (docs/api.md).
 import {
   COLOURS, COLOUR_NAMES, COLOUR_SHAPES, TOWERS,
-  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setSeatWords, turnReason,
+  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setWords, turnReason,
 } from "./rules.js";
 
 const params = new URLSearchParams(location.search);
-// a phone or `demo --serve` may bind the page to one seat: ?seat=2 (0-based, as the API)
-const MY_SEAT = params.has("seat") ? Number(params.get("seat")) : null;
+// a phone or `demo --serve` may bind the page to one seat: ?seat=2 numbers it from 1, as
+// the screen does (MY_SEAT is the API's 0-based seat); anything else binds none
+const SEAT_PARAM = Number(params.get("seat"));
+const MY_SEAT = Number.isInteger(SEAT_PARAM) && SEAT_PARAM >= 1 ? SEAT_PARAM - 1 : null;
 // a table with an API token: open the page once as /#token=...; it is kept in this browser
 function takeToken() {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -34,7 +36,7 @@ window.unotable = ui; // for people poking at the screen from the browser consol
 // The texts come from the table's catalog (GET /api/messages, firmware/messages.py) in the
 // table's [table] language, or the one this browser switched to (kept in localStorage).
 const LANG_KEY = "unotable-lang";
-const words = { language: null, messages: {}, cards: {}, languages: ["en", "de"] };
+const words = { language: null, messages: {}, cards: {}, kinds: {}, colours: {}, languages: ["en", "de"] };
 
 /** The catalog's text `key` with its {placeholders} filled from `args`. */
 function t(key, args = {}) {
@@ -47,15 +49,27 @@ function cardTitle(text) {
   return words.cards[ui.state?.edition]?.[text] ?? cardName(text);
 }
 
+/** A colour as a word of the screen's language ("Rot"); the API's values stay COLOUR_NAMES. */
+function colourWord(letter) {
+  return words.colours[letter] ?? COLOUR_NAMES[letter] ?? letter;
+}
+
+// rules.js words its reasons with the same catalog
+setWords({ t, card: cardTitle, colour: colourWord,
+  kind: (code) => words.kinds[ui.state?.edition]?.[code] ?? Object.values(words.kinds).find((k) => code in k)?.[code] ?? code });
+
 async function loadWords(lang = localStorage.getItem(LANG_KEY)) {
   try {
     const res = await request("GET", lang ? `/api/messages?lang=${encodeURIComponent(lang)}` : "/api/messages");
     if (!res.ok) return;
     Object.assign(words, res.data);
     document.documentElement.lang = words.language;
-    setSeatWords((name, number) => (name ? t("page.seat", { name, number }) : t("page.seat_unnamed", { number })));
-    const button = $("#lang");
-    if (button) button.textContent = t("page.switch_language");
+    $("#lang").textContent = t("page.switch_language");
+    $("#open-setup").textContent = t("page.match_button");
+    // index.html's own words: data-aria / data-title / data-text name the catalog key
+    for (const el of document.querySelectorAll("[data-aria]")) el.setAttribute("aria-label", t(el.dataset.aria));
+    for (const el of document.querySelectorAll("[data-title]")) el.title = t(el.dataset.title);
+    if (!ui.live) $("#conn").textContent = t($("#conn").dataset.text);
   } catch { /* the table is down: the next connection renders again */ }
 }
 
@@ -93,7 +107,7 @@ function cardEl(text, attrs = {}, big = false) {
 }
 
 function colourLabel(letter) {
-  return `${COLOUR_SHAPES[letter]} ${letter} ${COLOUR_NAMES[letter]}`;
+  return `${COLOUR_SHAPES[letter]} ${letter} ${colourWord(letter)}`;
 }
 
 // ---------------------------------------------------------------- talking to the daemon
@@ -101,6 +115,7 @@ function colourLabel(letter) {
 async function request(method, path, body) {
   const headers = { "Content-Type": "application/json" };
   if (TOKEN) headers.Authorization = `Bearer ${TOKEN}`;
+  if (words.language) headers["Accept-Language"] = words.language;  // the table answers in the page's language
   const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   let data = null;
   try { data = await resp.json(); } catch { data = null; }
@@ -142,7 +157,7 @@ async function refresh() {
       try {
         const res = await request("GET", "/api/state");
         if (res.ok) ui.state = res.data;
-        else if (res.status === 401) showError("this table needs its token: open the page as /#token=<the table's token>");
+        else if (res.status === 401) showError(t("page.token"));
       } catch { /* the socket's close handler reports the outage */ }
     } while (fetchAgain);
     fetching = null;
@@ -156,7 +171,7 @@ async function refreshHealth() {
     const res = await request("GET", "/api/health");
     ui.health = res.ok ? res.data : { ok: false, error: res.data?.reason ?? `HTTP ${res.status}` };
   } catch (err) {
-    ui.health = { ok: false, error: `no answer: ${err.message}` };
+    ui.health = { ok: false, error: t("page.hw.no_answer", { error: err.message }) };
   }
   renderBar();
   if (ui.sheet?.kind === "health") renderSheet();
@@ -177,6 +192,7 @@ function connect() {
     backoff = 250;
     ui.live = true;
     // the first message is the state too; fetching as well never leaves a stale view
+    if (!words.language) loadWords().then(render);  // the table was down when the page loaded
     refresh();
     refreshHealth();
     if (!ui.catalog) loadCatalog().then(render, () => {});  // the table was down when the page loaded
@@ -213,13 +229,14 @@ function waitingText(s) {
       case "press":
         return w.until_cards ? t("page.press_until", { who })
           : t("page.press", { who, count: w.presses ?? w.count ?? 1 });
-      case "tower": return `move the ${w.tower} tower to ${w.seat === null || w.seat === undefined ? "the neutral spot" : named(w.seat)}`;
+      case "tower": return t("page.tower_to", { tower: w.tower, slot: slotName(s, w.seat) });
       case "reload": return t("page.reload");
       case "jam": return t("page.jam");
-      case "paused": return `paused${w.reason && w.reason !== "paused" ? `: ${w.reason}` : ""}`;
-      case "alarm": return `the ${w.tower} tower ${w.slot === null || w.slot === undefined ? "was lifted off the tray" : `moved to ${slotName(s, w.slot)}`} without a capture: put it back at ${slotName(s, w.expected)}`;
+      case "paused": return pausedText(w.reason);
+      case "alarm": return t(w.slot === null || w.slot === undefined ? "page.alarm_lifted" : "page.alarm_moved",
+        { tower: w.tower, slot: slotName(s, w.slot), expected: slotName(s, w.expected) });
       case "cards-out": return t("page.cards_out", { seat: named(w.seat) });
-      case "ejecting": return `the launcher is ejecting${w.seat === null || w.seat === undefined ? "" : ` for ${named(w.seat)}`}`;
+      case "ejecting": return w.seat === null || w.seat === undefined ? t("page.ejecting") : t("page.ejecting_for", { seat: named(w.seat) });
       case "new-match": return t("page.new_match");
       case "match-over": return t("page.match_over", { winners: (w.winners ?? s.winners ?? []).map(named).join(", ") });
       case "turn": return t("page.turn", { seat: named(w.seat) });
@@ -234,17 +251,19 @@ function waitingText(s) {
       case "reveal": return t("page.reveal", { who });
       case "dealer-cards": return t("page.dealer_cards", { missing: (w.missing ?? []).map(named).join(", ") });
       case "shuffle": return t(w.round_start ? "page.shuffle_start" : "page.shuffle_pile");
-      case "extra-cards": case "journal": return w.message;  // the daemon's words: seat and count, or the cause
+      case "extra-cards": return t("page.extra_cards", { count: w.count, seat: named(w.seat) });
+      case "journal": return JOURNAL_WORDS[w.cause] ? t(JOURNAL_WORDS[w.cause]) : w.message;
       default: if (w.text || w.message) return w.text || w.message;
     }
   }
-  if (s.paused) return `paused${typeof s.paused === "string" && s.paused !== "paused" ? `: ${s.paused}` : ""}`;
+  if (s.paused) return pausedText(typeof s.paused === "string" ? s.paused : "");
   if (!s.edition) return t("page.new_match");
   const owed = (s.owed ?? [])[0];
   if (owed) {
-    if (owed.kind === "draw") return `${named(owed.seat)}: take ${owed.count} card${owed.count === 1 ? "" : "s"}`;
-    if (owed.kind === "until") return `${named(owed.seat)}: press the launcher until cards come out`;
-    return `${named(owed.seat)}: press the launcher ${owed.count}×`;
+    const who = `${named(owed.seat)}: `;
+    if (owed.kind === "draw") return t(owed.count === 1 ? "page.take_one" : "page.take_many", { who, count: owed.count });
+    if (owed.kind === "until") return t("page.press_until", { who });
+    return t("page.press", { who, count: owed.count });
   }
   const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
@@ -257,42 +276,60 @@ function waitingText(s) {
     case "four_towers": return t("page.four_towers", { who: `${who}: ` });
     case "hand_entry": return t("page.hand", { who: `${who}: ` });
     case "match_over": return t("page.match_over", { winners: (s.winners ?? []).map(named).join(", ") });
-    default: return s.chance ? `the table: ${s.chance}` : s.phase ?? "";
+    default: return s.chance ? t("page.chance", { chance: s.chance }) : s.phase ?? "";
   }
 }
 
+function pausedText(reason) {
+  return reason && reason !== "paused" ? t("page.paused_because", { reason }) : t("page.paused");
+}
+
+// the journal cannot be written: its cause in words (the daemon's message has the path and details)
+const JOURNAL_WORDS = { "disk-full": "page.journal.disk-full", "read-only": "page.journal.read-only",
+  io: "page.journal.io", lost: "page.journal.lost" };
+
 const ACTION_WORDS = {
-  play: (a) => `played ${a.card}${a.colour ? ` (${COLOUR_NAMES[a.colour]})` : ""}${a.target !== undefined ? ` at seat ${a.target + 1}` : ""}${a.towers ? ` taking ${a.towers.join(" ")}` : ""}${a.laid ? ` with ${a.laid.join(" ")}` : ""}`,
-  draw: () => "drew", press: () => "pressed the launcher", pass: () => "passed",
-  call_uno: () => "called UNO", catch: (a) => `caught seat ${a.target + 1}`, challenge: () => "challenged",
-  accept: () => "took the cards", verdict: (a) => (a.guilty ? "found guilty" : "found innocent"),
-  enter_hand: (a) => `entered ${(a.cards ?? []).join(" ")}`, choose_colour: (a) => `chose ${COLOUR_NAMES[a.colour]}`,
-  four_tower_discard: (a) => `laid down ${(a.laid ?? []).length} cards`,
+  play: (a, s) => t("page.did.play", { card: cardTitle(a.card) })
+    + (a.colour ? t("page.did.colour", { colour: colourWord(a.colour) }) : "")
+    + (a.target !== undefined ? t("page.did.target", { seat: seatName(s, a.target) }) : "")
+    + (a.towers ? t("page.did.towers", { towers: a.towers.join(" ") }) : "")
+    + (a.laid ? t("page.did.laid", { cards: a.laid.map(cardTitle).join(", ") }) : ""),
+  draw: () => t("page.did.draw"), press: () => t("page.did.press"), pass: () => t("page.did.pass"),
+  call_uno: () => t("page.did.call_uno"), catch: (a, s) => t("page.did.catch", { seat: seatName(s, a.target) }),
+  challenge: () => t("page.did.challenge"), accept: () => t("page.did.accept"),
+  verdict: (a) => t(a.guilty ? "page.did.guilty" : "page.did.innocent"),
+  enter_hand: (a) => t("page.did.enter_hand", { cards: (a.cards ?? []).join(" ") }),
+  choose_colour: (a) => t("page.did.choose_colour", { colour: colourWord(a.colour) }),
+  four_tower_discard: (a) => t("page.did.four_towers", { count: (a.laid ?? []).length }),
 };
 
-// the daemon's own event texts number seats from 0; the screen says "Seat 1" for seat 0
+// a tray slot: a seat (the screen numbers seats from 1) or the neutral spot
 function slotName(s, slot) {
-  return typeof slot === "number" ? seatName(s, slot) : "the neutral spot";
+  return typeof slot === "number" ? seatName(s, slot) : t("page.neutral_spot");
 }
 
 const EVENT_WORDS = {
-  tower_capture: (s, e) => `move the ${e.tower} tower to ${slotName(s, e.slot)}`,
-  tower_seen: (s, e) => `the ${e.tower} tower is at ${slotName(s, e.slot)}`,
-  protected: (s, e) => `the ${e.tower} tower protects ${seatName(s, e.seat)} from ${e.card}`,
-  ejected: (s, e) => `${e.counted || "no"} card${e.counted === 1 ? "" : "s"} out for ${seatName(s, e.seat)}`,
-  uno_armed: (s, e) => `${seatName(s, e.seat)} says UNO with the next card`,
-  paused: (s, e) => `paused${e.reason && e.reason !== "paused" ? `: ${e.reason}` : ""}`,
-  resumed: () => "resumed",
-  undone: (s, e) => `${seatName(s, e.seat)} took back ${e.card}: pick it up and declare again`,
-  new_match: (s, e) => `new match: ${e.edition}, ${e.seats} seats`,
-  ejecting: (s, e) => `the launcher ejects for ${seatName(s, e.seat)}`,
-  tower_lifted: (s, e) => `the ${e.tower} tower was lifted off ${slotName(s, e.slot)}`,
-  alarm_cleared: (s, e) => (e.tower ? `the ${e.tower} tower is back: the alarm is over` : "the alarm is cleared"),
-  journal_ok: () => "the journal can be written again",
-  tray: (s, e) => `${TRAY_WORDS[e.event] ?? `tray: ${e.event}`}${e.slot === null || e.slot === undefined ? "" : ` (${slotName(s, e.slot)})`}`,
+  tower_capture: (s, e) => t("page.ev.tower_capture", { tower: e.tower, slot: slotName(s, e.slot) }),
+  tower_seen: (s, e) => t("page.ev.tower_seen", { tower: e.tower, slot: slotName(s, e.slot) }),
+  protected: (s, e) => t("page.ev.protected", { tower: e.tower, seat: seatName(s, e.seat), card: cardTitle(e.card) }),
+  ejected: (s, e) => t(!e.counted ? "page.ev.ejected_none" : e.counted === 1 ? "page.ev.ejected_one" : "page.ev.ejected_many",
+    { count: e.counted, seat: seatName(s, e.seat) }),
+  uno_armed: (s, e) => t("page.ev.uno_armed", { seat: seatName(s, e.seat) }),
+  paused: (s, e) => pausedText(e.reason),
+  resumed: () => t("page.ev.resumed"),
+  undone: (s, e) => t("page.ev.undone", { seat: seatName(s, e.seat), card: cardTitle(e.card) }),
+  new_match: (s, e) => t("page.ev.new_match", { edition: e.edition, seats: e.seats }),
+  ejecting: (s, e) => t("page.ev.ejecting", { seat: seatName(s, e.seat) }),
+  tower_lifted: (s, e) => t("page.ev.tower_lifted", { tower: e.tower, slot: slotName(s, e.slot) }),
+  alarm_cleared: (s, e) => (e.tower ? t("page.ev.tower_back", { tower: e.tower }) : t("page.ev.alarm_cleared")),
+  journal_ok: () => t("page.ev.journal_ok"),
+  next_round: (s, e) => t("page.ev.next_round", { round: e.round }),
+  tray: (s, e) => {
+    const what = TRAY_WORDS[e.event] ? t(TRAY_WORDS[e.event]) : t("page.ev.tray", { event: e.event });
+    return e.slot === null || e.slot === undefined ? what : t("page.ev.tray_at", { what, slot: slotName(s, e.slot) });
+  },
 };
-const TRAY_WORDS = { ReaderDown: "a tray reader stopped answering", ReaderUp: "a tray reader answers again",
-  UnknownTag: "the tray sees a tag it does not know" };
+const TRAY_WORDS = { ReaderDown: "page.ev.reader_down", ReaderUp: "page.ev.reader_up", UnknownTag: "page.ev.unknown_tag" };
 
 // a play that left one card without the UNO call, where the table applies the penalty
 // at once (classic: the call belongs before the card)
@@ -300,8 +337,9 @@ function penaltyWords(fx) {
   const i = fx.findIndex((f) => f.type === "uno_penalty" && f.catcher < 0);
   if (i < 0) return "";
   const owed = fx.slice(i + 1).find((f) => ["dispense", "owe_presses"].includes(f.type) && f.seat === fx[i].seat);
-  const what = !owed ? "penalty cards follow" : owed.type === "dispense" ? `draws ${owed.count}` : `presses ${owed.count} times`;
-  return ` without calling UNO: ${what}`;
+  const what = !owed ? t("page.penalty.follow")
+    : t(owed.type === "dispense" ? "page.penalty.draws" : "page.penalty.presses", { count: owed.count });
+  return t("page.penalty", { what });
 }
 
 function describeEvent(e) {
@@ -312,8 +350,8 @@ function describeEvent(e) {
   if (e.kind === "action" && e.action) {
     const a = e.action;
     const words = ACTION_WORDS[a.type];
-    if (a.seat === undefined || a.seat < 0) return a.type === "eject" ? `the launcher ejected ${a.count}` : "";
-    return `${seatName(s, a.seat)} ${words ? words(a) : a.type}${penaltyWords(e.effects ?? [])}`;
+    if (a.seat === undefined || a.seat < 0) return a.type === "eject" ? t("page.did.ejected", { count: a.count }) : "";
+    return t("page.did", { seat: seatName(s, a.seat), what: words ? words(a, s) : a.type, penalty: penaltyWords(e.effects ?? []) });
   }
   const bits = [String(e.kind ?? "event").replaceAll("_", " ")];
   if (typeof e.seat === "number" && e.seat >= 0) bits.push(seatName(s, e.seat));
@@ -354,14 +392,14 @@ function render() {
 function renderBar() {
   const s = ui.state;
   const conn = $("#conn");
-  conn.textContent = ui.live ? "live" : "reconnecting…";
+  conn.textContent = t(ui.live ? "page.live" : "page.reconnecting");
   conn.className = `conn ${ui.live ? "up" : "down"}`;
   const hb = $("#open-health");
   hb.className = `small ${ui.health ? (ui.health.ok ? "ok" : "bad") : ""}`;
-  hb.textContent = ui.health ? (ui.health.ok ? "Health ✓" : "Health ✗") : "Health";
+  hb.textContent = t(ui.health ? (ui.health.ok ? "page.health_ok" : "page.health_bad") : "page.health");
   if (!s) return;
   $("#edition").textContent = s.edition ?? "";
-  $("#round").textContent = s.round ? `round ${s.round} · to ${s.options?.target_score ?? "?"}` : "";
+  $("#round").textContent = s.round ? t("page.round_to", { round: s.round, target: s.options?.target_score ?? "?" }) : "";
   const from = s.turn >= 0 ? s.turn : 0;  // the order of play from the seat whose turn it is
   const order = Array.from({ length: Math.min(s.seats, 3) }, (_, i) => ((from + i * (s.direction >= 0 ? 1 : -1)) % s.seats + s.seats) % s.seats + 1);
   $("#direction").textContent = `${s.direction >= 0 ? "↻" : "↺"} ${order.join("→")}…`;
@@ -371,28 +409,28 @@ function renderSeats(s) {
   const rows = [];
   for (let seat = 0; seat < s.seats; seat++) {
     const count = s.hand_counts[seat];
-    const held = s.towers ? TOWERS.filter((t) => s.towers[t] === seat) : [];
+    const held = s.towers ? TOWERS.filter((tower) => s.towers[tower] === seat) : [];
     let uno = null;
-    if (s.uno_exposed === seat) uno = h("span", { class: "badge warn" }, "UNO not called");
+    if (s.uno_exposed === seat) uno = h("span", { class: "badge warn" }, t("page.uno_not_called"));
     else if (count === 1) uno = h("span", { class: "badge" }, "UNO");
     const turn = seat === s.to_act;
     rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
-      h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] || `Seat ${seat + 1}`,
+      h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] || t("page.seat_unnamed", { number: seat + 1 }),
         s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : ""), uno),
-      h("span", { class: "count", title: "cards in hand" }, `${count} 🂠`),
-      h("span", { class: "towers" }, held.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t))),
-      h("span", { class: "score", title: "score" }, `${s.scores[seat]} pts`)));
+      h("span", { class: "count", title: t("page.cards_in_hand") }, `${count} 🂠`),
+      h("span", { class: "towers" }, held.map((tower) => h("span", { class: `tower t-${towerClass(tower)}` }, tower))),
+      h("span", { class: "score", title: t("page.score") }, t("page.points", { points: s.scores[seat] }))));
   }
   if (s.towers) {
-    const neutral = TOWERS.filter((t) => s.towers[t] === NEUTRAL);
-    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "who" }, h("span", { class: "name" }, "neutral")), h("span", {}),
-      h("span", { class: "towers" }, neutral.map((t) => h("span", { class: `tower t-${towerClass(t)}` }, t)))));
+    const neutral = TOWERS.filter((tower) => s.towers[tower] === NEUTRAL);
+    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "who" }, h("span", { class: "name" }, t("page.neutral"))), h("span", {}),
+      h("span", { class: "towers" }, neutral.map((tower) => h("span", { class: `tower t-${towerClass(tower)}` }, tower)))));
   }
   $("#seats").replaceChildren(...rows);
   $("#seats").classList.toggle("with-towers", Boolean(s.towers));
 }
 
-const towerClass = (t) => (t === "!" ? "X" : t);
+const towerClass = (tower) => (tower === "!" ? "X" : tower);
 // where the state says a tower stands on the tray's neutral slot (else a seat number)
 const NEUTRAL = "neutral";
 
@@ -423,7 +461,7 @@ function actor(s) {
 
 function shortName(s, seat) {
   const name = s.names?.[seat];
-  return name && !/^seat \d+$/i.test(name) ? name : `Seat ${seat + 1}`;
+  return name && !/^seat \d+$/i.test(name) ? name : t("page.seat_unnamed", { number: seat + 1 });
 }
 
 function renderActions(s) {
@@ -435,7 +473,7 @@ function renderActions(s) {
     // tap the colour, tap the card, confirm: three taps for a number card
     buttons.push(h("span", { class: "declare-label", id: "declare" }, t("page.declared", { seat: shortName(s, seat) })),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
-        disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
+        disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? t("page.wild") : `${COLOUR_SHAPES[c]} ${c}`)));
   }
   if (playPhase && seat !== null && s.hand_counts[seat] === 2 && Array.isArray(s.uno_armed)) {
     // the daemon arms the call: UNO is said together with the second-to-last card
@@ -481,46 +519,46 @@ function renderActions(s) {
   }
   if (mine && s.phase === "four_towers") {
     prompts.push(h("button", { id: "four-towers", type: "button", class: "primary", onclick: () => layFourTowers(s.to_act) },
-      `${who}: lay all but one`), h("button", { id: "pass", type: "button", onclick: () => decide("pass") }, "Keep playing"));
+      t("page.lay_all_but_one", { seat: who })), h("button", { id: "pass", type: "button", onclick: () => decide("pass") }, t("page.keep_playing")));
   }
   if (mine && s.phase === "hand_entry") {
     buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary", onclick: () => enterHand(s.to_act) },
-      `Enter ${seatName(s, s.to_act)}'s cards`));
+      t("page.enter_cards", { seat: seatName(s, s.to_act) })));
   }
   const u = s.undoable;  // the last declaration, while it may still be taken back
   if (u && (MY_SEAT === null || MY_SEAT === u.seat)) {
     prompts.push(h("button", { id: "undo", type: "button", "data-undo": u.card,
-      onclick: () => send("/api/undo", { seat: u.seat }) }, `Undo ${shortName(s, u.seat)}'s ${u.card}`));
+      onclick: () => send("/api/undo", { seat: u.seat }) }, t("page.undo", { seat: shortName(s, u.seat), card: u.card })));
   }
   const w = s.waiting ?? {};
   if (s.screen_hands && MY_SEAT !== null && w.seat === MY_SEAT && ["turn", "press", "challenge"].includes(w.kind)) {
     // demo --serve: the simulated launcher's button, for a person without a table
-    const label = w.kind === "press" ? `Press the launcher (${w.until_cards ? "until cards come" : `${w.presses}×`})`
-      : w.kind === "turn" ? (s.edition && ui.catalog?.editions.find((e) => e.name === s.edition)?.launcher
-        ? "Press the launcher" : "Draw a card") : "Take the cards (press)";
+    const label = w.kind === "press" ? (w.until_cards ? t("page.press_button_until") : t("page.press_button_count", { count: w.presses }))
+      : w.kind === "turn" ? t(s.edition && ui.catalog?.editions.find((e) => e.name === s.edition)?.launcher
+        ? "page.press_button" : "page.draw_button") : t("page.take_by_press");
     buttons.push(h("button", { id: "press-launcher", type: "button", onclick: () => send("/api/screen/launcher", {}) }, label));
   }
   if (MY_SEAT === null && w.kind === "cards-out") {
     const input = h("input", { type: "number", id: "cards-out-count", min: 0, max: 120, value: 0, class: "count-input" });
-    prompts.push(h("label", {}, "cards out: ", input), h("button", { id: "cards-out", type: "button", class: "primary",
-      onclick: () => send("/api/admin/override", { kind: "cards-out", count: Number(input.value) }) }, "Enter the count"));
+    prompts.push(h("label", {}, t("page.cards_out_label"), input), h("button", { id: "cards-out", type: "button", class: "primary",
+      onclick: () => send("/api/admin/override", { kind: "cards-out", count: Number(input.value) }) }, t("page.cards_out_enter")));
   }
   if (MY_SEAT === null && w.kind === "alarm") {
     prompts.push(h("button", { id: "clear-alarm", type: "button",
-      onclick: () => send("/api/admin/override", { kind: "clear-alarm" }) }, "Clear the alarm"));
+      onclick: () => send("/api/admin/override", { kind: "clear-alarm" }) }, t("page.clear_alarm")));
   }
   if (MY_SEAT === null && w.kind === "tower") {  // a broken reader: confirm the tower by eye
     prompts.push(h("button", { id: "tower-seen", type: "button",
       onclick: () => send("/api/admin/override", { kind: "tower-seen", tower: w.tower, ...(typeof w.seat === "number" ? { seat: w.seat } : {}) }) },
-    `The ${w.tower} tower is there (reader broken)`));
+    t("page.tower_there", { tower: w.tower })));
   }
   if (MY_SEAT === null && w.kind === "reveal") {
     buttons.push(h("button", { id: "reveal", type: "button", class: "primary", onclick: () => revealCard() },
-      "Enter the first card turned up"));
+      t("page.reveal_button")));
   }
   if (MY_SEAT === null && w.kind === "dealer-cards") {
     buttons.push(...(w.missing ?? []).map((seat) => h("button", { type: "button", "data-dealer-card": seat,
-      onclick: () => revealCard(seat) }, `${shortName(s, seat)} turned…`)));
+      onclick: () => revealCard(seat) }, t("page.turned_button", { seat: shortName(s, seat) }))));
   }
   const blocked = ["paused", "jam", "reload", "shuffle"].includes(s.waiting?.kind);
   if ((s.paused || blocked) && MY_SEAT === null) {
@@ -559,7 +597,7 @@ function renderSheet() {
   const body = { play: playSheet, cards: cardsSheet, catch: catchSheet, setup: setupSheet, health: healthSheet }[sh.kind](sh);
   el.replaceChildren(
     h("div", { class: "sheet-head" }, h("span", { class: "title" }, body.title),
-      h("button", { type: "button", class: "small", id: "close", onclick: closeSheet }, "✕ Close")),
+      h("button", { type: "button", class: "small", id: "close", onclick: closeSheet }, t("page.close"))),
     ...body.content);
   el.hidden = false;
   el.dataset.kind = sh.kind;
@@ -575,7 +613,7 @@ function tabs(sh) {
   return h("div", { class: "tabs" }, [...COLOURS, "W"].map((c) =>
     h("button", { type: "button", class: `tab c-${c}${sh.tab === c ? " on" : ""}`, "data-tab": c,
       onclick: () => { sh.tab = c; showError(null); renderSheet(); } },
-    c === "W" ? "Wild" : `${COLOUR_SHAPES[c]} ${c}`)));
+    c === "W" ? t("page.wild") : `${COLOUR_SHAPES[c]} ${c}`)));
 }
 
 function grid(sh, onPick, dim) {
@@ -601,55 +639,56 @@ function pickCard(text) {
 
 function playSheet(sh) {
   const s = ui.state;
-  const title = `${seatName(s, sh.seat)} played…`;
+  const title = t("page.played", { seat: seatName(s, sh.seat) });
   if (!sh.card) {
     return { title, content: [tabs(sh), grid(sh, pickCard, (c) => matchReason(s, c) !== null)] };
   }
   const need = needs(s, sh.seat, sh.card);
   const parts = [h("div", { class: "chosen" }, cardEl(sh.card, {}, true), h("span", { id: "chosen-name" }, cardTitle(sh.card)))];
   if (need.colour) {
-    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, "Colour:"),
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, t("page.colour_label")),
       COLOURS.map((c) => h("button", { type: "button", class: `pick c-${c}${sh.colour === c ? " on" : ""}`,
         "data-choose-colour": c, onclick: () => { sh.colour = c; renderSheet(); } }, colourLabel(c)))));
   }
   if (need.target) {
-    const seats = [...Array(s.seats).keys()].filter((t) => t !== sh.seat);
-    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, "Target:"),
-      seats.map((t) => h("button", { type: "button", class: `pick${sh.target === t ? " on" : ""}`, "data-target": t,
-        onclick: () => { sh.target = t; renderSheet(); } }, seatName(s, t)))));
+    const seats = [...Array(s.seats).keys()].filter((other) => other !== sh.seat);
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, t("page.target_label")),
+      seats.map((other) => h("button", { type: "button", class: `pick${sh.target === other ? " on" : ""}`, "data-target": other,
+        onclick: () => { sh.target = other; renderSheet(); } }, seatName(s, other)))));
   }
   if (need.towers) {
-    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, `Take ${need.towers} tower${need.towers > 1 ? "s" : ""}:`),
-      need.freeTowers.map((t) => {
-        const owner = s.towers[t];
-        const on = sh.towers.includes(t);
-        return h("button", { type: "button", class: `pick tower-pick${on ? " on" : ""}`, "data-tower": t,
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, t("page.take_towers", { count: need.towers })),
+      need.freeTowers.map((tower) => {
+        const owner = s.towers[tower];
+        const on = sh.towers.includes(tower);
+        return h("button", { type: "button", class: `pick tower-pick${on ? " on" : ""}`, "data-tower": tower,
           onclick: () => {
-            sh.towers = on ? sh.towers.filter((x) => x !== t) : [...sh.towers, t].slice(-need.towers);
+            sh.towers = on ? sh.towers.filter((x) => x !== tower) : [...sh.towers, tower].slice(-need.towers);
             renderSheet();
-          } }, `${t} (${owner === NEUTRAL ? "neutral" : seatName(s, owner)})`);
+          } }, t("page.tower_owner", { tower, owner: owner === NEUTRAL ? t("page.neutral") : seatName(s, owner) }));
       })));
   }
   if (need.laid) {
     const laidTab = { ...sh, tab: need.laid };
-    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, `Also laid (${COLOUR_NAMES[need.laid]}):`),
-      sh.laid.map((c, i) => h("button", { type: "button", class: "chip", "data-laid": c, title: "tap to remove",
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, t("page.also_laid", { colour: colourWord(need.laid) })),
+      sh.laid.map((c, i) => h("button", { type: "button", class: "chip", "data-laid": c, title: t("page.tap_to_remove"),
         onclick: () => { sh.laid.splice(i, 1); renderSheet(); } }, cardEl(c))),
-      sh.laid.length ? "" : h("span", { class: "hint" }, "none yet — tap the cards below")),
+      sh.laid.length ? "" : h("span", { class: "hint" }, t("page.none_yet"))),
     grid(laidTab, (c) => {
-      if (sh.laid.length + 1 >= (s.hand_counts[sh.seat] ?? 99)) { showError(`${seatName(s, sh.seat)} does not hold that many cards`); return; }
+      if (sh.laid.length + 1 >= (s.hand_counts[sh.seat] ?? 99)) { showError(t("page.not_that_many", { seat: seatName(s, sh.seat) })); return; }
       sh.laid.push(c);
       renderSheet();
     }));
   }
   const missing = [];
-  if (need.colour && !sh.colour) missing.push("a colour");
-  if (need.target && sh.target === null) missing.push("a target seat");
-  if (need.towers && sh.towers.length !== need.towers) missing.push(`${need.towers} tower${need.towers > 1 ? "s" : ""}`);
+  if (need.colour && !sh.colour) missing.push(t("page.need_colour"));
+  if (need.target && sh.target === null) missing.push(t("page.need_target"));
+  if (need.towers && sh.towers.length !== need.towers) missing.push(t("page.need_towers", { count: need.towers }));
   parts.push(h("div", { class: "confirm-row" },
-    h("button", { type: "button", id: "back", onclick: () => { sh.card = null; showError(null); renderSheet(); } }, "← Other card"),
+    h("button", { type: "button", id: "back", onclick: () => { sh.card = null; showError(null); renderSheet(); } }, t("page.other_card")),
     h("button", { type: "button", id: "confirm", class: "primary", disabled: missing.length > 0,
-      onclick: () => declare(sh) }, missing.length ? `choose ${missing.join(", ")}` : `Play ${sh.card}${sh.laid.length ? ` + ${sh.laid.length}` : ""}`)));
+      onclick: () => declare(sh) }, missing.length ? t("page.choose", { what: missing.join(", ") })
+      : t(sh.laid.length ? "page.play_card_laid" : "page.play_card", { card: sh.card, count: sh.laid.length }))));
   return { title, content: parts };
 }
 
@@ -671,10 +710,10 @@ function cardsSheet(sh) {
   const s = ui.state;
   const need = sh.need(s);
   return {
-    title: `${sh.title(s)} (${sh.cards.length} of ${need})`,
+    title: t("page.cards_title", { title: sh.title(s), count: sh.cards.length, need }),
     content: [
       h("div", { class: "choice" }, sh.cards.map((c, i) => h("button", { type: "button", class: "chip", "data-entered": c,
-        title: "tap to remove", onclick: () => { sh.cards.splice(i, 1); renderSheet(); } }, cardEl(c)))),
+        title: t("page.tap_to_remove"), onclick: () => { sh.cards.splice(i, 1); renderSheet(); } }, cardEl(c)))),
       tabs(sh),
       grid(sh, (c) => {
         if (sh.cards.length >= need) { showError(sh.tooMany(s, need)); return; }
@@ -685,33 +724,33 @@ function cardsSheet(sh) {
       h("div", { class: "confirm-row" }, h("button", { type: "button", id: "confirm", class: "primary",
         disabled: sh.cards.length !== need,
         onclick: async () => { if (await sh.submit([...sh.cards])) closeSheet(); } },
-      `${sh.verb} ${sh.cards.length} card${sh.cards.length === 1 ? "" : "s"}`)),
+      t(sh.verb, { count: sh.cards.length }))),
     ],
   };
 }
 
 function enterHand(seat) {
   const shown = ui.state.screen_hands?.[seat];  // demo --serve: the cards on the screen
-  openSheet({ kind: "cards", seat, tab: "R", cards: shown ? [...shown] : [], verb: "Enter",
+  openSheet({ kind: "cards", seat, tab: "R", cards: shown ? [...shown] : [], verb: "page.enter_count",
     need: (s) => s.hand_counts[seat],
-    title: (s) => `${seatName(s, seat)}: cards left in hand`,
-    tooMany: (s, n) => `${seatName(s, seat)} holds ${n} cards`,
+    title: (s) => t("page.hand_title", { seat: seatName(s, seat) }),
+    tooMany: (s, n) => t("page.hand_too_many", { seat: seatName(s, seat), count: n }),
     submit: (cards) => send("/api/hands", { seat, cards }) });
 }
 
 function layFourTowers(seat) {
-  openSheet({ kind: "cards", seat, tab: "R", cards: [], verb: "Lay",
+  openSheet({ kind: "cards", seat, tab: "R", cards: [], verb: "page.lay_count",
     need: (s) => s.hand_counts[seat] - 1,
-    title: (s) => `${seatName(s, seat)}: the cards laid down (all but one)`,
-    tooMany: (s, n) => `all but one: ${n} cards`,
+    title: (s) => t("page.four_title", { seat: seatName(s, seat) }),
+    tooMany: (s, n) => t("page.four_too_many", { count: n }),
     submit: (cards) => send("/api/decide", { seat, decision: "four-towers", cards }) });
 }
 
 function revealCard(seat = null) {
-  openSheet({ kind: "cards", seat, tab: "R", cards: [], verb: "Turned",
+  openSheet({ kind: "cards", seat, tab: "R", cards: [], verb: "page.turned_count",
     need: () => 1,
-    title: (s) => (seat === null ? "The first card turned up" : `The card ${seatName(s, seat)} turned`),
-    tooMany: () => "one card",
+    title: (s) => (seat === null ? t("page.first_turned") : t("page.seat_turned", { seat: seatName(s, seat) })),
+    tooMany: () => t("page.one_card"),
     submit: ([card]) => send("/api/reveal", seat === null ? { card } : { card, seat }) });
 }
 
@@ -719,12 +758,12 @@ function revealCard(seat = null) {
 
 function catchSheet(sh) {
   const s = ui.state;
-  if (s.uno_exposed !== sh.target) return { title: "Too late", content: [h("p", {}, "The UNO window has closed.")] };
-  const seats = [...Array(s.seats).keys()].filter((t) => t !== sh.target);
+  if (s.uno_exposed !== sh.target) return { title: t("page.too_late"), content: [h("p", {}, t("page.window_closed"))] };
+  const seats = [...Array(s.seats).keys()].filter((other) => other !== sh.target);
   return {
-    title: `Who caught ${seatName(s, sh.target)}?`,
-    content: [h("div", { class: "choice" }, seats.map((t) => h("button", { type: "button", class: "pick", "data-catcher": t,
-      onclick: async () => { if (await send("/api/catch", { seat: t, target: sh.target })) closeSheet(); } }, seatName(s, t))))],
+    title: t("page.who_caught", { seat: seatName(s, sh.target) }),
+    content: [h("div", { class: "choice" }, seats.map((other) => h("button", { type: "button", class: "pick", "data-catcher": other,
+      onclick: async () => { if (await send("/api/catch", { seat: other, target: sh.target })) closeSheet(); } }, seatName(s, other))))],
   };
 }
 
@@ -733,11 +772,11 @@ function catchSheet(sh) {
 function setupSheet(sh) {
   const eds = ui.catalog?.editions ?? [];
   const ed = eds.find((e) => e.name === sh.edition) ?? eds[0];
-  if (!ed) return { title: "Match", content: [h("p", {}, "loading the editions…")] };
+  if (!ed) return { title: t("page.setup"), content: [h("p", {}, t("page.loading_editions"))] };
   sh.seats = Math.min(Math.max(sh.seats, ed.players.min), ed.players.max);
   const names = [];
   for (let i = 0; i < sh.seats; i++) {
-    names.push(h("input", { type: "text", maxlength: 24, placeholder: `Seat ${i + 1}`, value: sh.names[i] ?? "",
+    names.push(h("input", { type: "text", maxlength: 24, placeholder: t("page.seat_unnamed", { number: i + 1 }), value: sh.names[i] ?? "",
       "data-name": i, oninput: (e) => { sh.names[i] = e.target.value; } }));
   }
   const opts = Object.entries(ed.options).map(([name, o]) => {
@@ -765,22 +804,22 @@ function setupSheet(sh) {
     if (await send("/api/admin/new-match", body)) closeSheet();
   };
   return {
-    title: "Match",
+    title: t("page.setup"),
     content: [
       h("div", { class: "setup" },
-        h("label", {}, "Edition ",
+        h("label", {}, t("page.edition"),
           h("select", { id: "edition-select", onchange: (e) => { sh.edition = e.target.value; sh.options = {}; renderSheet(); } },
             eds.map((e) => h("option", { value: e.name, selected: e.name === ed.name }, e.name)))),
-        h("label", {}, `Seats (${ed.players.min}–${ed.players.max}) `,
+        h("label", {}, t("page.seats_range", { min: ed.players.min, max: ed.players.max }),
           h("input", { id: "seats-input", type: "number", min: ed.players.min, max: ed.players.max, value: sh.seats,
             onchange: (e) => { sh.seats = Number(e.target.value); renderSheet(); } })),
         h("p", { class: "hint" }, ed.description)),
       h("div", { class: "names" }, names),
-      h("details", {}, h("summary", {}, "House rules"), h("div", { class: "options" }, opts)),
+      h("details", {}, h("summary", {}, t("page.house_rules")), h("div", { class: "options" }, opts)),
       h("div", { class: "confirm-row" },
-        h("button", { type: "button", id: "pause", onclick: () => send("/api/admin/pause", {}) }, "Pause"),
+        h("button", { type: "button", id: "pause", onclick: () => send("/api/admin/pause", {}) }, t("page.pause")),
         h("button", { type: "button", id: "resume-setup", onclick: () => send("/api/admin/resume", {}) }, t("page.resume")),
-        h("button", { type: "button", id: "start", class: "primary", onclick: start }, "Start new match")),
+        h("button", { type: "button", id: "start", class: "primary", onclick: start }, t("page.start_new_match"))),
     ],
   };
 }
@@ -795,7 +834,7 @@ function healthRows(value, name = "") {
   const rows = [];
   if (name) {
     rows.push(h("div", { class: `hrow ${ok === false ? "bad" : ok === true ? "ok" : ""}`, "data-detail": name },
-      h("span", { class: "dev" }, name), h("span", {}, ok === false ? "✗ fault" : ok === true ? "✓ ok" : "")));
+      h("span", { class: "dev" }, name), h("span", {}, ok === false ? t("page.hw.fault") : ok === true ? t("page.hw.fine") : "")));
   }
   for (const [k, v] of Object.entries(value)) {
     if (k === "ok") continue;
@@ -814,16 +853,16 @@ function healthSummary(hl) {
   if (l && typeof l === "object") {
     if ("state" in l || "fault" in l || "ok" in l) {
       const ok = l.ok ?? (!l.fault && l.state !== "closed");
-      rows.push(row("launcher", ok, l.fault ? `fault: ${l.fault}` : (l.error ?? l.state ?? "")));
+      rows.push(row(t("page.hw.launcher"), ok, l.fault ? t("page.hw.launcher_fault", { fault: l.fault }) : (l.error ?? l.state ?? "")));
     }
-    if ("hopper_empty" in l) rows.push(row("hopper", !l.hopper_empty, l.hopper_empty ? "empty: reload it" : "loaded"));
+    if ("hopper_empty" in l) rows.push(row(t("page.hw.hopper"), !l.hopper_empty, t(l.hopper_empty ? "page.hw.hopper_empty" : "page.hw.hopper_loaded")));
   }
   const readers = hl.tray?.readers;
   if (readers && typeof readers === "object" && !Array.isArray(readers)) {
     for (const [name, r] of Object.entries(readers)) {
       const ok = r.ok ?? (r.connected && r.ready);
       const where = /^\d+$/.test(name) ? seatName(ui.state, Number(name)) : name;
-      rows.push(row(`reader ${where}`, Boolean(ok), ok ? "ready" : (r.error ?? (r.connected ? "not ready" : "disconnected"))));
+      rows.push(row(t("page.hw.reader", { where }), Boolean(ok), ok ? t("page.hw.ready") : (r.error ?? t(r.connected ? "page.hw.not_ready" : "page.hw.disconnected"))));
     }
   }
   return rows;
@@ -833,11 +872,11 @@ function healthSheet() {
   const hl = ui.health;
   const summary = hl ? healthSummary(hl) : [];
   return {
-    title: hl ? (hl.ok ? "Hardware: all ok" : "Hardware: needs attention") : "Hardware",
+    title: t(hl ? (hl.ok ? "page.hw.ok" : "page.hw.bad") : "page.hw.title"),
     content: [h("div", { class: "health" }, hl ? [
       ...summary,
-      summary.length ? h("details", {}, h("summary", {}, "All details"), healthRows(hl)) : healthRows(hl),
-    ] : "asking the table…")],
+      summary.length ? h("details", {}, h("summary", {}, t("page.hw.details")), healthRows(hl)) : healthRows(hl),
+    ] : t("page.hw.asking"))],
   };
 }
 
@@ -855,16 +894,12 @@ loadCatalog().then(render, () => {});  // retried on every connection until it l
 loadWords().finally(connect);  // the texts first: the board is worded in them from the start
 
 // ---------------------------------------------------------------- round and match ends
-// (plain English, collected here for the language catalog)
-const END_WORDS = {
-  roundOver: (round, name) => `Round ${round} is over: ${name} went out`,
-  waitNext: (secs) => (secs ? `the next round starts in ${secs} s, or tap Next round` : "tap Next round"),
-  nextRound: "Next round", hand: "hand", total: "total", matchWon: (names) => `${names} won the match`,
-  chartTitle: "Scores after each round",
-};
+
+const roundOverWords = (s, r) => t("page.end.round_over", { round: r.round, seat: shortName(s, r.winner) });
 
 function roundOverText(s, w) {
-  return `${END_WORDS.roundOver(w.round, shortName(s, w.winner))} — ${END_WORDS.waitNext(w.pause_s)}`;
+  const next = w.pause_s ? t("page.end.next_in", { seconds: w.pause_s }) : t("page.end.tap_next");
+  return `${roundOverWords(s, w)} — ${next}`;
 }
 
 /** The round just over (`round_end`) or the match's end (`match-over` with `rounds`). */
@@ -883,17 +918,17 @@ function renderRoundEnd(s, r) {
     h("td", { class: "name" }, shortName(s, seat)), h("td", { class: "points" }, `+${p}`),
     h("td", { class: "total" }, String(r.scores[seat]))));
   return h("div", { class: "panel", id: "round-end" },
-    h("h2", {}, END_WORDS.roundOver(r.round, shortName(s, r.winner))),
-    h("table", {}, h("tr", {}, h("th", {}, ""), h("th", {}, END_WORDS.hand), h("th", {}, END_WORDS.total)), rows),
+    h("h2", {}, roundOverWords(s, r)),
+    h("table", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("page.end.hand")), h("th", {}, t("page.end.total"))), rows),
     h("button", { type: "button", id: "next-round", class: "primary", onclick: () => send("/api/next-round", {}) },
-      END_WORDS.nextRound));
+      t("page.end.next_round")));
 }
 
 function renderMatchEnd(s) {
   const winners = (s.winners ?? []).map((w) => shortName(s, w)).join(", ");
   const legend = Array.from({ length: s.seats }, (_, seat) => h("span", { class: `key s${seat % 6}` },
     `● ${shortName(s, seat)} ${s.rounds.at(-1).scores[seat]}`));
-  return h("div", { class: "panel", id: "match-end" }, h("h2", {}, END_WORDS.matchWon(winners)), scoreChart(s),
+  return h("div", { class: "panel", id: "match-end" }, h("h2", {}, t("page.end.match_won", { seats: winners })), scoreChart(s),
     h("div", { class: "legend" }, legend));
 }
 
@@ -919,6 +954,6 @@ function scoreChart(s) {
         "data-seat": seat, "data-round": rounds[i].round }, svg("title", {}, `${shortName(s, seat)}: ${rounds[i].scores[seat]}`))));
   }
   const labels = rounds.map((r, i) => svg("text", { x: x(i), y: H - 8, "text-anchor": "middle" }, String(r.round)));
-  return svg("svg", { id: "score-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": END_WORDS.chartTitle },
+  return svg("svg", { id: "score-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("page.end.chart") },
     svg("line", { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, class: "axis" }), ...labels, ...lines);
 }

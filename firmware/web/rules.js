@@ -55,14 +55,23 @@ export function cardName(text) {
   return c.colour ? `${COLOUR_NAMES[c.colour]} ${KIND_NAMES[c.kind]}` : KIND_NAMES[c.kind];
 }
 
-// how a seat is said with its 1-based number; the page words it in its language (setSeatWords)
-let seatWords = (name, number) => (name ? `${name} (seat ${number})` : `Seat ${number}`);
-export function setSeatWords(words) { seatWords = words; }
+// The words of the page's language (firmware/messages.py via GET /api/messages), set by the
+// page with `setWords`: `t(key, args)` a message, `card(text)` a card's name as the edition's
+// sheet says it, `kind(code)` a card kind's name, `colour(letter)` a colour as a word.
+// Until then (or for a script that loads only this module) the English names below.
+const say = {
+  t: (key, args = {}) => `${key} ${JSON.stringify(args)}`,
+  card: (text) => cardName(text),
+  kind: (code) => KIND_NAMES[code],
+  colour: (letter) => COLOUR_NAMES[letter] ?? letter,
+};
+export function setWords(words) { Object.assign(say, words); }
 
+/** A seat with its 1-based number, in the page's words: "Ben (seat 2)", "Seat 3". */
 export function seatName(state, seat) {
   let name = state?.names?.[seat];
   if (name && /^seat \d+$/i.test(name)) name = "";  // the daemon's placeholder, not a person's name
-  return seatWords(name, seat + 1);
+  return name ? say.t("page.seat", { name, number: seat + 1 }) : say.t("page.seat_unnamed", { number: seat + 1 });
 }
 
 function effectiveKind(state, card) {
@@ -77,26 +86,24 @@ export function matchReason(state, text) {
   if (!top) return null;
   const forbid = top.symbol ? TOWER_PROTECTS[top.symbol] : "";
   if (card.kind === forbid) {
-    return `no ${KIND_NAMES[card.kind]} on a power symbol ${top.symbol} card (${top.text})`;
+    return say.t("page.why.symbol", { kind: say.kind(card.kind), symbol: top.symbol, top: top.text });
   }
   if (card.colour === "" || card.colour === state.colour) return null;
   if (card.kind === top.kind && (card.kind !== "#" || card.number === top.number)) return null;
-  return `${text} matches neither colour ${state.colour} nor ${top.text}`;
+  return say.t("page.why.neither", { card: text, colour: state.colour, top: top.text });
 }
 
 /** Why `text` does not fit, in the few words a player reads from a metre away
  * ("blue 3 does not fit: needs red or a 5"), or null when it fits. */
 export function fitReason(state, text) {
   const reason = matchReason(state, text);
-  if (reason === null || reason.startsWith("no ")) return reason;  // a power symbol says its own
-  const top = parseCard(state.top);
-  const colour = COLOUR_NAMES[state.colour] ?? state.colour;
-  let needs = colour;
-  if (top.colour) {  // on a coloured card, its number or action fits too (a wild fits always)
-    const same = top.kind === "#" ? String(top.number) : KIND_NAMES[top.kind];
-    needs += ` or ${same.startsWith("8") ? "an" : "a"} ${same}`;
-  }
-  return `${cardName(text)} does not fit: needs ${needs}`;
+  const top = reason === null ? null : parseCard(state.top);
+  if (reason === null || parseCard(text).kind === TOWER_PROTECTS[top.symbol]) return reason;  // a power symbol says its own
+  const args = { card: say.card(text), colour: say.colour(state.colour) };
+  if (!top.colour) return say.t("page.why.fit_colour", args);
+  // on a coloured card, its number or action fits too (a wild fits always)
+  const same = top.kind === "#" ? String(top.number) : say.kind(top.kind);
+  return say.t(same.startsWith("8") ? "page.why.fit_or_an" : "page.why.fit_or_a", { ...args, same });
 }
 
 // the waits in which a seat lays a card (firmware/waits.py: PHASE_WAITS of play, drawn, extra)
@@ -112,10 +119,10 @@ export function playBlocked(state) {
 
 /** Why `seat` cannot declare a play now (public facts only), or null. */
 export function turnReason(state, seat) {
-  if (state.paused) return "the table is paused";
-  if (!["play", "drawn", "extra"].includes(state.phase)) return `no play now (${state.phase})`;
-  if ((state.owed ?? []).length) return "the table is waiting for owed cards first";
-  if (state.to_act !== seat) return `it is ${seatName(state, state.to_act)}'s turn, not ${seatName(state, seat)}'s`;
+  if (state.paused) return say.t("page.why.paused");
+  if (!["play", "drawn", "extra"].includes(state.phase)) return say.t("page.why.phase", { phase: state.phase });
+  if ((state.owed ?? []).length) return say.t("page.why.owed");
+  if (state.to_act !== seat) return say.t("page.why.turn", { seat: seatName(state, state.to_act), other: seatName(state, seat) });
   return null;
 }
 

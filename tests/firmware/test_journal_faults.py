@@ -14,6 +14,7 @@ import shutil
 
 import pytest
 
+from firmware.controller.faults import JOURNAL_RETRY_S
 from firmware.journal import Journal
 from firmware.journal_mark import mark_path, read_mark
 from firmware.sim.testbed import SimTable
@@ -68,6 +69,7 @@ def test_the_table_pauses_answers_507_and_goes_on_once_it_can_write(tmp_path, fa
             sql(table, f"PRAGMA max_page_count = {NO_LIMIT}")
         else:
             sql(table, "PRAGMA query_only = OFF")
+        table.pass_time(JOURNAL_RETRY_S)  # the table's one clock: its retry comes due
         st = table.wait_for(lambda st: not paused_by_journal(st), timeout=10)  # by itself
         rounds = st["stats"]["rounds"]
         st = table.play_until(lambda st: st["stats"]["rounds"] > rounds)
@@ -190,6 +192,7 @@ def test_an_ejection_that_ends_while_the_journal_cannot_be_written_is_journaled_
         assert st["waiting"]["cause"] == "read-only"
         assert table.call(lambda: table.controller.running is not None)  # not forgotten
         sql(table, "PRAGMA query_only = OFF")
+        table.pass_time(JOURNAL_RETRY_S)
         st = table.wait_for(lambda st: not paused_by_journal(st))
         st = table.play_until(lambda st: st["stats"]["rounds"] >= 1)
         assert table.world.agree, table.world.mismatches

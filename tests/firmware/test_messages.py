@@ -97,16 +97,73 @@ def test_a_card_name_is_the_same_card_for_every_interned_value():
     assert M.card_name(Card("R", "S"), "de") == M.card_name(parse_card("RS"), "de")
 
 
-APP_JS = Path(__file__).parents[2] / "firmware" / "web" / "app.js"
+WEB = Path(__file__).parents[2] / "firmware" / "web"
+
+
+def page_source() -> str:
+    return "\n".join((WEB / name).read_text() for name in ("app.js", "rules.js", "index.html"))
 
 
 def test_every_text_the_page_asks_for_is_in_both_languages_with_its_placeholders():
-    js = APP_JS.read_text()
-    keys = set(re.findall(r'"(page\.[\w.]+)"', js))  # every catalog key the page names
-    assert len(keys) >= 20
+    js = page_source()
+    keys = set(re.findall(r'"(page\.[\w.-]+)"', js))  # every catalog key the page names
+    assert len(keys) >= 150
     for lang in M.LANGUAGES:
         assert keys <= set(M.MESSAGES[lang]), (lang, keys - set(M.MESSAGES[lang]))
-    for key, args in re.findall(r'\bt\("([\w.]+)"(?:, \{([^}]*)\})?', js):
-        given = {a.split(":")[0].strip() for a in args.split(",") if a.strip()}
+    # t("key") or t("key", { name: ..., name }); t("key", values) passes a built object
+    asked = re.findall(r'\bt\("([\w.-]+)"(?:, (\{[^}]*\}|[\w.]+))?', js)
+    assert len(asked) >= 100
+    for key, args in asked:
+        if args and not args.startswith("{"):
+            continue
+        given = {a.split(":")[0].strip() for a in args.strip("{}").split(",") if a.strip()}
         for lang in M.LANGUAGES:
             assert placeholders(M.MESSAGES[lang][key]) <= given, (key, lang, given)
+
+
+def test_the_catalog_holds_no_page_text_the_page_never_asks_for():
+    js = page_source()
+    unused = {key for key in M.MESSAGES["en"] if key.startswith("page.") and f'"{key}"' not in js}
+    assert unused == set()
+
+
+def test_a_key_missing_from_the_catalog_fails_the_check(tmp_path):
+    """The check above reads keys the way the page writes them: a new one is caught."""
+    js = 'el.textContent = t("page.not_in_the_catalog", { n });'
+    assert set(re.findall(r'"(page\.[\w.-]+)"', js)) - set(M.MESSAGES["de"]) == {
+        "page.not_in_the_catalog"}
+
+
+def test_the_screen_catalog_names_kinds_and_colours_in_the_language():
+    de = M.screen_catalog("de")
+    assert de["kinds"]["classic"]["S"] == "Aussetzen" and de["kinds"]["extreme"]["H2"] == "Zweimal drücken"
+    assert de["colours"] == {"R": "Rot", "G": "Grün", "B": "Blau", "Y": "Gelb"}
+    assert M.screen_catalog("en")["kinds"]["power"]["T2"] == "Take-2-Towers"
+
+
+def test_an_accept_language_header_picks_one_of_the_tables_languages():
+    assert M.asked_language("de-DE,de;q=0.9,en;q=0.8") == "de"
+    assert M.asked_language("en-GB, de;q=0.5") == "en"
+    assert M.asked_language("fr, de;q=0.5, en;q=0.7") == "en"
+    assert M.asked_language("fr") is None and M.asked_language("") is None
+    assert M.asked_language("de;q=0, en;q=x") is None
+
+
+@pytest.mark.parametrize(("value", "schema"), [
+    (-1, {"type": "integer", "minimum": 0}), (500, {"type": "integer", "maximum": 120}),
+    ("x", {"enum": ["a", "b"]}), ("x", {"type": "integer"}), ("", {"type": "string", "minLength": 1}),
+    ("x" * 30, {"type": "string", "maxLength": 24}), ("?", {"type": "string", "pattern": "^[a-z]+$"}),
+    ([1, 2, 3], {"type": "array", "maxItems": 2}), ({"a": 1, "b": 2}, {"type": "object", "maxProperties": 1}),
+    ({}, {"type": "object", "required": ["seat"]}),
+    ({"x": 1}, {"type": "object", "properties": {}, "additionalProperties": False}),
+])
+def test_every_bad_field_the_schema_names_is_said_in_german(value, schema):
+    from firmware.api.schema import Invalid, validate
+    from firmware.field_words import say_invalid
+
+    with pytest.raises(Invalid) as caught:
+        validate(value, schema, "count")
+    english = say_invalid(caught.value.field, caught.value.message, M.Words("en"))
+    german = say_invalid(caught.value.field, caught.value.message, M.Words("de"))
+    assert english == f"{caught.value.field} {caught.value.message}"  # as the API said it before
+    assert german != english and "{" not in german and german.startswith(caught.value.field)

@@ -35,7 +35,7 @@ def test_default_config_runs_on_the_twin_and_everything_works(capsys):
     got = {c["name"]: c for c in report["checks"]}
     assert got["motor pulse"]["outcome"] == OK
     assert "ejected 1 card(s), exit sensor counted 1" in got["motor pulse"]["detail"]
-    assert got["seat 3 button"]["outcome"] == OK and got["reader neutral"]["outcome"] == OK
+    assert got["seat 4 button"]["outcome"] == OK and got["reader neutral"]["outcome"] == OK
 
 
 def test_a_jammed_launcher_and_a_dead_reader_are_named(twin):
@@ -66,7 +66,7 @@ def test_prompts_ask_a_person_to_load_a_card_and_press_each_button(twin):
         said.append(line)
         if line.startswith("press the launcher button"):
             world.seats_sim.press_launcher()
-        elif line.startswith("press the seat 1 button"):
+        elif line.startswith("press the seat 2 button"):  # counted from 1: engine seat 1
             world.seats_sim.press_seat(1)
 
     checks = Selftest(hardware, twin=None, interactive=True, timeout=0.2,
@@ -74,8 +74,8 @@ def test_prompts_ask_a_person_to_load_a_card_and_press_each_button(twin):
     got = outcomes(checks)
     assert asked == ["put one card in the launcher's hopper, then press Enter: "]
     assert got["motor pulse"] == OK
-    assert got["launcher button"] == OK and got["seat 1 button"] == OK
-    assert got["seat 0 button"] == FAIL  # nobody pressed it
+    assert got["launcher button"] == OK and got["seat 2 button"] == OK
+    assert got["seat 1 button"] == FAIL  # nobody pressed it
 
 
 # -- the motor safety helper systemd runs after every stop -----------------------------

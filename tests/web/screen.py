@@ -16,6 +16,7 @@ from typing import Any
 from firmware.api import Admin, ApiServer, CallUno, Catch, Challenge, Decide, Hands, Play
 from firmware.errors import Rejected
 from firmware.loop import TableLoop
+from firmware.messages import ANSWER_LANGUAGE, Words
 from uno_core import (
     CHANCE,
     IllegalAction,
@@ -62,8 +63,9 @@ class EngineTable:
     def act(self, action: Any) -> dict[str, Any]:
         try:
             self.state, effects = apply(self.state, action)
-        except IllegalAction as exc:
-            raise Rejected(exc.rule, status=422) from None
+        except IllegalAction as exc:  # worded as the controller words it, in the asked language
+            words = Words(ANSWER_LANGUAGE.get() or "en", self.names or ())
+            raise Rejected(words.rule(exc.rule), status=422) from None
         self._chance()
         if isinstance(action, A.Play):
             self.armed.discard(action.seat)

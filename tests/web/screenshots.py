@@ -39,7 +39,7 @@ def main() -> int:
             expect(page.locator("#conn")).to_have_text("live")
             expect(page.locator("#open-health")).to_have_text("Health ✓")
             server.do(lambda: table.act(Play(3, parse_card("R5"))))  # the last event on the board
-            expect(page.locator("#notice")).to_have_text("Dee (seat 4) played R5")
+            expect(page.locator("#notice")).to_have_text("Dee (seat 4) played red 5")
             page.screenshot(path=OUT / "board.png")
             page.click('[data-declare="R"]')
             page.screenshot(path=OUT / "declare.png")
@@ -53,6 +53,7 @@ def main() -> int:
             page.click("details summary")
             page.screenshot(path=OUT / "setup.png")
             ends_shots(page, table)
+            german_shots(page, table, server)
             phone = context.new_page()
             phone.set_viewport_size({"width": 390, "height": 844})
             phone.goto(server.url)
@@ -63,12 +64,29 @@ def main() -> int:
         server.close()
     serve_shot(OUT / "serve.png")
     for name in ("board.png", "declare.png", "choices.png", "setup.png", "phone.png", "serve.png",
-                 "round-end.png", "match-end.png"):
+                 "round-end.png", "match-end.png", "board-de.png", "declare-de.png",
+                 "round-end-de.png", "match-end-de.png"):
         print(OUT / name)
     return 0
 
 
-def ends_shots(page: Any, table: EngineTable) -> None:
+def german_shots(page: Any, table: EngineTable, server: Served) -> None:
+    """The board, the play sheet and the ends once more, the page switched to German."""
+    page.goto(page.url)
+    expect(page.locator("#conn")).to_have_text("live")
+    page.click("#lang")
+    event = {"kind": "action", "action": {"type": "play", "seat": 3, "card": "R5"}, "effects": []}
+    server.do(lambda: table.publish(event))  # the last event on the board, as before
+    expect(page.locator("#notice")).to_have_text("Dee (Platz 4) legt rote 5")
+    page.screenshot(path=OUT / "board-de.png")
+    page.click('[data-declare="R"]')
+    page.screenshot(path=OUT / "declare-de.png")
+    page.click("#close")
+    ends_shots(page, table, "-de")
+    page.evaluate("localStorage.removeItem('unotable-lang')")
+
+
+def ends_shots(page: Any, table: EngineTable, suffix: str = "") -> None:
     """The round's result while the table pauses, then the match's end with its chart."""
     rounds = [{"round": 1, "winner": 2, "points": [40, 12, 0, 68], "scores": [40, 12, 0, 68]},
               {"round": 2, "winner": 1, "points": [80, 0, 45, 242], "scores": [120, 12, 45, 310]}]
@@ -76,14 +94,14 @@ def ends_shots(page: Any, table: EngineTable) -> None:
                    "waiting": {"kind": "round-over", **rounds[1], "pause_s": 20}}
     page.goto(page.url)
     expect(page.locator("#round-end")).to_be_visible()
-    page.screenshot(path=OUT / "round-end.png")
+    page.screenshot(path=OUT / f"round-end{suffix}.png")
     rounds.append({"round": 3, "winner": 1, "points": [30, 0, 60, 190],
                    "scores": [150, 12, 105, 500]})
     table.extra = {"rounds": rounds, "round_end": None, "winners": [1],
                    "waiting": {"kind": "match-over", "winners": [1], "message": "match over"}}
     page.goto(page.url)
     expect(page.locator("#score-chart")).to_be_visible()
-    page.screenshot(path=OUT / "match-end.png")
+    page.screenshot(path=OUT / f"match-end{suffix}.png")
     table.extra = {}
 
 

@@ -4,11 +4,13 @@ changes it for this browser (kept across a reload). German card names are the se
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 
 from playwright.sync_api import expect
 
+from firmware.sim.testbed import SimTable
 from tests.web.screen import EngineTable
 from uno_core import position
 
@@ -52,3 +54,81 @@ def test_the_messages_endpoint_names_a_bad_language(served):
         assert json.loads(exc.read())["reason"] == "lang 'fr' is not a language of the table (known: en, de)"
     else:
         raise AssertionError("lang=fr was accepted")
+
+
+def german(page) -> None:
+    """Switch the page to German (this browser keeps it until `english`)."""
+    page.click("#lang")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+
+
+def english(page) -> None:
+    page.evaluate("localStorage.removeItem('unotable-lang')")
+
+
+def no_raw_keys(page) -> None:
+    """Every text the page shows came out of the catalog: no key is left unworded."""
+    shown = page.evaluate("document.body.innerText + ' ' + [...document.querySelectorAll('[title], [aria-label]')]"
+                          ".map((e) => `${e.title} ${e.getAttribute('aria-label')}`).join(' ')")
+    assert not re.search(r"\b(page|rule|wait|refused)\.[a-z_]", shown), shown
+
+
+def test_in_german_the_event_line_refusals_and_reasons_are_german(page, served):
+    table = EngineTable(position("classic", hands=["R7 B3 Y5", "G1 G2", "Y1 Y2"], discard="R5", turn=0),
+                        names=["Anna", "Ben", "Cleo"])
+    table.extra["screen_hands"] = {"0": ["R7", "B3", "Y5"]}  # demo --serve: Anna's cards on the screen
+    server = served(table)
+    page.goto(server.url + "/?seat=1")
+    expect(page.locator("#conn")).to_have_text("live")
+    try:
+        german(page)
+        expect(page.locator("#conn")).to_have_text("verbunden")
+        expect(page.locator("#notice")).to_have_attribute("aria-label", "letztes Ereignis")
+        page.click('[data-hand="B3"]')  # the page's own reason: B3 does not fit
+        expect(page.locator("#error")).to_have_text("blaue 3 passt nicht: nur Rot oder 5")
+        assert table.requests == []
+        page.click('[data-declare="R"]')  # the daemon's refusal, in the page's language
+        page.click('.grid [data-card="R9"]')
+        page.click("#confirm")
+        expect(page.locator("#error")).to_have_text("Anna hat keine R9")
+        page.click("#close")
+        page.click('[data-hand="R7"]')
+        page.click("#confirm")
+        expect(page.locator("#notice")).to_have_text("Anna (Platz 1) legt rote 7")
+        expect(page.locator("#waiting")).to_have_text("Ben (Platz 2) ist dran")
+        server.do(lambda: table.publish({"kind": "ejected", "seat": 2, "counted": 2}))
+        expect(page.locator("#notice")).to_have_text("2 Karten für Cleo (Platz 3)")
+        no_raw_keys(page)
+        page.click("#open-health")
+        expect(page.locator("#sheet .title")).to_have_text("Hardware: alles in Ordnung")
+        no_raw_keys(page)
+    finally:
+        english(page)
+
+
+def test_in_german_the_round_end_panel_is_german(page, tmp_path):
+    with SimTable(tmp_path, "classic", players=2, seed=3) as table:  # an English table
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "round-over")
+        winner = st["names"][st["round_end"]["winner"]]
+        page.goto(table.url)
+        expect(page.locator("#round-end")).to_be_visible()
+        try:
+            german(page)
+            panel = page.locator("#round-end")
+            expect(panel.locator("h2")).to_have_text(f"Runde 1 ist vorbei: {winner} hat die Hand geleert")
+            expect(panel.locator("th")).to_have_text(["", "Hand", "gesamt"])
+            expect(panel.locator("#next-round")).to_have_text("Nächste Runde")
+            expect(page.locator("#waiting")).to_contain_text(
+                "die nächste Runde beginnt in 20 s, oder „Nächste Runde“ antippen")
+            no_raw_keys(page)
+            page.click("#next-round")
+            expect(page.locator("#ends")).to_be_hidden()
+            expect(page.locator("#notice")).to_have_text("Runde 1 ist vorbei: die nächste Runde beginnt")
+            status = page.evaluate("""async () => {
+                const r = await fetch("/api/next-round", {method: "POST", body: "{}",
+                    headers: {"Content-Type": "application/json", "Accept-Language": "de"}});
+                return [r.status, (await r.json()).reason];
+            }""")
+            assert status == [409, "keine Runde ist vorbei: es gibt keine Pause zu beenden"]
+        finally:
+            english(page)

@@ -70,7 +70,7 @@ def test_names_counts_the_last_event_and_card_corners_read_from_a_metre(page, se
     server = served(table)
     open_page(page, server)
     server.do(lambda: table.act(A.Play(3, parse_card("R5"))))
-    expect(page.locator("#notice")).to_have_text("Dee (seat 4) played R5")
+    expect(page.locator("#notice")).to_have_text("Dee (seat 4) played red 5")
     names, counts = measure(page, ".seat[data-seat] .name"), measure(page, ".seat[data-seat] .count")
     assert [n["text"] for n in names] == ["▶ Ann 1", "Bob 2", "Cy 3", "Dee 4"]
     assert min(n["font"] for n in names) >= 24 and min(c["font"] for c in counts) >= 24
@@ -139,7 +139,7 @@ def serve_hand(cards: str, **kw) -> EngineTable:
 def test_the_hand_is_disabled_while_something_physical_is_pending(page, served):
     table = serve_hand("R7 B3 G5 Y5 W+4 R1U R8")
     server = served(table)
-    open_page(page, server, "?seat=0")
+    open_page(page, server, "?seat=1")
     hand = page.locator("[data-hand]")
     expect(hand).to_have_count(7)
     for waiting in ({"kind": "ejecting", "seat": 1, "job": "deal"}, {"kind": "press", "seat": 0, "presses": 2},
@@ -174,7 +174,7 @@ def test_a_hand_is_never_hidden_under_the_bar(page, served):
     table = serve_hand("R7 B3 G5 Y5 W+4 R1U R8")
     table.extra["undoable"] = {"seat": 0, "card": "R5"}  # a prompt in the middle too
     server = served(table)
-    open_page(page, server, "?seat=0")
+    open_page(page, server, "?seat=1")
     expect(page.locator("[data-hand]")).to_have_count(7)
     expect(page.locator("#undo")).to_be_visible()
     bar, actions = box(page, "#bar"), box(page, "#actions")
@@ -185,7 +185,7 @@ def test_a_hand_is_never_hidden_under_the_bar(page, served):
     assert min(min(c["w"], c["h"]) for c in cards) >= 48
     # a long hand stays one row above the bar and scrolls sideways to its last card
     server2 = served(serve_hand("R7 B3 G5 Y5 W+4 R1U R8 B4 B5 B6 G7 G8 G9 Y6 Y7 Y3"))
-    open_page(page, server2, "?seat=0")
+    open_page(page, server2, "?seat=1")
     expect(page.locator("[data-hand]")).to_have_count(16)
     cards = measure(page, "[data-hand]")
     assert all(bar["bottom"] <= c["y"] and c["bottom"] <= actions["y"] for c in cards)
@@ -196,7 +196,7 @@ def test_a_hand_is_never_hidden_under_the_bar(page, served):
 def test_a_hand_card_that_does_not_fit_says_why_and_opens_no_picker(page, served):
     table = serve_hand("R7 B3 Y5 W+4")
     server = served(table)
-    open_page(page, server, "?seat=0")
+    open_page(page, server, "?seat=1")
     expect(page.locator('[data-hand="B3"]')).to_have_class("cardbtn dim")
     expect(page.locator('[data-hand="Y5"]')).to_have_class("cardbtn")  # the same number fits
     page.click('[data-hand="B3"]')

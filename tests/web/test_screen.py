@@ -23,11 +23,11 @@ def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_
     page.click('.grid [data-card="B3"]')
     expect(page.locator("#error")).to_have_text("B3 matches neither colour R nor R5")
     assert table.requests == [] and format_card(table.state.discard[-1]) == "R5"
-    # what only the table knows is its to say: seat 0 does not hold R9; its reason is shown
+    # what only the table knows is its to say: the first seat does not hold R9 (said from 1)
     page.click('[data-tab="R"]')
     page.click('.grid [data-card="R9"]')
     page.click("#confirm")
-    expect(page.locator("#error")).to_contain_text("seat 0 does not hold R9")
+    expect(page.locator("#error")).to_have_text("seat 1 does not hold R9")
     expect(page.locator("#sheet")).to_be_visible()
     assert len(table.requests) == 1 and table.state.counts == (3, 2, 2)
 
@@ -35,7 +35,7 @@ def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_
 def test_a_seat_bound_screen_refuses_to_play_out_of_turn(page, shown):
     table = EngineTable(position("classic", hands=["R7 R9", "R8 G2", "Y1 Y2"], discard="R5", turn=0))
     table.extra["screen_hands"] = {"1": ["G2", "R8"]}  # demo --serve shows the seat's cards
-    server = shown(table, "?seat=1")
+    server = shown(table, "?seat=2")
     expect(page.locator("[data-declare]")).to_have_count(0)  # not this seat's turn
     page.click('[data-hand="R8"]')
     expect(page.locator("#error")).to_have_text("it is Seat 1's turn, not Seat 2's")
@@ -128,7 +128,7 @@ def test_classic_uno_is_said_before_the_card_a_forgotten_one_costs_two_at_once(p
     page.click('.grid [data-card="R7"]')
     confirm(page)
     expect(page.locator('.seat[data-seat="0"] .count')).to_have_text("3 🂠")  # 1 + 2 at once
-    expect(page.locator("#notice")).to_have_text("Seat 1 played R7 without calling UNO: draws 2")
+    expect(page.locator("#notice")).to_have_text("Seat 1 played red 7 without calling UNO: draws 2")
     expect(page.locator("#catch")).to_have_count(0)  # nobody catches, nothing to call late
     expect(page.locator("#call-uno")).to_have_count(0)
     # the next seat with two cards says UNO before laying its card: no penalty

@@ -103,7 +103,8 @@ def test_bad_serve_arguments_name_the_option_and_start_nothing(capsys):
     from firmware.cli import main
 
     for argv, says in [
-        (["--seat", "4"], "--seat 4: the table has seats 0-3"),
+        (["--seat", "5"], "--seat 5: the table has seats 1-4"),
+        (["--seat", "0"], "--seat 0: the table has seats 1-4"),
         (["--port", "70000"], "--port 70000: a TCP port 1-65535"),
         (["--json"], "no --json or --journal"),
         (["--variant", "power", "--players", "7"], "--players 7: power is for 2-6 players"),

@@ -23,7 +23,7 @@ def power(**kw):
 
 def test_the_seat_to_act_is_asked_when_nothing_physical_waits(make_table):
     table = waiting_table(make_table, power())
-    assert table.waits.waiting() == {"kind": Wait.TURN, "seat": 1, "message": "East: turn"}
+    assert table.waits.waiting() == {"kind": Wait.TURN, "seat": 1, "message": "East: your turn"}
     assert table.waits.gate() is table.state
 
 

@@ -1,0 +1,63 @@
+"""Issue 14, point 4: the daemon answers in the language a request asks for
+(``Accept-Language``, as the screen sends its own), else in its `[table] language`;
+the refusals of the rules engine too, seats by name."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+from firmware.sim.testbed import SimTable
+
+
+def call(url: str, path: str, body: dict | None = None, lang: str | None = None) -> tuple[int, dict]:
+    headers = {"Content-Type": "application/json"}
+    if lang:
+        headers["Accept-Language"] = lang
+    req = urllib.request.Request(url + path, headers=headers, method="GET" if body is None else "POST",
+                                 data=None if body is None else json.dumps(body).encode())
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, json.load(resp)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
+    with SimTable(tmp_path, "classic", players=3, language="en") as table:
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+        assert call(table.url, "/api/next-round", {}) == (409, {
+            "error": "rejected", "reason": "no round is over: there is no pause to end", "field": None})
+        status, body = call(table.url, "/api/next-round", {}, lang="de-DE,de;q=0.9,en;q=0.8")
+        assert (status, body["reason"]) == (409, "keine Runde ist vorbei: es gibt keine Pause zu beenden")
+        assert call(table.url, "/api/next-round", {}, lang="fr")[1]["reason"].startswith("no round")
+
+        seat = st["to_act"]
+        other = (seat + 1) % 3
+        card = table.world.hands[other][0]
+        status, body = call(table.url, "/api/play", {"seat": other, "card": card}, lang="de")
+        name = st["names"][other]
+        assert status == 422 and body["reason"].startswith(f"{name} ist nicht am Zug (dran: ")
+        _, state = call(table.url, "/api/state", lang="de")
+        assert state["waiting"]["message"] == f"{st['names'][seat]}: du bist dran"
+        assert table.state()["waiting"]["message"] == f"{st['names'][seat]}: your turn"
+
+
+def test_a_german_table_answers_in_german_unless_asked_otherwise(tmp_path):
+    with SimTable(tmp_path, "classic", players=3, language="de") as table:
+        table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+        assert call(table.url, "/api/admin/resume", {})[1]["reason"].startswith("nichts fortzusetzen")
+        assert call(table.url, "/api/admin/resume", {}, lang="en")[1]["reason"].startswith(
+            "nothing to resume")
+
+
+def test_a_bad_field_is_said_in_the_language_asked_for(tmp_path):
+    with SimTable(tmp_path, "classic", players=3) as table:
+        body = {"kind": "cards-out", "count": 500}
+        assert call(table.url, "/api/admin/override", body)[1]["reason"] == (
+            "count must be at most 120, not 500")
+        assert call(table.url, "/api/admin/override", body, lang="de")[1]["reason"] == (
+            "count: darf höchstens 120 sein, nicht 500")
+        status, answer = call(table.url, "/api/play", {"seat": 7, "card": "R1"}, lang="de")
+        assert (status, answer["reason"]) == (404, "seat 7: der Tisch hat die Plätze 0-2")

@@ -1,0 +1,183 @@
+"""Scenario tests for the house rules of issue 12 that uno_core plays (docs/rules.md,
+"House rules"): stack_draws, no_bluff, forced_play, no_action_finish."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.uno_core.scen import c, illegal, of, run
+from uno_core import (
+    Accept,
+    Challenge,
+    Draw,
+    OptionError,
+    Play,
+    Press,
+    Verdict,
+    legal_actions,
+    make_options,
+    position,
+    public_state,
+    restore,
+    snapshot,
+)
+from uno_core.actions import Eject
+from uno_core.effects import Dispense, OwePresses, PlayerSkipped, ProtectionUsed
+from uno_core.scenario import parse_scenario, run_scenario
+
+SCENARIOS = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
+PILE = "G1 G2 G3 G6 G7 G8 G9 B1 B2 B3 B4 B7"
+LOAD = "G1 G2 G3 G6 G7 G8 G9 B1 B2 B3 B4 B7"
+
+
+def plays(s):
+    return sorted({str(a.card) for a in legal_actions(s) if isinstance(a, Play)})
+
+
+# -- stack_draws ---------------------------------------------------------------------
+
+def test_stack_file_two_draw2_and_a_draw4_give_the_fourth_seat_eight_cards():
+    done = run_scenario(parse_scenario((SCENARIOS / "classic-stack-draws.toml")
+                                       .read_text(encoding="utf-8")))
+    s = done.state
+    assert list(done.effects) == [PlayerSkipped(3), Dispense(3, 8)]
+    assert s.counts == (2, 2, 2, 11) and s.to_act == 0 and s.stack == ()
+    assert public_state(s)["stack"] is None
+
+
+def test_stack_grows_and_passes_on_and_public_state_shows_it():
+    s = position("classic", hands=["R+2 R1 R3", "B+2 R5 B6", "Y1 Y2"], discard="R7", pile=PILE,
+                 options={"stack_draws": "same"})
+    s, fx = run(s, Play(0, c("R+2")))
+    assert not of(fx, "dispense") and s.to_act == 1 and s.counts == (2, 3, 2)
+    assert public_state(s)["stack"] == {"count": 2, "unit": "cards", "seat": 1}
+    assert plays(s) == ["B+2"] and Draw(1) in legal_actions(s)  # stack or take
+    assert "stack of 2 cards is pending on seat 1" in illegal(s, Play(1, c("R5")))
+    s, _ = run(s, Play(1, c("B+2")))
+    assert public_state(s)["stack"] == {"count": 4, "unit": "cards", "seat": 2}
+    assert legal_actions(s) == [Draw(2)]  # nothing to stack: take the total
+    assert restore(snapshot(s)) == s  # a saved match keeps the stack
+    s, fx = run(s, Draw(2))
+    assert of(fx, "dispense") == [Dispense(2, 4)] and s.counts == (2, 2, 6)
+    assert s.to_act == 0  # the taker loses his turn
+
+
+def test_stack_off_is_the_seed_rule_and_same_refuses_a_cross_answer():
+    s = position("classic", hands=["R+2 R1 R3", "B+2 B5", "Y1 Y2"], discard="R7", pile=PILE)
+    s2, fx = run(s, Play(0, c("R+2")))
+    assert of(fx, "dispense") == [Dispense(1, 2)] and s2.to_act == 2
+    same = position("classic", hands=["R+2 R1 R3", "W+4 B5", "Y1 Y2"], discard="R7",
+                    pile=PILE, options={"stack_draws": "same"})
+    same, _ = run(same, Play(0, c("R+2")))
+    assert plays(same) == []  # same: no +4 on a +2
+    assert "answer with a +2" in illegal(same, Play(1, c("W+4"), colour="G"))
+
+
+def test_stack_cross_a_draw2_on_a_draw4_must_match_the_colour_named():
+    s = position("classic", hands=["W+4 R1 R3", "B+2 G+2 B5", "Y1 Y2"], discard="R7",
+                 pile=PILE, options={"stack_draws": "cross"})
+    s, _ = run(s, Play(0, c("W+4"), colour="G"))
+    assert plays(s) == ["G+2"]
+    s, _ = run(s, Play(1, c("G+2")))
+    assert s.stack == (6, 2)
+
+
+def test_stack_going_out_on_a_draw_card_the_next_seat_takes_the_total_at_once():
+    s = position("classic", hands=["R+2 R1", "B+2", "Y1 Y2"], discard="R7", pile=PILE,
+                 options={"stack_draws": "same", "forgotten_uno": "catch"})
+    s, _ = run(s, Play(0, c("R+2")))
+    s, fx = run(s, Play(1, c("B+2")))
+    assert of(fx, "dispense") == [Dispense(2, 4)] and of(fx, "round_over")
+
+
+def test_stack_launcher_hit2_hit2_gives_four_presses_and_the_take_press_is_the_first():
+    s = position("attack", hands=["RH2 R1 R3", "BH2 B5 B6", "Y1 Y2"], discard="R7", pile=LOAD,
+                 options={"stack_draws": "same"})
+    s, _ = run(s, Play(0, c("RH2")), Play(1, c("BH2")))
+    assert public_state(s)["stack"] == {"count": 4, "unit": "presses", "seat": 2}
+    assert legal_actions(s) == [Press(2)]
+    s, fx = run(s, Press(2))
+    assert of(fx, "owe_presses") == [OwePresses(2, 4, "fixed")]
+    assert s.to_act == -1 and s.chance == "eject"  # the launcher ejects for that press
+    presses = 1
+    while s.to_act != 0:
+        if s.to_act == 2:
+            s, _ = run(s, Press(2))
+            presses += 1
+        s, _ = run(s, Eject(1))
+    assert presses == 4 and s.counts == (2, 2, 6)
+
+
+def test_stack_wild_hit4_and_hit2_cross_on_attack():
+    s = position("attack", hands=["RH2 R1 R3", "WH4 B5 B6", "Y1 Y2"], discard="R7", pile=LOAD,
+                 options={"stack_draws": "cross"})
+    s, _ = run(s, Play(0, c("RH2")), Play(1, c("WH4"), colour="Y"))
+    assert s.stack == (6, 2) and legal_actions(s) == [Press(2)]
+
+
+def test_stack_extreme_hit2_stacks_in_table_mode():
+    s = position("extreme", counts=[3, 3, 3], discard="R7", mode="table",
+                 options={"stack_draws": "same"})
+    s, _ = run(s, Play(0, c("RH2")))
+    assert public_state(s)["stack"] == {"count": 2, "unit": "presses", "seat": 1}
+    assert {str(a.card) for a in legal_actions(s) if isinstance(a, Play)} == {
+        "RH2", "GH2", "BH2", "YH2"}  # any Hit 2 the hidden hand could hold
+    s, _ = run(s, Play(1, c("GH2")))
+    s, fx = run(s, Press(2))
+    assert of(fx, "owe_presses") == [OwePresses(2, 4, "fixed")]
+
+
+def test_stack_onto_a_protected_seat_in_power_wards_off_the_whole_stack():
+    s = position("power", hands=["R+2 R1 R3", "B+2 B5 B6", "Y1 Y2 Y3"], discard="R7",
+                 pile=PILE, towers={"N": 2}, options={"stack_draws": "same"})
+    s, _ = run(s, Play(0, c("R+2")))
+    assert s.stack == (2, 1)
+    s, fx = run(s, Play(1, c("B+2")))  # laid against seat 2, who holds N (Draw 2)
+    assert of(fx, "protection_used") == [ProtectionUsed(2, "N", c("B+2"))]
+    assert s.stack == () and not of(fx, "dispense") and s.to_act == 2
+    assert s.counts == (2, 2, 3) and public_state(s)["stack"] is None
+
+
+def test_stack_power_tower_against_the_other_card_does_not_protect():
+    s = position("power", hands=["R+2 R1 R3", "W+4 B5 B6", "Y1 Y2 Y3"], discard="R7",
+                 pile=PILE, towers={"N": 2},
+                 options={"stack_draws": "cross", "wild_draw4_restricted": False})
+    s, _ = run(s, Play(0, c("R+2")), Play(1, c("W+4"), colour="Y"))
+    assert s.stack == (6, 2)  # N protects against Draw 2, not against the +4 laid on him
+    s, fx = run(s, Draw(2))
+    assert of(fx, "dispense") == [Dispense(2, 6)]
+
+
+def test_stack_with_challenge_the_victim_decides_first_then_stacks_or_takes():
+    opts = {"stack_draws": "cross", "wild_draw4_restricted": True}
+    s = position("classic", hands=["R+2 R1 R3", "W+4 B5", "W+4 Y2 Y3", "G1 G2"],
+                 discard="R7", pile=PILE, options=opts)
+    s, _ = run(s, Play(0, c("R+2")), Play(1, c("W+4"), colour="Y"))  # seat 1: no red
+    assert s.phase == "challenge" and s.stack == (6, 2)
+    accepted, _ = run(s, Accept(2))
+    assert accepted.phase == "play" and accepted.to_act == 2 and plays(accepted) == ["W+4"]
+    accepted, fx = run(accepted, Play(2, c("W+4"), colour="G"), Accept(3))
+    assert accepted.stack == (10, 3) and legal_actions(accepted) == [Draw(3)]
+    innocent, fx = run(s, Challenge(2))  # innocent: the challenger takes the total + 2
+    assert of(fx, "dispense") == [Dispense(2, 8)] and innocent.stack == ()
+    assert innocent.to_act == 3
+
+
+def test_stack_with_challenge_guilty_the_bluffer_takes_the_total():
+    s = position("classic", hands=["R+2 R1 R3", "W+4 R5 B5", "Y1 Y2"], discard="R7",
+                 pile=PILE, mode="simulation",
+                 options={"stack_draws": "cross", "wild_draw4_restricted": True})
+    s, _ = run(s, Play(0, c("R+2")), Play(1, c("W+4"), colour="Y"))
+    s, fx = run(s, Challenge(2))
+    assert of(fx, "dispense") == [Dispense(1, 6)] and s.to_act == 2 and s.stack == ()
+    table = position("classic", counts=[3, 3, 2], discard="R7", mode="table",
+                     options={"stack_draws": "cross", "wild_draw4_restricted": True})
+    table, _ = run(table, Play(0, c("R+2")), Play(1, c("W+4"), colour="Y"), Challenge(2))
+    table, fx = run(table, Verdict(2, True))
+    assert of(fx, "dispense") == [Dispense(1, 6)] and table.counts == (2, 8, 2)
+
+
+def test_stack_option_is_typed():
+    with pytest.raises(OptionError, match="stack_draws"):
+        make_options(position("classic", hands=["R1", "R2"], discard="R7").edition,
+                     {"stack_draws": "always"})

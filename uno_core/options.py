@@ -98,7 +98,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
                    "it draws a playable card"),
         OptionSpec("forced_play", bool, "a playable drawn card must be played"),
         OptionSpec("no_bluff", bool,
-                   "a Wild Draw 4 only with no card of the current colour, and no challenge"),
+                   "a Wild Draw 4 (Attack: Wild Hit 4) only with no card of the current "
+                   "colour, and no challenge"),
         OptionSpec("no_action_finish", bool,
                    "nobody may go out on an action or wild card"),
         OptionSpec("turn_timer_s", int,
@@ -114,7 +115,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 # otherwise, so that no option is ever silently ignored.
 NOT_YET: frozenset[str] = frozenset({
     "seven_zero", "jump_in", "draw_until_playable", "forced_play",
-    "no_bluff", "no_action_finish", "turn_timer_s", "timeout_action",
+    "no_action_finish", "turn_timer_s", "timeout_action",
 })
 
 

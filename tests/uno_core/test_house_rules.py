@@ -11,6 +11,7 @@ from uno_core import (
     Challenge,
     Draw,
     OptionError,
+    Pass,
     Play,
     Press,
     Verdict,
@@ -177,7 +178,50 @@ def test_stack_with_challenge_guilty_the_bluffer_takes_the_total():
     assert of(fx, "dispense") == [Dispense(1, 6)] and table.counts == (2, 8, 2)
 
 
+def test_stack_with_no_bluff_no_challenge_and_the_plus4_only_without_the_colour():
+    opts = {"stack_draws": "cross", "wild_draw4_restricted": True, "no_bluff": True}
+    s = position("classic", hands=["R+2 R1 R3", "W+4 R5 B5", "Y1 Y2"], discard="R7",
+                 pile=PILE, options=opts)
+    s, _ = run(s, Play(0, c("R+2")))
+    assert plays(s) == []  # seat 1 holds red (the +2's colour): no +4
+    assert "only with no R card" in illegal(s, Play(1, c("W+4"), colour="Y"))
+    clean = position("classic", hands=["R+2 R1 R3", "W+4 B5", "Y1 Y2"], discard="R7",
+                     pile=PILE, options=opts)
+    clean, _ = run(clean, Play(0, c("R+2")), Play(1, c("W+4"), colour="Y"))
+    assert clean.phase == "play" and clean.stack == (6, 2)  # no challenge
+
+
 def test_stack_option_is_typed():
     with pytest.raises(OptionError, match="stack_draws"):
         make_options(position("classic", hands=["R1", "R2"], discard="R7").edition,
                      {"stack_draws": "always"})
+
+
+# -- no_bluff ------------------------------------------------------------------------
+
+def test_no_bluff_wild_draw4_only_without_the_colour_and_no_challenge():
+    s = position("power", hands=["W+4 R1 B9", "Y8 Y9", "G4 G5"], discard="R7", pile=PILE,
+                 options={"no_bluff": True})
+    assert plays(s) == ["R1"]  # holds red: no Wild Draw 4
+    assert "only with no R card in hand (no_bluff)" in illegal(s, Play(0, c("W+4"), colour="B"))
+    clean = position("power", hands=["W+4 B5", "Y8 Y9", "G4 G5"], discard="R7", pile=PILE,
+                     options={"no_bluff": True})
+    clean, fx = run(clean, Play(0, c("W+4"), colour="B"))
+    assert clean.phase == "play" and of(fx, "dispense") == [Dispense(1, 4)]  # no challenge
+    assert clean.to_act == 2
+
+
+def test_no_bluff_wild_hit4_on_attack_and_refused_where_no_plus4_wild_exists():
+    s = position("attack", hands=["WH4 R1 B9", "Y1 Y2", "G1 G2"], discard="R7", pile=LOAD,
+                 options={"no_bluff": True})
+    assert plays(s) == ["R1"]
+    for edition in ("attack-1999", "extreme"):
+        with pytest.raises(OptionError, match="does not apply"):
+            position(edition, hands=["R1", "R2"], discard="R7", options={"no_bluff": True})
+
+
+def test_no_bluff_in_table_mode_the_declaration_is_trusted():
+    s = position("classic", counts=[3, 3, 3], discard="R7", mode="table",
+                 options={"no_bluff": True, "wild_draw4_restricted": True})
+    s, fx = run(s, Play(0, c("W+4"), colour="B"))
+    assert s.phase == "play" and of(fx, "dispense") == [Dispense(1, 4)]

@@ -225,3 +225,48 @@ def test_no_bluff_in_table_mode_the_declaration_is_trusted():
                  options={"no_bluff": True, "wild_draw4_restricted": True})
     s, fx = run(s, Play(0, c("W+4"), colour="B"))
     assert s.phase == "play" and of(fx, "dispense") == [Dispense(1, 4)]
+
+
+# -- forced_play ---------------------------------------------------------------------
+
+def test_forced_play_a_drawn_card_that_fits_must_be_played():
+    s = position("power", hands=["B5 G6", "Y8 Y9", "G4 G5"], discard="R7", pile="R2",
+                 options={"forced_play": True})
+    s, _ = run(s, Draw(0))
+    assert s.phase == "drawn" and legal_actions(s) == [Play(0, c("R2"))]  # no Pass
+    assert "must be played (forced_play)" in illegal(s, Pass(0))
+    free = position("power", hands=["B5 G6", "Y8 Y9", "G4 G5"], discard="R7", pile="R2")
+    free, _ = run(free, Draw(0))
+    assert Pass(0) in legal_actions(free)  # the seed: may, need not
+
+
+def test_forced_play_with_draw_then_play_off_the_drawn_card_is_still_played():
+    s = position("classic", hands=["B5 G6", "Y8 Y9", "G4 G5"], discard="R7", pile="B1 R2",
+                 options={"forced_play": True})
+    assert not s.options.draw_then_play
+    s, _ = run(s, Draw(0))
+    assert s.phase == "drawn" and legal_actions(s) == [Play(0, c("R2"))]
+    s, _ = run(s, Play(0, c("R2")))
+    assert s.to_act == 1 and s.counts == (2, 2, 2)
+    misses = position("classic", hands=["B5 G6", "Y8 Y9", "G4 G5"], discard="R7",
+                      pile="R2 B1", options={"forced_play": True})
+    misses, _ = run(misses, Draw(0))  # B1 does not fit: the turn ends
+    assert misses.phase == "play" and misses.to_act == 1
+
+
+def test_forced_play_launcher_an_ejected_card_that_fits_must_be_played():
+    s = position("extreme", hands=["B5 G6", "Y8 Y9", "G4 G5"], discard="R7",
+                 pile="G1 G2 G3 R2", options={"forced_play": True})
+    s, _ = run(s, Press(0), Eject(1))
+    assert s.phase == "drawn" and legal_actions(s) == [Play(0, c("R2"))]
+
+
+def test_forced_play_keeps_the_other_rules_no_bluff_and_table_mode():
+    s = position("classic", hands=["R5 G6", "Y8 Y9", "G4 G5"], discard="R7", pile="W+4",
+                 options={"forced_play": True, "no_bluff": True, "draw_when_playable": True})
+    s, _ = run(s, Draw(0))  # the drawn +4 may not be played (holds red): keep it
+    assert legal_actions(s) == [Pass(0)]
+    table = position("classic", counts=[2, 2, 2], discard="R7", mode="table",
+                     options={"forced_play": True})
+    table, _ = run(table, Draw(0))
+    assert table.phase == "drawn" and Pass(0) in legal_actions(table)  # unseen: trusted

@@ -114,8 +114,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 # House rules whose rule is not built yet: accepted at their default only, refused
 # otherwise, so that no option is ever silently ignored.
 NOT_YET: frozenset[str] = frozenset({
-    "seven_zero", "jump_in", "draw_until_playable",
-    "no_action_finish", "turn_timer_s", "timeout_action",
+    "seven_zero", "jump_in", "draw_until_playable", "turn_timer_s", "timeout_action",
 })
 
 

@@ -270,3 +270,67 @@ def test_forced_play_keeps_the_other_rules_no_bluff_and_table_mode():
                      options={"forced_play": True})
     table, _ = run(table, Draw(0))
     assert table.phase == "drawn" and Pass(0) in legal_actions(table)  # unseen: trusted
+
+
+# -- no_action_finish ----------------------------------------------------------------
+
+def test_no_action_finish_the_last_card_may_not_be_an_action_card_the_seat_draws():
+    s = position("classic", hands=["R+2", "Y8 Y9", "G4 G5"], discard="R7", pile=PILE,
+                 options={"no_action_finish": True})
+    assert legal_actions(s) == [Draw(0)]  # R+2 fits, but would end the hand
+    assert "may go out on an action or wild card" in illegal(s, Play(0, c("R+2")))
+    s, _ = run(s, Draw(0))
+    assert s.counts[0] == 2 and s.to_act == 1
+    numbers = position("classic", hands=["R5", "Y8 Y9", "G4 G5"], discard="R7", pile=PILE,
+                       options={"no_action_finish": True})
+    numbers, fx = run(numbers, Play(0, c("R5")))
+    assert of(fx, "round_over")  # a number card still ends the round
+
+
+def test_no_action_finish_two_action_cards_one_may_be_played():
+    s = position("classic", hands=["RS W", "Y8 Y9", "G4 G5"], discard="R7", pile=PILE,
+                 options={"no_action_finish": True, "forgotten_uno": "catch"})
+    assert plays(s) == ["RS", "W"]
+    s, _ = run(s, Play(0, c("W"), colour="R", uno=True))
+    assert s.to_act == 1 and s.counts[0] == 1
+
+
+def test_no_action_finish_discard_all_that_lays_the_whole_hand_is_refused():
+    s = position("attack", hands=["RDA R1 R2", "Y8 Y9", "G4 G5"], discard="R7", pile=LOAD,
+                 options={"no_action_finish": True})
+    assert plays(s) == ["R1", "R2"]
+    mixed = position("attack", hands=["RDA R1 B2", "Y8 Y9", "G4 G5"], discard="R7",
+                     pile=LOAD, options={"no_action_finish": True})
+    assert "RDA" in plays(mixed)
+
+
+def test_no_action_finish_lone_wild_on_launcher_and_table_mode_press_instead():
+    s = position("extreme", hands=["W", "Y8 Y9", "G4 G5"], discard="R7", pile=LOAD,
+                 options={"no_action_finish": True})
+    assert legal_actions(s) == [Press(0)]
+    table = position("classic", counts=[1, 3, 3], discard="R7", mode="table",
+                     options={"no_action_finish": True})
+    assert {a.card.kind for a in legal_actions(table) if isinstance(a, Play)} == {"#"}
+    assert Draw(0) in legal_actions(table)
+    assert "no_action_finish" in illegal(table, Play(0, c("W+4"), colour="B"))
+
+
+def test_letsuno_freeze_last_card_rule_and_a_lone_wild_draw4_the_seat_can_still_draw():
+    # letsuno/uno-online: a last-card restriction plus a lone +4 froze the game
+    for opts in ({"no_action_finish": True, "no_bluff": True},
+                 {"no_action_finish": True, "wild_draw4_restricted": True},
+                 {"no_action_finish": True, "stack_draws": "cross"}):
+        s = position("classic", hands=["W+4", "Y8 Y9", "G4 G5"], discard="R7", pile=PILE,
+                     options=opts)
+        assert legal_actions(s) == [Draw(0)], opts
+        s, _ = run(s, Draw(0))
+        assert s.counts[0] == 2 and s.to_act == 1
+
+
+def test_no_action_finish_with_a_pending_stack_the_last_draw_card_cannot_answer():
+    s = position("classic", hands=["R+2 R1 R3", "B+2", "Y8 Y9"], discard="R7", pile=PILE,
+                 options={"no_action_finish": True, "stack_draws": "same"})
+    s, _ = run(s, Play(0, c("R+2")))
+    assert legal_actions(s) == [Draw(1)]  # his only answer would end his hand
+    s, fx = run(s, Draw(1))
+    assert of(fx, "dispense") == [Dispense(1, 2)] and s.to_act == 2

@@ -120,6 +120,19 @@ def test_stack_wild_hit4_and_hit2_cross_on_attack():
     assert s.stack == (6, 2) and legal_actions(s) == [Press(2)]
 
 
+def test_stack_wild_customizable_stacks_as_the_card_it_acts_as():
+    s = position("attack", hands=["RH2 R1 R3", "WC B5 B6", "Y1 Y2"], discard="R7", pile=LOAD,
+                 options={"stack_draws": "same", "wild_customizable": "hit-2"})
+    s, _ = run(s, Play(0, c("RH2")))
+    assert plays(s) == ["WC"]
+    s, _ = run(s, Play(1, c("WC"), colour="Y"))
+    assert s.stack == (4, 2)
+    plain = position("attack", hands=["RH2 R1 R3", "WC B5 B6", "Y1 Y2"], discard="R7",
+                     pile=LOAD, options={"stack_draws": "cross"})  # WC as a plain Wild
+    plain, _ = run(plain, Play(0, c("RH2")))
+    assert plays(plain) == []
+
+
 def test_stack_extreme_hit2_stacks_in_table_mode():
     s = position("extreme", counts=[3, 3, 3], discard="R7", mode="table",
                  options={"stack_draws": "same"})

@@ -45,6 +45,7 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
+from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
 from uno_core.matching import (
     CUSTOM_KIND,
     free_towers,
@@ -145,7 +146,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.entered = (False,) * seats
     s.colour_only = False
     s._listed = None
-    s._memo = None if s.table else listings_for(s.tables, seats)
+    s._memo = None if s.table or s.tables.house else listings_for(s.tables, seats)
     return s
 
 
@@ -191,7 +192,8 @@ def _check_play(s: State, p: A.Play) -> None:
             raise IllegalAction(p, f"a wild needs a colour (one of {' '.join(COLOURS)})")
     elif p.colour:
         raise IllegalAction(p, "only a wild card names a colour")
-    if card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid:
+    if (card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid
+            and not needs_target(s, card)):
         if p.uno and s._counts[seat] != 2:
             raise IllegalAction(p, f"UNO is called with one card left, not "
                                    f"{s._counts[seat] - 1}")
@@ -204,7 +206,7 @@ def _check_choices(s: State, p: A.Play) -> None:
     card = p.card
     seat = p.seat
     kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
-    if kind in TARGETED:
+    if kind in TARGETED or needs_target(s, card):
         if not (0 <= p.target < s.n) or p.target == seat:
             raise IllegalAction(p, f"{card} needs a target seat other than {seat}")
     elif p.target != -1:
@@ -327,10 +329,11 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             fx.append(E.shared(E.ColourChosen, seat, p.colour))
     if left < 2:
         if left:
-            # a Trade Hands swaps the last card away: nothing to call, as its catch window
+            # a Trade Hands (a 7 or 0 under seven_zero) swaps the last card away:
+            # nothing to call, as its catch window
             _one_card_left(s, seat, p.uno, fx,
                            (s.tables.custom_kind if kind == WILD_CUSTOM else kind)
-                           != TRADE_HANDS)
+                           != TRADE_HANDS and not gives_hand_away(s, card))
         else:
             s.out = seat
     if kind == WILD_DRAW4:
@@ -340,7 +343,9 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     if s.drawn:
         s.drawn = ()
     s.colour_only = False
-    if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
+    if kind == NUMBER and not card.symbol and not (
+            s.options.seven_zero and card.number in SWAP_NUMBERS):
+        # the common case: just pass the turn on
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
         s.phase = "play"
@@ -806,10 +811,10 @@ def _variant_map(s: State, seat: int) -> dict[int, list[A.Play]]:
 def _cached_variants(s: State, seat: int, card: Card,
                      cache: dict[int, list[A.Play]]) -> list[A.Play]:
     """The Play values for `card`; those without choices are cached (they are immutable)."""
-    found = cache.get(card.id)
+    found = None if needs_target(s, card) else cache.get(card.id)
     if found is None:
         found = _play_variants(s, seat, card)
-        if card.kind in _PLAIN_VARIANTS:
+        if card.kind in _PLAIN_VARIANTS and not needs_target(s, card):
             cache[card.id] = found
     return found
 
@@ -817,7 +822,8 @@ def _cached_variants(s: State, seat: int, card: Card,
 def _play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
     kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
     colours = COLOURS if card.colour == "" else ("",)
-    targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in TARGETED else [-1])
+    targets: list[int] = ([t for t in range(s.n) if t != seat]
+                          if kind in TARGETED or needs_target(s, card) else [-1])
     want = tower_count(s, card) if s.edition.towers else 0
     if want:
         free = free_towers(s, seat)

@@ -112,7 +112,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 # House rules whose rule is not built yet: accepted at their default only, refused
 # otherwise, so that no option is ever silently ignored.
 NOT_YET: frozenset[str] = frozenset({
-    "stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play",
+    "stack_draws", "jump_in", "draw_until_playable", "forced_play",
     "no_bluff", "no_action_finish", "turn_timer_s", "timeout_action",
 })
 
@@ -147,6 +147,21 @@ class Options:
 
     def as_dict(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+# the house rules of issue 12 the engine plays (turn_timer_s/timeout_action are the
+# table's): while one is on, the engine lists every decision anew (no memoized listing)
+# and the simulation kernel hands every turn to the engine
+ENGINE_HOUSE_RULES: tuple[str, ...] = (
+    "stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play",
+    "no_bluff", "no_action_finish",
+)
+_PLAIN = {name: getattr(Options(), name) for name in ENGINE_HOUSE_RULES}
+
+
+def house_rules_on(options: Options) -> bool:
+    """Whether any engine house rule differs from the seed's behaviour."""
+    return any(getattr(options, k) != v for k, v in _PLAIN.items())
 
 
 # `[table] preset`: named sets of options a table starts from (its own overrides win).

@@ -45,6 +45,8 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
+from uno_core.house_jump import jumpers, take_over
+from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
 from uno_core.matching import (
     CUSTOM_KIND,
@@ -157,9 +159,12 @@ _PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WI
 
 # -- validation: raise IllegalAction or return; never write ---------------------------
 
-def _check_play(s: State, p: A.Play) -> None:
+def _check_play(s: State, p: A.Play, jump: bool = False) -> None:
+    """Raise IllegalAction unless `p` is legal; `jump`: a jump-in (jump_in) whose
+    out-of-turn part house_jump has checked."""
     seat = p.seat
-    if (seat != s.to_act or seat != s.actor or s._queue or s.phase not in _PLAY_PHASES):
+    if not jump and (seat != s.to_act or seat != s.actor or s._queue
+                     or s.phase not in _PLAY_PHASES):
         raise IllegalAction(p, f"it is not seat {seat}'s turn to play "
                                f"(to act: {s.to_act}, phase {s.phase})")
     card = p.card
@@ -174,7 +179,7 @@ def _check_play(s: State, p: A.Play) -> None:
     else:
         if not s._masks[seat] & card.bit:
             raise IllegalAction(p, f"seat {seat} does not hold {card}")
-        if s.phase == "drawn" and card not in s.drawn:
+        if s.phase == "drawn" and card not in s.drawn and not jump:
             raise IllegalAction(p, "after drawing only the drawn card may be played")
     if not match_mask(s) & card.bit:
         top = s._disc[-1]
@@ -357,6 +362,29 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     else:
         BEHAVIOUR[s.tables.custom_kind if kind == WILD_CUSTOM else kind](s, seat, p, fx)
     settle(s, fx)
+
+
+def _jump_in(s: State, p: A.Play, fx: Effects) -> None:
+    """jump_in: a seat not to act plays the top card's twin; play goes on from it."""
+    why = jump_refusal(s, p)
+    if why:
+        raise IllegalAction(p, why)
+    _check_play(s, p, jump=True)
+    take_over(s, p.seat)
+    play(s, p, fx)
+
+
+def _jump_ins(s: State) -> list[A.Play]:
+    """The jump-ins legal now (jump_in): the top card's plays by each seat that may."""
+    out = []
+    for seat in jumpers(s):
+        for p in _play_variants(s, seat, s._disc[-1]):
+            try:
+                _check_play(s, p, jump=True)
+            except IllegalAction:
+                continue
+            out.append(p)
+    return out
 
 
 def _one_card_left(s: State, seat: int, called: bool, fx: Effects, keeps: bool = True) -> None:
@@ -782,8 +810,11 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     fx = [] if effects else NOFX
     kind = type(action)
     if kind is A.Play:
-        _check_play(s, action)  # type: ignore[arg-type]
-        play(s, action, fx)  # type: ignore[arg-type]
+        if action.seat != s.to_act and s.options.jump_in:
+            _jump_in(s, action, fx)  # type: ignore[arg-type]
+        else:
+            _check_play(s, action)  # type: ignore[arg-type]
+            play(s, action, fx)  # type: ignore[arg-type]
     elif (kind is A.Draw or kind is A.Press) and s.to_act != CHANCE:
         _apply_draw(s, action, fx)  # type: ignore[arg-type]
     elif isinstance(action, _CHANCE_TYPES):
@@ -979,7 +1010,8 @@ def faces_of(m: int) -> list[Card]:
 
 
 def legal_actions(state: State) -> list[Action]:
-    """Every legal seat action now, including call/catch interjections by any seat.
+    """Every legal seat action now, including call/catch interjections by any seat
+    and, with jump_in, the plays of the top card's twin by seats not to act.
 
     Plays are listed by card (in card-id order), each card's variants together. At a
     chance node (``state.to_act == CHANCE``) the outcomes are not listed (a shuffle
@@ -1030,6 +1062,8 @@ def legal_actions(state: State) -> list[Action]:
                 out.append(A.Pass(seat))
         elif s.phase == "hand_entry" and not s.table:
             out.append(A.EnterHand(seat, s.hand(seat)))
+    if s.options.jump_in:
+        out.extend(_jump_ins(s))
     if s.exposed >= 0 and seat != CHANCE:
         out.append(A.CallUno(s.exposed))
         out.extend(A.Catch(i, s.exposed) for i in range(s.n) if i != s.exposed)

@@ -112,7 +112,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 # House rules whose rule is not built yet: accepted at their default only, refused
 # otherwise, so that no option is ever silently ignored.
 NOT_YET: frozenset[str] = frozenset({
-    "stack_draws", "jump_in", "draw_until_playable", "forced_play",
+    "stack_draws", "draw_until_playable", "forced_play",
     "no_bluff", "no_action_finish", "turn_timer_s", "timeout_action",
 })
 

@@ -55,7 +55,7 @@ class EditionData:
 _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
            "forgotten_uno": "catch", "hand_size": 7, "two_player_reverse_skips": True,
            "stack_draws": "off", "seven_zero": False, "jump_in": False, "forced_play": False,
-           "no_bluff": False, "no_action_finish": False, "turn_timer_s": 0,
+           "no_action_finish": False, "turn_timer_s": 0,
            "timeout_action": "draw"}
 # rules: "House rules": what this referee does not model yet; a record using one is refused
 NOT_MODELLED = {"stack_draws": "off", "seven_zero": False, "jump_in": False,
@@ -69,7 +69,7 @@ EDITIONS = {
         {"+2": 20, "S": 20, "R": 20, "W": 50}, False, False, False,
         {**_COMMON, "draw_then_play": False, "draw_when_playable": False,
          "wild_draw4_restricted": False, "wild_draw4_points": 70, "forgotten_uno": "at_play",
-         "draw_until_playable": False},
+         "draw_until_playable": False, "no_bluff": False},
         (2, 10)),
     "power": EditionData(
         False, True, (("+1", 2), ("+2", 2), ("S", 2), ("R", 1), ("T2", 1)),
@@ -77,14 +77,16 @@ EDITIONS = {
         {"+1": 20, "+2": 20, "S": 20, "R": 20, "T2": 20, "WT1": 50, "W+4": 50},
         False, True, False,
         {**_COMMON, "draw_then_play": True, "draw_when_playable": True,
-         "wild_draw4_restricted": True, "draw_until_playable": False}, (2, 6)),
+         "wild_draw4_restricted": True, "draw_until_playable": False, "no_bluff": False},
+        (2, 6)),
     "attack": EditionData(
         False, False, (("R", 1), ("H2", 2), ("S", 2), ("DA", 2)),
         (("W", 4), ("WAA", 4), ("WC", 3), ("WH4", 1)),
         {"R": 20, "S": 20, "H2": 20, "WH4": 40, "DA": 30, "W": 50, "WAA": 50, "WC": 50},
         True, False, False,
         {**_COMMON, "draw_then_play": False, "draw_when_playable": True,
-         "skip_reverse_extra_turn": "two-player", "wild_customizable": "wild"}, (2, 10)),
+         "skip_reverse_extra_turn": "two-player", "wild_customizable": "wild",
+         "no_bluff": False}, (2, 10)),
     "attack-1999": EditionData(
         False, False, (("H2", 2), ("R", 2), ("S", 2), ("DA", 1), ("TH", 1)),
         (("W", 4), ("WAH", 2), ("WHF", 2)),

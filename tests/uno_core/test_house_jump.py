@@ -142,6 +142,27 @@ def test_a_jumped_in_seven_under_seven_zero_names_its_seat():
     assert of(fx, "hands_traded")[0].seat == 2 and s.counts[2] == 2
 
 
+def test_a_jump_in_during_a_pending_stack_joins_it_and_passes_the_total_on():
+    # stack_draws: seat 0's R+2 waits for seat 1 to stack or take; seat 2 jumps in with
+    # the other R+2: the stack grows to 4 and waits for seat 3; seat 1 is passed over
+    s = position("classic", hands=["R+2 B1 B2", "G1 G2", "R+2 Y2 Y3", "B5 B6"],
+                 discard="R5", pile="G5 G6 G7 G8 G9",
+                 options={"jump_in": True, "stack_draws": "same"})
+    s, _ = run(s, Play(0, c("R+2")))
+    assert s.stack == (2, 1) and jumped(s, 2, "R+2")
+    s, fx = run(s, Play(2, c("R+2")))
+    assert s.stack == (4, 3) and s.to_act == 3 and not of(fx, "dispense")
+    s, fx = run(s, Draw(3))  # seat 3 cannot stack: it takes the total
+    assert of(fx, "dispense") == [Dispense(3, 4)] and s.counts == (2, 2, 2, 6)
+    assert s.to_act == 0 and s.stack == ()
+    # at a launcher the stack is not owed yet either: a jumped-in Hit 2 joins it
+    a = position("attack", hands=["RH2 B1 B2", "G1 G2", "RH2 Y2 Y3", "B5 B6"],
+                 discard="R5", pile="G5 G6 G7 G8 G9",
+                 options={"jump_in": True, "stack_draws": "same"})
+    a, _ = run(a, Play(0, c("RH2")), Play(2, c("RH2")))
+    assert a.stack == (4, 3) and a.to_act == 3 and not a.queue
+
+
 @pytest.mark.parametrize("edition", ["classic", "power", "attack", "extreme"])
 def test_the_kernel_hands_jump_in_matches_to_the_engine(edition):
     # the uniform policy plays for the seat to act only; the listing offers the jumps

@@ -45,6 +45,7 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
+from uno_core.house_draw import PASS_REFUSED, drawing
 from uno_core.house_jump import jumpers, take_over
 from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_rules import allowed, must_play_drawn, play_refusal
@@ -261,6 +262,8 @@ def _check_seat(s: State, action: Action, phases: tuple[str, ...], what: str) ->
 
 
 def _can_draw(s: State, seat: int) -> bool:
+    if drawing(s) and not s._queue and s.to_act == seat == s.actor:
+        return s.table or not _drawn_playable(s, seat)  # draw_until_playable: again
     if not (s.phase == "play" and not s._queue and s.to_act == seat == s.actor):
         return False
     if s.options.draw_when_playable or s.table or s.stack:
@@ -492,7 +495,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
     pile = s._pile
-    if pile and not s.tables.launcher:
+    if pile and not s.tables.launcher and not s.options.draw_until_playable:
         # simulation (a table-mode pile is empty), a pile edition: the usual draw
         card = pile.pop()
         s._hands[seat].append(card.id)
@@ -542,6 +545,8 @@ _DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
 
 def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
     _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
+    if drawing(s):
+        raise IllegalAction(a, PASS_REFUSED)
     if s.options.forced_play and must_play_drawn(s, _drawn_playable(s, a.seat)):
         raise IllegalAction(a, "a drawn card that fits must be played (forced_play)")
     _pass(s, a, fx)
@@ -1065,7 +1070,10 @@ def legal_actions(state: State) -> list[Action]:
             cache = _variant_map(s, seat)
             for card in playable:
                 out.extend(_cached_variants(s, seat, card, cache))
-            if s.phase != "play":
+            if drawing(s):  # draw_until_playable: the drawn card that fits, or draw again
+                if s.table or not playable:
+                    out.append(s.tables.draw_action[seat])
+            elif s.phase != "play":
                 if not must_play_drawn(s, playable):
                     out.append(_PASS[seat])
             elif s.options.draw_when_playable or s.table or not playable or s.stack:

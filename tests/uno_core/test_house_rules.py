@@ -25,8 +25,9 @@ from uno_core import (
     snapshot,
 )
 from uno_core.actions import Eject
-from uno_core.effects import Dispense, OwePresses, PlayerSkipped, ProtectionUsed
+from uno_core.effects import CardPlayed, Dispense, OwePresses, PlayerSkipped, ProtectionUsed
 from uno_core.options import NOT_YET, option_from_text, preset_options
+from uno_core.record import FormatError
 from uno_core.scenario import parse_scenario, run_scenario
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "docs" / "scenarios"
@@ -117,6 +118,19 @@ def test_stack_wild_hit4_and_hit2_cross_on_attack():
                  options={"stack_draws": "cross"})
     s, _ = run(s, Play(0, c("RH2")), Play(1, c("WH4"), colour="Y"))
     assert s.stack == (6, 2) and legal_actions(s) == [Press(2)]
+
+
+def test_stack_wild_customizable_stacks_as_the_card_it_acts_as():
+    s = position("attack", hands=["RH2 R1 R3", "WC B5 B6", "Y1 Y2"], discard="R7", pile=LOAD,
+                 options={"stack_draws": "same", "wild_customizable": "hit-2"})
+    s, _ = run(s, Play(0, c("RH2")))
+    assert plays(s) == ["WC"]
+    s, _ = run(s, Play(1, c("WC"), colour="Y"))
+    assert s.stack == (4, 2)
+    plain = position("attack", hands=["RH2 R1 R3", "WC B5 B6", "Y1 Y2"], discard="R7",
+                     pile=LOAD, options={"stack_draws": "cross"})  # WC as a plain Wild
+    plain, _ = run(plain, Play(0, c("RH2")))
+    assert plays(plain) == []
 
 
 def test_stack_extreme_hit2_stacks_in_table_mode():
@@ -386,3 +400,19 @@ def test_option_from_text_types_the_value_by_the_option():
                       ("no_bluff=2", "expected true or false"), ("nope=1", "unknown option")):
         with pytest.raises(OptionError, match=says):
             option_from_text(bad)
+
+
+def test_stack_scenario_file_onto_a_protected_seat_in_power_table_mode():
+    text = (SCENARIOS / "power-stack-protected.toml").read_text(encoding="utf-8")
+    scenario = parse_scenario(text)
+    assert public_state(scenario.start)["stack"] == {"count": 4, "unit": "cards", "seat": 1}
+    done = run_scenario(scenario)
+    assert list(done.effects) == [CardPlayed(1, c("B+2")), ProtectionUsed(2, "N", c("B+2"))]
+    assert done.state.stack == () and done.state.to_act == 2
+    assert done.state.counts == (4, 2, 5)
+    for bad, says in (("stack = [4, 1]\n", "stack = [4, 0]\n"),
+                      ('options = { stack_draws = "same" }', "options = {}"),
+                      ('top = "G+2"', 'top = "G5"'),
+                      ("stack = [4, 1]\n", "stack = [4]\n")):
+        with pytest.raises(FormatError, match="stack"):
+            parse_scenario(text.replace(bad, says))

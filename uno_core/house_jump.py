@@ -88,7 +88,7 @@ def jumpers(s: State) -> list[int]:
 
 def take_over(s: State, seat: int) -> None:
     """The jumper's play counts as his turn: the turn of the seat to act ends unplayed."""
-    s.turn = s.actor = seat
+    s.turn = s.actor = s.to_act = seat  # (a victim who was to act is prompted anew)
     s.phase = "play"
     s.drawn = ()
     s.skip_pending = 0

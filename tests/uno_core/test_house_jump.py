@@ -18,7 +18,7 @@ from uno_core import (
     position,
     snapshot,
 )
-from uno_core.effects import CardPlayed, Dispense
+from uno_core.effects import CardPlayed, Dispense, Prompt
 from uno_core.kernel import run_random
 
 JUMP = {"jump_in": True}
@@ -85,6 +85,15 @@ def test_a_draw_card_jumped_in_hits_the_seat_after_the_jumper():
     assert of(fx, "dispense") == [Dispense(1, 2)] and s.to_act == 2
     s, fx = run(s, Play(3, c("R+2")))  # seat 2 loses its turn; seat 0 draws two
     assert of(fx, "dispense") == [Dispense(0, 2)] and s.to_act == 1
+
+
+def test_the_seat_to_act_hit_by_a_jump_in_is_prompted_to_press():
+    # play goes right (-1): seat 1 is to act; seat 2 jumps in with the other Hit 2, whose
+    # victim is seat 1 again: its turn is gone, it now owes two presses
+    s = position("attack", hands=["B1 B2", "G1 G2", "RH2 Y2 Y3"], discard="RH2", turn=1,
+                 direction=-1, pile="G5 G6 G7 G8 G9", options=JUMP)
+    s, fx = run(s, Play(2, c("RH2")))
+    assert of(fx, "prompt") == [Prompt(1, "press")] and s.to_act == 1 and s.queue
 
 
 def test_two_seats_declare_at_once_the_first_declaration_wins():

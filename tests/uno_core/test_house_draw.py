@@ -3,6 +3,7 @@ one card at a time until it draws a playable card, which it then plays. Rows of
 docs/rules.md (``D::``)."""
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +25,7 @@ from uno_core import (
 )
 from uno_core.effects import Dispense, Prompt
 from uno_core.kernel import run_random
+from uno_core.scenario import parse_scenario, run_scenario
 
 UNTIL = {"draw_until_playable": True}
 
@@ -120,3 +122,11 @@ def test_the_kernel_hands_draw_until_playable_matches_to_the_engine(edition):
     kernel = new_match(edition, 3, options)
     run_random(kernel, random.Random(5), random.Random(6), 6)
     assert snapshot(kernel) == snapshot(checked)
+
+
+def test_the_draw_until_playable_scenario_file():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" /
+            "classic-draw-until-playable.toml").read_text(encoding="utf-8")
+    done = run_scenario(parse_scenario(text))
+    assert done.state.hands[0] == cs("B1 B2 Y8 G7") and done.state.to_act == 1
+    assert done.state.top == c("R9")

@@ -2,6 +2,7 @@
 turn; play goes on from the jumper. Rows of docs/rules.md (``J::``)."""
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -13,13 +14,16 @@ from uno_core import (
     Draw,
     Play,
     Press,
+    apply,
     legal_actions,
     new_match,
     position,
     snapshot,
 )
+from uno_core.bots import HeuristicBot, RandomBot, play_match
 from uno_core.effects import CardPlayed, Dispense, Prompt
 from uno_core.kernel import run_random
+from uno_core.scenario import parse_scenario, run_scenario
 
 JUMP = {"jump_in": True}
 HANDS = ["R7 B1 B2", "G1 G2", "R7 Y2 Y3", "B5 B6"]
@@ -172,6 +176,20 @@ def test_a_jump_in_during_a_pending_stack_joins_it_and_passes_the_total_on():
     assert a.stack == (4, 3) and a.to_act == 3 and not a.queue
 
 
+@pytest.mark.parametrize("bot", [HeuristicBot, RandomBot])
+def test_bots_jump_in_and_the_match_replays(bot):
+    # the bots that play simulate's and the tests' matches use the rule too: a seat
+    # holding the top card's twin jumps in (HeuristicBot always, RandomBot sometimes)
+    rng = random.Random(3)
+    options = {"jump_in": True, "seven_zero": True, "target_score": 300}
+    log = play_match("classic", 4, [bot(rng) for _ in range(4)], rng, options=options)
+    state, jumps = new_match("classic", 4, options), 0
+    for a in log.actions:
+        jumps += isinstance(a, Play) and a.seat != state.to_act
+        state, _ = apply(state, a)
+    assert log.state.over and jumps > 0 and snapshot(state) == snapshot(log.state)
+
+
 @pytest.mark.parametrize("edition", ["classic", "power", "attack", "extreme"])
 def test_the_kernel_hands_jump_in_matches_to_the_engine(edition):
     # the uniform policy plays for the seat to act only; the listing offers the jumps
@@ -180,3 +198,11 @@ def test_the_kernel_hands_jump_in_matches_to_the_engine(edition):
     kernel = new_match(edition, 4, options)
     run_random(kernel, random.Random(11), random.Random(12), 6)
     assert snapshot(kernel) == snapshot(checked)
+
+
+def test_the_jump_in_scenario_file():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" /
+            "classic-jump-in.toml").read_text(encoding="utf-8")
+    done = run_scenario(parse_scenario(text))
+    assert list(done.effects) == [CardPlayed(2, c("R7"))]
+    assert done.state.to_act == 3 and done.state.counts == (2, 2, 2, 2)

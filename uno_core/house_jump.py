@@ -1,7 +1,9 @@
 """House rule ``jump_in`` (issue 12): a card identical to the top card, played out of turn.
 
 A seat that is not to act plays a card identical to the top card (the same card: colour,
-face and, in Power, the same power symbol or none) with a normal ``Play``; play goes on
+face and, in Power, the same power symbol or none: Power's 1-8 come once with a symbol
+and once without per colour, so there only the 9s, Draw 1, Draw 2 and Skip have a twin)
+with a normal ``Play``; play goes on
 from the jumper as if it were his turn (his card's effect counts from his seat). The
 first declaration wins: the table applies them in journal order, and no deck holds more
 than two copies of a coloured card, so once one seat has jumped in every copy is on the

@@ -2,13 +2,11 @@
 one card at a time until it draws a playable card, which it then plays. Rows of
 docs/rules.md (``D::``)."""
 
-import random
-from pathlib import Path
 
 import pytest
 
 from tests.uno_core.scen import c, cs, illegal, of, run
-from tests.uno_core.test_house_swaps import played_with_effects
+from tests.uno_core.test_house_swaps import kernel_agrees, scenario_file
 from uno_core import (
     CHANCE,
     Draw,
@@ -19,13 +17,9 @@ from uno_core import (
     get_edition,
     legal_actions,
     make_options,
-    new_match,
     position,
-    snapshot,
 )
 from uno_core.effects import Dispense, Prompt
-from uno_core.kernel import run_random
-from uno_core.scenario import parse_scenario, run_scenario
 
 UNTIL = {"draw_until_playable": True}
 
@@ -116,17 +110,11 @@ def test_a_pending_stack_is_taken_with_one_draw_not_drawn_until_playable():
 
 @pytest.mark.parametrize("edition", ["classic", "power"])
 def test_the_kernel_hands_draw_until_playable_matches_to_the_engine(edition):
-    options = {"target_score": 100000, **UNTIL}
-    checked, names = played_with_effects(edition, 3, options, 6, 5)
+    names = kernel_agrees(edition, 3, {"target_score": 100000, **UNTIL}, 6, 5)
     assert names["prompt"] and names["dispense"]
-    kernel = new_match(edition, 3, options)
-    run_random(kernel, random.Random(5), random.Random(6), 6)
-    assert snapshot(kernel) == snapshot(checked)
 
 
 def test_the_draw_until_playable_scenario_file():
-    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" /
-            "classic-draw-until-playable.toml").read_text(encoding="utf-8")
-    done = run_scenario(parse_scenario(text))
+    done = scenario_file("classic-draw-until-playable.toml")
     assert done.state.hands[0] == cs("B1 B2 Y8 G7") and done.state.to_act == 1
     assert done.state.top == c("R9")

@@ -2,12 +2,11 @@
 turn; play goes on from the jumper. Rows of docs/rules.md (``J::``)."""
 
 import random
-from pathlib import Path
 
 import pytest
 
 from tests.uno_core.scen import c, illegal, of, run
-from tests.uno_core.test_house_swaps import played_with_effects
+from tests.uno_core.test_house_swaps import kernel_agrees, scenario_file
 from uno_core import (
     Accept,
     Catch,
@@ -22,8 +21,6 @@ from uno_core import (
 )
 from uno_core.bots import HeuristicBot, RandomBot, play_match
 from uno_core.effects import CardPlayed, Dispense, Prompt
-from uno_core.kernel import run_random
-from uno_core.scenario import parse_scenario, run_scenario
 
 JUMP = {"jump_in": True}
 HANDS = ["R7 B1 B2", "G1 G2", "R7 Y2 Y3", "B5 B6"]
@@ -193,16 +190,10 @@ def test_bots_jump_in_and_the_match_replays(bot):
 @pytest.mark.parametrize("edition", ["classic", "power", "attack", "extreme"])
 def test_the_kernel_hands_jump_in_matches_to_the_engine(edition):
     # the uniform policy plays for the seat to act only; the listing offers the jumps
-    options = {"target_score": 100000, **JUMP}
-    checked, names = played_with_effects(edition, 4, options, 6, 11)
-    kernel = new_match(edition, 4, options)
-    run_random(kernel, random.Random(11), random.Random(12), 6)
-    assert snapshot(kernel) == snapshot(checked)
+    kernel_agrees(edition, 4, {"target_score": 100000, **JUMP}, 6, 11)
 
 
 def test_the_jump_in_scenario_file():
-    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" /
-            "classic-jump-in.toml").read_text(encoding="utf-8")
-    done = run_scenario(parse_scenario(text))
+    done = scenario_file("classic-jump-in.toml")
     assert list(done.effects) == [CardPlayed(2, c("R7"))]
     assert done.state.to_act == 3 and done.state.counts == (2, 2, 2, 2)

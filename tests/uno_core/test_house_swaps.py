@@ -169,9 +169,7 @@ def test_every_edition_accepts_seven_zero(edition):
 
 
 def test_the_seven_zero_scenario_file():
-    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" /
-            "classic-seven-zero.toml").read_text(encoding="utf-8")
-    done = run_scenario(parse_scenario(text))
+    done = scenario_file("classic-seven-zero.toml")
     # after the 7: (Y1-4, R0 G1 G2, B1 B2); after the 0, left: seat 1's G1 G2 to seat 2
     assert done.state.hands == (cs("B1 B2"), cs("Y1 Y2 Y3 Y4"), cs("G1 G2"))
     assert [e for e in done.effects if e.name.startswith("hands")] == [HandsPassed(1)]
@@ -194,12 +192,25 @@ def played_with_effects(edition, seats, options, rounds, seed):
     return state, names
 
 
+def kernel_agrees(edition, seats, options, rounds, seed):
+    """The kernel plays the checked path's match (seeds `seed`, `seed + 1`); returns the
+    checked path's effect names."""
+    checked, names = played_with_effects(edition, seats, options, rounds, seed)
+    kernel = new_match(edition, seats, options)
+    run_random(kernel, random.Random(seed), random.Random(seed + 1), rounds)
+    assert snapshot(kernel) == snapshot(checked)
+    return names
+
+
+def scenario_file(name):
+    """run_scenario of docs/scenarios/`name`."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "scenarios" / name
+            ).read_text(encoding="utf-8")
+    return run_scenario(parse_scenario(text))
+
+
 @pytest.mark.parametrize("edition", ["classic", "power", "attack", "extreme"])
 def test_the_kernel_hands_seven_zero_matches_to_the_engine(edition):
-    options = {"target_score": 100000, **SEVEN_ZERO}
-    checked, names = played_with_effects(edition, 4, options, 6, 7)
+    names = kernel_agrees(edition, 4, {"target_score": 100000, **SEVEN_ZERO}, 6, 7)
     assert names["hands_traded"] > 0
     assert (names["hands_passed"] > 0) == (edition in ("classic", "extreme"))
-    kernel = new_match(edition, 4, options)
-    run_random(kernel, random.Random(7), random.Random(8), 6)
-    assert snapshot(kernel) == snapshot(checked)

@@ -27,6 +27,8 @@ _TURN = r"\(to act: (?P<to_act>-?\d+), phase (?P<phase>\w+)\)"
 RULES: list[tuple[re.Pattern[str], str]] = [(re.compile(p + r"\Z"), key) for p, key in [
     (r"it is not seat (?P<seat>-?\d+)'s turn to play " + _TURN, "rule.not_your_turn"),
     (r"no " + _CARD + r" is left unseen: it cannot be in a hand", "rule.all_seen"),
+    (r"no " + _CARD + r" is left unseen: an earlier jump-in laid the last one \(the first "
+     r"declaration wins\)", "rule.jump_first"),
     (r"no " + _CARD + r" is left unseen", "rule.not_unseen"),
     (r"(?P<what>hand entry|four-tower discard): no " + _CARD + r" is left unseen \(all copies "
      r"are public since the last reshuffle\)", "rule.public"),
@@ -66,6 +68,22 @@ RULES: list[tuple[re.Pattern[str], str]] = [(re.compile(p + r"\Z"), key) for p, 
     (r"seat (?P<seat>-?\d+) holds (?P<count>\d+) cards, not (?P<given>\d+)", "rule.hand_count"),
     (r"lay all cards but one: (?P<count>\d+) cards", "rule.all_but_one"),
     (r"the match is over", "rule.match_over"),
+    # house rules (issue 12)
+    (r"a " + _CARD + r" only with no (?P<colour>\w) card in hand \(no_bluff\)", "rule.no_bluff"),
+    (r"a drawn card that fits must be played \(forced_play\)", "rule.forced_play"),
+    (r"a stack of (?P<count>\d+) (?P<unit>cards|presses) is pending on seat (?P<seat>-?\d+): "
+     r"answer with .* or take them \(stack_draws='\w+'\)", "rule.stack_pending"),
+    (r"draw_until_playable: play the drawn card if it fits, else draw again; .*",
+     "rule.draw_until"),
+    (r"no jump-in in phase (?P<phase>\w+)", "rule.jump_phase"),
+    (r"no jump-in on a wild: its colour was named, no card in a hand carries it",
+     "rule.jump_wild"),
+    (r"no jump-in while draws or presses are owed: they come first", "rule.jump_owed"),
+    (r"nobody may go out on an action or wild card like " + _CARD + r" \(no_action_finish\)",
+     "rule.no_action_finish"),
+    (r"out of turn only a card identical to the top card (?P<top>\S+) may be played "
+     r"\(jump_in\), not " + _CARD, "rule.jump_identical"),
+    (r"there is no seat (?P<number>-?\d+)", "rule.no_seat"),
     (r"no chance outcome is due \(to act: seat (?P<to_act>-?\d+)\)", "rule.no_chance"),
 ]]
 _SEATS = ("seat", "to_act")
@@ -123,6 +141,22 @@ RULE_WORDS: dict[str, dict[str, str]] = {
         "rule.all_but_one": "lay all cards but one: {count} cards",
         "rule.match_over": "the match is over",
         "rule.no_chance": "the table waits for no card or count now (to act: {to_act})",
+        "rule.jump_first": "no {card} is left: an earlier jump-in laid the last one (the "
+                           "first declaration wins)",
+        "rule.no_bluff": "a {card} only with no {colour} card in hand (no bluffing)",
+        "rule.forced_play": "a drawn card that fits must be played",
+        "rule.stack_pending": "a stack of {count} {unit} is pending on {seat}: answer with a "
+                              "draw card or take them",
+        "rule.unit.cards": "cards",
+        "rule.unit.presses": "presses",
+        "rule.draw_until": "play the drawn card if it fits, else draw again",
+        "rule.jump_phase": "no jump-in now ({phase})",
+        "rule.jump_wild": "no jump-in on a wild",
+        "rule.jump_owed": "no jump-in while draws or presses are owed: they come first",
+        "rule.no_action_finish": "nobody may go out on an action or wild card like {card}",
+        "rule.jump_identical": "out of turn only a card identical to the top card {top} may be "
+                               "played, not {card}",
+        "rule.no_seat": "there is no such seat ({number})",
     },
     "de": {
         "rule.the_table": "der Tisch",
@@ -178,6 +212,24 @@ RULE_WORDS: dict[str, dict[str, str]] = {
         "rule.match_over": "das Spiel ist vorbei",
         "rule.no_chance": "der Tisch wartet jetzt auf keine Karte und keine Anzahl (dran: "
                           "{to_act})",
+        "rule.jump_first": "keine {card} mehr übrig: ein früheres Reinwerfen hat die letzte "
+                           "gelegt (wer zuerst meldet, gewinnt)",
+        "rule.no_bluff": "eine {card} nur ohne {colour}-Karte auf der Hand (kein Bluff)",
+        "rule.forced_play": "eine gezogene Karte, die passt, muss gelegt werden",
+        "rule.stack_pending": "auf {seat} liegt ein Stapel von {count} {unit}: mit einer "
+                              "Ziehkarte antworten oder alle nehmen",
+        "rule.unit.cards": "Karten",
+        "rule.unit.presses": "Drücken",
+        "rule.draw_until": "die gezogene Karte legen, wenn sie passt, sonst weiter ziehen",
+        "rule.jump_phase": "jetzt kein Reinwerfen ({phase})",
+        "rule.jump_wild": "kein Reinwerfen auf eine Farbwahlkarte",
+        "rule.jump_owed": "kein Reinwerfen, solange Karten oder Drücke offen sind: die kommen "
+                          "zuerst",
+        "rule.no_action_finish": "niemand darf mit einer Aktions- oder Farbwahlkarte wie "
+                                 "{card} ausgehen",
+        "rule.jump_identical": "außer der Reihe nur eine Karte gleich der obersten {top}, "
+                               "nicht {card}",
+        "rule.no_seat": "diesen Platz gibt es nicht ({number})",
     },
 }
 
@@ -195,5 +247,9 @@ def say_rule(rule: str, words: _Words) -> str:
                 values[name] = words.seat(seat) if seat >= 0 else words("rule.the_table")
         if "what" in values:
             values["what"] = words(f"rule.what.{values['what']}")
+        if "unit" in values:
+            values["unit"] = words(f"rule.unit.{values['unit']}")
+        if "number" in values:  # a seat the table does not have: counted from 1 as shown
+            values["number"] = int(str(values["number"])) + 1
         return words(key, **values)
     return _ENGINE_SEAT.sub(lambda m: words.seat(int(m.group(1))), rule)

@@ -16,11 +16,21 @@ from firmware.rule_words import RULES, say_rule
 from tests.uno_core.lockstep import random_action, to_new
 
 
-def engine_refusals(edition: str, mode: str, games: int = 2, steps: int = 300) -> set[str]:
-    rng = random.Random(f"{edition}-{mode}")
+# every house rule of issue 12 the engine plays, on where the edition has it
+HOUSE = {"stack_draws": "cross", "seven_zero": True, "jump_in": True, "forced_play": True,
+         "no_bluff": True, "no_action_finish": True, "draw_until_playable": True}
+
+
+def house_rules(edition: str) -> dict[str, object]:
+    return {k: v for k, v in HOUSE.items() if k in U.EDITIONS[edition].option_defaults}
+
+
+def engine_refusals(edition: str, mode: str, games: int = 2, steps: int = 300,
+                    options: dict[str, object] | None = None) -> set[str]:
+    rng = random.Random(f"{edition}-{mode}-{sorted(options or {})}")
     rules: set[str] = set()
     for _ in range(games):
-        s = U.new_match(edition, 4, mode=mode)
+        s = U.new_match(edition, 4, options, mode=mode)
         for _ in range(steps):
             if s.over:
                 break
@@ -39,10 +49,11 @@ def engine_refusals(edition: str, mode: str, games: int = 2, steps: int = 300) -
     return rules
 
 
+@pytest.mark.parametrize("house", [False, True], ids=["seed-rules", "house-rules"])
 @pytest.mark.parametrize("mode", ["simulation", "table"])
 @pytest.mark.parametrize("edition", sorted(U.EDITIONS))
-def test_every_refusal_of_the_engine_is_said_in_both_languages(edition, mode):
-    rules = engine_refusals(edition, mode)
+def test_every_refusal_of_the_engine_is_said_in_both_languages(edition, mode, house):
+    rules = engine_refusals(edition, mode, options=house_rules(edition) if house else None)
     assert len(rules) >= 20  # the probe reaches many rules
     unknown = sorted(r for r in rules if not any(p.match(r) for p, _ in RULES))
     assert unknown == []

@@ -15,7 +15,6 @@ from firmware.messages import Words
 from firmware.rule_words import RULES, say_rule
 from tests.uno_core.lockstep import random_action, to_new
 
-
 # every house rule of issue 12 the engine plays, on where the edition has it
 HOUSE = {"stack_draws": "cross", "seven_zero": True, "jump_in": True, "forced_play": True,
          "no_bluff": True, "no_action_finish": True, "draw_until_playable": True}

@@ -68,6 +68,11 @@ def engine_figures(data: dict[str, Any], result: Result) -> None:
     else:
         result.add(Figure("RLCard, same workload", rlcard, "rounds/s"))
         result.add(at_least("ratio checked / RLCard (same run)", data["ratio"], ENGINE_RATIO))
+        for key, label in (("ratio_median", "ratio, median of paired runs"),
+                           ("ratio_with_effects", "ratio, checked path building effects"),
+                           ("simulate_ratio_median", "simulate_ratio, median of paired runs")):
+            if data.get(key) is not None:  # shown beside the judged figures, no target
+                result.add(Figure(label, data[key], "x"))
     if data.get("simulate_rounds_per_s") is None:
         result.add(Figure("simulation kernel", f"unavailable: "
                                                f"{data.get('simulate_error', '?')[:60]}",

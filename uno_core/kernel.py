@@ -47,20 +47,29 @@ from uno_core.cards import (
     BY_ID,
     COLOURS,
     DISCARD_ALL,
-    DRAW1,
-    DRAW2,
-    NUMBER,
     PROTECTING_TOWER,
-    REVERSE,
-    SKIP,
     TOWER_INDEX,
-    WILD,
     WILD_CUSTOM,
-    WILD_DRAW4,
     Card,
 )
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import apply, draw, eject, legal_actions, plain_listing, play
+from uno_core.engine import (
+    _OP_NUMBER,
+    _OP_PLAY,
+    _OP_REVERSE,
+    _OP_SKIP,
+    _OP_TAKE,
+    _OP_WILD,
+    _TAKES,
+    apply,
+    draw,
+    eject,
+    legal_actions,
+    plain_listing,
+    plain_ops,
+    play,
+    stock_rules,
+)
 from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
 from uno_core.tables import TARGETED, Tables, mask_of
@@ -105,9 +114,22 @@ def choose_random(state: State, rng: Rng) -> A.Action:
     else:
         seat = state.to_act
         picks = _candidates(legal_actions(state), seat, state._counts[seat] - 1)
-    if _STANDARD.get(type(rng)) or _standard(type(rng)):
-        return picks[rng._randbelow(len(picks))]  # type: ignore[attr-defined]
-    return picks[rng.randrange(len(picks))]
+    n = len(picks)
+    if _INLINE.get(type(rng)) or _inline(rng):  # randrange(n), inline (`_bits_source`)
+        k = n.bit_length()
+        i = rng.getrandbits(k)  # type: ignore[attr-defined]
+        while i >= n:
+            i = rng.getrandbits(k)  # type: ignore[attr-defined]
+        return picks[i]  # type: ignore[no-any-return]
+    return picks[rng.randrange(n)]
+
+
+_INLINE: dict[type, bool] = {}  # rng class -> `_bits_source` gives its getrandbits
+
+
+def _inline(rng: Rng) -> bool:
+    found = _INLINE[type(rng)] = _bits_source(rng) is not None
+    return found
 
 
 def _candidates(legal: Sequence[A.Action], seat: int, left: int) -> tuple[A.Action, ...]:
@@ -140,6 +162,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     n = s.n
     reverse_step = 2 if n == 2 and s.options.two_player_reverse_skips else 1
     plan = _plan(s)
+    stock = stock_rules(s.options)  # else every decision goes through the engine
     codes, widths, extra = plan.codes, plan.widths, plan.extra
     targeted, policy_bits = plan.targeted, plan.policy_bits
     towers_of = plan.tower if s.edition.towers else None
@@ -158,7 +181,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             else:
                 apply(s, sample_outcome(s, chance, launcher), effects=False)
             actions += 1
-        elif (s.phase == "play" and seat == s.actor == s.turn and not s._queue
+        elif (stock and s.phase == "play" and seat == s.actor == s.turn and not s._queue
               and s.exposed < 0 and not s.colour_only and not s.skip_pending
               and not s.pending and not s.drawn and s.out < 0 and s._pile):
             # plain turns with the hot state in locals, until a turn needs the engine:
@@ -316,7 +339,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     colour = card.colour or colours[i]
                     give(s, (t + d) % n, -code)
                     t = (t + 2 * d) % n
-        elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
+        elif (stock and s._queue and s.exposed < 0 and s._queue[0][1] == seat
               and s._queue[0][0] != OWE_DRAW):
             # a press this seat owes, the one action listed; the launcher ejects at once
             if getbits is None:
@@ -357,9 +380,8 @@ class _Plan:
     __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits", "tower")
 
     def __init__(self, s: State) -> None:
-        tb, ed, o, n = s.tables, s.edition, s.options, s.n
-        plays_on = o.skip_reverse_extra_turn == "always" and n > 2  # an extra turn
-        from_pile = not ed.launcher  # the next seat takes the cards, no presses
+        tb, ed, n = s.tables, s.edition, s.n
+        plain = plain_ops(s)  # what a card does when its own rule is all at stake
         self.codes = [_ENGINE] * len(BY_ID)
         self.widths = [1] * len(BY_ID)
         self.extra = [0] * len(BY_ID)
@@ -381,23 +403,17 @@ class _Plan:
             if ed.towers:
                 symbol = card.symbol or PROTECTING_TOWER.get(kind, "")
                 self.tower[card.id] = TOWER_INDEX[symbol] if symbol else -1
-            if card.kind == NUMBER:
-                code = _SYMBOL if card.symbol and ed.towers else _NUMBER
-            elif kind == SKIP and card.colour and not plays_on:
-                code = _SKIP
-            elif kind == REVERSE and card.colour and not plays_on:
-                code = _REVERSE
-            elif kind == WILD:
-                code = _WILD
-            elif kind in (DRAW1, DRAW2) and from_pile:
-                code = -1 if kind == DRAW1 else -2
-            elif kind == WILD_DRAW4 and from_pile and not o.wild_draw4_restricted:
-                code = -4
+            op = plain[card.id]
+            if op == _OP_TAKE:
+                code = -_TAKES[kind]
+            elif op == _OP_WILD or (op != _OP_PLAY and not wild):  # a wild Skip: engine
+                code = _SYMBOL if card.symbol and ed.towers else _KERNEL_CODE[op]
             self.codes[card.id] = code
         self.policy_bits = tb.choice_bits & ~mask_of(
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
 
 
+_KERNEL_CODE = {_OP_NUMBER: _NUMBER, _OP_WILD: _WILD, _OP_SKIP: _SKIP, _OP_REVERSE: _REVERSE}
 _PLANS: dict[tuple[Tables, int], _Plan] = {}
 
 

@@ -280,11 +280,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             fx.append(E.shared(E.ColourChosen, seat, p.colour))
         if p.uno:
             fx.append(E.shared(E.UnoCalled, seat))
-    s.colour = card.colour or p.colour
-    if s.pending:
-        s.pending = ()
-    if s.drawn:
-        s.drawn = ()
+    s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
     step = 1 + s.skip_pending
     if op > _OP_WILD:  # the next seat is skipped, or the direction turns
         n = s.n
@@ -501,12 +497,11 @@ def draw(s: State, seat: int, fx: Effects) -> None:
             fx.append(E.shared(E.Prompt, seat, "play_drawn"))
             settle(s, fx)
             return
+        # a legal draw: phase "play", nothing owed or drawn (the phase stays "play")
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
-        s.phase = "play"
-        s.drawn = ()
         s.colour_only = False
-        if not s._queue and s.out < 0 and s.exposed < 0 and pile:
+        if s.out < 0 and s.exposed < 0 and pile:
             s.chance = ""  # settle's quiet case
             s.to_act = t
             return

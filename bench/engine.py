@@ -11,6 +11,9 @@ RLCard's action set is the same in kind: its plays, or a draw when nothing fits.
 * The checked path (``ours``, ``ratio``): ``legal_actions`` before every decision and
   ``apply`` validating every action; shuffles and the dealer's cards are explicit chance
   outcomes. No shortcut: nothing is skipped because a list has one entry or a known order.
+  Effects are off (``apply(state, action, effects=False)``, the simulation's call; RLCard
+  builds none); ``ours_with_effects`` / ``ratio_with_effects`` time the same path
+  building every effect, in the same run.
 * The simulation kernel (``simulate``, ``simulate_ratio``): the engine's kernel
   (`simulation_kernel`, contract there) plays the same games from the same seeds;
   ``simulate_same_games`` checks the action counts agree.
@@ -19,12 +22,14 @@ RLCard's action set is the same in kind: its plays, or a draw when nothing fits.
 
 Both sides shuffle with numpy's ``RandomState`` (RLCard's generator; ours through the
 injected chance rng) and choose with ``random.Random``; the runs of the sides alternate
-and the fastest of `repeat` counts. Per edition: rounds/s and actions/s of the checked
-path (and the kernel's actions/s) with the same policy. ``--json`` prints
-``{"ours_rounds_per_s", "rlcard_rounds_per_s", "ratio", "simulate_rounds_per_s",
-"simulate_ratio", "simulate_same_games", "editions": {...}, ...}`` (a side that cannot
-run has ``null`` figures and an ``*_error``). ``--profile`` prints a cProfile of the
-checked classic run.
+and the fastest of `repeat` counts; each ``*_median`` ratio is the median over the
+repetitions of the quotient of the two runs made in the same repetition. Per edition:
+rounds/s and actions/s of the checked path building effects (as the engine before issue
+11 always does) and the kernel's actions/s, with the same policy. ``--json`` prints
+``{"ours_rounds_per_s", "rlcard_rounds_per_s", "ratio", "ratio_median",
+"ratio_with_effects", "simulate_rounds_per_s", "simulate_ratio", "simulate_same_games",
+"editions": {...}, ...}`` (a side that cannot run has ``null`` figures and an
+``*_error``). ``--profile`` prints a cProfile of the checked classic run.
 """
 from __future__ import annotations
 

@@ -800,7 +800,8 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
         # an action listed for the plain turn is legal as it stands (legal_actions is
         # the referee's one source of truth): only how to write it is left to look up
         op = listing.ops.get(id(action))
-        if op is not None:
+        if op is not None and op & listing.faces:  # listed: see Listing
+            op &= _OP_BITS
             fx: Effects = [] if effects else NOFX
             if op < _OP_PLAY:
                 play_plain(s, action, op, fx)  # type: ignore[arg-type]
@@ -880,6 +881,8 @@ _PASS = tuple(A.Pass(i) for i in range(16))
 # play_plain, the others by play, draw or _WRITERS
 _OP_NUMBER, _OP_WILD, _OP_SKIP, _OP_REVERSE, _OP_TAKE = range(1, 6)
 _OP_PLAY, _OP_DRAW, _OP_PRESS, _OP_PASS, _OP_CHALLENGE = range(6, 11)
+# a Listing.ops value: the op in the low bits, above them the tail's bit or the card's
+_OP_BITS, _TAIL_BIT, _FACE_SHIFT = 15, 16, 5
 _WRITERS = {_OP_PRESS: _press_owed, _OP_PASS: _pass, _OP_CHALLENGE: _challenge}
 _LISTED_TYPES = frozenset({A.Play, A.Draw, A.Press, A.Pass, A.Challenge, A.Accept})
 
@@ -986,7 +989,9 @@ def plain_listing(s: State) -> Listing | None:
     if found is None:
         if len(known) >= _MEMO_LIMIT:  # bounded memory: start that part of the memo anew
             known.clear()
-        found = known[key] = _new_listing(s, seat, m, 3 if c > 2 else c, index & _DRAWN > 0)
+        index += 3 if c > 2 else c
+        found = known[key] = _new_listing(s, seat, m, index & 3, index & _DRAWN > 0,
+                                          s.tables.listing_ops[s.n][index])
     return found
 
 
@@ -1011,8 +1016,9 @@ def _special_key(s: State, seat: int, m: int) -> tuple[int, ListingKey]:
     return m, key
 
 
-# listings kept per (seat, decision, hand size class): ~600 bytes each, so at most
-# ~2.5 MB each; a 4-player classic simulation fills ~2,000 per seat in 400 rounds
+# listings kept per (seat, decision, hand size class): ~270 bytes each (their ops
+# shared, Listing), so at most ~1.1 MB each; a 4-player classic simulation fills
+# ~2,000 per seat in 400 rounds
 _MEMO_LIMIT = 4096
 
 
@@ -1031,7 +1037,12 @@ def _laying_key(s: State, seat: int, key: int, laying: int) -> tuple[int, int, t
     return key, s._counts[seat], tuple([i for i in s._hands[seat] if BITS[i] & colours])
 
 
-def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
+def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool,
+                 shared: dict[int, int]) -> Listing:
+    """The listing of the faces `m` (see plain_listing). Its plays' ops go into `shared`,
+    the dict every listing of this decision shares, when every play is a cached variant
+    (made once, never freed: ids stay unique); a card with choices makes new plays,
+    and its listing gets a dict of its own."""
     tb = s.tables
     cache = _VARIANTS[2 * seat + (size == 2)]
     plain = plain_ops(s) if size >= 2 and not drawn else None
@@ -1050,14 +1061,21 @@ def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing
         if towers and op != _OP_PLAY and (op in (_OP_SKIP, _OP_TAKE) or BY_ID[i].symbol):
             op = _OP_PLAY  # a tower may protect the victim, a symbol captures one
         actions += plays
+        face = b << _FACE_SHIFT
         for p in plays:  # one card left: written plain with the call only
-            ops[id(p)] = op if size == 3 or p.uno else _OP_PLAY
+            ops[id(p)] = face | (op if size == 3 or p.uno else _OP_PLAY)
+    faces = m << _FACE_SHIFT
     if drawn:
         actions.append(_PASS[seat])
-        ops[id(_PASS[seat])] = _OP_PASS
+        ops[id(_PASS[seat])] = _OP_PASS | _TAIL_BIT
+        faces |= _TAIL_BIT
     elif tb.draw_when_playable or not m:
         actions.append(tb.draw_action[seat])
-        ops[id(tb.draw_action[seat])] = _OP_DRAW
+        ops[id(tb.draw_action[seat])] = _OP_DRAW | _TAIL_BIT
+        faces |= _TAIL_BIT
+    if all(cache.get(c.id) for c in faces_of(m)):  # every play is a cached variant
+        shared.update(ops)
+        return Listing(tuple(actions), shared, faces)
     return Listing(tuple(actions), ops)
 
 

@@ -57,7 +57,7 @@ class Tables:
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
                  "tower_bits", "special_bits", "points",
                  "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
-                 "draw_action", "listings")
+                 "draw_action", "listings", "listing_ops")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -102,6 +102,8 @@ class Tables:
         # the plain turn's listings, memoized (engine.legal_actions): per number of seats
         # a dict per (seat, hand size class) from the playable faces' mask to the listing
         self.listings: dict[int, list[dict[ListingKey, Listing]]] = {}  # by seats
+        # beside each of those dicts, the `ops` its listings share (Listing)
+        self.listing_ops: dict[int, list[dict[int, int]]] = {}
 
 
 # a listing's memo key: the playable faces' mask (with the free towers above the card
@@ -112,16 +114,25 @@ ListingKey = int | tuple[int, int, tuple[int, ...]]
 
 class Listing:
     """The plain turn's legal actions, memoized and shared (``engine.plain_listing``): the
-    `actions` in listed order, `ops` (``id`` of each listed action -> how ``apply``
-    writes it: listed means completely legal) and `picks`, free for a policy to memoize
-    what it derives from `actions` alone. Never mutate `actions`."""
+    `actions` in listed order, `ops` (``id`` of an action -> how ``apply`` writes it, in
+    the value's low bits), `faces` and `picks`, free for a policy to memoize what it
+    derives from `actions` alone. Never mutate `actions`.
 
-    __slots__ = ("actions", "ops", "picks")
+    An action is listed (so completely legal) when `ops` has it and its value shares a
+    bit with `faces`. With `faces` -1, `ops` holds exactly the listed actions. Otherwise
+    `ops` is shared by every listing of the same decision (seat, hand size class, drawn
+    card) and holds the plays of every face seen there, each value carrying its card's
+    bit (the draw, press or pass after the plays: a tail bit), and `faces` has the bits
+    of this listing's: a listing then costs a tuple, not a dict of its own."""
 
-    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int]) -> None:
+    __slots__ = ("actions", "ops", "picks", "faces")
+
+    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int],
+                 faces: int = -1) -> None:
         self.actions = actions
         self.ops = ops
         self.picks: tuple[Action, ...] | None = None
+        self.faces = faces
 
 
 def listings_for(tables: Tables, seats: int) -> list[dict[ListingKey, Listing]]:
@@ -130,6 +141,7 @@ def listings_for(tables: Tables, seats: int) -> list[dict[ListingKey, Listing]]:
     found = tables.listings.get(seats)
     if found is None:
         found = tables.listings[seats] = [{} for _ in range(8 * 16)]
+        tables.listing_ops[seats] = [{} for _ in range(8 * 16)]
     return found
 
 

@@ -277,9 +277,9 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     if fx is not NOFX:
         fx.append(_PLAYED[seat].get(card) or _played(seat, card))
         if not card.colour:
-            fx.append(E.shared(E.ColourChosen, seat, p.colour))
+            fx.append(_COLOUR_CHOSEN[seat][p.colour])
         if p.uno:
-            fx.append(E.shared(E.UnoCalled, seat))
+            fx.append(_UNO_CALLED[seat])
     s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
     step = 1 + s.skip_pending
     if op > _OP_WILD:  # the next seat is skipped, or the direction turns
@@ -287,15 +287,15 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
         if op == _OP_REVERSE:
             s.direction = d = -s.direction
             if fx is not NOFX:
-                fx.append(E.shared(E.DirectionChanged, d))
+                fx.append(_DIRECTION_CHANGED[d])
             if n == 2 and s.options.two_player_reverse_skips:
                 if fx is not NOFX:
-                    fx.append(E.shared(E.PlayerSkipped, (s.turn + d) % n))
+                    fx.append(_SKIPPED[(s.turn + d) % n])
                 step += 1
         else:
             victim = (s.turn + s.direction * step) % n
             if fx is not NOFX:
-                fx.append(E.shared(E.PlayerSkipped, victim))
+                fx.append(_SKIPPED[victim])
             step += 1
             if op == _OP_TAKE:
                 k = _TAKES[card.kind]
@@ -315,6 +315,11 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
 
 
 _TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (_OP_TAKE)
+# play_plain's effects per seat, made once (effects are immutable values)
+_COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(16))
+_UNO_CALLED = tuple(E.UnoCalled(seat) for seat in range(16))
+_SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(16))
+_DIRECTION_CHANGED = {d: E.DirectionChanged(d) for d in (1, -1)}
 
 
 def play(s: State, p: A.Play, fx: Effects) -> None:

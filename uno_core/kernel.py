@@ -16,7 +16,10 @@ wilds and (pile editions) Draw 1/2 and an unrestricted Wild Draw 4 itself: no le
 list, no action object, no check. It makes the same ``rng.randrange`` draws over the
 same plays in the listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the
 rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
-it. Any other turn (presses, a protecting tower, four towers, extra turns, challenges,
+it. Which cards it writes itself is ``engine.plain_ops``, the table by which ``apply``
+writes the plain turn; under an option those two were not written for
+(``engine.stock_rules``) every decision goes through ``choose_random`` + ``apply``. Any
+other turn (presses, a protecting tower, four towers, extra turns, challenges,
 going out, a pile about to run out, a card with a target or laid cards) writes the
 locals back and goes to the engine: ``play`` of the listed play the kernel builds,
 ``draw``, or (a turn where a tower card fits) ``choose_random`` + ``apply``. A launcher

@@ -61,7 +61,8 @@ def _script(name: str, quick: bool) -> dict[str, Any]:
 
 
 def engine_figures(data: dict[str, Any], result: Result) -> None:
-    result.add(Figure("checked path, 4-player classic", data["ours_rounds_per_s"], "rounds/s"))
+    result.add(Figure("checked path (effects off), 4-player classic", data["ours_rounds_per_s"],
+                      "rounds/s"))
     rlcard = data.get("rlcard_rounds_per_s")
     if rlcard is None:
         result.add(Figure("RLCard", f"unavailable: {data.get('rlcard_error', '?')[:60]}"))

@@ -998,7 +998,7 @@ def plain_listing(s: State) -> Listing | None:
             known.clear()
         index += 3 if c > 2 else c
         found = known[key] = _new_listing(s, seat, m, index & 3, index & _DRAWN > 0,
-                                          s.tables.listing_ops[s.n][index])
+                                          _shared_ops(s)[index])
     return found
 
 
@@ -1042,6 +1042,18 @@ def _laying_key(s: State, seat: int, key: int, laying: int) -> tuple[int, int, t
         laying ^= b
         colours |= s.tables.colour_bits[BY_ID[b.bit_length() - 1].colour]
     return key, s._counts[seat], tuple([i for i in s._hands[seat] if BITS[i] & colours])
+
+
+_SHARED_OPS: dict[tuple[Tables, int], list[dict[int, int]]] = {}
+
+
+def _shared_ops(s: State) -> list[dict[int, int]]:
+    """Beside each dict of the memo (``listings_for``), the ops its listings share."""
+    key = (s.tables, s.n)
+    found = _SHARED_OPS.get(key)
+    if found is None:
+        found = _SHARED_OPS[key] = [{} for _ in range(8 * 16)]
+    return found
 
 
 def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool,

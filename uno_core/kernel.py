@@ -155,6 +155,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     if s.table:
         raise SetupError("the simulation kernel needs simulation mode (every card known)")
     s._listed = None  # the kernel writes without asking legal_actions: a listing goes stale
+    if not stock_rules(s.options):  # a rule the loop below was not written for
+        return _through_engine(s, rng, chance, rounds, launcher)
     tb = s.tables
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     wild_restricted = tb.wild_restricted
@@ -165,7 +167,6 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     n = s.n
     reverse_step = 2 if n == 2 and s.options.two_player_reverse_skips else 1
     plan = _plan(s)
-    stock = stock_rules(s.options)  # else every decision goes through the engine
     codes, widths, extra = plan.codes, plan.widths, plan.extra
     targeted, policy_bits = plan.targeted, plan.policy_bits
     towers_of = plan.tower if s.edition.towers else None
@@ -184,7 +185,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             else:
                 apply(s, sample_outcome(s, chance, launcher), effects=False)
             actions += 1
-        elif (stock and s.phase == "play" and seat == s.actor == s.turn and not s._queue
+        elif (s.phase == "play" and seat == s.actor == s.turn and not s._queue
               and s.exposed < 0 and not s.colour_only and not s.skip_pending
               and not s.pending and not s.drawn and s.out < 0 and s._pile):
             # plain turns with the hot state in locals, until a turn needs the engine:
@@ -342,7 +343,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     colour = card.colour or colours[i]
                     give(s, (t + d) % n, -code)
                     t = (t + 2 * d) % n
-        elif (stock and s._queue and s.exposed < 0 and s._queue[0][1] == seat
+        elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
               and s._queue[0][0] != OWE_DRAW):
             # a press this seat owes, the one action listed; the launcher ejects at once
             if getbits is None:
@@ -358,6 +359,20 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
         else:
             apply(s, choose_random(s, rng), effects=False)
             actions += 1
+        done += s.round_no != before
+    return actions
+
+
+def _through_engine(s: State, rng: Rng, chance: Rng, rounds: int,
+                    launcher: LauncherModel) -> int:
+    """`run_random` with every decision through ``choose_random`` + ``apply``."""
+    actions = done = 0
+    while done < rounds and s.phase != "match_over":
+        before = s.round_no
+        action = (sample_outcome(s, chance, launcher) if s.to_act == CHANCE
+                  else choose_random(s, rng))
+        apply(s, action, effects=False)
+        actions += 1
         done += s.round_no != before
     return actions
 

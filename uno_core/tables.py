@@ -57,7 +57,7 @@ class Tables:
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
                  "tower_bits", "special_bits", "points",
                  "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
-                 "draw_action", "listings", "listing_ops")
+                 "draw_action", "listings")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -102,8 +102,6 @@ class Tables:
         # the plain turn's listings, memoized (engine.legal_actions): per number of seats
         # a dict per (seat, hand size class) from the playable faces' mask to the listing
         self.listings: dict[int, list[dict[ListingKey, Listing]]] = {}  # by seats
-        # beside each of those dicts, the `ops` its listings share (Listing)
-        self.listing_ops: dict[int, list[dict[int, int]]] = {}
 
 
 # a listing's memo key: the playable faces' mask (with the free towers above the card
@@ -141,7 +139,6 @@ def listings_for(tables: Tables, seats: int) -> list[dict[ListingKey, Listing]]:
     found = tables.listings.get(seats)
     if found is None:
         found = tables.listings[seats] = [{} for _ in range(8 * 16)]
-        tables.listing_ops[seats] = [{} for _ in range(8 * 16)]
     return found
 
 

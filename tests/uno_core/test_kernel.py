@@ -102,24 +102,3 @@ def test_the_kernel_hands_the_same_turns_to_the_engine(edition, seats, options, 
     n_checked, checked = _checked(edition, seats, options, 8, 21, launcher)
     n_kernel, kernel = _kernel(edition, seats, options, 8, 21, launcher)
     assert n_kernel == n_checked and snapshot(kernel) == snapshot(checked)
-
-
-@pytest.mark.parametrize("edition", ["classic", "power"])
-def test_an_option_the_shortcuts_do_not_know_sends_every_play_through_the_engine(
-        edition, monkeypatch):
-    from uno_core import engine, kernel, tables
-
-    options = {"target_score": 100000, "hand_size": 6}
-    stock = _checked(edition, 4, options, 10, 4)
-    # as if hand_size were a rule added after play_plain and the kernel: fresh caches,
-    # so nothing built here outlives the test
-    monkeypatch.setattr(engine, "_PLAIN_OPTIONS", engine._PLAIN_OPTIONS - {"hand_size"})
-    monkeypatch.setattr(engine, "_PLAIN_OPS", {})
-    monkeypatch.setattr(kernel, "_PLANS", {})
-    monkeypatch.setattr(tables, "_TABLES", {})
-    assert not engine.stock_rules(new_match(edition, 4, options).options)
-    assert set(engine.plain_ops(new_match(edition, 4, options))) == {engine._OP_PLAY}
-    n_checked, checked = _checked(edition, 4, options, 10, 4)
-    n_kernel, in_kernel = _kernel(edition, 4, options, 10, 4)
-    assert n_checked == n_kernel == stock[0]  # the same games, the long way round
-    assert snapshot(checked) == snapshot(in_kernel) == snapshot(stock[1])

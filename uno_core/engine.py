@@ -901,7 +901,8 @@ _PLAIN_OPTIONS = frozenset({
     "draw_then_play", "draw_when_playable", "wild_draw4_restricted", "wild_draw4_points",
     "wild_restricted", "skip_reverse_extra_turn", "two_player_reverse_skips",
     "wild_customizable", "all_hit_scope", "scoring", "target_score", "uno_penalty",
-    "forgotten_uno", "hand_size"})
+    "forgotten_uno", "hand_size",
+    "turn_timer_s", "timeout_action"})  # (issue 12's turn timer: the table's, no rule here)
 
 
 def stock_rules(options: Options) -> bool:

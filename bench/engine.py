@@ -11,6 +11,9 @@ RLCard's action set is the same in kind: its plays, or a draw when nothing fits.
 * The checked path (``ours``, ``ratio``): ``legal_actions`` before every decision and
   ``apply`` validating every action; shuffles and the dealer's cards are explicit chance
   outcomes. No shortcut: nothing is skipped because a list has one entry or a known order.
+  Effects are off (``apply(state, action, effects=False)``, the simulation's call; RLCard
+  builds none); ``ours_with_effects`` / ``ratio_with_effects`` time the same path
+  building every effect, in the same run.
 * The simulation kernel (``simulate``, ``simulate_ratio``): the engine's kernel
   (`simulation_kernel`, contract there) plays the same games from the same seeds;
   ``simulate_same_games`` checks the action counts agree.
@@ -19,12 +22,14 @@ RLCard's action set is the same in kind: its plays, or a draw when nothing fits.
 
 Both sides shuffle with numpy's ``RandomState`` (RLCard's generator; ours through the
 injected chance rng) and choose with ``random.Random``; the runs of the sides alternate
-and the fastest of `repeat` counts. Per edition: rounds/s and actions/s of the checked
-path (and the kernel's actions/s) with the same policy. ``--json`` prints
-``{"ours_rounds_per_s", "rlcard_rounds_per_s", "ratio", "simulate_rounds_per_s",
-"simulate_ratio", "simulate_same_games", "editions": {...}, ...}`` (a side that cannot
-run has ``null`` figures and an ``*_error``). ``--profile`` prints a cProfile of the
-checked classic run.
+and the fastest of `repeat` counts; each ``*_median`` ratio is the median over the
+repetitions of the quotient of the two runs made in the same repetition. Per edition:
+rounds/s and actions/s of the checked path building effects (as the engine before issue
+11 always does) and the kernel's actions/s, with the same policy. ``--json`` prints
+``{"ours_rounds_per_s", "rlcard_rounds_per_s", "ratio", "ratio_median",
+"ratio_with_effects", "simulate_rounds_per_s", "simulate_ratio", "simulate_same_games",
+"editions": {...}, ...}`` (a side that cannot run has ``null`` figures and an
+``*_error``). ``--profile`` prints a cProfile of the checked classic run.
 """
 from __future__ import annotations
 
@@ -112,23 +117,25 @@ def _chance_rng(seed: int) -> random.Random:
         return random.Random(seed)
 
 
-def run_ours(edition: str, rounds: int, seed: int,
-             engine: ModuleType = uno_core) -> tuple[int, float]:
-    """Play `rounds` rounds on the checked path; return (actions applied, seconds)."""
+def run_ours(edition: str, rounds: int, seed: int, engine: ModuleType = uno_core,
+             effects: bool = True) -> tuple[int, float]:
+    """Play `rounds` rounds on the checked path; return (actions applied, seconds).
+    ``effects=False``: ``apply(state, action, effects=False)``, the simulation's call (the
+    same checks and writes, no effect objects; the engine before issue 11 has no such
+    switch and always builds them)."""
     rng = random.Random(seed)
     chance = _chance_rng(seed)
     new_match, apply, sample_outcome = engine.new_match, engine.apply, engine.sample_outcome
     pick = choose if engine is uno_core else policy(engine)
     state = new_match(edition, WORKLOAD_SEATS, NEVER_ENDS)
-    done = actions = 0
+    stop = state.round_no + rounds  # round_no goes up by one as each round is over
+    actions = 0
     start = time.perf_counter()
-    while done < rounds:
+    while state.round_no < stop:
         action = (sample_outcome(state, chance) if state.to_act == CHANCE
                   else pick(state, rng))
-        before = state.round_no
-        state, _ = apply(state, action)
+        state, _ = apply(state, action) if effects else apply(state, action, False)
         actions += 1
-        done += state.round_no != before  # the next round starts when one is over
     return actions, time.perf_counter() - start
 
 
@@ -224,19 +231,30 @@ def _figures(actions: int, rounds: int, seconds: float) -> dict[str, float]:
             "actions_per_round": round(actions / rounds, 1)}
 
 
+def _paired_ratio(ours: list[Any], theirs: list[Any]) -> float | None:
+    """The median over repetitions of the speed ratio of two sides' runs made in the same
+    repetition (one after the other), or None when a side could not run."""
+    if not ours or not theirs or any(isinstance(r, str) for r in ours + theirs):
+        return None
+    return round(statistics.median(u / t for (_, t), (_, u) in zip(ours, theirs,
+                                                                     strict=True)), 2)
+
+
 def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
     """Every figure of this benchmark as one JSON-able dict."""
+    every: dict[str, list[Any]] = {}
     best = _best_runs(repeat, {
-        "ours": lambda: run_ours("classic", rounds, seed),
+        "ours": lambda: run_ours("classic", rounds, seed, effects=False),
         "simulate": lambda: run_simulated("classic", rounds, seed),
-        "rlcard": lambda: run_rlcard(rounds, seed)})
+        "rlcard": lambda: run_rlcard(rounds, seed),
+        "ours_with_effects": lambda: run_ours("classic", rounds, seed)}, every)
     ours = _figures(best["ours"][0], rounds, best["ours"][1])
     result: dict[str, Any] = {
         "workload": f"{WORKLOAD_SEATS}-player classic rounds, random play, seed {seed}",
         "rounds": rounds, "ours_rounds_per_s": ours["rounds_per_s"],
         "ours_actions_per_s": ours["actions_per_s"],
-        "ours_actions_per_round": ours["actions_per_round"]}
-    for side in ("rlcard", "simulate"):
+        "ours_actions_per_round": ours["actions_per_round"], "ours_effects": False}
+    for side in ("rlcard", "simulate", "ours_with_effects"):
         got = best[side]
         if isinstance(got, str):
             result.update({f"{side}_rounds_per_s": None, f"{side}_error": got})
@@ -247,8 +265,14 @@ def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
                        f"{side}_actions_per_round": f["actions_per_round"]})
     rl = result["rlcard_rounds_per_s"]
     sim = result["simulate_rounds_per_s"]
+    fx = result["ours_with_effects_rounds_per_s"]
     result["ratio"] = round(ours["rounds_per_s"] / rl, 2) if rl else None
+    result["ratio_with_effects"] = round(fx / rl, 2) if rl and fx else None
     result["simulate_ratio"] = round(sim / rl, 2) if rl and sim else None
+    theirs = every.get("rlcard", [])
+    for key, side in (("ratio", "ours"), ("ratio_with_effects", "ours_with_effects"),
+                      ("simulate_ratio", "simulate")):
+        result[f"{key}_median"] = _paired_ratio(every.get(side, []), theirs)
     # the kernel plays the checked path's games: the same seed gives the same action count
     result["simulate_same_games"] = (None if sim is None
                                      else best["simulate"][0] == best["ours"][0])
@@ -281,7 +305,8 @@ def _print(result: dict[str, Any]) -> None:
     print(f"checked  {result['ours_rounds_per_s']:>10.1f} rounds/s  "
           f"{result['ours_actions_per_s']:>10.1f} actions/s  "
           f"({result['ours_actions_per_round']} actions/round incl. chance)")
-    for side, label in (("simulate", "simulate"), ("rlcard", "rlcard")):
+    for side, label in (("ours_with_effects", "+effects"), ("simulate", "simulate"),
+                        ("rlcard", "rlcard")):
         if result[f"{side}_rounds_per_s"] is None:
             print(f"{label:<8} unavailable: {result[f'{side}_error']}")
         else:
@@ -289,10 +314,15 @@ def _print(result: dict[str, Any]) -> None:
                   f"{result[f'{side}_actions_per_s']:>10.1f} actions/s  "
                   f"({result[f'{side}_actions_per_round']} actions/round)")
     if result["ratio"] is not None:
-        print(f"ratio           {result['ratio']:.2f}  (checked / rlcard rounds per second; "
+        print(f"ratio           {result['ratio']:.2f}  (checked, effects off / rlcard rounds "
+              f"per second, fastest runs; median of paired runs {result['ratio_median']}; "
               "target >= 2)")
+    if result["ratio_with_effects"] is not None:
+        print(f"  with effects  {result['ratio_with_effects']:.2f}  (median "
+              f"{result['ratio_with_effects_median']})")
     if result["simulate_ratio"] is not None:
-        print(f"simulate_ratio  {result['simulate_ratio']:.2f}  (kernel / rlcard; target >= 3; "
+        print(f"simulate_ratio  {result['simulate_ratio']:.2f}  (kernel / rlcard; median "
+              f"{result['simulate_ratio_median']}; target >= 3; "
               f"same games as checked: {result['simulate_same_games']})")
     print(f"per edition ({result['editions_rounds']} rounds each, {WORKLOAD_SEATS} players):")
     for name, f in result["editions"].items():
@@ -310,16 +340,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=2000, help="rounds per run (2000)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--repeat", type=int, default=3,
-                        help="runs per figure; the fastest counts (3)")
+    parser.add_argument("--repeat", type=int, default=5,
+                        help="runs per figure; the fastest counts, the median of paired "
+                             "runs is shown beside it (5)")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--profile", action="store_true", help="cProfile our classic run")
+    parser.add_argument("--profile", action="store_true",
+                        help="cProfile our classic run (the ratio's: effects off)")
     args = parser.parse_args(argv)
     if args.profile:
         import cProfile
         import pstats
         prof = cProfile.Profile()
-        prof.runcall(run_ours, "classic", args.rounds, args.seed)
+        prof.runcall(run_ours, "classic", args.rounds, args.seed, effects=False)
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return 0
     result = measure(args.rounds, args.seed, args.repeat)

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields
 from itertools import combinations
+from operator import itemgetter
 from typing import Any
 
 from uno_core import actions as A
@@ -59,7 +61,7 @@ from uno_core.matching import (
     symbol_forbid,
     tower_count,
 )
-from uno_core.options import AT_PLAY, make_options
+from uno_core.options import AT_PLAY, Options, make_options
 from uno_core.state import (
     MODES,
     OWE_DRAW,
@@ -74,6 +76,7 @@ from uno_core.tables import (
     TARGETED,
     Listing,
     ListingKey,
+    Tables,
     listings_for,
     mask_of,
     tables_for,
@@ -279,12 +282,15 @@ def _drawn_playable(s: State, seat: int) -> list[Card]:
 
 # -- plays ------------------------------------------------------------------------------
 
-def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
-    """`play` for its most common case, written out: simulation, the plain turn (phase
-    "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only turn),
-    the seat to act plays a plain number card (no symbol) keeping two cards or more.
-    It must be legal."""
-    s._listed = None
+def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
+    """`play` for the plain turn's common cards, written out: simulation, the seat to act
+    (phase "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only
+    turn) plays a card listed with `op` (``plain_ops``: a number, a plain Wild, a Skip, a
+    Reverse, or a card whose next seat takes cards from the pile and is skipped), no
+    tower at stake, and keeps two cards or more, or one with the UNO call. It must be
+    legal."""
+    seat = p.seat
+    card = p.card
     hand = s._hands[seat]
     i = card.id
     hand.remove(i)
@@ -294,18 +300,50 @@ def play_number(s: State, seat: int, card: Card, fx: Effects) -> None:
     s._disc.append(card)
     if fx is not NOFX:
         fx.append(_PLAYED[seat].get(card) or _played(seat, card))
-    s.colour = card.colour
-    if s.pending:
-        s.pending = ()
-    if s.drawn:
-        s.drawn = ()
-    s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+        if not card.colour:
+            fx.append(_COLOUR_CHOSEN[seat][p.colour])
+        if p.uno:
+            fx.append(_UNO_CALLED[seat])
+    s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
+    step = 1 + s.skip_pending
+    if op > _OP_WILD:  # the next seat is skipped, or the direction turns
+        n = s.n
+        if op == _OP_REVERSE:
+            s.direction = d = -s.direction
+            if fx is not NOFX:
+                fx.append(_DIRECTION_CHANGED[d])
+            if n == 2 and s.options.two_player_reverse_skips:
+                if fx is not NOFX:
+                    fx.append(_SKIPPED[(s.turn + d) % n])
+                step += 1
+        else:
+            victim = (s.turn + s.direction * step) % n
+            if fx is not NOFX:
+                fx.append(_SKIPPED[victim])
+            step += 1
+            if op == _OP_TAKE:
+                k = _TAKES[card.kind]
+                if len(s._pile) <= k:  # the pile runs out: settle owes the rest
+                    s._queue.append((OWE_DRAW, victim, k, ""))
+                else:
+                    give(s, victim, k)
+                    if fx is not NOFX:
+                        fx.append(E.shared(E.Dispense, victim, k))
+    s.turn = s.actor = t = (s.turn + s.direction * step) % s.n
     s.skip_pending = 0
-    if s.out < 0 and s._pile:
+    if s.out < 0 and s._pile and not s._queue:
         s.chance = ""  # settle's quiet case (nothing owed, no UNO window: as before)
         s.to_act = t
         return
     settle(s, fx)
+
+
+_TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (_OP_TAKE)
+# play_plain's effects per seat, made once (effects are immutable values)
+_COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(16))
+_UNO_CALLED = tuple(E.UnoCalled(seat) for seat in range(16))
+_SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(16))
+_DIRECTION_CHANGED = {d: E.DirectionChanged(d) for d in (1, -1)}
 
 
 def play(s: State, p: A.Play, fx: Effects) -> None:
@@ -313,8 +351,8 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     s._listed = None
     seat = p.seat
     card = p.card
-    if s.exposed >= 0 and seat != s.exposed:
-        s.exposed = -1
+    if s.exposed >= 0:
+        _close_window(s, seat)
     kind = card.kind
     laid = p.laid
     guilty = False
@@ -420,6 +458,14 @@ def _one_card_left(s: State, seat: int, called: bool, fx: Effects, keeps: bool =
         s.exposed = seat
 
 
+def _close_window(s: State, seat: int) -> None:
+    """`seat` acts on its turn while a forgotten UNO is open (the caller tested
+    ``s.exposed >= 0``, so the usual turn pays nothing more): the window closes unless
+    `seat` is the player who forgot (seed 000: until the next player starts a turn)."""
+    if seat != s.exposed:
+        s.exposed = -1
+
+
 def _no_window(s: State, a: A.CallUno | A.Catch) -> str:
     if s.options.forgotten_uno == AT_PLAY:
         return ("UNO is called before the second-to-last card is laid, with the play; a "
@@ -482,18 +528,18 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
 
 def _press_owed(s: State, a: Action, fx: Effects) -> None:
     """The writing half of a press the seat to act owes: the launcher ejects next."""
-    if s.exposed >= 0 and a.seat != s.exposed:
-        s.exposed = -1
+    if s.exposed >= 0:
+        _close_window(s, a.seat)
     s.to_act = CHANCE
     s.chance = "eject"
     fx.append(E.shared(E.Prompt, CHANCE, "eject"))
 
 
 def draw(s: State, seat: int, fx: Effects) -> None:
-    """The writing half of a turn's draw or press: it must be legal."""
-    s._listed = None
-    if s.exposed >= 0 and seat != s.exposed:
-        s.exposed = -1
+    """The writing half of a turn's draw or press: it must be legal (its callers hold
+    no listing for `s`)."""
+    if s.exposed >= 0:
+        _close_window(s, seat)
     pile = s._pile
     if pile and not s.tables.launcher and not s.options.draw_until_playable:
         # simulation (a table-mode pile is empty), a pile edition: the usual draw
@@ -511,12 +557,11 @@ def draw(s: State, seat: int, fx: Effects) -> None:
             fx.append(E.shared(E.Prompt, seat, "play_drawn"))
             settle(s, fx)
             return
+        # a legal draw: phase "play", nothing owed or drawn (the phase stays "play")
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
-        s.phase = "play"
-        s.drawn = ()
         s.colour_only = False
-        if not s._queue and s.out < 0 and s.exposed < 0 and pile:
+        if s.out < 0 and s.exposed < 0 and pile:
             s.chance = ""  # settle's quiet case
             s.to_act = t
             return
@@ -586,8 +631,8 @@ def _apply_challenge(s: State, a: A.Challenge | A.Accept, fx: Effects) -> None:
 
 
 def _challenge(s: State, a: Action, fx: Effects) -> None:
-    if s.exposed >= 0 and a.seat != s.exposed:
-        s.exposed = -1
+    if s.exposed >= 0:
+        _close_window(s, a.seat)
     if isinstance(a, A.Accept):
         player = s.pending[0] if s.pending else s.turn
         s.pending = ()
@@ -744,8 +789,9 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
         else:
             unseen_add(s, cards)
         s._pcount = len(cards)
-    else:  # (a comprehension: mapping tuple.__getitem__ costs 2.5 times as much)
-        s._pile[:0] = [cards[i] for i in a.order]
+    else:  # one C call (half a comprehension's time); itemgetter of one index is no tuple
+        order = a.order
+        s._pile[:0] = itemgetter(*order)(cards) if len(order) > 1 else [cards[i] for i in order]
     s.chance = ""
     if starting:
         deal(s, fx)
@@ -823,10 +869,11 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
         # an action listed for the plain turn is legal as it stands (legal_actions is
         # the referee's one source of truth): only how to write it is left to look up
         op = listing.ops.get(id(action))
-        if op is not None:
+        if op is not None and op & listing.faces:  # listed: see Listing
+            op &= _OP_BITS
             fx: Effects = [] if effects else NOFX
-            if op == _OP_NUMBER:
-                play_number(s, action.seat, action.card, fx)  # type: ignore[union-attr]
+            if op < _OP_PLAY:
+                play_plain(s, action, op, fx)  # type: ignore[arg-type]
             elif op == _OP_PLAY:
                 play(s, action, fx)  # type: ignore[arg-type]
             elif op == _OP_DRAW:
@@ -903,9 +950,62 @@ _PRESS = tuple(A.Press(i) for i in range(16))
 _PASS = tuple(A.Pass(i) for i in range(16))
 
 
-_OP_NUMBER, _OP_PLAY, _OP_DRAW, _OP_PRESS, _OP_PASS, _OP_CHALLENGE = range(1, 7)
+# how apply writes a listed action (Listing.ops): the plain plays (`plain_ops`) by
+# play_plain, the others by play, draw or _WRITERS
+_OP_NUMBER, _OP_WILD, _OP_SKIP, _OP_REVERSE, _OP_TAKE = range(1, 6)
+_OP_PLAY, _OP_DRAW, _OP_PRESS, _OP_PASS, _OP_CHALLENGE = range(6, 11)
+# a Listing.ops value: the op in the low bits, above them the tail's bit or the card's
+_OP_BITS, _TAIL_BIT, _FACE_SHIFT = 15, 16, 5
 _WRITERS = {_OP_PRESS: _press_owed, _OP_PASS: _pass, _OP_CHALLENGE: _challenge}
 _LISTED_TYPES = frozenset({A.Play, A.Draw, A.Press, A.Pass, A.Challenge, A.Accept})
+
+
+# the options play_plain and the simulation kernel were written for (issue 11): with any
+# other option away from its default every play goes through `play` and the kernel
+# plays through legal_actions + apply, so no shortcut skips a rule added after it
+_PLAIN_OPTIONS = frozenset({
+    "draw_then_play", "draw_when_playable", "wild_draw4_restricted", "wild_draw4_points",
+    "wild_restricted", "skip_reverse_extra_turn", "two_player_reverse_skips",
+    "wild_customizable", "all_hit_scope", "scoring", "target_score", "uno_penalty",
+    "forgotten_uno", "hand_size",
+    "turn_timer_s", "timeout_action"})  # (issue 12's turn timer: the table's, no rule here)
+
+
+def stock_rules(options: Options) -> bool:
+    """Whether every option `play_plain` and the kernel do not know is at its default."""
+    return all(f.name in _PLAIN_OPTIONS or getattr(options, f.name) == f.default
+               for f in fields(options))
+
+
+_PLAIN_OPS: dict[tuple[Tables, int], list[int]] = {}
+
+
+def plain_ops(s: State) -> list[int]:
+    """By card id, what a play of the card does on the plain turn (the seat keeps two
+    cards or more; not the drawn card) when its own rule is all that is at stake:
+    _OP_NUMBER (the turn passes on), _OP_WILD (a colour is named, the turn passes on),
+    _OP_SKIP, _OP_REVERSE, _OP_TAKE (the next seat takes ``_TAKES[kind]`` cards from
+    the pile and is skipped), else _OP_PLAY (presses, extra turns, challenges, targets,
+    laid cards, towers to take, or `stock_rules` do not hold). A power symbol's capture
+    and a protecting tower are the caller's to look at. Per rule tables and seats."""
+    key = (s.tables, s.n)
+    found = _PLAIN_OPS.get(key)
+    if found is None:
+        found = _PLAIN_OPS[key] = [_OP_PLAY] * len(BY_ID)
+        o = s.options
+        if stock_rules(o):
+            extra = o.skip_reverse_extra_turn == "always" and s.n > 2  # an extra turn
+            pile = not s.edition.launcher
+            for card in s.edition.deck:
+                kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
+                if kind in (NUMBER, WILD):
+                    found[card.id] = _OP_NUMBER if kind == NUMBER else _OP_WILD
+                elif kind in (SKIP, REVERSE) and not extra:
+                    found[card.id] = _OP_SKIP if kind == SKIP else _OP_REVERSE
+                elif pile and (kind in (DRAW1, DRAW2) or (
+                        kind == WILD_DRAW4 and not o.wild_draw4_restricted)):
+                    found[card.id] = _OP_TAKE
+    return found
 
 
 def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
@@ -940,48 +1040,59 @@ def plain_listing(s: State) -> Listing | None:
         return _OWED_PRESS[seat] if owner == seat and kind != OWE_DRAW else None
     if seat != s.actor or s.colour_only:
         return None
-    phase = s.phase
     memo = s._memo  # None in table mode
     tb = s.tables
-    hm = s._masks[seat]
-    if phase == "play" and memo is not None:
+    if s.phase == "play" and memo is not None:
         index = 8 * seat
-        m = hm & tb.match[s._disc[-1].id][s.colour]
-    elif phase == "drawn" and memo is not None:
+        m = s._masks[seat] & tb.match[s._disc[-1].id][s.colour]
+    elif s.phase == "drawn" and memo is not None:
         index = 8 * seat + _DRAWN
         m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
-    elif phase == "challenge":
+    elif s.phase == "challenge":
         return _DECIDE[seat]
     else:
         return None
-    key: ListingKey = m
-    if m & tb.special_bits:
-        if tb.wild_restricted and hm & tb.colour_bits[s.colour]:
-            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
-            key = m
-        volatile = m & tb.volatile_bits
-        if volatile:
-            faces = m
-            if volatile & tb.tower_bits:
-                towers = s.towers  # the towers the seat may take, above the card bits
-                free = ((towers[0] != seat) | (towers[1] != seat) << 1
-                        | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
-                faces = m | free << _FREE_SHIFT
-            laying = volatile & ~tb.tower_bits
-            key = _laying_key(s, seat, faces, laying) if laying else faces
     c = s._counts[seat]
-    index += 3 if c > 2 else c
-    found = memo[index].get(key)
+    known = memo[index + (3 if c > 2 else c)]
+    if m & tb.special_bits:
+        m, key = _special_key(s, seat, m)
+        found = known.get(key)
+    else:
+        key = m
+        found = known.get(m)
     if found is None:
-        known = memo[index]
         if len(known) >= _MEMO_LIMIT:  # bounded memory: start that part of the memo anew
             known.clear()
-        found = known[key] = _new_listing(s, seat, m, index & 3, bool(index & _DRAWN))
+        index += 3 if c > 2 else c
+        found = known[key] = _new_listing(s, seat, m, index & 3, index & _DRAWN > 0,
+                                          _shared_ops(s)[index])
     return found
 
 
-# listings kept per (seat, decision, hand size class): ~600 bytes each, so at most
-# ~2.5 MB each; a 4-player classic simulation fills ~2,000 per seat in 400 rounds
+def _special_key(s: State, seat: int, m: int) -> tuple[int, ListingKey]:
+    """The playable faces and the memo key when a face in `m` needs a second look: a
+    restricted plain Wild, a tower card (the towers the seat may take go above the card
+    bits), a Discard All (``_laying_key``)."""
+    tb = s.tables
+    if tb.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
+        m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
+    key: ListingKey = m
+    volatile = m & tb.volatile_bits
+    if volatile:
+        faces = m
+        if volatile & tb.tower_bits:
+            towers = s.towers  # the towers the seat may take, above the card bits
+            free = ((towers[0] != seat) | (towers[1] != seat) << 1
+                    | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
+            faces = m | free << _FREE_SHIFT
+        laying = volatile & ~tb.tower_bits
+        key = _laying_key(s, seat, faces, laying) if laying else faces
+    return m, key
+
+
+# listings kept per (seat, decision, hand size class): ~270 bytes each (their ops
+# shared, Listing), so at most ~1.1 MB each; a 4-player classic simulation fills
+# ~2,000 per seat in 400 rounds
 _MEMO_LIMIT = 4096
 
 
@@ -1000,9 +1111,28 @@ def _laying_key(s: State, seat: int, key: int, laying: int) -> tuple[int, int, t
     return key, s._counts[seat], tuple([i for i in s._hands[seat] if BITS[i] & colours])
 
 
-def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
+_SHARED_OPS: dict[tuple[Tables, int], list[dict[int, int]]] = {}
+
+
+def _shared_ops(s: State) -> list[dict[int, int]]:
+    """Beside each dict of the memo (``listings_for``), the ops its listings share."""
+    key = (s.tables, s.n)
+    found = _SHARED_OPS.get(key)
+    if found is None:
+        found = _SHARED_OPS[key] = [{} for _ in range(8 * 16)]
+    return found
+
+
+def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool,
+                 shared: dict[int, int]) -> Listing:
+    """The listing of the faces `m` (see plain_listing). Its plays' ops go into `shared`,
+    the dict every listing of this decision shares, when every play is a cached variant
+    (made once, never freed: ids stay unique); a card with choices makes new plays,
+    and its listing gets a dict of its own."""
     tb = s.tables
     cache = _VARIANTS[2 * seat + (size == 2)]
+    plain = plain_ops(s) if size >= 2 and not drawn else None
+    towers = s.edition.towers
     actions: list[Action] = []
     ops: dict[int, int] = {}
     rest = m
@@ -1013,18 +1143,25 @@ def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing
         plays = cache.get(i)
         if plays is None:
             plays = _cached_variants(s, seat, BY_ID[i], cache)
-        card = plays[0].card
-        op = (_OP_NUMBER if card.kind == NUMBER and not card.symbol and size == 3
-              and not drawn else _OP_PLAY)
+        op = _OP_PLAY if plain is None else plain[i]
+        if towers and op != _OP_PLAY and (op in (_OP_SKIP, _OP_TAKE) or BY_ID[i].symbol):
+            op = _OP_PLAY  # a tower may protect the victim, a symbol captures one
         actions += plays
-        for p in plays:
-            ops[id(p)] = op
+        face = b << _FACE_SHIFT
+        for p in plays:  # one card left: written plain with the call only
+            ops[id(p)] = face | (op if size == 3 or p.uno else _OP_PLAY)
+    faces = m << _FACE_SHIFT
     if drawn:
         actions.append(_PASS[seat])
-        ops[id(_PASS[seat])] = _OP_PASS
+        ops[id(_PASS[seat])] = _OP_PASS | _TAIL_BIT
+        faces |= _TAIL_BIT
     elif tb.draw_when_playable or not m:
         actions.append(tb.draw_action[seat])
-        ops[id(tb.draw_action[seat])] = _OP_DRAW
+        ops[id(tb.draw_action[seat])] = _OP_DRAW | _TAIL_BIT
+        faces |= _TAIL_BIT
+    if all(cache.get(c.id) for c in faces_of(m)):  # every play is a cached variant
+        shared.update(ops)
+        return Listing(tuple(actions), shared, faces)
     return Listing(tuple(actions), ops)
 
 

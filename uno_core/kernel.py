@@ -16,7 +16,10 @@ wilds and (pile editions) Draw 1/2 and an unrestricted Wild Draw 4 itself: no le
 list, no action object, no check. It makes the same ``rng.randrange`` draws over the
 same plays in the listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the
 rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
-it. Any other turn (presses, a protecting tower, four towers, extra turns, challenges,
+it. Which cards it writes itself is ``engine.plain_ops``, the table by which ``apply``
+writes the plain turn; under an option those two were not written for
+(``engine.stock_rules``) every decision goes through ``choose_random`` + ``apply``. Any
+other turn (presses, a protecting tower, four towers, extra turns, challenges,
 going out, a pile about to run out, a card with a target or laid cards) writes the
 locals back and goes to the engine: ``play`` of the listed play the kernel builds,
 ``draw``, or (a turn where a tower card fits) ``choose_random`` + ``apply``. A launcher
@@ -47,20 +50,29 @@ from uno_core.cards import (
     BY_ID,
     COLOURS,
     DISCARD_ALL,
-    DRAW1,
-    DRAW2,
-    NUMBER,
     PROTECTING_TOWER,
-    REVERSE,
-    SKIP,
     TOWER_INDEX,
-    WILD,
     WILD_CUSTOM,
-    WILD_DRAW4,
     Card,
 )
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import apply, draw, eject, legal_actions, plain_listing, play
+from uno_core.engine import (
+    _OP_NUMBER,
+    _OP_PLAY,
+    _OP_REVERSE,
+    _OP_SKIP,
+    _OP_TAKE,
+    _OP_WILD,
+    _TAKES,
+    apply,
+    draw,
+    eject,
+    legal_actions,
+    plain_listing,
+    plain_ops,
+    play,
+    stock_rules,
+)
 from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
 from uno_core.tables import TARGETED, Tables, mask_of
@@ -105,9 +117,22 @@ def choose_random(state: State, rng: Rng) -> A.Action:
     else:
         seat = state.to_act
         picks = _candidates(legal_actions(state), seat, state._counts[seat] - 1)
-    if _STANDARD.get(type(rng)) or _standard(type(rng)):
-        return picks[rng._randbelow(len(picks))]  # type: ignore[attr-defined]
-    return picks[rng.randrange(len(picks))]
+    n = len(picks)
+    if _INLINE.get(type(rng)) or _inline(rng):  # randrange(n), inline (`_bits_source`)
+        k = n.bit_length()
+        i = rng.getrandbits(k)  # type: ignore[attr-defined]
+        while i >= n:
+            i = rng.getrandbits(k)  # type: ignore[attr-defined]
+        return picks[i]  # type: ignore[no-any-return]
+    return picks[rng.randrange(n)]
+
+
+_INLINE: dict[type, bool] = {}  # rng class -> `_bits_source` gives its getrandbits
+
+
+def _inline(rng: Rng) -> bool:
+    found = _INLINE[type(rng)] = _bits_source(rng) is not None
+    return found
 
 
 def _candidates(legal: Sequence[A.Action], seat: int, left: int) -> tuple[A.Action, ...]:
@@ -130,6 +155,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     if s.table:
         raise SetupError("the simulation kernel needs simulation mode (every card known)")
     s._listed = None  # the kernel writes without asking legal_actions: a listing goes stale
+    if not stock_rules(s.options):  # a rule the loop below was not written for
+        return _through_engine(s, rng, chance, rounds, launcher)
     tb = s.tables
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     wild_restricted = tb.wild_restricted
@@ -337,6 +364,20 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     return actions
 
 
+def _through_engine(s: State, rng: Rng, chance: Rng, rounds: int,
+                    launcher: LauncherModel) -> int:
+    """`run_random` with every decision through ``choose_random`` + ``apply``."""
+    actions = done = 0
+    while done < rounds and s.phase != "match_over":
+        before = s.round_no
+        action = (sample_outcome(s, chance, launcher) if s.to_act == CHANCE
+                  else choose_random(s, rng))
+        apply(s, action, effects=False)
+        actions += 1
+        done += s.round_no != before
+    return actions
+
+
 # How the kernel plays a card (per edition, options and seats: `_plan`). 0: the
 # engine's own `play` (a plain card whose effect needs it: presses, extra turns,
 # challenges); 1-5: the kernel itself; 6, 7: the engine's `play` of the listed play the
@@ -358,9 +399,8 @@ class _Plan:
     __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits", "tower")
 
     def __init__(self, s: State) -> None:
-        tb, ed, o, n = s.tables, s.edition, s.options, s.n
-        plays_on = o.skip_reverse_extra_turn == "always" and n > 2  # an extra turn
-        from_pile = not ed.launcher  # the next seat takes the cards, no presses
+        tb, ed, n = s.tables, s.edition, s.n
+        plain = plain_ops(s)  # what a card does when its own rule is all at stake
         self.codes = [_ENGINE] * len(BY_ID)
         self.widths = [1] * len(BY_ID)
         self.extra = [0] * len(BY_ID)
@@ -382,23 +422,17 @@ class _Plan:
             if ed.towers:
                 symbol = card.symbol or PROTECTING_TOWER.get(kind, "")
                 self.tower[card.id] = TOWER_INDEX[symbol] if symbol else -1
-            if card.kind == NUMBER:
-                code = _SYMBOL if card.symbol and ed.towers else _NUMBER
-            elif kind == SKIP and card.colour and not plays_on:
-                code = _SKIP
-            elif kind == REVERSE and card.colour and not plays_on:
-                code = _REVERSE
-            elif kind == WILD:
-                code = _WILD
-            elif kind in (DRAW1, DRAW2) and from_pile:
-                code = -1 if kind == DRAW1 else -2
-            elif kind == WILD_DRAW4 and from_pile and not o.wild_draw4_restricted:
-                code = -4
+            op = plain[card.id]
+            if op == _OP_TAKE:
+                code = -_TAKES[kind]
+            elif op == _OP_WILD or (op != _OP_PLAY and not wild):  # a wild Skip: engine
+                code = _SYMBOL if card.symbol and ed.towers else _KERNEL_CODE[op]
             self.codes[card.id] = code
         self.policy_bits = tb.choice_bits & ~mask_of(
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
 
 
+_KERNEL_CODE = {_OP_NUMBER: _NUMBER, _OP_WILD: _WILD, _OP_SKIP: _SKIP, _OP_REVERSE: _REVERSE}
 _PLANS: dict[tuple[Tables, int], _Plan] = {}
 
 

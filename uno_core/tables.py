@@ -114,16 +114,25 @@ ListingKey = int | tuple[int, int, tuple[int, ...]]
 
 class Listing:
     """The plain turn's legal actions, memoized and shared (``engine.plain_listing``): the
-    `actions` in listed order, `ops` (``id`` of each listed action -> how ``apply``
-    writes it: listed means completely legal) and `picks`, free for a policy to memoize
-    what it derives from `actions` alone. Never mutate `actions`."""
+    `actions` in listed order, `ops` (``id`` of an action -> how ``apply`` writes it, in
+    the value's low bits), `faces` and `picks`, free for a policy to memoize what it
+    derives from `actions` alone. Never mutate `actions`.
 
-    __slots__ = ("actions", "ops", "picks")
+    An action is listed (so completely legal) when `ops` has it and its value shares a
+    bit with `faces`. With `faces` -1, `ops` holds exactly the listed actions. Otherwise
+    `ops` is shared by every listing of the same decision (seat, hand size class, drawn
+    card) and holds the plays of every face seen there, each value carrying its card's
+    bit (the draw, press or pass after the plays: a tail bit), and `faces` has the bits
+    of this listing's: a listing then costs a tuple, not a dict of its own."""
 
-    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int]) -> None:
+    __slots__ = ("actions", "ops", "picks", "faces")
+
+    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int],
+                 faces: int = -1) -> None:
         self.actions = actions
         self.ops = ops
         self.picks: tuple[Action, ...] | None = None
+        self.faces = faces
 
 
 def listings_for(tables: Tables, seats: int) -> list[dict[ListingKey, Listing]]:

@@ -362,7 +362,7 @@ def round_over(s: State, fx: Effects) -> None:
         return
     winner = s.out
     by_id = s.tables.points  # hand_points, on the ids held
-    points = tuple(sum([by_id[i] for i in h]) for h in s._hands)
+    points = tuple([sum([by_id[i] for i in h]) for h in s._hands])  # no generator: faster
     if s.options.scoring == "winner_takes":
         scores = list(s.scores)
         scores[winner] += sum(points)

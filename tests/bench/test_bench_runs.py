@@ -287,3 +287,13 @@ def test_the_edition_speedup_pairs_runs_so_a_busy_spell_cancels_out():
     before = [(1000, 1.0), (1000, 4.0), (1000, 1.2)]
     assert engine._paired_speedup(ours, before) == 2.0
     assert engine._paired_speedup([(900, 1.0)], [(1000, 1.0)]) == 0.9  # per action
+
+
+def test_the_engine_ratio_median_pairs_each_run_with_rlcards_run_beside_it():
+    from bench import engine
+
+    ours = [(6000, 0.5), (6000, 1.5), (6000, 0.4)]  # the second repetition ran while busy
+    rlcard = [(5000, 1.0), (5000, 3.0), (5000, 1.0)]  # same rounds: a quotient of times
+    assert engine._paired_ratio(ours, rlcard) == 2.0
+    assert engine._paired_ratio(ours, []) is None  # rlcard not installed: no runs
+    assert engine._paired_ratio(["no kernel"], rlcard[:1]) is None

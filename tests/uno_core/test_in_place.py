@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from tests.uno_core.helpers import step
 from uno_core import (
     CHANCE,
     IllegalAction,
@@ -147,3 +148,26 @@ def test_legal_actions_list_plays_in_card_id_order_whatever_the_hand_order(editi
         assert all(i >= len(ids) for i in others)  # plays first
         seen += bool(ids)
         state, _ = apply(state, rng.choice(legal))
+
+
+def test_a_play_listed_on_an_earlier_turn_is_refused_when_its_card_no_longer_fits():
+    # listings of the same decision share one table of plays: membership is the card's
+    # bit in this listing's faces, so a play listed before is refused in full now
+    rng = random.Random(11)
+    state = new_match("classic", 3, {"target_score": 100000})
+    listed: dict[int, set[Play]] = {}
+    refused = 0
+    for _ in range(4000):
+        seat = state.to_act
+        if seat >= 0 and state.phase == "play":
+            legal = set(legal_actions(state))
+            for old in listed.get(seat, set()) - legal:
+                if old.card in state.hand(seat) and old.uno == (state.counts[seat] == 2):
+                    before = snapshot(state)
+                    with pytest.raises(IllegalAction, match="matches neither"):
+                        apply(state, old)
+                    assert snapshot(state) == before
+                    refused += 1
+            listed.setdefault(seat, set()).update(a for a in legal if isinstance(a, Play))
+        _, state, _ = step(state, rng)
+    assert refused > 100

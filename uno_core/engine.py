@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import fields
 from itertools import combinations
 from operator import itemgetter
 from typing import Any
@@ -61,7 +60,7 @@ from uno_core.matching import (
     symbol_forbid,
     tower_count,
 )
-from uno_core.options import AT_PLAY, Options, make_options
+from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
     MODES,
     OWE_DRAW,
@@ -960,23 +959,6 @@ _WRITERS = {_OP_PRESS: _press_owed, _OP_PASS: _pass, _OP_CHALLENGE: _challenge}
 _LISTED_TYPES = frozenset({A.Play, A.Draw, A.Press, A.Pass, A.Challenge, A.Accept})
 
 
-# the options play_plain and the simulation kernel were written for (issue 11): with any
-# other option away from its default every play goes through `play` and the kernel
-# plays through legal_actions + apply, so no shortcut skips a rule added after it
-_PLAIN_OPTIONS = frozenset({
-    "draw_then_play", "draw_when_playable", "wild_draw4_restricted", "wild_draw4_points",
-    "wild_restricted", "skip_reverse_extra_turn", "two_player_reverse_skips",
-    "wild_customizable", "all_hit_scope", "scoring", "target_score", "uno_penalty",
-    "forgotten_uno", "hand_size",
-    "turn_timer_s", "timeout_action"})  # (issue 12's turn timer: the table's, no rule here)
-
-
-def stock_rules(options: Options) -> bool:
-    """Whether every option `play_plain` and the kernel do not know is at its default."""
-    return all(f.name in _PLAIN_OPTIONS or getattr(options, f.name) == f.default
-               for f in fields(options))
-
-
 _PLAIN_OPS: dict[tuple[Tables, int], list[int]] = {}
 
 
@@ -986,14 +968,14 @@ def plain_ops(s: State) -> list[int]:
     _OP_NUMBER (the turn passes on), _OP_WILD (a colour is named, the turn passes on),
     _OP_SKIP, _OP_REVERSE, _OP_TAKE (the next seat takes ``_TAKES[kind]`` cards from
     the pile and is skipped), else _OP_PLAY (presses, extra turns, challenges, targets,
-    laid cards, towers to take, or `stock_rules` do not hold). A power symbol's capture
+    laid cards, towers to take, or a house rule is on: ``Tables.house``). A power symbol's capture
     and a protecting tower are the caller's to look at. Per rule tables and seats."""
     key = (s.tables, s.n)
     found = _PLAIN_OPS.get(key)
     if found is None:
         found = _PLAIN_OPS[key] = [_OP_PLAY] * len(BY_ID)
         o = s.options
-        if stock_rules(o):
+        if not s.tables.house:
             extra = o.skip_reverse_extra_turn == "always" and s.n > 2  # an extra turn
             pile = not s.edition.launcher
             for card in s.edition.deck:

@@ -18,7 +18,7 @@ same plays in the listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` wher
 rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
 it. Which cards it writes itself is ``engine.plain_ops``, the table by which ``apply``
 writes the plain turn; under an option those two were not written for
-(``engine.stock_rules``) every decision goes through ``choose_random`` + ``apply``. Any
+(``Tables.house``, ``options.house_rules_on``) every decision goes through ``choose_random`` + ``apply``. Any
 other turn (presses, a protecting tower, four towers, extra turns, challenges,
 going out, a pile about to run out, a card with a target or laid cards) writes the
 locals back and goes to the engine: ``play`` of the listed play the kernel builds,
@@ -71,7 +71,6 @@ from uno_core.engine import (
     plain_listing,
     plain_ops,
     play,
-    stock_rules,
 )
 from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
@@ -155,9 +154,9 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     if s.table:
         raise SetupError("the simulation kernel needs simulation mode (every card known)")
     s._listed = None  # the kernel writes without asking legal_actions: a listing goes stale
-    if not stock_rules(s.options):  # a rule the loop below was not written for
-        return _through_engine(s, rng, chance, rounds, launcher)
     tb = s.tables
+    if tb.house:  # a rule the loop below was not written for (options.house_rules_on)
+        return _through_engine(s, rng, chance, rounds, launcher)
     match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
     wild_restricted = tb.wild_restricted
     wilds = colour_bits[""]
@@ -174,7 +173,6 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     below = randbelow(rng)
     getbits = _bits_source(rng)
     sample = launcher.eject
-    plain = not tb.house  # an issue-12 house rule: every turn goes to the engine
     actions = done = 0
     while done < rounds and s.phase != "match_over":
         before = s.round_no
@@ -186,7 +184,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             else:
                 apply(s, sample_outcome(s, chance, launcher), effects=False)
             actions += 1
-        elif (plain and s.phase == "play" and seat == s.actor == s.turn and not s._queue
+        elif (s.phase == "play" and seat == s.actor == s.turn and not s._queue
               and s.exposed < 0 and not s.colour_only and not s.skip_pending
               and not s.pending and not s.drawn and s.out < 0 and s._pile):
             # plain turns with the hot state in locals, until a turn needs the engine:

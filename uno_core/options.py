@@ -157,12 +157,22 @@ ENGINE_HOUSE_RULES: tuple[str, ...] = (
     "stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play",
     "no_bluff", "no_action_finish",
 )
-_PLAIN = {name: getattr(Options(), name) for name in ENGINE_HOUSE_RULES}
+# the options the engine's shortcuts (memoized listings, engine.play_plain, the simulation
+# kernel's loop) were written for (issue 11); turn_timer_s/timeout_action are the table's
+FAST_PATH_OPTIONS = frozenset({
+    "draw_then_play", "draw_when_playable", "wild_draw4_restricted", "wild_draw4_points",
+    "wild_restricted", "skip_reverse_extra_turn", "two_player_reverse_skips",
+    "wild_customizable", "all_hit_scope", "scoring", "target_score", "uno_penalty",
+    "forgotten_uno", "hand_size", "turn_timer_s", "timeout_action"})
 
 
 def house_rules_on(options: Options) -> bool:
-    """Whether any engine house rule differs from the seed's behaviour."""
-    return any(getattr(options, k) != v for k, v in _PLAIN.items())
+    """Whether an option the shortcuts were not written for is away from its default: an
+    engine house rule, or any option added later. Then every decision is listed anew,
+    every play goes through `play`, and the kernel hands the match to the engine, so no
+    shortcut ever skips a rule."""
+    return any(f.name not in FAST_PATH_OPTIONS and getattr(options, f.name) != f.default
+               for f in fields(options))
 
 
 # `[table] preset`: named sets of options a table starts from (its own overrides win).

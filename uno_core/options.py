@@ -113,7 +113,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 # otherwise, so that no option is ever silently ignored.
 NOT_YET: frozenset[str] = frozenset({
     "stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play",
-    "no_bluff", "no_action_finish", "turn_timer_s", "timeout_action",
+    "no_bluff", "no_action_finish",
 })
 
 

@@ -238,7 +238,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "page.setup_rules": "House rules",
         "page.setup_default": "(default)",
         "page.jump_in": "{seat}: jump in with {card}",
-        "page.swap_with": "{seat}: swap hands with {other}",
+        "page.swap_with": "Swap hands with:",
     },
     "de": {
         "card.number": "{colour} {number}",
@@ -392,7 +392,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "page.setup_rules": "Hausregeln",
         "page.setup_default": "(Standard)",
         "page.jump_in": "{seat}: mit {card} dazwischenwerfen",
-        "page.swap_with": "{seat}: Hände tauschen mit {other}",
+        "page.swap_with": "Hände tauschen mit:",
     },
 }
 

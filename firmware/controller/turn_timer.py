@@ -165,10 +165,10 @@ class TurnTimer:
         self.warned = True
         t.hw.panel.buzz(WARNING_BUZZ)
         words = t.words
-        t.publish({"kind": "turn_warning", "seat": event.seat,
-                   "left_s": min(WARN_S, t.state.options.turn_timer_s if t.state else WARN_S),
+        left = min(WARN_S, t.state.options.turn_timer_s) if t.state is not None else WARN_S
+        t.publish({"kind": "turn_warning", "seat": event.seat, "left_s": left,
                    "message": words("event.turn_warning", seat=words.seat(event.seat),
-                                    seconds=WARN_S)})
+                                    seconds=left)})
         t.settle()  # the light blinks
 
     def _on_timeout(self, event: TurnTimeout) -> None:
@@ -184,16 +184,16 @@ class TurnTimer:
         how = s.options.timeout_action
         action = timeout_action(s, event.seat, how)
         words = t.words
-        if action is not None:
-            try:
-                t.accept(action)  # journaled as any action; the step moves on
-            except Rejected:
-                return
-        t.journal.append(TIMEOUT, {"step": event.step, "seat": event.seat, "action": how})
-        self.expired = key
         t.hw.panel.buzz("error")
         t.publish({"kind": "turn_timeout", "seat": event.seat, "timeout_action": how,
                    "applied": None if action is None else U.action_to_dict(action),
                    "message": words(f"event.turn_timeout.{_said(action)}",
                                     seat=words.seat(event.seat))})
+        if action is not None:
+            try:
+                t.accept(action)  # journaled as any action; the step moves on
+            except Rejected:
+                return  # the journal failed: its retry settles, and a fresh timer runs
+        t.journal.append(TIMEOUT, {"step": event.step, "seat": event.seat, "action": how})
+        self.expired = key
         t.settle()

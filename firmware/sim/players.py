@@ -49,6 +49,7 @@ from uno_core.effects import CardReturned, HandsPassed, HandsTraded
 # the stops the table announces under their own kind (firmware/controller/stops.py)
 STOPS = (Wait.JAM, Wait.RELOAD, Wait.EXTRA_CARDS, Wait.JOURNAL)
 JUMP_IN_CHANCE = 0.8  # how often a bot holding the top card's twin jumps in
+DOZE_CHANCE = 0.05  # with a turn timer: how often a bot lets it run out (the demo shows it)
 
 
 class _Barrier:
@@ -108,7 +109,7 @@ class Narrator:
             return f"      {job}: {e['counted']} card(s) to {self._name(e['seat'])}"
         if kind == "tower_seen":
             return f"      tray sees tower {e['tower']} at {self._slot(e['slot'])}"
-        if kind in ("protected", "alarm", "refused", *STOPS):
+        if kind in ("protected", "alarm", "refused", "turn_warning", "turn_timeout", *STOPS):
             return f"  !   {e.get('message') or e.get('reason')}"
         if kind == "new_match":
             return (f"new match: {e['edition']}, {e['seats']} players "
@@ -181,10 +182,22 @@ class Narrator:
                 notes.append(f"{self._name(f['seat'])} and {self._name(f['other'])} trade hands")
             elif n == "hands_passed":
                 notes.append("every hand passes on")
+        stack = self._stack()
+        if stack:
+            unit = "cards" if stack["unit"] == "cards" else "presses"
+            notes.append(f"stack: {stack['count']} {unit} pending, {self._name(stack['seat'])}")
         return f"[{self._step()}] {text}" + (f"  ({'; '.join(notes)})" if notes else "")
 
     def _step(self) -> int:
         return int(self.ctl.step)
+
+    def _stack(self) -> dict[str, Any] | None:
+        """The draw stack pending (stack_draws), as the table publishes it."""
+        s = getattr(self.ctl, "state", None)  # (a log without a table: none)
+        if s is None or s.options.stack_draws == "off":
+            return None
+        stack: dict[str, Any] | None = U.public_state(s).get("stack")  # type: ignore[assignment]
+        return stack
 
 
 class TablePlayers:
@@ -257,7 +270,22 @@ class TablePlayers:
                 continue
             if self.pace:
                 await asyncio.sleep(self.pace)
+            if await self._doze(st):
+                continue
             await self._act(st)
+
+    async def _doze(self, st: Mapping[str, Any]) -> bool:
+        """turn_timer_s: now and then the seat to decide lets its timer run out, so the
+        table applies timeout_action (the same seat and step doze again after a restart)."""
+        timer = st.get("turn_timer")
+        if not timer or timer["seat"] in self.human_seats:
+            return False
+        if rng(self.seed, "bot", timer["seat"], st["step"], "doze").random() >= DOZE_CHANCE:
+            return False
+        key = [timer["step"], timer["seat"]]
+        while self.ctl.step == st["step"] and self.ctl.turn_timer.get_status()["timed_out"] != key:
+            await asyncio.sleep(0.02)
+        return True
 
     async def _sync(self) -> None:
         await asyncio.sleep(0)  # let posts from this thread reach the queue

@@ -34,6 +34,7 @@ from firmware.sim.demo import sim_config
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, rng
 from firmware.voice import Speaker
+from hal.clock import Clock
 
 Predicate = Callable[[Mapping[str, Any]], bool]
 
@@ -44,9 +45,10 @@ class SimTable:
                  wrap_hardware: Callable[[Any], Any] | None = None,
                  factory: Any = None, forget_uno: float = 0.05,
                  options: Mapping[str, Any] | None = None, language: str = "en",
-                 speaker: Speaker | None = None) -> None:
+                 speaker: Speaker | None = None, clock: Clock | None = None) -> None:
         """`language`: the `[table] language`; `speaker`: turns `[voice] enabled` on and
-        speaks through it (a recorder, or an `Espeak` that cannot work here)."""
+        speaks through it (a recorder, or an `Espeak` that cannot work here); `clock`: the
+        daemon loop's (a `VirtualClock` the test advances for the loop's timers)."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.journal_path = self.directory / "journal.db"
@@ -67,7 +69,7 @@ class SimTable:
         self._wrap = wrap_hardware
         self.forget_uno = forget_uno
         self.options = dict(options or {})  # the first match's house rules
-        self.daemon = Daemon(self.config, self._make_table, env={}, speaker=speaker)
+        self.daemon = Daemon(self.config, self._make_table, env={}, speaker=speaker, clock=clock)
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="sim-table", daemon=True)
         self.status: int | None = None

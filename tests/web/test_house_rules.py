@@ -9,20 +9,23 @@ import re
 from playwright.sync_api import expect
 
 from tests.web.screen import EngineTable
+from tests.web.test_screen import open_page
 from uno_core import position
 
 NAMES = ["North", "East", "South"]
 
 
-def open_page(page, server) -> None:
-    page.goto(server.url + "/")
-    expect(page.locator("#conn")).to_have_text("live")
+def opened(page, served, *, turn=0, names=None):
+    """A classic position served to the page, which shows it live: (table, server)."""
+    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5",
+                                 turn=turn), names=names)
+    server = served(table)
+    open_page(page, server)
+    return table, server
 
 
 def test_the_set_up_offers_a_control_per_option_and_starts_with_the_timer_chosen(page, served):
-    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    table, server = opened(page, served)
     expect(page.locator("#rules")).to_be_empty()  # the seed's rules: no badge
     page.click("#open-setup")
     expect(page.locator("#preset-select option")).to_contain_text(["seed", "party"])
@@ -43,9 +46,7 @@ def test_the_set_up_offers_a_control_per_option_and_starts_with_the_timer_chosen
 
 
 def test_choosing_a_preset_sets_its_rules_in_the_form(page, served):
-    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=0))
-    server = served(table)
-    open_page(page, server)
+    table, server = opened(page, served)
     page.click("#open-setup")
     page.select_option("#preset-select", "party")
     page.click("details summary")
@@ -59,10 +60,7 @@ def test_choosing_a_preset_sets_its_rules_in_the_form(page, served):
 
 
 def test_the_board_shows_the_stack_pending_and_the_turn_timer_by_seat_name(page, served):
-    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5", turn=1),
-                        names=NAMES)
-    server = served(table)
-    open_page(page, server)
+    table, server = opened(page, served, turn=1, names=NAMES)
     server.do(lambda: (table.extra.update(stack={"count": 6, "unit": "cards", "seat": 1}),
                        table.publish({"kind": "changed"})))
     expect(page.locator("#stack-badge")).to_have_text("stack: +6 pending, East")

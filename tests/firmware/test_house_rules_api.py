@@ -59,3 +59,31 @@ def test_a_new_match_names_a_preset_and_an_unknown_one_is_refused_by_name():
         assert len(table.log) == 1
 
     with_api(test)
+
+
+def test_the_table_starts_a_match_with_the_presets_rules_under_the_requests_own(
+        tmp_path, monkeypatch):
+    from firmware.api import requests as api
+    from firmware.errors import Rejected
+    from firmware.sim.testbed import SimTable
+    from uno_core.options import PRESETS
+
+    monkeypatch.setitem(PRESETS, "blitz", {"turn_timer_s": 20, "timeout_action": "pass",
+                                           "wild_restricted": True})  # (not classic's)
+    table = SimTable(tmp_path, "classic", seed=2)
+    try:
+        table.submit(api.Admin("new-match", {"preset": "blitz",
+                                             "options": {"timeout_action": "warn"}}))
+        options = table.state()["options"]
+        assert (options["turn_timer_s"], options["timeout_action"]) == (20, "warn")
+        assert options["wild_restricted"] is False  # not an option of classic: left out
+        before = table.journal_seq
+        try:
+            table.submit(api.Admin("new-match", {"preset": "casino"}))
+        except Rejected as exc:
+            assert exc.status == 422 and "'casino' is not one of" in exc.reason
+        else:
+            raise AssertionError("an unknown preset was taken")
+        assert table.journal_seq == before
+    finally:
+        table.stop()

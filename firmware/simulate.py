@@ -6,7 +6,7 @@ for its bots and chance player, so the same arguments give the same matches.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,8 @@ from uno_core import EDITIONS, get_edition
 from uno_core import actions as A
 from uno_core.actions import Action
 from uno_core.bots import BOTS, MatchError, play_match
+from uno_core.errors import OptionError
+from uno_core.options import make_options
 from uno_core.record import write_record
 from uno_core.state import State
 
@@ -36,6 +38,7 @@ class Summary:
     uno_penalties: int = 0
     challenges: int = 0
     error_messages: list[str] = field(default_factory=list)
+    options: dict[str, object] = field(default_factory=dict)  # --option overrides
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,13 +47,14 @@ class Summary:
             "actions": self.actions, "errors": self.errors,
             "wins": {str(i): w for i, w in enumerate(self.wins)},
             "uno_penalties": self.uno_penalties, "challenges": self.challenges,
-            "error_messages": self.error_messages,
+            "error_messages": self.error_messages, "options": self.options,
         }
 
     def to_text(self) -> str:
         lines = [
             f"{self.games} matches of {self.variant}, {self.players} players, "
-            f"{self.bot} bots, seed {self.seed}",
+            f"{self.bot} bots, seed {self.seed}"
+            + "".join(f", {k}={v}" for k, v in self.options.items()),
             f"rounds {self.rounds}  turns {self.turns}  actions {self.actions}  "
             f"errors {self.errors}",
             f"UNO penalties {self.uno_penalties}  Wild Draw 4 challenges {self.challenges}",
@@ -60,7 +64,8 @@ class Summary:
         return "\n".join(lines)
 
 
-def check_arguments(variant: str, players: int, games: int, bot: str) -> None:
+def check_arguments(variant: str, players: int, games: int, bot: str,
+                    options: Mapping[str, object] | None = None) -> None:
     """Raise ValueError naming the bad argument."""
     if variant not in EDITIONS:
         raise ValueError(f"unknown variant {variant!r} (known: {', '.join(EDITIONS)})")
@@ -72,15 +77,22 @@ def check_arguments(variant: str, players: int, games: int, bot: str) -> None:
         raise ValueError(f"--games must be at least 1, not {games}")
     if bot not in BOTS:
         raise ValueError(f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
+    try:
+        make_options(ed, options)
+    except OptionError as exc:
+        raise ValueError(f"--option {exc}") from None
 
 
 def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "heuristic",
              on_match: OnMatch | None = None, on_progress: OnProgress | None = None,
-             max_actions: int = 200_000, record_effects: bool = False) -> Summary:
+             max_actions: int = 200_000, record_effects: bool = False,
+             options: Mapping[str, object] | None = None) -> Summary:
     """Play `games` full matches between bots; see the module docstring. With
-    `record_effects` the records passed to `on_match` store every action's effects."""
-    check_arguments(variant, players, games, bot)
-    summary = Summary(variant, players, games, seed, bot, wins=[0] * players)
+    `record_effects` the records passed to `on_match` store every action's effects;
+    `options` (house rules too) override the edition's defaults."""
+    check_arguments(variant, players, games, bot, options)
+    summary = Summary(variant, players, games, seed, bot, wins=[0] * players,
+                      options=dict(options or {}))
     for i in range(games):
         rng = random.Random(f"{seed}:{i}")
         bots = [BOTS[bot](rng) for _ in range(players)]
@@ -95,12 +107,13 @@ def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "h
 
         try:  # the simulation kernel: no effects built, the state changed in place
             log = play_match(variant, players, bots, rng, max_actions=max_actions,
-                             ahead=count_turn, effects=record_effects)
+                             ahead=count_turn, effects=record_effects, options=options)
         except MatchError as exc:  # an engine (or bot) bug: count it, keep the record
             summary.errors += 1
             summary.error_messages.append(f"match {i}: {exc}")
             if on_match is not None:
                 on_match(i, write_record(variant, players, exc.log.actions, seed=seed,
+                                         options=options,
                                          meta={"match": i, "bot": bot, "error": str(exc)},
                                          effects=exc.log.effects if record_effects else None))
             if on_progress is not None:
@@ -124,6 +137,7 @@ def simulate(variant: str, players: int, games: int, seed: int, *, bot: str = "h
                 summary.challenges += 1
         if on_match is not None:
             on_match(i, write_record(variant, players, log.actions, seed=seed,
+                                     options=options,
                                      meta={"match": i, "bot": bot}, final=state,
                                      effects=log.effects if record_effects else None))
         if on_progress is not None:

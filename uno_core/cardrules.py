@@ -30,6 +30,7 @@ from uno_core.cards import (
     WILD_TAKE1,
     Card,
 )
+from uno_core.house_stack import added, grow, stacks
 from uno_core.state import (
     OWE_DRAW,
     OWE_PRESS,
@@ -80,9 +81,15 @@ def _b_plain(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     victim = next_seat(s, 1 + s.skip_pending)
     if _protected(s, victim, p.card, fx):
+        s.stack = ()  # warded off: a plain card now, and a pending stack with it
         advance(s, 0)
         return
-    owe(s, fx, OWE_DRAW, victim, 1 if p.card.kind == DRAW1 else 2)
+    count = 1 if p.card.kind == DRAW1 else 2
+    if stacks(s, p.card):
+        count = grow(s, seat, p.card, victim, fx)
+        if not count:
+            return
+    owe(s, fx, OWE_DRAW, victim, count)
     if fx is not NOFX:
         fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
@@ -135,17 +142,26 @@ def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     victim = next_seat(s, 1 + s.skip_pending)
     if _protected(s, victim, p.card, fx):
         s.pending = ()
+        s.stack = ()  # warded off: a plain card now, and a pending stack with it
         advance(s, 0)
         return
-    if s.options.wild_draw4_restricted:
+    stacking = stacks(s, p.card)
+    if s.options.wild_draw4_restricted and not s.options.no_bluff:
         # s.pending was set by _apply_play: (player, challenger, guilty)
         s.pending = (seat, victim, bool(s.pending and s.pending[2]))
+        if stacking:  # the challenge comes first; then the victim stacks or takes
+            s.stack = (added(s, 4), victim)
         s.phase = "challenge"
         s.actor = victim
         fx.append(E.shared(E.Prompt, victim, "challenge"))
         return
     s.pending = ()
-    owe(s, fx, OWE_DRAW, victim, 4)
+    count = 4
+    if stacking:
+        count = grow(s, seat, p.card, victim, fx)
+        if not count:
+            return
+    owe(s, fx, OWE_DRAW, victim, count)
     if fx is not NOFX:
         fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
@@ -157,7 +173,12 @@ def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     if kind == WILD_HIT_FIRE:
         owe(s, fx, OWE_UNTIL, victim, 0)
     else:
-        owe(s, fx, OWE_PRESS, victim, 4 if kind == WILD_HIT4 else 2)
+        count = 4 if kind == WILD_HIT4 else 2
+        if stacks(s, p.card):
+            count = grow(s, seat, p.card, victim, fx)
+            if not count:
+                return
+        owe(s, fx, OWE_PRESS, victim, count)
     if fx is not NOFX:
         fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)

@@ -96,9 +96,12 @@ _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
            "forgotten_uno": "catch", "hand_size": 7, "two_player_reverse_skips": True,
            # house rules (issue 12), off by default: the seed's behaviour
            "stack_draws": "off", "seven_zero": False, "jump_in": False, "forced_play": False,
-           "no_bluff": False, "no_action_finish": False, "turn_timer_s": 0,
+           "no_action_finish": False, "turn_timer_s": 0,
            "timeout_action": "draw"}
 _PILE_ONLY = {"draw_until_playable": False}
+# no_bluff restricts the +4 wild to the next seat: only decks that have one
+_BLUFF = {"no_bluff": False}
+_BLUFF_KINDS = (WILD_DRAW4, WILD_HIT4)
 
 
 def _edition(name: str, deck: list[Card], points: Mapping[str, int], players: tuple[int, int],
@@ -108,7 +111,8 @@ def _edition(name: str, deck: list[Card], points: Mapping[str, int], players: tu
         name=name, deck=tuple(deck), points=MappingProxyType(dict(points)),
         min_players=players[0], max_players=players[1], draw_mode=draw_mode, towers=towers,
         dealer_rule=dealer_rule, option_defaults=MappingProxyType(
-            {**_COMMON, **(_PILE_ONLY if draw_mode == PILE else {}), **defaults}),
+            {**_COMMON, **(_PILE_ONLY if draw_mode == PILE else {}),
+             **(_BLUFF if any(c.kind in _BLUFF_KINDS for c in deck) else {}), **defaults}),
         description=description, kinds=frozenset(c.kind for c in deck),
     )
 

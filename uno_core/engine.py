@@ -45,6 +45,8 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
+from uno_core.house_rules import allowed, must_play_drawn, play_refusal
+from uno_core.house_stack import accepted, take, taken
 from uno_core.matching import (
     CUSTOM_KIND,
     free_towers,
@@ -144,8 +146,9 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.winners = ()
     s.entered = (False,) * seats
     s.colour_only = False
+    s.stack = ()
     s._listed = None
-    s._memo = None if s.table else listings_for(s.tables, seats)
+    s._memo = None if s.table or s.tables.house else listings_for(s.tables, seats)
     return s
 
 
@@ -191,6 +194,10 @@ def _check_play(s: State, p: A.Play) -> None:
             raise IllegalAction(p, f"a wild needs a colour (one of {' '.join(COLOURS)})")
     elif p.colour:
         raise IllegalAction(p, "only a wild card names a colour")
+    if s.tables.house:
+        why = play_refusal(s, p)  # issue 12's house rules (uno_core.house_rules)
+        if why:
+            raise IllegalAction(p, why)
     if card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid:
         if p.uno and s._counts[seat] != 2:
             raise IllegalAction(p, f"UNO is called with one card left, not "
@@ -249,9 +256,15 @@ def _check_seat(s: State, action: Action, phases: tuple[str, ...], what: str) ->
 def _can_draw(s: State, seat: int) -> bool:
     if not (s.phase == "play" and not s._queue and s.to_act == seat == s.actor):
         return False
-    if s.options.draw_when_playable or s.table:
+    if s.options.draw_when_playable or s.table or s.stack:
         return True
-    return not playable_mask(s, seat, s._masks[seat])
+    m = playable_mask(s, seat, s._masks[seat])
+    return not m or s.tables.house and not allowed(s, seat, faces_of(m))
+
+
+def _drawn_playable(s: State, seat: int) -> list[Card]:
+    """The drawn cards `seat` may play now (simulation), the house rules applied."""
+    return allowed(s, seat, faces_of(playable_mask(s, seat, mask_of(s.drawn))))
 
 
 # -- plays ------------------------------------------------------------------------------
@@ -397,11 +410,12 @@ def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
     s.pending = ()
     fx.append(E.ChallengeResolved(challenger, player, guilty))
     s.turn = player
+    count = taken(s, 4)  # stack_draws: the challenge is about the whole stack
     if guilty:
-        owe(s, fx, OWE_DRAW, player, 4)
+        owe(s, fx, OWE_DRAW, player, count)
         advance(s, 0)
     else:
-        owe(s, fx, OWE_DRAW, challenger, 6)
+        owe(s, fx, OWE_DRAW, challenger, count + 2)
         fx.append(E.shared(E.PlayerSkipped, challenger))
         advance(s, 1)
 
@@ -424,6 +438,9 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
                             if s.phase == "play" and s.to_act == seat
                             else f"seat {seat} cannot draw now (to act: {s.to_act}, "
                                  f"phase {s.phase})")
+    if s.stack:  # stack_draws: not stacking is taking the total
+        take(s, seat, fx)
+        return
     draw(s, seat, fx)
 
 
@@ -450,7 +467,8 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         s._counts[seat] += 1
         if fx is not NOFX:
             fx.append(_DISPENSE_ONE[seat])
-        if s.options.draw_then_play and playable_mask(s, seat, card.bit):
+        if ((s.options.draw_then_play or s.options.forced_play)
+                and playable_mask(s, seat, card.bit)):
             s.drawn = (card,)  # after_turn_draw: the drawn card may be played
             s.phase = "drawn"
             s.actor = seat
@@ -491,6 +509,8 @@ _DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
 
 def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
     _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
+    if s.options.forced_play and must_play_drawn(s, _drawn_playable(s, a.seat)):
+        raise IllegalAction(a, "a drawn card that fits must be played (forced_play)")
     _pass(s, a, fx)
 
 
@@ -533,8 +553,12 @@ def _challenge(s: State, a: Action, fx: Effects) -> None:
     if isinstance(a, A.Accept):
         player = s.pending[0] if s.pending else s.turn
         s.pending = ()
+        count = accepted(s, player)  # stack_draws: 0, the seat now stacks or takes
+        if not count:
+            settle(s, fx)
+            return
         s.turn = player
-        owe(s, fx, OWE_DRAW, a.seat, 4)
+        owe(s, fx, OWE_DRAW, a.seat, count)
         fx.append(E.shared(E.PlayerSkipped, a.seat))
         advance(s, 1)
     elif s.table:
@@ -998,12 +1022,15 @@ def legal_actions(state: State) -> list[Action]:
             else:
                 faces = mask_of(s.drawn) if s.phase == "drawn" else s._masks[seat]
                 playable = faces_of(playable_mask(s, seat, faces))
+            if s.tables.house:
+                playable = allowed(s, seat, playable)  # issue 12's house rules
             cache = _variant_map(s, seat)
             for card in playable:
                 out.extend(_cached_variants(s, seat, card, cache))
             if s.phase != "play":
-                out.append(_PASS[seat])
-            elif s.options.draw_when_playable or s.table or not playable:
+                if not must_play_drawn(s, playable):
+                    out.append(_PASS[seat])
+            elif s.options.draw_when_playable or s.table or not playable or s.stack:
                 out.append(s.tables.draw_action[seat])
         elif s._queue:
             out.append(_PRESS[seat])

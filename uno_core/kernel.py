@@ -147,6 +147,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     below = randbelow(rng)
     getbits = _bits_source(rng)
     sample = launcher.eject
+    plain = not tb.house  # an issue-12 house rule: every turn goes to the engine
     actions = done = 0
     while done < rounds and s.phase != "match_over":
         before = s.round_no
@@ -158,7 +159,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             else:
                 apply(s, sample_outcome(s, chance, launcher), effects=False)
             actions += 1
-        elif (s.phase == "play" and seat == s.actor == s.turn and not s._queue
+        elif (plain and s.phase == "play" and seat == s.actor == s.turn and not s._queue
               and s.exposed < 0 and not s.colour_only and not s.skip_pending
               and not s.pending and not s.drawn and s.out < 0 and s._pile):
             # plain turns with the hot state in locals, until a turn needs the engine:

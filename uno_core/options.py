@@ -82,8 +82,9 @@ OPTION_SPECS: dict[str, OptionSpec] = {
         OptionSpec("hand_size", int, "cards dealt to each player", minimum=1, maximum=15),
         OptionSpec("stack_draws", str,
                    "off: a draw card is never answered. same: a Draw 2 (Hit 2) may be "
-                   "answered with another, and the count adds up until someone cannot or "
-                   "will not stack; he takes (presses) the total. cross: also a Wild Draw 4 "
+                   "answered with another, a Wild Draw 4 (Wild Hit 4) with another, and the "
+                   "count adds up until someone cannot or will not stack; he takes "
+                   "(presses) the total and loses his turn. cross: also a Wild Draw 4 "
                    "(Wild Hit 4) on a Draw 2 (Hit 2) and the reverse",
                    choices=("off", "same", "cross")),
         OptionSpec("seven_zero", bool,
@@ -97,7 +98,8 @@ OPTION_SPECS: dict[str, OptionSpec] = {
                    "it draws a playable card"),
         OptionSpec("forced_play", bool, "a playable drawn card must be played"),
         OptionSpec("no_bluff", bool,
-                   "a Wild Draw 4 only with no card of the current colour, and no challenge"),
+                   "a Wild Draw 4 (Attack: Wild Hit 4) only with no card of the current "
+                   "colour, and no challenge"),
         OptionSpec("no_action_finish", bool,
                    "nobody may go out on an action or wild card"),
         OptionSpec("turn_timer_s", int,
@@ -112,8 +114,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 # House rules whose rule is not built yet: accepted at their default only, refused
 # otherwise, so that no option is ever silently ignored.
 NOT_YET: frozenset[str] = frozenset({
-    "stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play",
-    "no_bluff", "no_action_finish",
+    "seven_zero", "jump_in", "draw_until_playable",
 })
 
 
@@ -149,11 +150,37 @@ class Options:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+# the house rules of issue 12 the engine plays (turn_timer_s/timeout_action are the
+# table's): while one is on, the engine lists every decision anew (no memoized listing)
+# and the simulation kernel hands every turn to the engine
+ENGINE_HOUSE_RULES: tuple[str, ...] = (
+    "stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play",
+    "no_bluff", "no_action_finish",
+)
+_PLAIN = {name: getattr(Options(), name) for name in ENGINE_HOUSE_RULES}
+
+
+def house_rules_on(options: Options) -> bool:
+    """Whether any engine house rule differs from the seed's behaviour."""
+    return any(getattr(options, k) != v for k, v in _PLAIN.items())
+
+
 # `[table] preset`: named sets of options a table starts from (its own overrides win).
 # Only the options that apply to the edition are taken (see preset_options).
 PRESETS: dict[str, Mapping[str, object]] = {
     "seed": {},  # the seed rules as written: every house rule off
+    "mattel": {},  # per edition: MATTEL (docs/rules.md, "Presets")
     "party": {"stack_draws": "cross", "seven_zero": True, "jump_in": True},
+}
+
+# "mattel": Mattel's official rules where they differ from the seed of the edition
+# (Power's seed 000 and Attack's 001 are Mattel's own sheets: nothing differs)
+MATTEL: dict[str, Mapping[str, object]] = {
+    "classic": {"draw_then_play": True, "draw_when_playable": True,
+                "wild_draw4_restricted": True, "wild_draw4_points": 50,
+                "forgotten_uno": CATCH},
+    "attack-1999": {"all_hit_scope": "others"},
+    "extreme": {"draw_then_play": False, "wild_restricted": False},
 }
 
 
@@ -162,6 +189,8 @@ def preset_options(preset: str, edition: Edition) -> dict[str, object]:
     chosen = PRESETS.get(preset)
     if chosen is None:
         raise OptionError("preset", f"{preset!r} is not one of {', '.join(PRESETS)}")
+    if preset == "mattel":
+        chosen = {**chosen, **MATTEL.get(edition.name, {})}
     return {k: v for k, v in chosen.items() if k in edition.option_defaults}
 
 
@@ -180,6 +209,31 @@ def check_value(name: str, value: object) -> object:
     if spec.maximum is not None and isinstance(value, int) and value > spec.maximum:
         raise OptionError(name, f"{value!r} is above the maximum {spec.maximum}")
     return value
+
+
+def option_from_text(text: str) -> tuple[str, object]:
+    """``NAME=VALUE`` (a command line's ``--option``) as a checked, typed pair: VALUE is
+    read by the option's type (true/false, an integer, one of its choices).
+    OptionError names the option and the bad value."""
+    name, sep, raw = text.partition("=")
+    name, raw = name.strip(), raw.strip()
+    if not sep or not name:
+        raise OptionError(text, "expected NAME=VALUE, e.g. stack_draws=cross")
+    spec = OPTION_SPECS.get(name)
+    if spec is None:
+        check_value(name, raw)  # raises: unknown option, naming the known ones
+    value: object = raw
+    if spec is not None and spec.type is bool:
+        lowered = raw.lower()
+        if lowered not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
+            raise OptionError(name, f"expected true or false, got {raw!r}")
+        value = lowered in ("true", "on", "yes", "1")
+    elif spec is not None and spec.type is int:
+        try:
+            value = int(raw)
+        except ValueError:
+            raise OptionError(name, f"expected an integer, got {raw!r}") from None
+    return name, check_value(name, value)
 
 
 def make_options(edition: Edition, overrides: Mapping[str, object] | None = None) -> Options:

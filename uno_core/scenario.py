@@ -31,6 +31,7 @@ from uno_core.cards import parse_cards
 from uno_core.effects import Effect
 from uno_core.engine import apply
 from uno_core.errors import IllegalAction, NotationError, RuleError
+from uno_core.house_stack import value as stack_value
 from uno_core.record import FormatError
 from uno_core.setup import position
 from uno_core.state import MODES, SIMULATION, TABLE, State
@@ -57,6 +58,7 @@ _FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "round": (int, "an integer"),
     "since_eject": (int, "an integer"),
     "uno_exposed": (int, "a seat number"),
+    "stack": (list, "[total, seat]: a pending stack of draw cards (stack_draws)"),
     "description": (str, "a string"),
     "actions": (list, "a list of action tables"),
 }
@@ -139,6 +141,21 @@ def _check_types(data: Mapping[str, Any]) -> None:
             raise FormatError(f"towers.{tower}", f"must be a seat number or -1, not {seat!r}")
 
 
+def _stack(s: State, raw: list[Any]) -> tuple[int, int]:
+    """The `stack` field: a stack the seat to act must answer or take."""
+    if len(raw) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in raw):
+        raise FormatError("stack", f"must be [total, seat] (two integers), not {raw!r}")
+    total, seat = raw
+    if s.options.stack_draws == "off":
+        raise FormatError("stack", "needs options.stack_draws \"same\" or \"cross\"")
+    if total < 1 or seat != s.turn:
+        raise FormatError("stack", f"a total of 1 or more on the seat to act ({s.turn}), "
+                                   f"not {raw!r}")
+    if not stack_value(s, s._disc[-1]):
+        raise FormatError("stack", f"the top card {s._disc[-1]} is no draw card that stacks")
+    return total, seat
+
+
 def _parse_actions(raw: list[Any]) -> tuple[Action, ...]:
     actions: list[Action] = []
     for i, item in enumerate(raw):
@@ -189,6 +206,8 @@ def parse_scenario(text: str, fmt: str = "toml") -> Scenario:
         start = position(data["edition"], **kwargs)
     except RuleError as exc:
         raise FormatError("position", str(exc)) from None
+    if "stack" in data:
+        start.stack = _stack(start, data["stack"])
     return Scenario(start, _parse_actions(data.get("actions", [])), data.get("description", ""))
 
 

@@ -49,6 +49,7 @@ def snapshot(state: State) -> dict[str, Any]:
         "winners": list(s.winners),
         "entered": list(s.entered),
         "colour_only": s.colour_only,
+        "stack": list(s.stack),
     }
     for k in _INTS + _STRS:
         out[k] = getattr(s, k)
@@ -92,8 +93,10 @@ def restore(data: Mapping[str, Any]) -> State:
         s.winners = tuple(int(v) for v in data["winners"])
         s.entered = tuple(bool(v) for v in data["entered"])
         s.colour_only = bool(data.get("colour_only", False))  # absent before the rule
+        stack = data.get("stack") or ()  # absent before stack_draws
+        s.stack = (int(stack[0]), int(stack[1])) if stack else ()
         s._listed = None
-        s._memo = None if s.table else listings_for(s.tables, s.n)
+        s._memo = None if s.table or s.tables.house else listings_for(s.tables, s.n)
     except KeyError as exc:
         raise SetupError(f"snapshot lacks field {exc.args[0]!r}") from None
     except (TypeError, ValueError, IndexError) as exc:

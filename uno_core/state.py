@@ -50,7 +50,7 @@ MODES = (SIMULATION, TABLE)
 _COMPARED = ("edition", "options", "table", "n", "hands", "counts", "pile", "pile_count",
              "discard", "colour", "direction", "dealer", "turn", "actor", "phase", "to_act",
              "chance", "queue", "drawn", "towers", "exposed", "skip_pending", "pending",
-             "out", "scores", "round_no", "unseen", "since_eject", "winners", "entered", "colour_only")
+             "out", "scores", "round_no", "unseen", "since_eject", "winners", "entered", "colour_only", "stack")
 
 
 class State:
@@ -61,7 +61,7 @@ class State:
         "_pile", "_pcount", "_disc", "colour", "direction", "dealer", "turn", "actor",
         "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed",
         "skip_pending", "pending", "out", "scores", "round_no", "_unseen", "since_eject",
-        "winners", "entered", "colour_only", "_listed", "_memo",
+        "winners", "entered", "colour_only", "stack", "_listed", "_memo",
     )
 
     edition: Edition
@@ -99,6 +99,9 @@ class State:
     # seed 000: on a turned Take-2-Towers the first player lays only a card of its colour;
     # true for that player's turn only
     colour_only: bool
+    # stack_draws: (total, seat) while a stack of draw cards waits for `seat` to answer
+    # or take it (uno_core.house_stack), else ()
+    stack: tuple[int, int] | tuple[()]
     # what legal_actions listed for the state as it is now (a shared Listing), or None;
     # every write clears it (apply, the engine's writers), copies and restores start
     # without it
@@ -219,6 +222,8 @@ def public_state(state: State) -> dict[str, object]:
         "scores": list(s.scores),
         "winners": list(s.winners),
         "options": s.options.as_dict(),
+        "stack": ({"count": s.stack[0], "unit": "presses" if s.edition.launcher else "cards",
+                   "seat": s.stack[1]} if s.stack else None),
     }
 
 

@@ -27,7 +27,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.editions import Edition
-from uno_core.options import Options
+from uno_core.options import Options, house_rules_on
 
 # kinds whose card needs a target seat
 TARGETED = frozenset({WILD_ATTACK, WILD_EXTREME, TRADE_HANDS})
@@ -57,7 +57,7 @@ class Tables:
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
                  "tower_bits", "special_bits", "points",
                  "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
-                 "draw_action", "listings")
+                 "draw_action", "listings", "house")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -65,6 +65,8 @@ class Tables:
         self.custom_kind = custom_kind
         self.wild_restricted = options.wild_restricted
         self.draw_when_playable = options.draw_when_playable
+        # an issue-12 house rule the engine plays is on: no memoized listings (engine)
+        self.house = house_rules_on(options)
         self.launcher = edition.launcher
         # the turn's draw per seat: Press on launcher editions, Draw on pile editions
         self.draw_action: tuple[Action, ...] = tuple(

@@ -195,7 +195,8 @@ def settle(s: State, fx: Effects) -> None:
 
 
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
-    if s.options.draw_then_play and got and (s.table or drawn_playable(s, seat)):
+    o = s.options  # forced_play: a drawn card that fits is played, draw_then_play or not
+    if (o.draw_then_play or o.forced_play) and got and (s.table or drawn_playable(s, seat)):
         s.phase = "drawn"
         s.actor = seat
         if fx is not NOFX:
@@ -323,6 +324,7 @@ def start_round(s: State, fx: Effects) -> None:
     s.pending = ()
     s.out = -1
     s.colour_only = False
+    s.stack = ()
     s.skip_pending = 0  # since_eject stays: the launcher's mechanism does not reset
     s.entered = (False,) * s.n
     if s.edition.towers and any(o >= 0 for o in s.towers):

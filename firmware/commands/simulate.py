@@ -3,6 +3,8 @@
     unotable simulate --variant power --players 4 --games 100 --seed 1
     unotable simulate --variant attack --players 3 --games 5 --seed 7 --json --record out/
     unotable simulate --variant classic --players 2 --record out/ --effects
+    unotable simulate --variant classic --players 4 --option stack_draws=cross \
+        --option no_action_finish=true
 
 Same arguments, same output: every match is seeded from --seed and its index.
 """
@@ -37,6 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--record", metavar="DIR",
                         help="write one game record per match into DIR (created if "
                         "missing; default: no records)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="set an option of the edition (house rules too), e.g. "
+                        "stack_draws=cross or forced_play=true; repeatable")
     parser.add_argument("--effects", action="store_true",
                         help="with --record: store every action's effects in the records "
                         "(what the table did; replaying checks them line by line)")
@@ -60,9 +65,17 @@ class _ProgressBar:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.simulate import check_arguments, simulate
+    from uno_core.errors import OptionError
+    from uno_core.options import option_from_text
 
+    options: dict[str, object] = {}
     try:
-        check_arguments(args.variant, args.players, args.games, args.bot)
+        for text in args.option:
+            name, value = option_from_text(text)
+            options[name] = value
+        check_arguments(args.variant, args.players, args.games, args.bot, options)
+    except OptionError as exc:
+        raise UsageError(f"--option {exc}") from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     record_dir: Path | None = None
@@ -83,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
     progress = _ProgressBar(sys.stderr) if sys.stderr.isatty() else None
     summary = simulate(args.variant, args.players, args.games, args.seed, bot=args.bot,
                        on_match=write if record_dir is not None else None,
-                       on_progress=progress, record_effects=args.effects)
+                       on_progress=progress, record_effects=args.effects,
+                       options=options)
     if args.json:
         print(json.dumps(summary.to_json(), sort_keys=True))
     else:

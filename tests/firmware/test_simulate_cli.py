@@ -185,3 +185,35 @@ def test_effects_without_a_record_dir_is_a_usage_error(capsys):
     code, out, err = simulate(capsys, "--variant", "classic", "--players", "2", "--effects")
     assert code == 2 and out == ""
     assert "--effects" in err and "--record" in err
+
+
+def test_option_plays_house_rules_and_records_them(capsys, tmp_path):
+    args = ("--variant", "classic", "--players", "4", "--games", "2", "--seed", "3",
+            "--option", "stack_draws=cross", "--option", "no_action_finish=true",
+            "--record", str(tmp_path))
+    code, out, _ = simulate(capsys, *args, "--json")
+    summary = json.loads(out)
+    assert code == 0 and summary["errors"] == 0
+    assert summary["options"] == {"stack_draws": "cross", "no_action_finish": True}
+    plain = json.loads(simulate(capsys, *args[:4], "--games", "2", "--seed", "3", "--json")[1])
+    assert plain["turns"] != summary["turns"]  # the rules change the games
+    records = sorted(tmp_path.glob("*.jsonl"))
+    assert len(records) == 2
+    for path in records:
+        record = read_record(path.read_text(encoding="utf-8"))
+        assert record.options["stack_draws"] == "cross" and record.options["no_action_finish"]
+        replay_record(record)  # the matches replay under the same rules
+    assert "stack_draws=cross" in simulate(capsys, *args[:-2])[1].splitlines()[0]
+
+
+@pytest.mark.parametrize(("option", "says"), [
+    ("stack_draws=sometimes", "'sometimes' is not one of off, same, cross"),
+    ("forced_play=maybe", "expected true or false"),
+    ("no_bluff=true", "does not apply to edition 'extreme'"),
+    ("bogus", "expected NAME=VALUE"),
+    ("colour=R", "unknown option"),
+])
+def test_bad_option_is_a_usage_error_naming_it(capsys, option, says):
+    code, out, err = simulate(capsys, "--variant", "extreme", "--players", "3",
+                              "--option", option)
+    assert code == 2 and out == "" and says in err and "--option" in err

@@ -55,12 +55,12 @@ class EditionData:
 _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
            "forgotten_uno": "catch", "hand_size": 7, "two_player_reverse_skips": True,
            "stack_draws": "off", "seven_zero": False, "jump_in": False, "forced_play": False,
-           "no_bluff": False, "no_action_finish": False, "turn_timer_s": 0,
+           "no_action_finish": False, "turn_timer_s": 0,
            "timeout_action": "draw"}
 # rules: "House rules": what this referee does not model yet; a record using one is refused
-NOT_MODELLED = {"stack_draws": "off", "seven_zero": False, "jump_in": False,
-                "draw_until_playable": False, "forced_play": False, "no_bluff": False,
-                "no_action_finish": False}
+NOT_MODELLED = {"seven_zero": False, "jump_in": False, "draw_until_playable": False}
+# rules 120: what a draw card adds to a stack (stack_draws); rules 124: no_bluff's cards
+STACKS = {"+2": 2, "H2": 2, "W+4": 4, "WH4": 4}
 
 # formats: "The deck: canonical order"; rules: "Options" (the defaults)
 EDITIONS = {
@@ -69,7 +69,7 @@ EDITIONS = {
         {"+2": 20, "S": 20, "R": 20, "W": 50}, False, False, False,
         {**_COMMON, "draw_then_play": False, "draw_when_playable": False,
          "wild_draw4_restricted": False, "wild_draw4_points": 70, "forgotten_uno": "at_play",
-         "draw_until_playable": False},
+         "draw_until_playable": False, "no_bluff": False},
         (2, 10)),
     "power": EditionData(
         False, True, (("+1", 2), ("+2", 2), ("S", 2), ("R", 1), ("T2", 1)),
@@ -77,14 +77,16 @@ EDITIONS = {
         {"+1": 20, "+2": 20, "S": 20, "R": 20, "T2": 20, "WT1": 50, "W+4": 50},
         False, True, False,
         {**_COMMON, "draw_then_play": True, "draw_when_playable": True,
-         "wild_draw4_restricted": True, "draw_until_playable": False}, (2, 6)),
+         "wild_draw4_restricted": True, "draw_until_playable": False, "no_bluff": False},
+        (2, 6)),
     "attack": EditionData(
         False, False, (("R", 1), ("H2", 2), ("S", 2), ("DA", 2)),
         (("W", 4), ("WAA", 4), ("WC", 3), ("WH4", 1)),
         {"R": 20, "S": 20, "H2": 20, "WH4": 40, "DA": 30, "W": 50, "WAA": 50, "WC": 50},
         True, False, False,
         {**_COMMON, "draw_then_play": False, "draw_when_playable": True,
-         "skip_reverse_extra_turn": "two-player", "wild_customizable": "wild"}, (2, 10)),
+         "skip_reverse_extra_turn": "two-player", "wild_customizable": "wild",
+         "no_bluff": False}, (2, 10)),
     "attack-1999": EditionData(
         False, False, (("H2", 2), ("R", 2), ("S", 2), ("DA", 1), ("TH", 1)),
         (("W", 4), ("WAH", 2), ("WHF", 2)),
@@ -176,6 +178,7 @@ class Table:
     winners: list[int] = field(default_factory=list)
     entered: list[bool] = field(default_factory=list)
     colour_only: bool = False
+    stack: tuple[int, int] | None = None  # rules 120: (total, seat) of a pending stack
     fx: list[dict[str, object]] = field(default_factory=list)
 
     @property
@@ -213,6 +216,61 @@ class Table:
 
     def effective(self, card: str) -> str:
         return CUSTOM[str(self.opt("wild_customizable"))] if card == "WC" else kind(card)
+
+    # ---- house rules (rules 120-126)
+    def house_refusal(self, seat: int, card: str, laid: int | None) -> str:
+        """Why `seat` may not lay `card` under the house rules ("" if it may); `laid`:
+        the cards laid with it, None for a Discard All that lays its colour (simulation)."""
+        mine = STACKS.get(self.effective(card), 0)
+        same = self.opt_get("stack_draws") == "same"
+        top = STACKS.get(self.effective(self.discard[-1]), 0)
+        if self.stack is not None and (not mine or (same and mine != top)):
+            return f"a stack of {self.stack[0]} waits: only a draw card that stacks"
+        if (self.opt_get("no_bluff") and not self.table and mine == 4
+                and any(colour(c) == self.colour for c in +self.hands[seat])):
+            return f"no_bluff: no {card} while holding {self.colour}"
+        if self.opt_get("no_action_finish") and kind(card) != "#":
+            if laid is None and kind(card) == "DA" and not self.table:
+                left = sum(k for c, k in self.hands[seat].items() if colour(c) != colour(card))
+            else:
+                left = self.counts[seat] - 1 - (laid or 0)
+            if left == 0:
+                return "no_action_finish: nobody goes out on an action or wild card"
+        return ""
+
+    def allowed(self, seat: int, cards: list[str] | Counter[str]) -> list[str]:
+        """The playable cards of `cards` that the house rules leave playable."""
+        return [c for c in self.playable(cards, self.hands[seat])
+                if not self.house_refusal(seat, c, None)]
+
+    def stacking(self, card: str) -> bool:
+        return self.opt_get("stack_draws") not in (False, "off") and card in STACKS
+
+    def grow(self, seat: int, value: int, victim: int) -> int:
+        """rules 120: the stack grows and waits on `victim` (0), or the player went out
+        and the victim takes the total at once (returned)."""
+        total = (self.stack[0] if self.stack else 0) + value
+        if self.counts[seat] == 0:
+            self.stack = None
+            return total
+        self.stack = (total, victim)
+        self.advance(0)
+        self.effect("prompt", seat=victim, kind="stack")
+        return 0
+
+    def take_stack(self, seat: int) -> None:
+        """rules 120: not stacking is taking the total and losing the turn."""
+        assert self.stack is not None
+        total, self.stack = self.stack[0], None
+        self.close_window(seat)
+        self.owe("draw", seat, total)
+        self.effect("player_skipped", seat=seat)
+        self.advance(0)
+        if self.ed.launcher and self.pile_count:
+            self.to_act, self.chance = CHANCE, "eject"
+            self.effect("prompt", seat=CHANCE, kind="eject")
+            return
+        self.settle()
 
     # ---- turn order (rules conventions)
     def next_seat(self, steps: int = 1) -> int:
@@ -325,7 +383,7 @@ class Table:
         self.to_act = self.actor
 
     def after_turn_draw(self, seat: int, got: int) -> None:
-        if (self.opt("draw_then_play") and got
+        if ((self.opt("draw_then_play") or self.opt_get("forced_play")) and got
                 and (self.table or self.playable(self.drawn, self.hands[seat]))):
             self.phase = "drawn"
             self.actor = seat
@@ -347,7 +405,7 @@ class Table:
         self.colour, self.direction = "", 1
         self.queue, self.drawn = [], []
         self.exposed, self.pending, self.out = -1, None, -1
-        self.colour_only, self.skip_pending = False, 0
+        self.colour_only, self.skip_pending, self.stack = False, 0, None
         self.entered = [False] * self.n
         if self.ed.towers:
             for i, t in enumerate(TOWERS):
@@ -598,6 +656,9 @@ class Table:
             raise Illegal(f"{card} lays no other cards")
         if a.get("uno", False) and self.counts[seat] - 1 - len(laid) != 1:
             raise Illegal("UNO is called with the second-to-last card only")
+        why = self.house_refusal(seat, card, len(laid))
+        if why:
+            raise Illegal(why)
 
     def play(self, a: Act) -> None:
         self.check_play(a)
@@ -671,9 +732,15 @@ class Table:
     def card_draw(self, seat: int, a: Act) -> None:
         victim = self.next_seat(1 + self.skip_pending)
         if self.protected(victim, str(a["card"])):
+            self.stack = None  # rules 122: warded off, the stack with it
             self.advance(0)
             return
-        self.owe("draw", victim, 1 if kind(str(a["card"])) == "+1" else 2)
+        count = 1 if kind(str(a["card"])) == "+1" else 2
+        if self.stacking(kind(str(a["card"]))):
+            count = self.grow(seat, count, victim)
+            if not count:
+                return
+        self.owe("draw", victim, count)
         self.effect("player_skipped", seat=victim)
         self.advance(1)
 
@@ -709,16 +776,24 @@ class Table:
         victim = self.next_seat(1 + self.skip_pending)
         if self.protected(victim, "W+4"):
             self.pending = None
+            self.stack = None
             self.advance(0)
             return
-        if self.opt_get("wild_draw4_restricted"):
+        if self.opt_get("wild_draw4_restricted") and not self.opt_get("no_bluff"):
             assert self.pending is not None
             self.pending = (seat, victim, self.pending[2])
+            if self.stacking("W+4"):  # rules 123: the challenge comes first
+                self.stack = ((self.stack[0] if self.stack else 0) + 4, victim)
             self.phase, self.actor = "challenge", victim
             self.effect("prompt", seat=victim, kind="challenge")
             return
         self.pending = None
-        self.owe("draw", victim, 4)
+        count = 4
+        if self.stacking("W+4"):
+            count = self.grow(seat, 4, victim)
+            if not count:
+                return
+        self.owe("draw", victim, count)
         self.effect("player_skipped", seat=victim)
         self.advance(1)
 
@@ -728,7 +803,12 @@ class Table:
         if eff == "WHF":
             self.owe("until", victim, 0)
         else:
-            self.owe("press", victim, 4 if eff == "WH4" else 2)
+            count = 4 if eff == "WH4" else 2
+            if self.stacking(eff):
+                count = self.grow(seat, count, victim)
+                if not count:
+                    return
+            self.owe("press", victim, count)
         self.effect("player_skipped", seat=victim)
         self.advance(1)
 
@@ -778,9 +858,12 @@ class Table:
             raise Illegal(f"{a['type']} is not how this edition draws")
         if not (self.phase == "play" and not self.queue and self.to_act == seat == self.actor):
             raise Illegal(f"seat {seat} cannot draw now")
-        if not (self.opt("draw_when_playable") or self.table) and self.playable(
-                self.hands[seat], self.hands[seat]):
+        if not (self.opt("draw_when_playable") or self.table or self.stack) and self.allowed(
+                seat, self.hands[seat]):
             raise Illegal("you may only draw when you cannot play")
+        if self.stack is not None:
+            self.take_stack(seat)
+            return
         self.close_window(seat)
         self.drawn = []
         if self.ed.launcher:
@@ -792,7 +875,11 @@ class Table:
         self.settle()
 
     def pass_(self, a: Act) -> None:
-        self.own_turn(int(a["seat"]), ("drawn", "extra", "four_towers"), "passing")
+        seat = int(a["seat"])
+        self.own_turn(seat, ("drawn", "extra", "four_towers"), "passing")
+        if (self.opt_get("forced_play") and self.phase == "drawn" and not self.table
+                and self.allowed(seat, self.drawn)):
+            raise Illegal("forced_play: a drawn card that fits must be played")
         if self.phase == "four_towers":
             self.phase, self.actor = "play", self.turn
         else:
@@ -828,11 +915,12 @@ class Table:
         self.pending = None
         self.effect("challenge_resolved", challenger=challenger, player=player, guilty=guilty)
         self.turn = player
+        total, self.stack = (self.stack[0] if self.stack else 4), None  # rules 123
         if guilty:
-            self.owe("draw", player, 4)
+            self.owe("draw", player, total)
             self.advance(0)
         else:
-            self.owe("draw", challenger, 6)
+            self.owe("draw", challenger, total + 2)
             self.effect("player_skipped", seat=challenger)
             self.advance(1)
 
@@ -844,7 +932,12 @@ class Table:
             player = self.pending[0] if self.pending else self.turn
             self.pending = None
             self.turn = player
-            self.owe("draw", seat, 4)
+            if self.stack is not None and self.counts[player] > 0:
+                self.advance(0)  # rules 123: now stack or take
+                self.settle()
+                return
+            total, self.stack = (self.stack[0] if self.stack else 4), None
+            self.owe("draw", seat, total)
             self.effect("player_skipped", seat=seat)
             self.advance(1)
         elif self.table:

@@ -105,6 +105,15 @@ HOUSE_RULES = [
     ("attack-1999", {"all_hit_scope": "others", "skip_reverse_extra_turn": "always"}),
     ("extreme", {"wild_restricted": False, "draw_then_play": False,
                  "draw_when_playable": True}),
+    # issue 12's house rules (rules 120-126)
+    ("classic", {"stack_draws": "cross", "no_action_finish": True, "forced_play": True}),
+    ("classic", {"stack_draws": "cross", "wild_draw4_restricted": True}),
+    ("classic", {"stack_draws": "same", "no_bluff": True, "wild_draw4_restricted": True}),
+    ("power", {"stack_draws": "cross", "no_action_finish": True}),
+    ("power", {"stack_draws": "same", "no_bluff": True, "forced_play": True}),
+    ("attack", {"stack_draws": "cross", "no_bluff": True, "wild_customizable": "hit-4"}),
+    ("attack-1999", {"stack_draws": "same", "no_action_finish": True, "forced_play": True}),
+    ("extreme", {"stack_draws": "same", "forced_play": True, "no_action_finish": True}),
 ]
 
 

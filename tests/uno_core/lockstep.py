@@ -83,6 +83,8 @@ def canon_state(engine: ModuleType, state: Any) -> dict[str, Any]:
     snap["unseen"] = {k: v for k, v in sorted(snap["unseen"].items()) if v}
     public = engine.public_state(state)
     for view in (public, snap):  # house rules newer than the oracle are compared elsewhere
+        if not view.get("stack"):
+            view.pop("stack", None)  # stack_draws: nothing pending (the oracle has no key)
         if isinstance(view.get("options"), dict):
             view["options"] = {k: v for k, v in view["options"].items()
                                if k in OLD.OPTION_SPECS}

@@ -102,3 +102,24 @@ def test_the_kernel_hands_the_same_turns_to_the_engine(edition, seats, options, 
     n_checked, checked = _checked(edition, seats, options, 8, 21, launcher)
     n_kernel, kernel = _kernel(edition, seats, options, 8, 21, launcher)
     assert n_kernel == n_checked and snapshot(kernel) == snapshot(checked)
+
+
+# issue 12: with a house rule the engine plays on, the kernel hands every turn to the
+# engine (`Tables.house`): still the checked path's games, bit for bit
+ISSUE12 = {
+    "classic": {"stack_draws": "cross", "no_action_finish": True, "forced_play": True},
+    "power": {"stack_draws": "same", "no_bluff": True},
+    "attack": {"stack_draws": "cross", "no_bluff": True, "forced_play": True},
+    "attack-1999": {"stack_draws": "same", "no_action_finish": True},
+    "extreme": {"stack_draws": "same", "forced_play": True, "no_action_finish": True},
+}
+
+
+@pytest.mark.parametrize("edition", sorted(EDITIONS))
+def test_the_kernel_plays_the_checked_paths_games_under_issue12_house_rules(edition):
+    for seats, seed in ((4, 5), (2, 6)):
+        options = {"target_score": 100000, **ISSUE12[edition]}
+        n_checked, checked = _checked(edition, seats, options, 4, seed)
+        n_kernel, kernel = _kernel(edition, seats, options, 4, seed)
+        assert n_kernel == n_checked > 4 * 20
+        assert snapshot(kernel) == snapshot(checked)

@@ -203,11 +203,11 @@ class Checker:
         assert snapshot(s) == frozen  # nothing above changed the state
 
 
-def _run(edition, seats, mode, options, seed, kinds):
+def _run(edition, seats, mode, options, seed, kinds, checking=Checker):
     rng = random.Random(seed)
     bots = [HeuristicBot(rng, forget_uno=0.2) if k else RandomBot(rng, forget_uno=0.2)
             for k in kinds[:seats]]
-    checker = Checker(edition, seats, mode, seed)
+    checker = checking(edition, seats, mode, seed)
     log = play_match(edition, seats, bots, rng, options=options, mode=mode,
                      observe=checker, max_actions=50_000)
     assert log.state.over, "the match did not finish"

@@ -1,0 +1,69 @@
+"""House rules of issue 12 that restrict plays: ``no_bluff``, ``no_action_finish`` and
+``forced_play``, and the pending stack of ``stack_draws`` (``house_stack``).
+
+While any engine house rule is on, the memoized plain listing is off (``State._memo``
+is None) and the engine's general path asks here: ``allowed`` filters the playable
+cards ``legal_actions`` lists, ``refusal`` names the rule a play breaks (``apply``),
+``must_play_drawn`` says whether a drawn card may be kept.
+
+- ``no_bluff``: a Wild Draw 4 (Attack: the Wild Hit 4) only with no card of the
+  current colour in the hand, and no challenge. Table mode cannot see hands: trusted.
+- ``no_action_finish``: no play may leave its player without cards when the card is
+  an action card or a wild (every card but a number card, power symbols included as
+  numbers). A seat with nothing else may always draw, so play never stops.
+- ``forced_play``: a playable drawn card must be played (simulation; at the table the
+  drawn card is unknown and keeping it is trusted).
+"""
+
+from __future__ import annotations
+
+from uno_core import actions as A
+from uno_core.cards import BY_ID, DISCARD_ALL, NUMBER, WILD_CUSTOM, WILD_DRAW4, WILD_HIT4, Card
+from uno_core.house_stack import answers
+from uno_core.state import State
+
+_BLUFF_KINDS = frozenset({WILD_DRAW4, WILD_HIT4})
+
+
+def _kind(s: State, card: Card) -> str:
+    return s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
+
+
+def _left(s: State, seat: int, card: Card, laid: int | None) -> int:
+    """Cards `seat` keeps after laying `card` (and `laid` more; None: a Discard All in
+    simulation lays every other card of its colour)."""
+    if laid is None and card.kind == DISCARD_ALL and not s.table:
+        return sum(1 for i in s._hands[seat] if BY_ID[i].colour != card.colour)
+    return s._counts[seat] - 1 - (laid or 0)
+
+
+def refusal(s: State, seat: int, card: Card, laid: int | None = None) -> str:
+    """Why `seat` may not play `card` under the house rules now ("" if it may)."""
+    o = s.options
+    if s.stack and not answers(s, card):
+        unit = "presses" if s.edition.launcher else "cards"
+        how = ("a +2 or a +4" if o.stack_draws == "cross"
+               else "a +2" if s._disc[-1].kind not in _BLUFF_KINDS else "a +4")
+        return (f"a stack of {s.stack[0]} {unit} is pending on seat {s.stack[1]}: "
+                f"answer with {how} or take them (stack_draws={o.stack_draws!r})")
+    if (o.no_bluff and not s.table and _kind(s, card) in _BLUFF_KINDS
+            and s._masks[seat] & s.tables.colour_bits[s.colour]):
+        return f"a {card} only with no {s.colour} card in hand (no_bluff)"
+    if o.no_action_finish and card.kind != NUMBER and _left(s, seat, card, laid) == 0:
+        return f"nobody may go out on an action or wild card like {card} (no_action_finish)"
+    return ""
+
+
+def allowed(s: State, seat: int, cards: list[Card]) -> list[Card]:
+    """The playable `cards` (they match) that the house rules leave playable."""
+    return [c for c in cards if not refusal(s, seat, c)]
+
+
+def play_refusal(s: State, p: A.Play) -> str:
+    """`refusal` for a play as declared (its laid cards counted as given)."""
+    return refusal(s, p.seat, p.card, len(p.laid))
+
+
+def must_play_drawn(s: State, playable: list[Card]) -> bool:
+    """forced_play: the drawn card fits, so passing is not allowed (simulation)."""
+    return s.options.forced_play and s.phase == "drawn" and not s.table and bool(playable)

@@ -1,0 +1,104 @@
+"""House rule ``stack_draws`` (issue 12): a draw card is answered with a draw card.
+
+A Draw 2 (Hit 2 on launcher editions) or a Wild Draw 4 (Wild Hit 4) that may be stacked
+does not make its victim draw at once: the count goes into ``State.stack`` as
+``(total, seat)`` and the turn passes to that seat, which either plays a card that
+stacks on the top card (``answers``; the count grows and passes on) or takes the
+total with its turn's Draw (pile: the cards are dealt at once) or Press (launcher: the
+press is the first of `total` owed presses) and loses its turn (``take``).
+
+``"same"`` stacks a +2 on a +2 and a +4 on a +4; ``"cross"`` also a +4 on a +2 and a
++2 on a +4 (the +2 must still match the colour named). Draw 1 (Power) never stacks.
+Power's towers: a victim holding the tower against the card laid against him wards it
+off (seed 000): the card is then a plain card and the whole stack is dropped. A card
+that ends its player's hand ends the round: its victim takes the total at once.
+"""
+
+from __future__ import annotations
+
+from uno_core import effects as E
+from uno_core.actions import CHANCE
+from uno_core.cards import DRAW2, HIT2, WILD_CUSTOM, WILD_DRAW4, WILD_HIT4, Card
+from uno_core.state import OWE_DRAW, State
+from uno_core.turns import NOFX, Effects, advance, owe, settle
+
+_VALUE = {DRAW2: 2, HIT2: 2, WILD_DRAW4: 4, WILD_HIT4: 4}
+
+
+def value(s: State, card: Card) -> int:
+    """What `card` adds to a stack (its effective kind's draw count), 0 if it never stacks."""
+    return _VALUE.get(s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind, 0)
+
+
+def stacks(s: State, card: Card) -> bool:
+    """Whether playing `card` starts or grows a stack under the match's options."""
+    return s.options.stack_draws != "off" and value(s, card) > 0
+
+
+def answers(s: State, card: Card) -> bool:
+    """Whether `card` may answer the pending stack (its kind against the top card's)."""
+    mine = value(s, card)
+    if not mine:
+        return False
+    return s.options.stack_draws == "cross" or mine == value(s, s._disc[-1])
+
+
+def added(s: State, count: int) -> int:
+    """The stack's total once `count` more is laid on it."""
+    return (s.stack[0] if s.stack else 0) + count
+
+
+def grow(s: State, seat: int, card: Card, victim: int, fx: Effects) -> int:
+    """`seat` laid a stacking `card` against `victim`: the stack grows and the turn goes
+    to `victim` (returns 0), or, when `seat` went out with it, the victim must take the
+    total at once (returned; the caller owes it as the card's own draw)."""
+    total = added(s, value(s, card))
+    if s._counts[seat] == 0:
+        s.stack = ()
+        return total
+    s.stack = (total, victim)
+    advance(s, 0)
+    if fx is not NOFX:
+        fx.append(E.shared(E.Prompt, victim, "stack"))
+    return 0
+
+
+def taken(s: State, count: int) -> int:
+    """The count a +4's challenge is about: the stack's total if one is pending (it is
+    resolved now), else `count`."""
+    if not s.stack:
+        return count
+    total = s.stack[0]
+    s.stack = ()
+    return total
+
+
+def accepted(s: State, player: int) -> int:
+    """The victim of a +4 did not challenge: with a stack pending he now stacks or
+    takes it (returns 0; his turn starts), unless `player` went out (the total is
+    returned, owed at once). Without a stack: the +4's 4."""
+    if not s.stack:
+        return 4
+    if s._counts[player] == 0:
+        return taken(s, 4)
+    s.turn = player
+    advance(s, 0)
+    return 0
+
+
+def take(s: State, seat: int, fx: Effects) -> None:
+    """`seat` does not stack: it takes the total (Draw or Press) and loses its turn."""
+    total = taken(s, 0)
+    if s.exposed >= 0 and seat != s.exposed:
+        s.exposed = -1
+    owe(s, fx, OWE_DRAW, seat, total)  # launcher editions: presses
+    if fx is not NOFX:
+        fx.append(E.shared(E.PlayerSkipped, seat))
+    advance(s, 0)
+    if s.edition.launcher and (s._pcount if s.table else s._pile):
+        s.to_act = CHANCE  # this press is the first of the total: the launcher ejects
+        s.chance = "eject"
+        fx.append(E.shared(E.Prompt, CHANCE, "eject"))
+        return
+    settle(s, fx)
+

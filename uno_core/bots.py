@@ -78,7 +78,7 @@ def _twin_key(a: A.Play | A.FourTowerDiscard) -> tuple[object, ...]:
 class RandomBot:
     """Plays a uniformly random legal action (a play with and without the UNO call count
     as one: it calls UNO unless it forgets, probability `forget_uno`); catches a
-    forgotten UNO with probability `catch`."""
+    forgotten UNO, or jumps in (jump_in), with probability `catch`."""
 
     rng: BotRng
     forget_uno: float = 0.1
@@ -107,8 +107,8 @@ class HeuristicBot:
     playable coloured card first, picks the colour it holds most, targets the seat with
     the fewest cards, plays a drawn card when it can, takes the four-tower discard keeping
     its best card, challenges a Wild Draw 4 from a player with many cards, always catches
-    a forgotten UNO, and calls UNO unless it forgets (`forget_uno`). In table mode (no
-    hand known) it plays like RandomBot.
+    a forgotten UNO, always jumps in (jump_in), and calls UNO unless it forgets
+    (`forget_uno`). In table mode (no hand known) it plays like RandomBot.
     """
 
     rng: BotRng
@@ -175,6 +175,11 @@ class HeuristicBot:
         late = [a for a in mine if isinstance(a, A.CallUno)]
         if late:
             return late[0] if self.rng.random() < 0.5 else None
+        jumps = [a for a in mine if isinstance(a, A.Play)]
+        if jumps:  # jump in, saying UNO with it; with a 7 (seven_zero), at the weakest
+            said = _say_uno(self.rng, self.forget_uno, jumps)
+            return self._choose_play(state, seat, state.hand(seat),
+                                     [a for a in said if isinstance(a, A.Play)])
         return mine[0] if mine else None
 
 
@@ -208,10 +213,13 @@ Ahead = Callable[[State, Action], None]
 
 
 def _turn_actions(state: State, legal: list[Action]) -> tuple[list[Action], list[Action]]:
+    """The seat to act's own actions, and what other seats may do out of turn: call or
+    catch a forgotten UNO, and (jump_in, simulation: bots know their own hands) jump in."""
     seat = state.to_act
     own: list[Action] = [a for a in legal
                          if a.seat == seat and not isinstance(a, A.CallUno | A.Catch)]
-    calls: list[Action] = [a for a in legal if isinstance(a, A.CallUno | A.Catch)]
+    calls: list[Action] = [a for a in legal if isinstance(a, A.CallUno | A.Catch)
+                           or a.seat != seat and not state.table and isinstance(a, A.Play)]
     return own, calls
 
 
@@ -254,8 +262,8 @@ def play_match(edition: str, seats: int, bots: Sequence[Bot], chance_rng: BotRng
             legal = legal_actions(state)
             own, calls = _turn_actions(state, legal)
             if calls:
-                exposed = state.exposed
-                order = [exposed] + [(exposed + i) % seats for i in range(1, seats)]
+                first = state.exposed if state.exposed >= 0 else state.to_act
+                order = [(first + i) % seats for i in range(seats)]
                 taken = next((a for a in (bots[s].interject(state, s, calls) for s in order)
                               if a is not None), None)
                 if taken is not None:

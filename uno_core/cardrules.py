@@ -31,6 +31,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.house_stack import added, grow, stacks
+from uno_core.house_swaps import swap_after, trade
 from uno_core.state import (
     OWE_DRAW,
     OWE_PRESS,
@@ -69,6 +70,8 @@ def _four_tower_check(s: State, seat: int, fx: Effects) -> None:
 def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     if p.card.symbol and s.edition.towers:
         _capture(s, seat, p.card.symbol, fx)
+    if s.options.seven_zero:
+        swap_after(s, seat, p.card, p.target, fx)
     advance(s, 0)
     if p.card.symbol:
         _four_tower_check(s, seat, fx)
@@ -212,16 +215,7 @@ def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 def _b_trade(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     if s._counts[seat] > 0:  # going out on Trade Hands ends the round: nothing to trade
-        a, b = seat, p.target
-        counts = s._counts
-        counts[a], counts[b] = counts[b], counts[a]
-        if not s.table:
-            hands, masks = s._hands, s._masks
-            hands[a], hands[b] = hands[b], hands[a]
-            masks[a], masks[b] = masks[b], masks[a]
-        if s.exposed in (a, b):
-            s.exposed = -1
-        fx.append(E.HandsTraded(a, b))
+        trade(s, seat, p.target, fx)
     advance(s, 0)
 
 

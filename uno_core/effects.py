@@ -172,8 +172,9 @@ class FirstCard:
 @dataclass(frozen=True, slots=True)
 class Prompt:
     """`seat` must now decide `kind` (turn, challenge, verdict, colour, four_towers,
-    play_drawn, extra_play, press, hand_entry) or the chance player must supply `kind`
-    (shuffle, dealer_cards, reveal, eject) when `seat` is CHANCE (-1)."""
+    play_drawn, extra_play, press, hand_entry; draw_until_playable: draw_again when the
+    drawn card does not fit, play_or_draw_again at the table) or the chance player must
+    supply `kind` (shuffle, dealer_cards, reveal, eject) when `seat` is CHANCE (-1)."""
 
     seat: int
     kind: str

@@ -45,8 +45,12 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
+from uno_core.house_draw import PASS_REFUSED, drawing
+from uno_core.house_jump import jumpers, take_over
+from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_rules import allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
+from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
 from uno_core.matching import (
     CUSTOM_KIND,
     free_towers,
@@ -159,9 +163,12 @@ _PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WI
 
 # -- validation: raise IllegalAction or return; never write ---------------------------
 
-def _check_play(s: State, p: A.Play) -> None:
+def _check_play(s: State, p: A.Play, jump: bool = False) -> None:
+    """Raise IllegalAction unless `p` is legal; `jump`: a jump-in (jump_in) whose
+    out-of-turn part house_jump has checked."""
     seat = p.seat
-    if (seat != s.to_act or seat != s.actor or s._queue or s.phase not in _PLAY_PHASES):
+    if not jump and (seat != s.to_act or seat != s.actor or s._queue
+                     or s.phase not in _PLAY_PHASES):
         raise IllegalAction(p, f"it is not seat {seat}'s turn to play "
                                f"(to act: {s.to_act}, phase {s.phase})")
     card = p.card
@@ -176,7 +183,7 @@ def _check_play(s: State, p: A.Play) -> None:
     else:
         if not s._masks[seat] & card.bit:
             raise IllegalAction(p, f"seat {seat} does not hold {card}")
-        if s.phase == "drawn" and card not in s.drawn:
+        if s.phase == "drawn" and card not in s.drawn and not jump:
             raise IllegalAction(p, "after drawing only the drawn card may be played")
     if not match_mask(s) & card.bit:
         top = s._disc[-1]
@@ -198,7 +205,8 @@ def _check_play(s: State, p: A.Play) -> None:
         why = play_refusal(s, p)  # issue 12's house rules (uno_core.house_rules)
         if why:
             raise IllegalAction(p, why)
-    if card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid:
+    if (card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid
+            and not needs_target(s, card)):
         if p.uno and s._counts[seat] != 2:
             raise IllegalAction(p, f"UNO is called with one card left, not "
                                    f"{s._counts[seat] - 1}")
@@ -211,7 +219,7 @@ def _check_choices(s: State, p: A.Play) -> None:
     card = p.card
     seat = p.seat
     kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
-    if kind in TARGETED:
+    if kind in TARGETED or needs_target(s, card):
         if not (0 <= p.target < s.n) or p.target == seat:
             raise IllegalAction(p, f"{card} needs a target seat other than {seat}")
     elif p.target != -1:
@@ -254,6 +262,8 @@ def _check_seat(s: State, action: Action, phases: tuple[str, ...], what: str) ->
 
 
 def _can_draw(s: State, seat: int) -> bool:
+    if drawing(s) and not s._queue and s.to_act == seat == s.actor:
+        return s.table or not _drawn_playable(s, seat)  # draw_until_playable: again
     if not (s.phase == "play" and not s._queue and s.to_act == seat == s.actor):
         return False
     if s.options.draw_when_playable or s.table or s.stack:
@@ -340,10 +350,11 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             fx.append(E.shared(E.ColourChosen, seat, p.colour))
     if left < 2:
         if left:
-            # a Trade Hands swaps the last card away: nothing to call, as its catch window
+            # a Trade Hands (a 7 or 0 under seven_zero) swaps the last card away:
+            # nothing to call, as its catch window
             _one_card_left(s, seat, p.uno, fx,
                            (s.tables.custom_kind if kind == WILD_CUSTOM else kind)
-                           != TRADE_HANDS)
+                           != TRADE_HANDS and not gives_hand_away(s, card))
         else:
             s.out = seat
     if kind == WILD_DRAW4:
@@ -353,7 +364,9 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     if s.drawn:
         s.drawn = ()
     s.colour_only = False
-    if kind == NUMBER and not card.symbol:  # the common case: just pass the turn on
+    if kind == NUMBER and not card.symbol and not (
+            s.options.seven_zero and card.number in SWAP_NUMBERS):
+        # the common case: just pass the turn on
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
         s.phase = "play"
@@ -365,6 +378,29 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     else:
         BEHAVIOUR[s.tables.custom_kind if kind == WILD_CUSTOM else kind](s, seat, p, fx)
     settle(s, fx)
+
+
+def _jump_in(s: State, p: A.Play, fx: Effects) -> None:
+    """jump_in: a seat not to act plays the top card's twin; play goes on from it."""
+    why = jump_refusal(s, p)
+    if why:
+        raise IllegalAction(p, why)
+    _check_play(s, p, jump=True)
+    take_over(s, p.seat)
+    play(s, p, fx)
+
+
+def _jump_ins(s: State) -> list[A.Play]:
+    """The jump-ins legal now (jump_in): the top card's plays by each seat that may."""
+    out = []
+    for seat in jumpers(s):
+        for p in _play_variants(s, seat, s._disc[-1]):
+            try:
+                _check_play(s, p, jump=True)
+            except IllegalAction:
+                continue
+            out.append(p)
+    return out
 
 
 def _one_card_left(s: State, seat: int, called: bool, fx: Effects, keeps: bool = True) -> None:
@@ -459,7 +495,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
     if s.exposed >= 0 and seat != s.exposed:
         s.exposed = -1
     pile = s._pile
-    if pile and not s.tables.launcher:
+    if pile and not s.tables.launcher and not s.options.draw_until_playable:
         # simulation (a table-mode pile is empty), a pile edition: the usual draw
         card = pile.pop()
         s._hands[seat].append(card.id)
@@ -509,6 +545,8 @@ _DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
 
 def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
     _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
+    if drawing(s):
+        raise IllegalAction(a, PASS_REFUSED)
     if s.options.forced_play and must_play_drawn(s, _drawn_playable(s, a.seat)):
         raise IllegalAction(a, "a drawn card that fits must be played (forced_play)")
     _pass(s, a, fx)
@@ -801,8 +839,11 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     fx = [] if effects else NOFX
     kind = type(action)
     if kind is A.Play:
-        _check_play(s, action)  # type: ignore[arg-type]
-        play(s, action, fx)  # type: ignore[arg-type]
+        if action.seat != s.to_act and s.options.jump_in:
+            _jump_in(s, action, fx)  # type: ignore[arg-type]
+        else:
+            _check_play(s, action)  # type: ignore[arg-type]
+            play(s, action, fx)  # type: ignore[arg-type]
     elif (kind is A.Draw or kind is A.Press) and s.to_act != CHANCE:
         _apply_draw(s, action, fx)  # type: ignore[arg-type]
     elif isinstance(action, _CHANCE_TYPES):
@@ -830,10 +871,10 @@ def _variant_map(s: State, seat: int) -> dict[int, list[A.Play]]:
 def _cached_variants(s: State, seat: int, card: Card,
                      cache: dict[int, list[A.Play]]) -> list[A.Play]:
     """The Play values for `card`; those without choices are cached (they are immutable)."""
-    found = cache.get(card.id)
+    found = None if needs_target(s, card) else cache.get(card.id)
     if found is None:
         found = _play_variants(s, seat, card)
-        if card.kind in _PLAIN_VARIANTS:
+        if card.kind in _PLAIN_VARIANTS and not needs_target(s, card):
             cache[card.id] = found
     return found
 
@@ -841,7 +882,8 @@ def _cached_variants(s: State, seat: int, card: Card,
 def _play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
     kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
     colours = COLOURS if card.colour == "" else ("",)
-    targets: list[int] = ([t for t in range(s.n) if t != seat] if kind in TARGETED else [-1])
+    targets: list[int] = ([t for t in range(s.n) if t != seat]
+                          if kind in TARGETED or needs_target(s, card) else [-1])
     want = tower_count(s, card) if s.edition.towers else 0
     if want:
         free = free_towers(s, seat)
@@ -997,7 +1039,8 @@ def faces_of(m: int) -> list[Card]:
 
 
 def legal_actions(state: State) -> list[Action]:
-    """Every legal seat action now, including call/catch interjections by any seat.
+    """Every legal seat action now, including call/catch interjections by any seat
+    and, with jump_in, the plays of the top card's twin by seats not to act.
 
     Plays are listed by card (in card-id order), each card's variants together. At a
     chance node (``state.to_act == CHANCE``) the outcomes are not listed (a shuffle
@@ -1027,7 +1070,10 @@ def legal_actions(state: State) -> list[Action]:
             cache = _variant_map(s, seat)
             for card in playable:
                 out.extend(_cached_variants(s, seat, card, cache))
-            if s.phase != "play":
+            if drawing(s):  # draw_until_playable: the drawn card that fits, or draw again
+                if s.table or not playable:
+                    out.append(s.tables.draw_action[seat])
+            elif s.phase != "play":
                 if not must_play_drawn(s, playable):
                     out.append(_PASS[seat])
             elif s.options.draw_when_playable or s.table or not playable or s.stack:
@@ -1051,6 +1097,8 @@ def legal_actions(state: State) -> list[Action]:
                 out.append(A.Pass(seat))
         elif s.phase == "hand_entry" and not s.table:
             out.append(A.EnterHand(seat, s.hand(seat)))
+    if s.options.jump_in:
+        out.extend(_jump_ins(s))
     if s.exposed >= 0 and seat != CHANCE:
         out.append(A.CallUno(s.exposed))
         out.extend(A.Catch(i, s.exposed) for i in range(s.n) if i != s.exposed)

@@ -113,9 +113,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 
 # House rules whose rule is not built yet: accepted at their default only, refused
 # otherwise, so that no option is ever silently ignored.
-NOT_YET: frozenset[str] = frozenset({
-    "seven_zero", "jump_in", "draw_until_playable",
-})
+NOT_YET: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,13 +234,23 @@ def option_from_text(text: str) -> tuple[str, object]:
     return name, check_value(name, value)
 
 
+# why an option is missing from the launcher editions (their error says so)
+_ONLY_WHERE = {
+    "draw_until_playable": "pile editions only: this edition draws by pressing the "
+                           "launcher, which ejects a random number of cards, so there is "
+                           "no drawing one card at a time until one fits",
+}
+
+
 def make_options(edition: Edition, overrides: Mapping[str, object] | None = None) -> Options:
     """The edition's defaults with `overrides` applied; rejects unknown/inapplicable/bad ones."""
     values: dict[str, object] = dict(edition.option_defaults)
     for name, value in (overrides or {}).items():
         check_value(name, value)
         if name not in edition.option_defaults:
-            raise OptionError(name, f"does not apply to edition {edition.name!r}")
+            why = _ONLY_WHERE.get(name, "") if edition.launcher else ""
+            raise OptionError(name, f"does not apply to edition {edition.name!r}"
+                                    + (f": {why}" if why else ""))
         if name in NOT_YET and value != edition.option_defaults[name]:
             raise OptionError(name, "this house rule is not built yet")
         values[name] = value

@@ -27,6 +27,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.errors import IllegalAction, SetupError
+from uno_core.house_draw import prompt_kind
 from uno_core.matching import playable_mask
 from uno_core.state import (
     NOBODY,
@@ -196,6 +197,13 @@ def settle(s: State, fx: Effects) -> None:
 
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     o = s.options  # forced_play: a drawn card that fits is played, draw_then_play or not
+    if o.draw_until_playable and got:  # (uno_core.house_draw) play it or draw again
+        s.phase = "drawn"
+        s.actor = seat
+        if fx is not NOFX:
+            fx.append(E.shared(E.Prompt, seat, prompt_kind(s, not s.table
+                                                           and drawn_playable(s, seat))))
+        return
     if (o.draw_then_play or o.forced_play) and got and (s.table or drawn_playable(s, seat)):
         s.phase = "drawn"
         s.actor = seat

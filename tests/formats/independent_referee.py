@@ -58,7 +58,7 @@ _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
            "no_action_finish": False, "turn_timer_s": 0,
            "timeout_action": "draw"}
 # rules: "House rules": what this referee does not model yet; a record using one is refused
-NOT_MODELLED = {"seven_zero": False, "jump_in": False, "draw_until_playable": False}
+NOT_MODELLED: dict[str, object] = {}  # every house rule of issue 12 is modelled
 # rules 120: what a draw card adds to a stack (stack_draws); rules 124: no_bluff's cards
 STACKS = {"+2": 2, "H2": 2, "W+4": 4, "WH4": 4}
 
@@ -243,6 +243,10 @@ class Table:
         return [c for c in self.playable(cards, self.hands[seat])
                 if not self.house_refusal(seat, c, None)]
 
+    def swaps(self, card: str) -> bool:
+        """rules 130-131: under seven_zero a 7 or a 0 moves its player's hand."""
+        return bool(self.opt_get("seven_zero")) and kind(card) == "#" and number(card) in (0, 7)
+
     def stacking(self, card: str) -> bool:
         return self.opt_get("stack_draws") not in (False, "off") and card in STACKS
 
@@ -383,6 +387,12 @@ class Table:
         self.to_act = self.actor
 
     def after_turn_draw(self, seat: int, got: int) -> None:
+        if self.opt_get("draw_until_playable") and got:  # rules 138-140
+            self.phase, self.actor = "drawn", seat
+            fits = self.playable(self.drawn, self.hands[seat])
+            self.effect("prompt", seat=seat, kind="play_or_draw_again" if self.table
+                        else "play_drawn" if fits else "draw_again")
+            return
         if ((self.opt("draw_then_play") or self.opt_get("forced_play")) and got
                 and (self.table or self.playable(self.drawn, self.hands[seat]))):
             self.phase = "drawn"
@@ -629,7 +639,7 @@ class Table:
         elif chosen:
             raise Illegal("only a wild names a colour")
         target = a.get("target", -1)
-        if self.effective(card) in TARGETED:
+        if self.effective(card) in TARGETED or (self.swaps(card) and number(card) == 7):
             if not (isinstance(target, int) and 0 <= target < self.n) or target == seat:
                 raise Illegal(f"{card} needs a target seat other than {seat}")
         elif target != -1:
@@ -679,7 +689,8 @@ class Table:
             self.colour = colour(card)
         eff = self.effective(card)
         if self.counts[seat] == 1:
-            self.one_card_left(seat, bool(a.get("uno", False)), keeps=eff != "TH")
+            self.one_card_left(seat, bool(a.get("uno", False)),
+                               keeps=eff != "TH" and not self.swaps(card))
         elif self.counts[seat] == 0:
             self.out = seat
         self.pending = (seat, -1, guilty) if card == "W+4" else None
@@ -691,6 +702,19 @@ class Table:
                                  "WAA": "attack", "WX": "extreme", "WAH": "all_hit",
                                  "TH": "trade"}.get(eff, "plain"))(seat, a)
         self.settle()
+
+    def jump_in(self, a: Act) -> None:
+        """rules 135-137: the top card's twin by a seat not to act; play goes on from it."""
+        seat, top = a["seat"], self.discard[-1]
+        if not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise Illegal(f"no seat {seat!r}")
+        if self.phase not in ("play", "drawn", "extra") or self.queue or colour(top) == "":
+            raise Illegal(f"no jump-in now (phase {self.phase}, top {top})")
+        if a.get("card") != top:
+            raise Illegal(f"a jump-in lays the top card's twin {top}, not {a.get('card')}")
+        self.turn = self.actor = self.to_act = seat
+        self.phase, self.drawn, self.skip_pending, self.colour_only = "play", [], 0, False
+        self.play(a)
 
     # what each card does (rules 50-98)
     def protected(self, victim: int, card: str) -> bool:
@@ -719,6 +743,20 @@ class Table:
         sym = symbol(str(a["card"]))
         if sym and self.ed.towers:
             self.capture(seat, sym)
+        left = self.counts[seat]
+        if self.swaps(str(a["card"])) and left:  # rules 130-132: seven_zero
+            if number(str(a["card"])) == 7:
+                receiver = int(a["target"])
+                self.trade(seat, receiver)
+            else:
+                receiver = (seat + self.direction) % self.n
+                step = self.direction
+                self.hands = [self.hands[(i - step) % self.n] for i in range(self.n)]
+                self.counts = [self.counts[(i - step) % self.n] for i in range(self.n)]
+                self.exposed = -1
+                self.effect("hands_passed", direction=step)
+            if left == 1 and self.opt("forgotten_uno") == "catch":
+                self.exposed = receiver
         self.advance(0)
         if sym:
             self.four_tower_check(seat)
@@ -836,13 +874,16 @@ class Table:
 
     def card_trade(self, seat: int, a: Act) -> None:
         if self.counts[seat] > 0:
-            other = int(a["target"])
-            self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
-            self.counts[seat], self.counts[other] = self.counts[other], self.counts[seat]
-            if self.exposed in (seat, other):
-                self.exposed = -1
-            self.effect("hands_traded", seat=seat, other=other)
+            self.trade(seat, int(a["target"]))
         self.advance(0)
+
+    def trade(self, seat: int, other: int) -> None:
+        """rules 85, 130: two seats swap hands."""
+        self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
+        self.counts[seat], self.counts[other] = self.counts[other], self.counts[seat]
+        if self.exposed in (seat, other):
+            self.exposed = -1
+        self.effect("hands_traded", seat=seat, other=other)
 
     def draw(self, a: Act) -> None:
         """Draw (pile) or press (launcher) on one's turn, or a press one owes."""
@@ -856,10 +897,15 @@ class Table:
             return
         if (a["type"] == "draw") == self.ed.launcher:
             raise Illegal(f"{a['type']} is not how this edition draws")
-        if not (self.phase == "play" and not self.queue and self.to_act == seat == self.actor):
+        again = (self.opt_get("draw_until_playable") and self.phase == "drawn"
+                 and not self.queue and self.to_act == seat == self.actor)
+        if again and not self.table and self.allowed(seat, self.drawn):
+            raise Illegal("draw_until_playable: the drawn card fits: play it")
+        if not again and not (self.phase == "play" and not self.queue
+                              and self.to_act == seat == self.actor):
             raise Illegal(f"seat {seat} cannot draw now")
-        if not (self.opt("draw_when_playable") or self.table or self.stack) and self.allowed(
-                seat, self.hands[seat]):
+        if not (again or self.opt("draw_when_playable") or self.table or self.stack) and (
+                self.allowed(seat, self.hands[seat])):
             raise Illegal("you may only draw when you cannot play")
         if self.stack is not None:
             self.take_stack(seat)
@@ -877,6 +923,8 @@ class Table:
     def pass_(self, a: Act) -> None:
         seat = int(a["seat"])
         self.own_turn(seat, ("drawn", "extra", "four_towers"), "passing")
+        if self.opt_get("draw_until_playable") and self.phase == "drawn":
+            raise Illegal("draw_until_playable: play the drawn card or draw again")
         if (self.opt_get("forced_play") and self.phase == "drawn" and not self.table
                 and self.allowed(seat, self.drawn)):
             raise Illegal("forced_play: a drawn card that fits must be played")
@@ -1002,6 +1050,8 @@ class Table:
             self.chance_action(a)
         elif self.to_act == CHANCE:
             raise Illegal(f"the chance player must supply {self.chance!r} first")
+        elif t == "play" and a.get("seat") != self.to_act and self.opt_get("jump_in"):
+            self.jump_in(a)
         elif t == "play":
             self.play(a)
         elif t in ("draw", "press"):

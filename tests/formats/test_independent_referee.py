@@ -114,6 +114,13 @@ HOUSE_RULES = [
     ("attack", {"stack_draws": "cross", "no_bluff": True, "wild_customizable": "hit-4"}),
     ("attack-1999", {"stack_draws": "same", "no_action_finish": True, "forced_play": True}),
     ("extreme", {"stack_draws": "same", "forced_play": True, "no_action_finish": True}),
+    # rules 130-140: seven_zero, jump_in (bots play for the seat to act: see below),
+    # draw_until_playable
+    ("classic", {"seven_zero": True, "draw_until_playable": True, "forgotten_uno": "catch"}),
+    ("classic", {"seven_zero": True, "jump_in": True, "stack_draws": "cross"}),
+    ("power", {"seven_zero": True, "draw_until_playable": True, "no_bluff": True}),
+    ("attack-1999", {"seven_zero": True, "jump_in": True}),
+    ("extreme", {"seven_zero": True, "forgotten_uno": "at_play"}),
 ]
 
 
@@ -130,6 +137,32 @@ def test_house_rules_and_table_mode_re_referee(edition, options, mode):
                             effects=log.effects, final=log.state)
         verdict = referee(text)
         assert verdict.mode == mode and verdict.effects_checked == len(log.actions)
+
+
+@pytest.mark.parametrize(("edition", "options"), [
+    ("classic", {"jump_in": True, "seven_zero": True, "forgotten_uno": "catch"}),
+    ("power", {"jump_in": True, "draw_until_playable": True, "stack_draws": "same"}),
+    ("extreme", {"jump_in": True, "seven_zero": True})])
+def test_jump_ins_and_catches_of_any_seat_re_referee(edition, options):
+    # a driver that picks uniformly among every listed action, any seat's: jump-ins,
+    # calls and catches included (rules 135-137)
+    from uno_core import CHANCE, Play, apply, legal_actions, sample_outcome
+
+    rng = random.Random(edition)
+    opts = {"target_score": 1000, **options}
+    state, actions, effects, jumps = new_match(edition, 4, opts), [], [], 0
+    while not state.over and len(actions) < 3000:
+        if state.to_act == CHANCE:
+            action = sample_outcome(state, rng)
+        else:
+            action = rng.choice(legal_actions(state))
+            jumps += isinstance(action, Play) and action.seat != state.to_act
+        state, fx = apply(state, action)
+        actions.append(action)
+        effects.append(fx)
+    assert jumps > 0
+    text = write_record(edition, 4, actions, options=opts, effects=effects, final=state)
+    assert referee(text).effects_checked == len(actions)
 
 
 @pytest.mark.parametrize(("edition", "options"), [

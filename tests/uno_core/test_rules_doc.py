@@ -9,6 +9,7 @@ FILES = {
     "C": "test_rules_classic.py", "P": "test_rules_power.py", "A": "test_rules_attack.py",
     "X": "test_rules_extreme.py", "T": "test_table_mode.py", "K": "test_chance.py",
     "M": "test_match.py", "E": "test_editions.py", "O": "test_options.py",
+    "S": "test_house_swaps.py", "J": "test_house_jump.py", "D": "test_house_draw.py",
     "H": "test_house_rules.py",
 }
 

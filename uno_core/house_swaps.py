@@ -1,0 +1,84 @@
+"""House rule ``seven_zero`` (issue 12): a 7 swaps hands, a 0 passes every hand on.
+
+- A 7 names the seat its player swaps hands with (``Play.target``, as a Trade Hands
+  does); effect ``HandsTraded(seat, other)``.
+- A 0 passes every hand, the player's own included, one seat on in the direction of
+  play (+1: seat s's hand goes to s + 1); effect ``HandsPassed(direction)``. With two
+  seats that is a swap too.
+- Power and both Attack decks have no 0: there only the 7 swaps; no other card takes
+  the 0's place (a rule for a card the deck lacks would be our invention).
+- A player who goes out on the 7 or 0 ends the round: nothing is swapped (the 7 still
+  names a seat, as a Trade Hands does, so the play's form does not depend on the hand).
+- UNO: the card played gives the player's hand away, so a player who plays down to one
+  card with a 7 or 0 owes no call and is not penalised: his one card is gone with his
+  hand. The seat that receives that one-card hand must call UNO (Wikibooks' 7-0 wording:
+  "If via this exchange a player receives a hand of only one card they must still call
+  UNO"): with forgotten_uno "catch" the window opens on the receiver (``CallUno`` by
+  him, ``Catch`` by anyone else, until the next player starts a turn); with "at_play"
+  the call goes with one's own play, and the receiver made none: nothing is owed. A
+  hand that already held one card before the play (its UNO moment is past) opens no
+  window when it moves, and a window open on a seat whose hand moves closes.
+- Table mode: the engine knows only counts; the counts follow and the effects tell the
+  table to have the players swap or pass their cards.
+"""
+
+from __future__ import annotations
+
+from uno_core import effects as E
+from uno_core.cards import NUMBER, Card
+from uno_core.options import CATCH
+from uno_core.state import State
+from uno_core.turns import NOFX, Effects
+
+SWAP_NUMBERS = (0, 7)
+
+
+def needs_target(s: State, card: Card) -> bool:
+    """Whether a play of `card` names a seat to swap with (a 7 under seven_zero)."""
+    return card.number == 7 and card.kind == NUMBER and s.options.seven_zero
+
+
+def gives_hand_away(s: State, card: Card) -> bool:
+    """Whether playing `card` moves its player's remaining hand to another seat."""
+    return card.number in SWAP_NUMBERS and card.kind == NUMBER and s.options.seven_zero
+
+
+def trade(s: State, a: int, b: int, fx: Effects) -> None:
+    """Seats `a` and `b` swap hands (Trade Hands, and a 7 under seven_zero)."""
+    counts = s._counts
+    counts[a], counts[b] = counts[b], counts[a]
+    if not s.table:
+        hands, masks = s._hands, s._masks
+        hands[a], hands[b] = hands[b], hands[a]
+        masks[a], masks[b] = masks[b], masks[a]
+    if s.exposed in (a, b):
+        s.exposed = -1
+    fx.append(E.HandsTraded(a, b))
+
+
+def pass_on(s: State, fx: Effects) -> None:
+    """Every hand moves one seat on in the direction of play (a 0 under seven_zero)."""
+    step = s.direction
+    s._counts = [s._counts[(i - step) % s.n] for i in range(s.n)]
+    if not s.table:
+        s._hands = [s._hands[(i - step) % s.n] for i in range(s.n)]
+        s._masks = [s._masks[(i - step) % s.n] for i in range(s.n)]
+    s.exposed = -1  # the seat open to a catch no longer holds its hand
+    if fx is not NOFX:
+        fx.append(E.shared(E.HandsPassed, step))
+
+
+def swap_after(s: State, seat: int, card: Card, target: int, fx: Effects) -> None:
+    """`seat` laid `card` (a number): under seven_zero a 7 trades with `target` and a 0
+    passes every hand on, unless the card was `seat`'s last."""
+    left = s._counts[seat]
+    if not gives_hand_away(s, card) or left == 0:
+        return
+    if card.number == 7:
+        trade(s, seat, target, fx)
+        receiver = target
+    else:
+        pass_on(s, fx)
+        receiver = (seat + s.direction) % s.n
+    if left == 1 and s.options.forgotten_uno == CATCH:
+        s.exposed = receiver  # he must call UNO before someone catches him

@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import tempfile
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -41,7 +40,6 @@ from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
 from uno_core import (
     EDITIONS,
-    OPTION_SPECS,
     Card,
     OptionError,
     format_card,
@@ -49,6 +47,7 @@ from uno_core import (
     make_options,
 )
 from uno_core.cards import COLOUR_NAMES, KIND_NAMES, NUMBER
+from uno_core.options import option_from_text
 
 KILL_AFTER_ENV = "UNOTABLE_DEMO_KILL_AFTER"  # KIND:N, the players' kill hook (bench/crash.py)
 NAMES = ("North", "East", "South", "West", "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
@@ -105,25 +104,11 @@ def check_arguments(variant: str, players: int, rounds: int) -> None:
 
 
 def parse_options(variant: str, texts: Sequence[str]) -> dict[str, Any]:
-    """`--option NAME=VALUE` (repeatable) as house-rule options of `variant`, each value
-    read by its option's type (true/false, a number, a word) and the whole checked by the
-    rules engine; DemoError names the bad one."""
-    options: dict[str, Any] = {}
-    for text in texts:
-        name, eq, raw = text.partition("=")
-        name = name.strip()
-        spec = OPTION_SPECS.get(name)
-        if not eq or spec is None:
-            raise DemoError(f"--option {text!r}: write NAME=VALUE with one of "
-                            f"{', '.join(sorted(get_edition(variant).option_defaults))}")
-        value: Any = raw.strip()
-        if spec.type is bool:
-            value = {"true": True, "on": True, "1": True, "false": False, "off": False,
-                     "0": False}.get(value.lower(), value)
-        elif spec.type is int:
-            value = int(value) if re.fullmatch(r"-?\d+", value) else value
-        options[name] = value
+    """`--option NAME=VALUE` (repeatable) as house-rule options of `variant`: each read by
+    its option's type (`uno_core.options.option_from_text`, as `unotable simulate` does),
+    the whole checked against the edition; DemoError names the bad one."""
     try:
+        options = dict(option_from_text(text) for text in texts)
         make_options(get_edition(variant), options)
     except OptionError as exc:
         raise DemoError(f"--option {exc.name}: {exc.message}") from None

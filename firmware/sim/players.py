@@ -439,6 +439,8 @@ class TablePlayers:
             view = self._view(seat)
             jumps = [a for a in U.legal_actions(view) if isinstance(a, U.Play) and a.seat == seat]
             if jumps and rng(self.seed, "bot", seat, step, "jump").random() < JUMP_IN_CHANCE:
+                if self.out is not None:
+                    self.out.write(f"  >>  {self.names[seat]} jumps in with {st['top']}\n")
                 await self._play(seat, step, self._bot(seat, step, "jump").act(view, jumps))
                 return True
         return False

@@ -15,12 +15,14 @@ def test_values_are_read_by_their_options_type():
     assert parse_options("classic", ["turn_timer_s=12", "timeout_action=pass",
                                      "draw_then_play=on"]) == {
         "turn_timer_s": 12, "timeout_action": "pass", "draw_then_play": True}
+    assert parse_options("classic", ["stack_draws=cross", "seven_zero=yes"]) == {
+        "stack_draws": "cross", "seven_zero": True}
     assert parse_options("classic", []) == {}
 
 
 @pytest.mark.parametrize("texts, words", [
-    (["stacking=yes"], "--option 'stacking=yes': write NAME=VALUE with one of"),
-    (["turn_timer_s"], "--option 'turn_timer_s': write NAME=VALUE"),
+    (["stacking=yes"], "--option stacking: unknown option (known: all_hit_scope,"),
+    (["turn_timer_s"], "--option turn_timer_s: expected NAME=VALUE"),
     (["turn_timer_s=soon"], "--option turn_timer_s: expected an integer, got 'soon'"),
     (["turn_timer_s=601"], "--option turn_timer_s: 601 is above the maximum 600"),
     (["timeout_action=sleep"], "--option timeout_action: 'sleep' is not one of draw, pass, warn"),
@@ -44,3 +46,21 @@ def test_the_demo_plays_with_the_house_rules_and_says_so(tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out)
     assert summary["house_rules"] == {"timeout_action": "pass", "uno_penalty": 4}
     assert summary["world_agrees"] is True
+
+
+@pytest.mark.parametrize("variant, seed, option, shows", [
+    ("classic", 3, "stack_draws=cross", "(stack: 6 cards pending, West)"),
+    ("attack", 3, "stack_draws=same", "presses pending"),
+    ("classic", 3, "seven_zero=true", "(every hand passes on)"),
+    ("classic", 1, "jump_in=true", "East jumps in with R6"),
+    ("power", 3, "draw_until_playable=true", None),
+    ("classic", 3, "forced_play=true", None),
+])
+def test_each_engine_rule_plays_a_fast_demo_where_the_world_agrees(capsys, variant, seed, option,
+                                                                   shows):
+    assert main(["demo", "--fast", "--variant", variant, "--seed", str(seed),
+                 "--option", option]) == 0
+    out = capsys.readouterr().out
+    assert f"house rules: {option.replace('true', 'True')}" in out
+    assert shows is None or shows in out
+    assert "world and referee agreed at every step" in out

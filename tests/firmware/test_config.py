@@ -520,3 +520,13 @@ def test_a_preset_whose_rule_the_edition_refuses_is_reported_under_the_preset(tm
     (error,) = check_config(write(tmp_path, "[table]\npreset = 'slow'\n"))
     assert error.key == "table.preset"
     assert error.message == "'slow' sets turn_timer_s: 9000 is above the maximum 600"
+
+
+def test_the_party_and_mattel_presets_set_their_rules_for_the_edition(tmp_path):
+    party = load_config(write(tmp_path, "[table]\npreset = 'party'\n")).table
+    assert party.preset == "party"
+    assert dict(party.options) == {"stack_draws": "cross", "seven_zero": True, "jump_in": True}
+    mattel = load_config(write(tmp_path, "[table]\npreset = 'mattel'\n"
+                                         "[table.options]\nwild_draw4_points = 70\n")).table
+    assert mattel.options["draw_then_play"] is True  # Mattel's classic: play the drawn card
+    assert mattel.options["wild_draw4_points"] == 70  # [table.options] wins over the preset

@@ -22,6 +22,12 @@ def entries(table, kind):
                                if e.kind == kind])
 
 
+def timed_table(directory, options, **kw):
+    """A classic table whose loop's timers run on a virtual clock: (table, clock)."""
+    clock = VirtualClock()
+    return SimTable(directory, "classic", seed=4, options=options, clock=clock, **kw), clock
+
+
 def advance(table, clock, seconds):
     clock.advance(seconds)  # the loop's timers post their events from here
     return table.settle()
@@ -29,9 +35,7 @@ def advance(table, clock, seconds):
 
 @pytest.fixture
 def timed(tmp_path, mock_factory):
-    clock = VirtualClock()
-    table = SimTable(tmp_path, "classic", seed=4, factory=mock_factory, options=TIMER,
-                     clock=clock)
+    table, clock = timed_table(tmp_path, TIMER, factory=mock_factory)
     yield table, clock
     table.stop()
 
@@ -55,9 +59,8 @@ def test_a_timeout_draws_for_the_seat_after_the_warning_and_the_world_agrees(tim
 
 
 def test_a_restart_after_a_timeout_does_not_apply_it_twice(tmp_path):
-    clock = VirtualClock()
     options = {"turn_timer_s": 10, "timeout_action": "warn"}
-    table = SimTable(tmp_path, "classic", seed=4, options=options, clock=clock)
+    table, clock = timed_table(tmp_path, options)
     try:
         st = table.play_until(lambda st: st["waiting"]["kind"] == "turn")
         seat, step = st["waiting"]["seat"], st["step"]
@@ -66,8 +69,7 @@ def test_a_restart_after_a_timeout_does_not_apply_it_twice(tmp_path):
         assert entries(table, TIMEOUT) == [{"step": step, "seat": seat, "action": "warn"}]
     finally:
         table.stop()
-    clock = VirtualClock()
-    table = SimTable(tmp_path, "classic", seed=4, options=options, clock=clock)
+    table, clock = timed_table(tmp_path, options)
     try:
         st = advance(table, clock, 30)
         assert st["step"] == step and st["turn_timer"] is None  # the same decision: no timer

@@ -109,7 +109,9 @@ def give(table, seat, card):
 
 
 def declare(table, seat, card, **choices):
-    """`seat` lays `card` in the world and declares it, as a person at the table would."""
+    """`seat` lays `card` in the world and declares it, as a person at the table would
+    (once the launcher has turned to the seat to act: the table takes nothing before)."""
+    table.settle()
     table.call(lambda: table.world.lay(seat, [card]))
     return table.submit(api.Play(seat, card, choices))
 

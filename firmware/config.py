@@ -33,7 +33,7 @@ from firmware.errors import ConfigError
 from hal.config import Section
 from hal.errors import ConfigError as HalConfigError
 from uno_core.errors import OptionError
-from uno_core.options import make_options
+from uno_core.options import PRESETS, make_options, preset_options
 
 SYSTEM_PATH = Path("/etc/unotable/config.toml")
 DEFAULT_PATH = Path(__file__).with_name("default_config.toml")
@@ -73,6 +73,7 @@ class TableConfig:
     tower_confirm: str
     language: str = "en"  # what the voice (and the screen) speak: LANGUAGES
     round_pause_s: float = 20.0  # a round's result stays on the screen this long (0: until tapped)
+    preset: str = "seed"  # the named set of house rules `options` starts from (PRESETS)
 
 
 @dataclass(frozen=True)
@@ -296,13 +297,14 @@ def _table(reader: _Reader, doc: Mapping[str, Any]) -> TableConfig | None:
         if not spec.min_players <= seats <= spec.max_players:
             reader.add(ConfigError(sec[0].key("seats"), f"{edition} is for {spec.min_players}-{spec.max_players} players, not {seats}"))
             seats = _BAD
+    preset = reader.get(sec, "string", "preset", "seed", choices=tuple(PRESETS))
     names = _names(reader, sec, seats)
-    options = _options(reader, sec, edition)
+    options = _options(reader, sec, edition, preset)
     reader.finish(sec, doc.get("table"))
-    if _BAD in (edition, seats, tower_confirm, names, options, language, round_pause_s):
+    if _BAD in (edition, seats, tower_confirm, names, options, language, round_pause_s, preset):
         return None
     return TableConfig(edition, seats, names, options, tower_confirm, language,
-                       float(round_pause_s))
+                       float(round_pause_s), preset)
 
 
 def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:
@@ -326,10 +328,27 @@ def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:
     return _BAD if bad else tuple(raw)
 
 
-def _options(reader: _Reader, sec: tuple[Section, set[str]], edition: Any) -> Any:
+def _preset(reader: _Reader, sec: tuple[Section, set[str]], edition: Any, preset: Any) -> Any:
+    """The options `[table] preset` sets for the edition (each checked: a house rule the
+    engine does not build yet is refused under ``table.preset``)."""
+    if _BAD in (edition, preset):
+        return {}
+    chosen = preset_options(preset, uno_core.get_edition(edition))
+    for name, value in chosen.items():
+        try:
+            make_options(uno_core.get_edition(edition), {name: value})
+        except OptionError as exc:
+            reader.add(ConfigError(sec[0].key("preset"), f"{preset!r} sets {name}: {exc.message}"))
+            return _BAD
+    return chosen
+
+
+def _options(reader: _Reader, sec: tuple[Section, set[str]], edition: Any, preset: Any) -> Any:
+    """`[table.options]` over the preset's options: the match's house rules."""
+    base = _preset(reader, sec, edition, preset)
     raw = reader.container(sec, "options", {}, dict, "a table of house-rule options")
     key = sec[0].key("options")
-    if raw is _BAD:
+    if raw is _BAD or base is _BAD:
         return _BAD
     bad = False
     for name, value in raw.items():
@@ -342,7 +361,7 @@ def _options(reader: _Reader, sec: tuple[Section, set[str]], edition: Any) -> An
             except OptionError as exc:
                 reader.add(ConfigError(f"{key}.{name}", exc.message))
                 bad = True
-    return _BAD if bad else MappingProxyType(dict(raw))
+    return _BAD if bad else MappingProxyType({**base, **raw})
 
 
 def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:

@@ -7,8 +7,9 @@
 * ``POST /api/screen/launcher`` — the simulated table's launcher button, for a person
   playing in the browser (``unotable demo --serve``); 404 on a real table;
 * ``GET /api/editions`` — every edition with its deck (distinct cards in notation),
-  player range, draw mode, and its house-rule options with type, default and limits,
-  so that match set-up and the card picker are built from the rules engine's data;
+  player range, draw mode, its house-rule options with type, default, choices, limits
+  and doc, and what each preset sets in it, so that match set-up (a control per option)
+  and the card picker are built from the rules engine's data;
 * ``GET /api/messages[?lang=de]`` — the screen's texts and card names in a language
   (default: the table's `[table] language`), from `firmware.messages`.
 """
@@ -24,6 +25,7 @@ from aiohttp import web
 from firmware.messages import DEFAULT_LANGUAGE, LANGUAGES, screen_catalog
 from uno_core import EDITIONS, OPTION_SPECS
 from uno_core.cards import format_card
+from uno_core.options import PRESETS, preset_options
 
 WEB_DIR = Path(__file__).with_name("web")
 PUBLIC_PREFIXES = ("/static/",)  # served without the API token: the page holds no secrets
@@ -31,7 +33,8 @@ PUBLIC_PATHS = ("/", "/api/messages")  # the page's words too: it can say it nee
 
 
 def editions_catalog() -> dict[str, Any]:
-    """``{"editions": [{name, description, players, launcher, towers, deck, options}]}``."""
+    """``{"editions": [{name, description, players, launcher, towers, deck, options,
+    presets}]}``; `presets` maps each `[table] preset` to the options it sets there."""
     out = []
     for ed in EDITIONS.values():
         options = {}
@@ -53,6 +56,7 @@ def editions_catalog() -> dict[str, Any]:
             "towers": ed.towers,
             "deck": list(dict.fromkeys(format_card(c) for c in ed.deck)),
             "options": options,
+            "presets": {p: preset_options(p, ed) for p in PRESETS},
         })
     return {"editions": out}
 

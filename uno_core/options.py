@@ -113,9 +113,7 @@ OPTION_SPECS: dict[str, OptionSpec] = {
 
 # House rules whose rule is not built yet: accepted at their default only, refused
 # otherwise, so that no option is ever silently ignored.
-NOT_YET: frozenset[str] = frozenset({
-    "turn_timer_s", "timeout_action",
-})
+NOT_YET: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

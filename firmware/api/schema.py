@@ -9,6 +9,7 @@ from typing import Any
 from firmware.api.requests import ADMIN_ACTIONS, COLORS, DECISIONS, OVERRIDES
 from uno_core import EDITIONS
 from uno_core.editions import TOWERS
+from uno_core.options import PRESETS
 
 Schema = dict[str, Any]
 
@@ -66,6 +67,8 @@ ADMIN_BODIES: dict[str, Schema] = {
         "seed": {"type": "integer", "minimum": 0, "maximum": 2**53},
         "names": {"type": "array", "maxItems": 10,
                   "items": {"type": "string", "maxLength": 24}, "description": "players' names by seat"},
+        "preset": {"type": "string", "enum": list(PRESETS),
+                   "description": "house rules to start from; options override them"},
         "options": {"type": "object", "maxProperties": 64,
                     "additionalProperties": {"anyOf": [
                         {"type": "boolean"}, {"type": "integer"},

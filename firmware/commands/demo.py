@@ -24,6 +24,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--seed", type=int, default=1, help="random seed")
     parser.add_argument("--rounds", type=int, default=1,
                         help="stop after this many rounds")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a house rule of the match (repeatable), e.g. stack_draws=cross, "
+                        "seven_zero=true, turn_timer_s=2 (docs/rules.md)")
     parser.add_argument("--fast", action="store_true",
                         help="no human-speed delays: virtual time for the launcher")
     parser.add_argument("--json", action="store_true",
@@ -54,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
         card_legend,
         check_arguments,
         kill_after_from,
+        parse_options,
         run_demo,
         summary_json,
         summary_text,
@@ -62,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:  # bad arguments are refused before anything is written
         check_arguments(args.variant, args.players, args.rounds)
+        options = parse_options(args.variant, args.option)
         kill_after_from(os.environ)
     except DemoError as exc:
         raise UsageError(str(exc)) from None
@@ -74,7 +79,8 @@ def run(args: argparse.Namespace) -> int:
         print(card_legend(args.variant), flush=True)
     try:
         result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
-                          journal=args.journal, out=None if args.json else sys.stdout)
+                          journal=args.journal, out=None if args.json else sys.stdout,
+                          options=options)
     except (DemoError, WorldError) as exc:
         raise UsageError(str(exc)) from None
     except JournalError as exc:  # refused before the table started: exit 2, one line

@@ -54,6 +54,8 @@ class Requests:
 
     def reset(self) -> None:
         self.dealer_cards: dict[int, U.Card] = {}
+        # the last jump-in the table took: (step after it, seat, card); live only (a race)
+        self.jumped: tuple[int, int, U.Card] | None = None
 
     def get_status(self) -> dict[str, Any]:
         return {"dealer_cards": {str(seat): U.format_card(card)
@@ -78,6 +80,7 @@ class Requests:
         s = t.gate()
         if isinstance(request, api.Play):
             action: U.Action = self._play(s, request)
+            self._first_jump(action)
         elif isinstance(request, api.Catch):
             action = U.Catch(request.seat, request.target)
         elif isinstance(request, api.Challenge):
@@ -89,8 +92,22 @@ class Requests:
         else:
             raise Rejected(f"unknown request {type(request).__name__}", status=404)
         fx = t.accept(action)
+        if isinstance(action, U.Play) and action.seat != s.to_act:  # (s: the state before)
+            self.jumped = (t.step, action.seat, action.card)
         return {"accepted": U.action_to_dict(action),
                 "effects": effects_json(fx), "step": t.step}
+
+    def _first_jump(self, play: U.Play) -> None:
+        """jump_in: the first declaration the table receives wins. The same card declared
+        by another seat right after a jump-in with it (nothing happened between) answered
+        the same moment: every card exists twice at most, so both are on the pile and the
+        late one is still in that hand. Refused, even if it is now that seat's turn."""
+        j = self.jumped
+        if j is not None and j[0] == self.table.step and j[2] == play.card \
+                and j[1] != play.seat:
+            words = self.table.words
+            raise Rejected(words("refused.jump_in_late", seat=words.seat(play.seat),
+                                 first=words.seat(j[1])), status=409)
 
     def _check_seat(self, request: Any) -> None:
         s = self.table.state

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import uno_core as U
 from firmware.api import requests as api
 from firmware.errors import Rejected
+from uno_core.options import preset_options
 
 if TYPE_CHECKING:
     from firmware.controller.table import Controller
@@ -69,6 +70,9 @@ class Admin:
         for check in t.new_match_checks:
             check(edition, seats)
         try:
+            if "preset" in p:  # the preset's house rules, under the request's own options
+                options = {**preset_options(p["preset"], U.get_edition(edition)),
+                           **p.get("options", {})}
             t.ejections.check_idle()
             t.start_match(edition, seats, options, seed, names)
         except (U.SetupError, U.OptionError) as exc:

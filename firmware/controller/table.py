@@ -19,6 +19,7 @@ of which owns its own state and registers its own loop handlers (Klipper's extra
 * `admin.Admin`, `undo.Undo`, `faults.JournalWatch`: pause and overrides, taking a
   declaration back, a journal that cannot be written;
 * `round_end.RoundEnds`: every round's result, and the pause after a round.
+* `turn_timer.TurnTimer`: the turn timer's warning and timeout (house rule).
 
 Journal entries of a match:
 
@@ -37,6 +38,8 @@ Journal entries of a match:
 * ``undo``   {"seat", "card"} (ref = the action taken back): replay skips both
   (`firmware.controller.undo`);
 * ``next_round`` {"round", "by": "tap"|"timer"}: the pause after a round is over.
+* ``timeout`` {"step", "seat", "action"}: the turn timer ran out for that decision
+  (after the action it applied, if any; `turn_timer.TurnTimer`).
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from firmware.controller.slots import effects_json
 from firmware.controller.speech import voice_listener
 from firmware.controller.stops import CutOff
 from firmware.controller.towers import OVERRIDE, TowerWatch
+from firmware.controller.turn_timer import TIMEOUT, TurnTimer
 from firmware.controller.undo import Undo, standing
 from firmware.controller.waiting import Waits
 from firmware.daemon import Services
@@ -95,8 +99,9 @@ class Controller:
         self.undo = Undo(self)
         self.waits = Waits(self)
         self.round_end = RoundEnds(self)
+        self.turn_timer = TurnTimer(self)
         self._parts = (self.ejections, self.towers, self.seats, self.requests, self.admin,
-                       self.undo, self.round_end)
+                       self.undo, self.round_end, self.turn_timer)
         self._reset()
         self.loop.on_safe_state(hardware.close)
         self._load()
@@ -183,6 +188,8 @@ class Controller:
             self.towers.overridden(p)
         elif entry.kind == NEXT_ROUND:
             self.round_end.replay(p)
+        elif entry.kind == TIMEOUT:
+            self.turn_timer.replay(p)
 
     def journaled_view(self) -> dict[str, Any]:
         """What a restart rebuilds from the journal alone (`_load`): the engine state and
@@ -276,9 +283,10 @@ class Controller:
         """After any change: start the ejection the table owes, or else show whose turn
         it is (lights) and turn the launcher to them."""
         if not self.ejections.pump():
-            self.seats.lights(self.towers.seats_awaited())
+            self.seats.lights(self.towers.seats_awaited() | self.turn_timer.blinking())
             self.ejections.face_player()
         self.round_end.settle()
+        self.turn_timer.settle()
 
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
@@ -297,6 +305,7 @@ class Controller:
         out["rounds"] = [dict(r) for r in self.round_end.rounds]  # each round's result
         out["round_end"] = self.round_end.pause  # the round just over, while the table pauses
         out["waiting"] = self.waiting()
+        out["turn_timer"] = self.turn_timer.get_status()["turn_timer"]
         return out
 
     def waiting(self) -> dict[str, Any]:

@@ -27,7 +27,7 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -38,8 +38,16 @@ from firmware.daemon import Daemon, Services
 from firmware.errors import LoopStopped
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
-from uno_core import EDITIONS, Card, format_card, get_edition
+from uno_core import (
+    EDITIONS,
+    Card,
+    OptionError,
+    format_card,
+    get_edition,
+    make_options,
+)
 from uno_core.cards import COLOUR_NAMES, KIND_NAMES, NUMBER
+from uno_core.options import option_from_text
 
 KILL_AFTER_ENV = "UNOTABLE_DEMO_KILL_AFTER"  # KIND:N, the players' kill hook (bench/crash.py)
 NAMES = ("North", "East", "South", "West", "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
@@ -93,6 +101,18 @@ def check_arguments(variant: str, players: int, rounds: int) -> None:
                         f"{ed.max_players} players")
     if rounds < 1:
         raise DemoError(f"--rounds {rounds}: play at least one round")
+
+
+def parse_options(variant: str, texts: Sequence[str]) -> dict[str, Any]:
+    """`--option NAME=VALUE` (repeatable) as house-rule options of `variant`: each read by
+    its option's type (`uno_core.options.option_from_text`, as `unotable simulate` does),
+    the whole checked against the edition; DemoError names the bad one."""
+    try:
+        options = dict(option_from_text(text) for text in texts)
+        make_options(get_edition(variant), options)
+    except OptionError as exc:
+        raise DemoError(f"--option {exc.name}: {exc.message}") from None
+    return options
 
 
 def kill_after_from(env: Mapping[str, str]) -> tuple[str, int] | None:
@@ -195,7 +215,9 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
 
 def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: int = 1, *,
              fast: bool = False, journal: str | Path | None = None, out: TextIO | None = None,
-             pace: float | None = None, human_seats: tuple[int, ...] = ()) -> DemoResult:
+             pace: float | None = None, human_seats: tuple[int, ...] = (),
+             options: Mapping[str, Any] | None = None) -> DemoResult:
+    """`options`: the match's house rules (`parse_options`)."""
     check_arguments(variant, players, rounds)
     logging.getLogger("firmware").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="unotable-demo-") as tmp:
@@ -210,7 +232,7 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
             out, lambda: run.daemon.stop("nobody reads the demo's output any more"))
         run = sim_daemon(variant, players, seed, path, fast=fast, rounds=rounds,
                          pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None else pace),
-                         out=log, serve=serve,  # type: ignore[arg-type]
+                         out=log, serve=serve, options=options,  # type: ignore[arg-type]
                          seat_options={"human_seats": human_seats,
                                        "kill_after": kill_after_from(os.environ)})
         status = run.run(signals=True)
@@ -252,7 +274,17 @@ def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any
         "match_over": bool(state is not None and state.over),
         "winners": list(state.winners) if state is not None else [],
         "journal": str(journal) if journal is not None else None,  # None: temporary, deleted
+        "house_rules": _house_rules(state),
     }
+
+
+def _house_rules(state: Any) -> dict[str, Any]:
+    """The options the match plays with that differ from its edition's defaults."""
+    if state is None:
+        return {}
+    defaults = state.edition.option_defaults
+    return {k: v for k, v in state.options.as_dict().items()
+            if k in defaults and v != defaults[k]}
 
 
 def card_legend(variant: str) -> str:
@@ -297,6 +329,8 @@ def summary_text(summary: dict[str, Any]) -> str:
         f"launcher presses {summary['launcher_presses']}, cards ejected "
         f"{summary['cards_ejected']}, tower moves {summary['tower_moves']}",
         f"scores: {scores}" + (f"  (won by {' and '.join(winners)})" if winners else ""),
+        *([f"house rules: {', '.join(f'{k}={v}' for k, v in summary['house_rules'].items())}"]
+          if summary.get("house_rules") else []),
         "world and referee agreed at every step" if summary["world_agrees"] else
         "WORLD AND REFEREE DISAGREED:",
     ]

@@ -40,6 +40,8 @@ def catch_up(world: World, step: int, *, ejecting: bool) -> None:
         if pending is not None and step <= pending["step"]:
             if pending.get("swap"):
                 world.swap_hands(*pending["swap"])
+            if pending.get("pass"):  # a 0's hands passed on (seven_zero): back the other way
+                world.pass_hands(-pending["pass"])
             for seat, card in reversed(pending.get("undo", [])):
                 world.take_back(seat, [card])
             if pending.get("aside"):

@@ -44,10 +44,12 @@ from firmware.sim.world import World, deck_of, rng
 from firmware.waits import RESUMABLE, SEAT_DECISIONS, SELF_CLEARING, Wait
 from uno_core.bots import HeuristicBot
 from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
-from uno_core.effects import CardReturned
+from uno_core.effects import CardReturned, HandsPassed, HandsTraded
 
 # the stops the table announces under their own kind (firmware/controller/stops.py)
 STOPS = (Wait.JAM, Wait.RELOAD, Wait.EXTRA_CARDS, Wait.JOURNAL)
+JUMP_IN_CHANCE = 0.8  # how often a bot holding the top card's twin jumps in
+DOZE_CHANCE = 0.05  # with a turn timer: how often a bot lets it run out (the demo shows it)
 
 
 class _Barrier:
@@ -62,6 +64,21 @@ def private_view(state: U.State, seat: int, hand: list[str], drawn: list[str]) -
     view.assume_hands([cards if i == seat else () for i in range(state.n)])
     view.drawn = tuple(U.parse_card(c) for c in drawn) if state.phase == "drawn" else ()
     return view
+
+
+def hand_moves(state: U.State, play: U.Play) -> tuple[tuple[int, int] | None, int]:
+    """What `play` makes the players do with their hands, as the referee says it (tried on
+    a copy of the table's state): the two seats that trade hands (Trade Hands, a 7 under
+    seven_zero), and the direction every hand passes on (a 0 under seven_zero; 0: none)."""
+    if play.card.kind != TRADE_HANDS and not state.options.seven_zero:
+        return None, 0
+    try:
+        _new, fx = U.apply(state.clone(), play)
+    except U.IllegalAction:
+        return None, 0  # the table will refuse it: nothing moves
+    swap = next(((e.seat, e.other) for e in fx if isinstance(e, HandsTraded)), None)
+    passed = next((e.direction for e in fx if isinstance(e, HandsPassed)), 0)
+    return swap, passed
 
 
 class Narrator:
@@ -92,7 +109,7 @@ class Narrator:
             return f"      {job}: {e['counted']} card(s) to {self._name(e['seat'])}"
         if kind == "tower_seen":
             return f"      tray sees tower {e['tower']} at {self._slot(e['slot'])}"
-        if kind in ("protected", "alarm", "refused", *STOPS):
+        if kind in ("protected", "alarm", "refused", "turn_warning", "turn_timeout", *STOPS):
             return f"  !   {e.get('message') or e.get('reason')}"
         if kind == "new_match":
             return (f"new match: {e['edition']}, {e['seats']} players "
@@ -165,10 +182,22 @@ class Narrator:
                 notes.append(f"{self._name(f['seat'])} and {self._name(f['other'])} trade hands")
             elif n == "hands_passed":
                 notes.append("every hand passes on")
+        stack = self._stack()
+        if stack:
+            unit = "cards" if stack["unit"] == "cards" else "presses"
+            notes.append(f"stack: {stack['count']} {unit} pending, {self._name(stack['seat'])}")
         return f"[{self._step()}] {text}" + (f"  ({'; '.join(notes)})" if notes else "")
 
     def _step(self) -> int:
         return int(self.ctl.step)
+
+    def _stack(self) -> dict[str, Any] | None:
+        """The draw stack pending (stack_draws), as the table publishes it."""
+        s = getattr(self.ctl, "state", None)  # (a log without a table: none)
+        if s is None or s.options.stack_draws == "off":
+            return None
+        stack: dict[str, Any] | None = U.public_state(s).get("stack")  # type: ignore[assignment]
+        return stack
 
 
 class TablePlayers:
@@ -241,7 +270,22 @@ class TablePlayers:
                 continue
             if self.pace:
                 await asyncio.sleep(self.pace)
+            if await self._doze(st):
+                continue
             await self._act(st)
+
+    async def _doze(self, st: Mapping[str, Any]) -> bool:
+        """turn_timer_s: now and then the seat to decide lets its timer run out, so the
+        table applies timeout_action (the same seat and step doze again after a restart)."""
+        timer = st.get("turn_timer")
+        if not timer or timer["seat"] in self.human_seats:
+            return False
+        if rng(self.seed, "bot", timer["seat"], st["step"], "doze").random() >= DOZE_CHANCE:
+            return False
+        key = [timer["step"], timer["seat"]]
+        while self.ctl.step == st["step"] and self.ctl.turn_timer.get_status()["timed_out"] != key:
+            await asyncio.sleep(0.02)
+        return True
 
     async def _sync(self) -> None:
         await asyncio.sleep(0)  # let posts from this thread reach the queue
@@ -368,7 +412,7 @@ class TablePlayers:
     async def _interject(self, st: Mapping[str, Any]) -> bool:
         exposed = st.get("uno_exposed")
         if exposed is None:
-            return False
+            return await self._jump_in(st)
         n = self.world.n
         calls: list[U.Action] = [U.CallUno(exposed)]
         calls += [U.Catch(i, exposed) for i in range(n) if i != exposed]
@@ -379,6 +423,25 @@ class TablePlayers:
                 self._view(seat), seat, calls)
             if choice is not None:
                 self.world.seats_sim.press_seat(seat)  # own button: call; another's: catch
+                return True
+        return await self._jump_in(st)
+
+    async def _jump_in(self, st: Mapping[str, Any]) -> bool:
+        """jump_in: a seat holding the top card's twin may lay it out of turn; the seats
+        after the one to act ask themselves in order, each with its own rng."""
+        w = st["waiting"]
+        if not st["options"].get("jump_in") or w["kind"] != Wait.TURN:
+            return False
+        n, step = self.world.n, st["step"]
+        for seat in [(w["seat"] + i) % n for i in range(1, n)]:
+            if seat in self.human_seats or st["top"] not in self.world.hands[seat]:
+                continue
+            view = self._view(seat)
+            jumps = [a for a in U.legal_actions(view) if isinstance(a, U.Play) and a.seat == seat]
+            if jumps and rng(self.seed, "bot", seat, step, "jump").random() < JUMP_IN_CHANCE:
+                if self.out is not None:
+                    self.out.write(f"  >>  {self.names[seat]} jumps in with {st['top']}\n")
+                await self._play(seat, step, self._bot(seat, step, "jump").act(view, jumps))
                 return True
         return False
 
@@ -429,14 +492,18 @@ class TablePlayers:
                 rest.remove(c)
             world.notes["w4_guilty"] = any(U.parse_card(c).colour == state.colour for c in rest)
         pending: dict[str, Any] = {"step": step, "undo": [[seat, c] for c in [*laid, card]]}
-        swap = a.card.kind == TRADE_HANDS and state.counts[seat] > 1
+        swap, passed = hand_moves(state, a)
         if swap:
-            pending["swap"] = [seat, a.target]
+            pending["swap"] = list(swap)
+        if passed:
+            pending["pass"] = passed
         with world.change():
             world.set_pending(pending)
             world.lay(seat, [*laid, card])
             if swap:
-                world.swap_hands(seat, a.target)
+                world.swap_hands(*swap)
+            if passed:
+                world.pass_hands(passed)
         choices: dict[str, Any] = {}
         if a.colour:
             choices["color"] = COLOUR_NAMES[a.colour]
@@ -447,9 +514,12 @@ class TablePlayers:
         if laid:
             choices["cards"] = tuple(laid)
         undo: Callable[[], None] | None = None
-        if swap:
+        if swap or passed:
             def undo() -> None:
-                world.swap_hands(seat, a.target)
+                if swap:
+                    world.swap_hands(*swap)
+                if passed:
+                    world.pass_hands(-passed)
         await self._declare(api.Play(seat, card, choices), seat, [*laid, card], undo)
 
     async def _declare(self, request: api.Request, seat: int, cards: list[str],

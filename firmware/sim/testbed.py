@@ -46,7 +46,8 @@ class SimTable:
                  options: Mapping[str, Any] | None = None, language: str = "en",
                  speaker: Speaker | None = None) -> None:
         """`language`: the `[table] language`; `speaker`: turns `[voice] enabled` on and
-        speaks through it (a recorder, or an `Espeak` that cannot work here)."""
+        speaks through it (a recorder, or an `Espeak` that cannot work here). The daemon's
+        loop runs on the world's virtual clock (`pass_time`)."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.journal_path = self.directory / "journal.db"

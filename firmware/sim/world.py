@@ -329,6 +329,14 @@ class World:
             self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
             self.save()
 
+    def pass_hands(self, direction: int) -> None:
+        """Every hand moves one seat on in `direction` (+1: seat s's hand goes to s + 1):
+        a 0 laid under the seven_zero house rule (`HandsPassed`)."""
+        with self._lock:
+            n = self.n
+            self.hands = [self.hands[(s - direction) % n] for s in range(n)]
+            self.save()
+
     def turn_up(self) -> str | None:
         with self._lock:
             return self.aside[-1] if self.aside else None

@@ -351,7 +351,7 @@ function describeEvent(e) {
     const a = e.action;
     const words = ACTION_WORDS[a.type];
     if (a.seat === undefined || a.seat < 0) return a.type === "eject" ? t("page.did.ejected", { count: a.count }) : "";
-    return t("page.did", { seat: seatName(s, a.seat), what: words ? words(a, s) : a.type, penalty: penaltyWords(e.effects ?? []) });
+    return t("page.did", { seat: seatName(s, a.seat), what: words ? words(a, s) : a.type, penalty: penaltyWords(e.effects ?? []) + swapWords(s, e.effects ?? []) });
   }
   const bits = [String(e.kind ?? "event").replaceAll("_", " ")];
   if (typeof e.seat === "number" && e.seat >= 0) bits.push(seatName(s, e.seat));
@@ -372,6 +372,7 @@ function render() {
     $("#colour").replaceChildren();
     $("#waiting").textContent = waitingText(s);
     $("#seats").replaceChildren();
+    $("#rules").replaceChildren();
     $("#actions").replaceChildren(h("button", { type: "button", class: "primary", id: "setup-now",
       onclick: () => $("#open-setup").click() }, t("page.start_match")));
     if (ui.sheet) renderSheet();
@@ -383,6 +384,7 @@ function render() {
   $("#waiting").textContent = waitingText(s);
   $("#notice").textContent = describeEvent(ui.lastEvent);
   renderSeats(s);
+  renderRules(s);
   renderHand(s);
   renderActions(s);
   renderEnds(s);
@@ -525,6 +527,7 @@ function renderActions(s) {
     buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary", onclick: () => enterHand(s.to_act) },
       t("page.enter_cards", { seat: seatName(s, s.to_act) })));
   }
+  prompts.push(...jumpInPrompts(s));
   const u = s.undoable;  // the last declaration, while it may still be taken back
   if (u && (MY_SEAT === null || MY_SEAT === u.seat)) {
     prompts.push(h("button", { id: "undo", type: "button", "data-undo": u.card,
@@ -652,7 +655,7 @@ function playSheet(sh) {
   }
   if (need.target) {
     const seats = [...Array(s.seats).keys()].filter((other) => other !== sh.seat);
-    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, t("page.target_label")),
+    parts.push(h("div", { class: "choice" }, h("span", { class: "label" }, need.swap ? t("page.swap_with") : t("page.target_label")),
       seats.map((other) => h("button", { type: "button", class: `pick${sh.target === other ? " on" : ""}`, "data-target": other,
         onclick: () => { sh.target = other; renderSheet(); } }, seatName(s, other)))));
   }
@@ -801,6 +804,7 @@ function setupSheet(sh) {
     const named = sh.names.slice(0, sh.seats).map((n) => (n ?? "").trim());
     if (named.some((n) => n)) body.names = named;
     if (Object.keys(options).length) body.options = options;
+    if (sh.preset) body.preset = sh.preset;
     if (await send("/api/admin/new-match", body)) closeSheet();
   };
   return {
@@ -808,11 +812,12 @@ function setupSheet(sh) {
     content: [
       h("div", { class: "setup" },
         h("label", {}, t("page.edition"),
-          h("select", { id: "edition-select", onchange: (e) => { sh.edition = e.target.value; sh.options = {}; renderSheet(); } },
+          h("select", { id: "edition-select", onchange: (e) => { sh.edition = e.target.value; sh.options = presetOf(sh); renderSheet(); } },
             eds.map((e) => h("option", { value: e.name, selected: e.name === ed.name }, e.name)))),
         h("label", {}, t("page.seats_range", { min: ed.players.min, max: ed.players.max }),
           h("input", { id: "seats-input", type: "number", min: ed.players.min, max: ed.players.max, value: sh.seats,
             onchange: (e) => { sh.seats = Number(e.target.value); renderSheet(); } })),
+        presetControl(sh, ed),
         h("p", { class: "hint" }, ed.description)),
       h("div", { class: "names" }, names),
       h("details", {}, h("summary", {}, t("page.house_rules")), h("div", { class: "options" }, opts)),
@@ -822,6 +827,77 @@ function setupSheet(sh) {
         h("button", { type: "button", id: "start", class: "primary", onclick: start }, t("page.start_new_match"))),
     ],
   };
+}
+
+// -- house rules (issue 12): presets in the set-up, badges on the board, jump-in, 7-0
+
+/** The options `sh.preset` sets in the set-up's edition (GET /api/editions' `presets`). */
+function presetOf(sh) {
+  const ed = ui.catalog?.editions.find((e) => e.name === sh.edition);
+  return { ...(ed?.presets?.[sh.preset ?? "seed"] ?? {}) };
+}
+
+function presetControl(sh, ed) {
+  const names = Object.keys(ed.presets ?? {});
+  return h("label", {}, `${t("page.setup_preset")} `,
+    h("select", { id: "preset-select", onchange: (e) => { sh.preset = e.target.value; sh.options = presetOf(sh); renderSheet(); } },
+      names.map((p) => h("option", { value: p, selected: p === (sh.preset ?? "seed") }, p))));
+}
+
+/** A badge for each house rule in force (an option the catalog words as `badge.<name>`, set
+ * otherwise than the edition's default), the draw stack pending, the turn timer running. */
+function ruleBadges(s) {
+  const ed = ui.catalog?.editions.find((e) => e.name === s.edition);
+  const badges = [];
+  for (const [name, value] of Object.entries(s.options ?? {})) {
+    const key = `badge.${name}`;
+    if (!ed || !(key in words.messages) || value === ed.options[name]?.default) continue;
+    badges.push(h("span", { class: "badge rule", "data-rule": name, title: ed.options[name]?.doc ?? "" }, t(key, { value })));
+  }
+  const st = s.stack;
+  if (st && st.count) {
+    badges.push(h("span", { class: "badge warn", id: "stack-badge" },
+      t(st.unit === "presses" ? "badge.stack.presses" : "badge.stack.cards", { count: st.count, seat: shortName(s, st.seat) })));
+  }
+  const timer = s.turn_timer;
+  if (timer) {
+    const key = `${timer.step}:${timer.seat}`;
+    if (ui.timer?.key !== key || ui.timer.warning !== timer.warning) ui.timer = { key, warning: timer.warning, ends: Date.now() + timer.left_s * 1000 };
+    badges.push(h("span", { class: `badge${timer.warning ? " warn" : ""}`, id: "timer-badge", "data-seat": timer.seat }, timerText(s)));
+  } else {
+    ui.timer = null;
+  }
+  return badges;
+}
+
+function timerText(s) {
+  const left = Math.max(0, Math.ceil((ui.timer.ends - Date.now()) / 1000));
+  return t("badge.timer_left", { seat: shortName(s, s.turn_timer.seat), left });
+}
+
+function renderRules(s) {
+  $("#rules").replaceChildren(...ruleBadges(s));
+}
+
+setInterval(() => {  // the turn timer counts down between the table's events
+  const el = $("#timer-badge");
+  if (el && ui.timer && ui.state?.turn_timer) el.textContent = timerText(ui.state);
+}, 1000);
+
+/** jump_in: every seat but the one to act may lay a card identical to the top card; the
+ * table takes the first declaration it receives (the card is confirmed on the play sheet). */
+function jumpInPrompts(s) {
+  if (!s.options?.jump_in || !s.top || parseCard(s.top).colour === "" || s.to_act < 0 || playBlocked(s)) return [];
+  const seats = [...Array(s.seats).keys()].filter((seat) => seat !== s.to_act && (MY_SEAT === null || MY_SEAT === seat));
+  return seats.map((seat) => h("button", { type: "button", class: "jump", "data-jump-in": seat,
+    onclick: () => openSheet({ kind: "play", seat, tab: s.top[0], card: s.top, colour: null, target: null, towers: [], laid: [] }) },
+  t("page.jump_in", { seat: shortName(s, seat), card: cardTitle(s.top) })));
+}
+
+/** seven_zero: what the table tells the players to do with their hands after a 7 or a 0. */
+function swapWords(s, fx) {
+  return fx.map((f) => (f.type === "hands_traded" ? ` — ${t("hands_traded", { seat: seatName(s, f.seat), other: seatName(s, f.other) })}`
+    : f.type === "hands_passed" ? ` — ${t("hands_passed")}` : "")).join("");
 }
 
 // -- hardware health

@@ -132,13 +132,17 @@ export function needs(state, seat, text) {
   const kind = effectiveKind(state, card);
   let towers = 0;
   let free = [];
+  // seven_zero: a 7 names the seat its player swaps hands with (also as the last card,
+  // like a Trade Hands: the play's form does not depend on the hand)
+  const swap = Boolean(state.options?.seven_zero) && card.kind === "#" && card.number === 7;
   if (state.towers && (card.kind === "T2" || card.kind === "WT1")) {
     free = TOWERS.filter((t) => state.towers[t] !== seat);
     towers = Math.min(card.kind === "T2" ? 2 : 1, free.length);
   }
   return {
     colour: card.colour === "",
-    target: TARGETED.has(kind),
+    target: TARGETED.has(kind) || swap,
+    swap,
     towers,
     freeTowers: free,
     laid: card.kind === "DA" ? card.colour : "",

@@ -500,3 +500,40 @@ def test_the_native_pin_factory_will_do_for_a_launcher_without_pwm(tmp_path, onl
     text = REAL_PINS.replace("servo = 13 ", "motor_pwm = false\n#").replace(
         "seat_angles = [-60.0, -20.0, 20.0, 60.0]", "")
     assert check_config(write_exactly(tmp_path, text)) == []
+
+
+def test_a_preset_sets_house_rules_and_table_options_override_it(tmp_path, monkeypatch):
+    from uno_core.options import PRESETS
+    monkeypatch.setitem(PRESETS, "blitz", {"turn_timer_s": 20, "timeout_action": "pass",
+                                           "wild_restricted": True})  # (not classic's)
+    cfg = load_config(write(tmp_path, "[table]\npreset = 'blitz'\n"
+                                      "[table.options]\ntimeout_action = 'warn'\n"))
+    assert cfg.table.preset == "blitz"
+    assert dict(cfg.table.options) == {"turn_timer_s": 20, "timeout_action": "warn"}
+    assert load_config(write(tmp_path, "[table.options]\n")).table.preset == "seed"
+
+
+def test_an_unknown_preset_is_named_with_the_known_ones(tmp_path):
+    path = write(tmp_path, "[table]\npreset = 'casino'\n")
+    (error,) = check_config(path)
+    assert error.key == "table.preset"
+    assert "'casino'" in error.message and "'seed'" in error.message
+
+
+def test_a_preset_whose_rule_the_edition_refuses_is_reported_under_the_preset(tmp_path,
+                                                                           monkeypatch):
+    from uno_core.options import PRESETS
+    monkeypatch.setitem(PRESETS, "slow", {"turn_timer_s": 9000})
+    (error,) = check_config(write(tmp_path, "[table]\npreset = 'slow'\n"))
+    assert error.key == "table.preset"
+    assert error.message == "'slow' sets turn_timer_s: 9000 is above the maximum 600"
+
+
+def test_the_party_and_mattel_presets_set_their_rules_for_the_edition(tmp_path):
+    party = load_config(write(tmp_path, "[table]\npreset = 'party'\n")).table
+    assert party.preset == "party"
+    assert dict(party.options) == {"stack_draws": "cross", "seven_zero": True, "jump_in": True}
+    mattel = load_config(write(tmp_path, "[table]\npreset = 'mattel'\n"
+                                         "[table.options]\nwild_draw4_points = 70\n")).table
+    assert mattel.options["draw_then_play"] is True  # Mattel's classic: play the drawn card
+    assert mattel.options["wild_draw4_points"] == 70  # [table.options] wins over the preset

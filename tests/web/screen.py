@@ -22,6 +22,7 @@ from uno_core import (
     IllegalAction,
     State,
     apply,
+    get_edition,
     new_match,
     parse_card,
     public_state,
@@ -30,6 +31,7 @@ from uno_core import (
 from uno_core import actions as A
 from uno_core.actions import action_to_dict
 from uno_core.effects import effect_to_dict
+from uno_core.options import preset_options
 
 COLOUR_LETTER = {"red": "R", "green": "G", "blue": "B", "yellow": "Y"}
 
@@ -137,8 +139,11 @@ class EngineTable:
         elif request.action == "resume":
             self.paused = False
         elif request.action == "new-match":
-            self.state = new_match(p.get("edition", self.state.edition.name), p.get("seats", self.state.n),
-                                   dict(p.get("options", {})))
+            edition = p.get("edition", self.state.edition.name)
+            options = dict(p.get("options", {}))
+            if "preset" in p:  # as the controller does: the request's options over the preset's
+                options = {**preset_options(p["preset"], get_edition(edition)), **options}
+            self.state = new_match(edition, p.get("seats", self.state.n), options)
             self.names = list(p["names"]) if "names" in p else None
             self._chance()
         self.publish({"kind": request.action})

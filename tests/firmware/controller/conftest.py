@@ -22,6 +22,7 @@ from firmware.controller.faults import JournalWatch
 from firmware.controller.round_end import RoundEnds
 from firmware.controller.seats import SeatButtons
 from firmware.controller.towers import TowerWatch
+from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo
 from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
@@ -41,6 +42,7 @@ PARTS: dict[str, Callable[[Any], Any]] = {
     "undo": Undo,
     "waits": Waits,
     "round_end": RoundEnds,
+    "turn_timer": TurnTimer,
 }
 
 
@@ -54,6 +56,8 @@ class FakeLoop:
         self.posted: list[object] = []
         self.spawned: list[Any] = []
         self.timers: list[tuple[float, object]] = []
+        self.cancelled: list[object] = []  # the events of timers cancelled
+        self.clock = 0.0  # the loop clock's now(): a test moves it by hand
 
     def on(self, event_type: type, handler: Callable[[Any], Any]) -> None:
         assert event_type not in self.handlers, f"two parts handle {event_type.__name__}"
@@ -66,8 +70,12 @@ class FakeLoop:
     def spawn(self, coro: Any) -> None:
         self.spawned.append(coro)
 
-    def after(self, delay: float, event: object) -> None:
+    def now(self) -> float:
+        return self.clock
+
+    def after(self, delay: float, event: object) -> SimpleNamespace:
         self.timers.append((delay, event))
+        return SimpleNamespace(cancel=lambda: self.cancelled.append(event))
 
     def deliver(self) -> None:
         while self.posted:
@@ -126,6 +134,9 @@ class FakeTable:
 
     def adopt(self, action: U.Action) -> None:
         self.adopted.append(action)
+
+    def waiting(self) -> dict[str, Any]:
+        return self.waits.waiting()  # (a test that asks builds the `waits` part)
 
     def gate(self, *, chance_ok: bool = False) -> U.State:
         if self.waits_for is not None:

@@ -1,0 +1,118 @@
+"""House rules on the screen (issue 12): the set-up sheet's control per option and its
+presets, built from GET /api/editions; a badge on the board for each rule in force, the
+draw stack pending and the turn timer, naming seats as the table does."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from firmware.api import Play
+from tests.web.screen import EngineTable
+from tests.web.test_screen import open_page
+from uno_core import position
+
+NAMES = ["North", "East", "South"]
+
+
+def opened(page, served, *, turn=0, names=None):
+    """A classic position served to the page, which shows it live: (table, server)."""
+    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="R5",
+                                 turn=turn), names=names)
+    server = served(table)
+    open_page(page, server)
+    return table, server
+
+
+def test_the_set_up_offers_a_control_per_option_and_starts_with_the_timer_chosen(page, served):
+    table, server = opened(page, served)
+    expect(page.locator("#rules")).to_be_empty()  # the seed's rules: no badge
+    page.click("#open-setup")
+    expect(page.locator("#preset-select option")).to_have_text(["seed", "mattel", "party"])
+    page.click("details summary")
+    timer = page.locator('[data-option="turn_timer_s"]')
+    expect(timer).to_have_attribute("type", "number")
+    expect(timer).to_have_attribute("max", "600")
+    expect(page.locator('[data-option="timeout_action"] option')).to_have_text(["draw", "pass", "warn"])
+    expect(page.locator('[data-option="jump_in"]')).to_have_attribute("type", "checkbox")
+    expect(page.locator('[data-option="stack_draws"] option')).to_have_text(["off", "same", "cross"])
+    timer.fill("30")
+    timer.dispatch_event("change")
+    page.select_option('[data-option="timeout_action"]', "pass")
+    page.click("#start")
+    expect(page.locator("#sheet")).to_be_hidden()
+    assert table.state.options.turn_timer_s == 30 and table.state.options.timeout_action == "pass"
+    expect(page.locator('#rules [data-rule="turn_timer_s"]')).to_have_text("turn timer 30 s")
+
+
+def test_choosing_a_preset_sets_its_rules_in_the_form(page, served):
+    table, server = opened(page, served)
+    page.click("#open-setup")
+    page.select_option("#preset-select", "party")
+    page.click("details summary")
+    expect(page.locator('[data-option="stack_draws"]')).to_have_value("cross")
+    expect(page.locator('[data-option="seven_zero"]')).to_be_checked()
+    expect(page.locator('[data-option="jump_in"]')).to_be_checked()
+    page.select_option("#edition-select", "attack")  # the preset follows the edition
+    expect(page.locator('[data-option="jump_in"]')).to_be_checked()
+    page.select_option("#preset-select", "seed")
+    expect(page.locator('[data-option="jump_in"]')).not_to_be_checked()
+    page.select_option("#edition-select", "classic")
+    page.select_option("#preset-select", "party")
+    page.click("#start")
+    expect(page.locator("#sheet")).to_be_hidden()
+    assert table.requests[-1].params["preset"] == "party"
+    options = table.state.options
+    assert (options.stack_draws, options.seven_zero, options.jump_in) == ("cross", True, True)
+    expect(page.locator("#rules .rule")).to_have_text(["stacking: cross", "7-0", "jump-in"])
+
+
+def test_the_board_shows_the_stack_pending_and_the_turn_timer_by_seat_name(page, served):
+    table, server = opened(page, served, turn=1, names=NAMES)
+    server.do(lambda: (table.extra.update(stack={"count": 6, "unit": "cards", "seat": 1}),
+                       table.publish({"kind": "changed"})))
+    expect(page.locator("#stack-badge")).to_have_text("stack: +6 pending, East")
+    server.do(lambda: (table.extra.update(stack={"count": 4, "unit": "presses", "seat": 2},
+                                          turn_timer={"step": 3, "seat": 2, "left_s": 4.0,
+                                                      "warning": True}),
+                       table.publish({"kind": "changed"})))
+    expect(page.locator("#stack-badge")).to_have_text("stack: 4 presses pending, South")
+    expect(page.locator("#timer-badge")).to_have_text(re.compile(r"South: [34] s left"))
+    expect(page.locator("#timer-badge")).to_have_class("badge warn")
+    page.click("#lang")  # the badges are worded in the screen's language
+    expect(page.locator("#stack-badge")).to_have_text("Stapel: 4× drücken offen, South")
+
+
+def test_every_seat_but_the_one_to_act_may_jump_in_with_the_top_cards_twin(page, served):
+    table = EngineTable(position("classic", hands=["R7 R8", "G1 G2", "R5 Y2 Y3"], discard="R5",
+                                 turn=0, options={"jump_in": True}), names=NAMES)
+    server = served(table)
+    open_page(page, server)
+    expect(page.locator("[data-jump-in]")).to_have_text(["East: jump in with red 5",
+                                                         "South: jump in with red 5"])
+    page.click('[data-jump-in="2"]')
+    page.click("#confirm")
+    expect(page.locator("#sheet")).to_be_hidden()
+    assert table.requests[-1] == Play(2, "R5", {})
+    assert table.state.to_act == 0 and table.state.counts == (2, 2, 2)  # on from the jumper
+    expect(page.locator('#rules [data-rule="jump_in"]')).to_have_text("jump-in")
+
+
+def test_a_seven_asks_whom_to_swap_with_and_the_notice_says_to_swap(page, served):
+    table = EngineTable(position("classic", hands=["R7 R8 G3", "G1 G2", "Y1 Y2 Y3 Y4"],
+                                 discard="R5", turn=0, options={"seven_zero": True}),
+                        names=NAMES)
+    server = served(table)
+    open_page(page, server)
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="R7"]')
+    expect(page.locator(".choice .label")).to_have_text("Swap hands with:")
+    expect(page.locator("#confirm")).to_be_disabled()
+    page.click('[data-target="2"]')
+    page.click("#confirm")
+    expect(page.locator("#sheet")).to_be_hidden()
+    assert table.requests[-1] == Play(0, "R7", {"target": 2})
+    assert table.state.counts == (4, 2, 2)
+    expect(page.locator("#notice")).to_contain_text(
+        "— North (seat 1) trades hands with South (seat 3).")

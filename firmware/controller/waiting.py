@@ -84,7 +84,10 @@ class Waits:
                     "message": words("wait.press_until" if until else "wait.press",
                                      seat=words.seat(seat), count=count)}
         what = PHASE_WAITS.get(s.phase, s.phase)  # (an unknown phase is said as it is)
-        said = words(f"wait.what.{what}") if f"wait.what.{what}" in MESSAGES[words.lang] else what
+        key = f"wait.what.{what}"
+        if what == Wait.PLAY_DRAWN and s.options.draw_until_playable:
+            key = "wait.what.draw-until"  # no keeping it: play it if it fits, else draw again
+        said = words(key) if key in MESSAGES[words.lang] else what
         return {"kind": what, "seat": seat,
                 "message": words("wait.decide", seat=words.seat(seat), what=said)}
 

@@ -240,7 +240,7 @@ function waitingText(s) {
       case "new-match": return t("page.new_match");
       case "match-over": return t("page.match_over", { winners: (w.winners ?? s.winners ?? []).map(named).join(", ") });
       case "turn": return t("page.turn", { seat: named(w.seat) });
-      case "play-drawn": return t("page.play_drawn", { who });
+      case "play-drawn": return t(s.options?.draw_until_playable ? "page.draw_until" : "page.play_drawn", { who });
       case "extra-play": return t("page.extra_play", { who });
       case "challenge": return t("page.challenge_or_take", { who });
       case "verdict": return t("page.verdict", { who });
@@ -268,7 +268,7 @@ function waitingText(s) {
   const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
     case "play": return t("page.turn", { seat: who });
-    case "drawn": return t("page.play_drawn", { who: `${who}: ` });
+    case "drawn": return t(s.options?.draw_until_playable ? "page.draw_until" : "page.play_drawn", { who: `${who}: ` });
     case "extra": return t("page.extra_play", { who: `${who}: ` });
     case "challenge": return t("page.challenge_or_take", { who: `${who}: ` });
     case "verdict": return t("page.verdict", { who: `${who}: ` });
@@ -511,7 +511,9 @@ function renderActions(s) {
     prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, t("page.guilty")),
       h("button", { id: "innocent", type: "button", onclick: () => decide("innocent") }, t("page.innocent")));
   }
-  if (mine && !(s.owed ?? []).length && (s.phase === "drawn" || s.phase === "extra")) {
+  // draw_until_playable: a drawn card is never kept (played if it fits, else one more draw)
+  const keeps = s.phase === "extra" || (s.phase === "drawn" && !s.options?.draw_until_playable);
+  if (mine && !(s.owed ?? []).length && keeps) {
     prompts.push(h("button", { id: "pass", type: "button", onclick: () => decide("pass") },
       t(s.phase === "drawn" ? "page.keep" : "page.pass", { seat: who })));
   }
@@ -534,9 +536,11 @@ function renderActions(s) {
       onclick: () => send("/api/undo", { seat: u.seat }) }, t("page.undo", { seat: shortName(s, u.seat), card: u.card })));
   }
   const w = s.waiting ?? {};
-  if (s.screen_hands && MY_SEAT !== null && w.seat === MY_SEAT && ["turn", "press", "challenge"].includes(w.kind)) {
+  const drawsAgain = w.kind === "play-drawn" && s.options?.draw_until_playable;
+  if (s.screen_hands && MY_SEAT !== null && w.seat === MY_SEAT && (["turn", "press", "challenge"].includes(w.kind) || drawsAgain)) {
     // demo --serve: the simulated launcher's button, for a person without a table
     const label = w.kind === "press" ? (w.until_cards ? t("page.press_button_until") : t("page.press_button_count", { count: w.presses }))
+      : drawsAgain ? t("page.draw_again_button")
       : w.kind === "turn" ? t(s.edition && ui.catalog?.editions.find((e) => e.name === s.edition)?.launcher
         ? "page.press_button" : "page.draw_button") : t("page.take_by_press");
     buttons.push(h("button", { id: "press-launcher", type: "button", onclick: () => send("/api/screen/launcher", {}) }, label));

@@ -10,8 +10,8 @@ from playwright.sync_api import expect
 
 from firmware.api import Play
 from tests.web.screen import EngineTable
-from tests.web.test_screen import open_page
-from uno_core import position
+from tests.web.test_readable import open_page
+from uno_core import Draw, apply, position
 
 NAMES = ["North", "East", "South"]
 
@@ -116,3 +116,24 @@ def test_a_seven_asks_whom_to_swap_with_and_the_notice_says_to_swap(page, served
     assert table.state.counts == (4, 2, 2)
     expect(page.locator("#notice")).to_contain_text(
         "— North (seat 1) trades hands with South (seat 3).")
+
+
+def test_drawing_until_playable_offers_no_keeping_the_drawn_card(page, served):
+    state = position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="B5", pile="G3 Y9 R1",
+                     turn=0, options={"draw_until_playable": True})
+    state, _ = apply(state, Draw(0))  # the drawn card does not fit: the seat draws again
+    table = EngineTable(state, names=NAMES)
+    open_page(page, served(table))
+    expect(page.locator("#waiting")).to_contain_text(
+        "play the drawn card if it fits, else draw again")
+    expect(page.locator("#pass")).to_have_count(0)  # keeping it is not allowed
+
+
+def test_without_the_rule_the_drawn_card_may_be_kept(page, served):
+    state = position("classic", hands=["R7 R8", "G1 G2", "Y1 Y2"], discard="B5", pile="B9 B7 B3",
+                     turn=0, options={"draw_then_play": True})
+    state, _ = apply(state, Draw(0))
+    table = EngineTable(state, names=NAMES)
+    open_page(page, served(table))
+    expect(page.locator("#waiting")).to_contain_text("play the drawn card or keep it")
+    expect(page.locator("#pass")).to_have_count(1)

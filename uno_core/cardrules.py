@@ -109,11 +109,8 @@ def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         return
     if fx is not NOFX:
         fx.append(E.shared(E.PlayerSkipped, victim))
-    if _extra_turn(s) and s._counts[seat] > 0:
-        s.skip_pending += 1
-        s.phase = "extra"
-        s.actor = seat
-        fx.append(E.shared(E.Prompt, seat, "extra_play"))
+    if _extra_play(s, seat, fx):
+        s.skip_pending += 1  # the extra card's own effect skips on from the victim
         return
     advance(s, 1)
 
@@ -126,12 +123,20 @@ def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         fx.append(E.shared(E.PlayerSkipped, next_seat(s)))
         advance(s, 1)
         return
-    if _extra_turn(s) and s._counts[seat] > 0:
-        s.phase = "extra"
-        s.actor = seat
-        fx.append(E.shared(E.Prompt, seat, "extra_play"))
+    if _extra_play(s, seat, fx):
         return
     advance(s, 0)
+
+
+def _extra_play(s: State, seat: int, fx: Effects) -> bool:
+    """A Skip's or Reverse's extra turn (option skip_reverse_extra_turn): the player, if he
+    has cards left, plays another card at once. Whether it was given."""
+    if not (_extra_turn(s) and s._counts[seat] > 0):
+        return False
+    s.phase = "extra"
+    s.actor = seat
+    fx.append(E.shared(E.Prompt, seat, "extra_play"))
+    return True
 
 
 def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:

@@ -87,12 +87,18 @@ def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         s.stack = ()  # warded off: a plain card now, and a pending stack with it
         advance(s, 0)
         return
-    count = 1 if p.card.kind == DRAW1 else 2
-    if stacks(s, p.card):
+    _hit(s, seat, p, victim, OWE_DRAW, 1 if p.card.kind == DRAW1 else 2, stacks(s, p.card), fx)
+
+
+def _hit(s: State, seat: int, p: A.Play, victim: int, kind: str, count: int, stacking: bool,
+         fx: Effects) -> None:
+    """A draw card's victim owes `count` cards or presses (`kind`) and is skipped; with
+    stack_draws the count joins the stack instead, and the victim may answer."""
+    if stacking:
         count = grow(s, seat, p.card, victim, fx)
         if not count:
             return
-    owe(s, fx, OWE_DRAW, victim, count)
+    owe(s, fx, kind, victim, count)
     if fx is not NOFX:
         fx.append(E.shared(E.PlayerSkipped, victim))
     advance(s, 1)
@@ -164,32 +170,16 @@ def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         fx.append(E.shared(E.Prompt, victim, "challenge"))
         return
     s.pending = ()
-    count = 4
-    if stacking:
-        count = grow(s, seat, p.card, victim, fx)
-        if not count:
-            return
-    owe(s, fx, OWE_DRAW, victim, count)
-    if fx is not NOFX:
-        fx.append(E.shared(E.PlayerSkipped, victim))
-    advance(s, 1)
+    _hit(s, seat, p, victim, OWE_DRAW, 4, stacking, fx)
 
 
 def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     victim = next_seat(s, 1 + s.skip_pending)
     kind = s.tables.custom_kind if p.card.kind == WILD_CUSTOM else p.card.kind
     if kind == WILD_HIT_FIRE:
-        owe(s, fx, OWE_UNTIL, victim, 0)
+        _hit(s, seat, p, victim, OWE_UNTIL, 0, False, fx)
     else:
-        count = 4 if kind == WILD_HIT4 else 2
-        if stacks(s, p.card):
-            count = grow(s, seat, p.card, victim, fx)
-            if not count:
-                return
-        owe(s, fx, OWE_PRESS, victim, count)
-    if fx is not NOFX:
-        fx.append(E.shared(E.PlayerSkipped, victim))
-    advance(s, 1)
+        _hit(s, seat, p, victim, OWE_PRESS, 4 if kind == WILD_HIT4 else 2, stacks(s, p.card), fx)
 
 
 def _b_attack(s: State, seat: int, p: A.Play, fx: Effects) -> None:

@@ -199,19 +199,29 @@ def _faster(best: Any, got: Any) -> Any:
     return best
 
 
-def _best_runs(repeat: int, runs: dict[str, Callable[[], Any]],
+WARM_UP_SEED = 10_000  # added to the seed for the untimed run: games no timed run plays
+WARM = "warm-up"  # _best_runs' `every`: the untimed runs (same seed for every side)
+
+
+def _best_runs(repeat: int, seed: int, runs: dict[str, Callable[[int], Any]],
                every: dict[str, list[Any]] | None = None) -> dict[str, Any]:
-    """Each run once untimed (warm caches), then `repeat` times, taking turns run by run so
-    that a busy spell of the shared machine hits every side alike; the fastest run of each
-    counts (a side that cannot run gives its reason). `every` collects each timed run."""
+    """Each run once untimed (imports, tables), then `repeat` times, taking turns run by
+    run so that a busy spell of the shared machine hits every side alike; the fastest run
+    of each counts (a side that cannot run gives its reason). `every` collects each timed
+    run, and (as ``WARM``) the untimed runs, which all play the same games. Every timed run
+    plays games of its own (no two runs share a seed): a run never replays games an
+    earlier run played, so the engine's memoized listings help only as much as they would
+    in a long simulation of new games."""
     best: dict[str, Any] = {}
-    for name, run in runs.items():  # untimed: fill each engine's caches before timing
-        got = run()
+    for name, run in runs.items():
+        got = run(seed + WARM_UP_SEED)
         best[name] = got if isinstance(got, str) else None
-    for _ in range(max(1, repeat)):
-        for name, run in runs.items():
+        if every is not None:
+            every.setdefault(WARM, {})[name] = got  # type: ignore[call-overload]
+    for k in range(max(1, repeat)):
+        for i, (name, run) in enumerate(runs.items()):
             if not isinstance(best[name], str):
-                got = run()
+                got = run(seed + k * len(runs) + i)
                 best[name] = _faster(best[name], got)
                 if every is not None:
                     every.setdefault(name, []).append(got)
@@ -243,14 +253,15 @@ def _paired_ratio(ours: list[Any], theirs: list[Any]) -> float | None:
 def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
     """Every figure of this benchmark as one JSON-able dict."""
     every: dict[str, list[Any]] = {}
-    best = _best_runs(repeat, {
-        "ours": lambda: run_ours("classic", rounds, seed, effects=False),
-        "simulate": lambda: run_simulated("classic", rounds, seed),
-        "rlcard": lambda: run_rlcard(rounds, seed),
-        "ours_with_effects": lambda: run_ours("classic", rounds, seed)}, every)
+    best = _best_runs(repeat, seed, {
+        "ours": lambda k: run_ours("classic", rounds, k, effects=False),
+        "simulate": lambda k: run_simulated("classic", rounds, k),
+        "rlcard": lambda k: run_rlcard(rounds, k),
+        "ours_with_effects": lambda k: run_ours("classic", rounds, k)}, every)
     ours = _figures(best["ours"][0], rounds, best["ours"][1])
     result: dict[str, Any] = {
-        "workload": f"{WORKLOAD_SEATS}-player classic rounds, random play, seed {seed}",
+        "workload": (f"{WORKLOAD_SEATS}-player classic rounds, random play, seeds from "
+                     f"{seed}, new games in every run"),
         "rounds": rounds, "ours_rounds_per_s": ours["rounds_per_s"],
         "ours_actions_per_s": ours["actions_per_s"],
         "ours_actions_per_round": ours["actions_per_round"], "ours_effects": False}
@@ -274,26 +285,28 @@ def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
                       ("simulate_ratio", "simulate")):
         result[f"{key}_median"] = _paired_ratio(every.get(side, []), theirs)
     # the kernel plays the checked path's games: the same seed gives the same action count
+    warm: Any = every[WARM]
     result["simulate_same_games"] = (None if sim is None
-                                     else best["simulate"][0] == best["ours"][0])
+                                     else warm["simulate"][0] == warm["ours"][0])
     per_edition = max(1, rounds // 4)
     before = engine_before()
     result["before_error"] = before if isinstance(before, str) else None
     editions: dict[str, dict[str, Any]] = {}
     for name in EDITIONS:
-        runs = {"ours": lambda name=name: run_ours(name, per_edition, seed),
-                "simulate": lambda name=name: run_simulated(name, per_edition, seed)}
+        runs = {"ours": lambda k, name=name: run_ours(name, per_edition, k),
+                "simulate": lambda k, name=name: run_simulated(name, per_edition, k)}
         if not isinstance(before, str):
-            runs["before"] = lambda name=name: run_ours(name, per_edition, seed, before)
+            runs["before"] = lambda k, name=name: run_ours(name, per_edition, k, before)
         every: dict[str, list[Any]] = {}
-        got = _best_runs(repeat, runs, every)
+        got = _best_runs(repeat, seed, runs, every)
         f: dict[str, Any] = _figures(got["ours"][0], per_edition, got["ours"][1])
         if not isinstance(got["simulate"], str):
             f["simulate_actions_per_s"] = round(got["simulate"][0] / got["simulate"][1], 1)
         if "before" in got:
             f["before_actions_per_s"] = round(got["before"][0] / got["before"][1], 1)
             f["speedup"] = round(_paired_speedup(every["ours"], every["before"]), 2)
-            f["same_games_as_before"] = got["before"][0] == got["ours"][0]
+            warm = every[WARM]
+            f["same_games_as_before"] = warm["before"][0] == warm["ours"][0]
         editions[name] = f
     result["editions_rounds"] = per_edition
     result["editions"] = editions

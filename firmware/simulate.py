@@ -58,7 +58,7 @@ class Summary:
             f"rounds {self.rounds}  turns {self.turns}  actions {self.actions}  "
             f"errors {self.errors}",
             f"UNO penalties {self.uno_penalties}  Wild Draw 4 challenges {self.challenges}",
-            "wins: " + "  ".join(f"seat {i}: {w}" for i, w in enumerate(self.wins)),
+            "wins: " + "  ".join(f"seat {i}: {w}" for i, w in enumerate(self.wins, 1)),  # as the screen
         ]
         lines.extend(f"error: {m}" for m in self.error_messages)
         return "\n".join(lines)

@@ -43,7 +43,7 @@ def test_text_summary_names_the_figures(capsys):
                             "--bot", "random")
     assert code == 0
     assert "1 matches of extreme, 2 players, random bots, seed 1" in out
-    assert "errors 0" in out and "seat 0:" in out and "seat 1:" in out
+    assert "errors 0" in out and "seat 1:" in out and "seat 2:" in out and "seat 0" not in out
 
 
 def test_record_dir_gets_one_replayable_record_per_match(capsys, tmp_path):

@@ -231,7 +231,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "badge.turn_timer_s": "turn timer {value} s",
         "badge.timer_left": "{seat}: {left} s left",
         "page.setup_preset": "Preset",
-        "page.jump_in": "{seat}: jump in with {card}",
+        "page.jump_in_label": "Jump in with {card}:",
         "page.swap_with": "Swap hands with:",
     },
     "de": {
@@ -377,7 +377,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "badge.turn_timer_s": "Zugzeit {value} s",
         "badge.timer_left": "{seat}: noch {left} s",
         "page.setup_preset": "Voreinstellung",
-        "page.jump_in": "{seat}: mit {card} dazwischenwerfen",
+        "page.jump_in_label": "Mit {card} dazwischenwerfen:",
         "page.swap_with": "Hände tauschen mit:",
     },
 }

@@ -893,9 +893,11 @@ setInterval(() => {  // the turn timer counts down between the table's events
 function jumpInPrompts(s) {
   if (!s.options?.jump_in || !s.top || parseCard(s.top).colour === "" || s.to_act < 0 || playBlocked(s)) return [];
   const seats = [...Array(s.seats).keys()].filter((seat) => seat !== s.to_act && (MY_SEAT === null || MY_SEAT === seat));
-  return seats.map((seat) => h("button", { type: "button", class: "jump", "data-jump-in": seat,
-    onclick: () => openSheet({ kind: "play", seat, tab: s.top[0], card: s.top, colour: null, target: null, towers: [], laid: [] }) },
-  t("page.jump_in", { seat: shortName(s, seat), card: cardTitle(s.top) })));
+  // one row: what may be laid, then a short button per seat (a shared screen offers every seat)
+  return [h("div", { class: "jump-row" }, h("span", { id: "jump-in-label", class: "label" }, t("page.jump_in_label", { card: cardTitle(s.top) })),
+    seats.map((seat) => h("button", { type: "button", class: "jump", "data-jump-in": seat,
+      onclick: () => openSheet({ kind: "play", seat, tab: s.top[0], card: s.top, colour: null, target: null, towers: [], laid: [] }) },
+    shortName(s, seat))))];
 }
 
 /** seven_zero: what the table tells the players to do with their hands after a 7 or a 0. */

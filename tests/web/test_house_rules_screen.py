@@ -12,6 +12,8 @@ from firmware.api import Play
 from tests.web.screen import EngineTable
 from tests.web.test_readable import open_page
 from uno_core import Draw, apply, position
+from uno_core import Play as EnginePlay
+from uno_core.cards import parse_card
 
 NAMES = ["North", "East", "South"]
 
@@ -89,8 +91,8 @@ def test_every_seat_but_the_one_to_act_may_jump_in_with_the_top_cards_twin(page,
                                  turn=0, options={"jump_in": True}), names=NAMES)
     server = served(table)
     open_page(page, server)
-    expect(page.locator("[data-jump-in]")).to_have_text(["East: jump in with red 5",
-                                                         "South: jump in with red 5"])
+    expect(page.locator("#jump-in-label")).to_have_text("Jump in with red 5:")
+    expect(page.locator("[data-jump-in]")).to_have_text(["East", "South"])
     page.click('[data-jump-in="2"]')
     page.click("#confirm")
     expect(page.locator("#sheet")).to_be_hidden()
@@ -137,3 +139,26 @@ def test_without_the_rule_the_drawn_card_may_be_kept(page, served):
     open_page(page, served(table))
     expect(page.locator("#waiting")).to_contain_text("play the drawn card or keep it")
     expect(page.locator("#pass")).to_have_count(1)
+
+
+def test_every_jump_in_button_of_a_crowded_board_stays_on_the_800x480_screen(page, served):
+    # a +2 stack pending, three rule badges, the timer and a jump-in for three seats at once
+    state = position("classic", hands=["R+2 R3 G4 B7", "B+2 Y5 G6 R9", "Y1 Y2 B3 G1",
+                                       "G2 G3 Y7 B1"], discard="R5", turn=0,
+                     options={"stack_draws": "cross", "jump_in": True, "seven_zero": True,
+                              "turn_timer_s": 30})
+    state, _ = apply(state, EnginePlay(0, parse_card("R+2")))
+    table = EngineTable(state, names=["North", "East", "South", "West"])
+    table.extra["turn_timer"] = {"step": 1, "seat": 1, "left_s": 25, "warning": False}
+    open_page(page, served(table))
+    expect(page.locator("#stack-badge")).to_have_text("stack: +2 pending, East")
+    expect(page.locator("#timer-badge")).to_be_visible()
+    buttons = page.locator("[data-jump-in]")
+    expect(buttons).to_have_count(3)
+    for i in range(3):
+        box = buttons.nth(i).bounding_box()
+        assert box is not None and box["height"] >= 48
+        # nothing clips or covers it: the page's topmost element at its centre is the button
+        on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y)?.dataset.jumpIn ?? null",
+                               [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert on_top == str(i if i < 1 else i + 1)  # seats 0, 2, 3 (1 is to act)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import signal
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from types import FrameType
 from typing import Any, Protocol, Self
@@ -27,12 +28,13 @@ class Closable(Protocol):
     def close(self) -> None: ...
 
 
-class ClosedOnExit:
+class ClosedOnExit(ABC):
     """Base of a device that is its own context manager: ``with Launcher(...) as l:``
-    closes it however the block ends. A subclass writes `close` (idempotent)."""
+    closes it however the block ends. A subclass writes `close` (idempotent); one that
+    does not cannot be made."""
 
-    def close(self) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def close(self) -> None: ...
 
     def __enter__(self) -> Self:
         return self

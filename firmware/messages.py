@@ -230,9 +230,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "badge.no_action_finish": "no action finish",
         "badge.turn_timer_s": "turn timer {value} s",
         "badge.timer_left": "{seat}: {left} s left",
-        "page.setup_preset": "Preset",
-        "page.jump_in_label": "Jump in with {card}:",
-        "page.swap_with": "Swap hands with:",
     },
     "de": {
         "card.number": "{colour} {number}",
@@ -376,9 +373,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "badge.no_action_finish": "kein Aktionskarten-Ende",
         "badge.turn_timer_s": "Zugzeit {value} s",
         "badge.timer_left": "{seat}: noch {left} s",
-        "page.setup_preset": "Voreinstellung",
-        "page.jump_in_label": "Mit {card} dazwischenwerfen:",
-        "page.swap_with": "Hände tauschen mit:",
     },
 }
 

@@ -9,12 +9,14 @@ A handler returns the process exit status (0 ok, 2 bad input / illegal action).
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import pkgutil
 import sys
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, version
+from types import ModuleType
 
 from firmware import commands
 from firmware.errors import UsageError
@@ -49,6 +51,13 @@ def package_version() -> str:
         return "unknown (not installed)"
 
 
+@functools.cache
+def command_modules() -> tuple[ModuleType, ...]:
+    """Every module of `firmware.commands`, by name, found and imported once a process."""
+    found = sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name)
+    return tuple(importlib.import_module(f"{commands.__name__}.{m.name}") for m in found)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = CommandParser(
         prog="unotable",
@@ -57,8 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version",
                         version=f"%(prog)s {package_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+    for module in command_modules():
         register = getattr(module, "register", None)
         if register is not None:
             register(sub)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from firmware.cli import main
+from firmware.cli import command_modules, main
 from hal.sim.pn532 import SimPN532
 from hal.sim.tray import DEMO_UIDS
 from hal.tray import parse_config
@@ -199,7 +199,10 @@ def open_folder():
 
 @contextlib.contextmanager
 def acting_as(uid, gid):
-    """Run the next lines with another effective user and group (the real uid stays root)."""
+    """Run the next lines with another effective user and group (the real uid stays root).
+    The commands are found first, as root: the checkout (a fresh clone in a 0700 temporary
+    directory, as CI makes it) need not be readable by that user; an installed package is."""
+    command_modules()
     os.setegid(gid)
     os.seteuid(uid)
     try:

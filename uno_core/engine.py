@@ -1045,9 +1045,7 @@ def plain_listing(s: State) -> Listing | None:
     if found is None:
         if len(known) >= _MEMO_LIMIT:  # bounded memory: start that part of the memo anew
             known.clear()
-        index += 3 if c > 2 else c
-        found = known[key] = _new_listing(s, seat, m, index & 3, index & _DRAWN > 0,
-                                          _shared_ops(s)[index])
+        found = known[key] = _new_listing(s, seat, m, index + (3 if c > 2 else c), key)
     return found
 
 
@@ -1093,25 +1091,89 @@ def _laying_key(s: State, seat: int, key: int, laying: int) -> tuple[int, int, t
     return key, s._counts[seat], tuple([i for i in s._hands[seat] if BITS[i] & colours])
 
 
-_SHARED_OPS: dict[tuple[Tables, int], list[dict[int, int]]] = {}
+def _new_listing(s: State, seat: int, m: int, index: int, key: ListingKey) -> Listing:
+    """The listing of the faces `m` (see plain_listing) for the memo part `index`. Its
+    plays come from that decision's `_Decision` (made once per face and shared, their
+    ops in one dict): a miss costs a walk over the faces and two tuples. A Discard All's
+    plays depend on the rest of the hand: its listing is made anew (`_laying_listing`)."""
+    if m & s.tables.laying_bits:
+        return _laying_listing(s, seat, m, index & 3, index & _DRAWN > 0)
+    decisions = _decisions(s)
+    k = index * 17 + (key >> _FREE_SHIFT if m & s.tables.tower_bits else 16)  # type: ignore[operator]
+    dec = decisions[k]
+    if dec is None:
+        dec = decisions[k] = _Decision(s, seat, index & 3, index & _DRAWN > 0)
+    faces = dec.faces
+    actions: list[Action] = []
+    picks: list[Action] = []
+    rest = m
+    while rest:
+        b = rest & -rest
+        rest ^= b
+        i = b.bit_length() - 1
+        got = faces[i] or dec.add(s, seat, i)
+        actions += got[0]
+        picks += got[1]
+    if dec.tail is not None and (dec.drawn or not m or s.tables.draw_when_playable):
+        actions.append(dec.tail)
+        listing = Listing(tuple(actions), dec.ops, m << _FACE_SHIFT | _TAIL_BIT)
+        listing.picks = tuple(picks) if picks else (dec.tail,)
+    else:
+        listing = Listing(tuple(actions), dec.ops, m << _FACE_SHIFT)
+        listing.picks = tuple(picks)
+    return listing
 
 
-def _shared_ops(s: State) -> list[dict[int, int]]:
-    """Beside each dict of the memo (``listings_for``), the ops its listings share."""
+class _Decision:
+    """One memo part's decision (a seat, its hand size class, the plain turn or the drawn
+    card, and for tower cards the towers it may take) under one rule tables and seats:
+    by card id the face's plays (made once: they are immutable values) and the policy's
+    picks among them (``kernel._candidates``: with two cards the plays with the UNO
+    call, else all), and the ops of every play listed here (``Listing.ops``, shared by
+    every listing of the decision), with the tail (the draw, or the pass on a drawn
+    card)."""
+
+    __slots__ = ("faces", "ops", "size", "drawn", "tail")
+
+    def __init__(self, s: State, seat: int, size: int, drawn: bool) -> None:
+        self.faces: list[tuple[tuple[A.Play, ...], tuple[A.Play, ...]] | None] = (
+            [None] * len(BY_ID))
+        self.size = size
+        self.drawn = drawn
+        self.tail: Action = _PASS[seat] if drawn else s.tables.draw_action[seat]
+        self.ops = {id(self.tail): (_OP_PASS if drawn else _OP_DRAW) | _TAIL_BIT}
+
+    def add(self, s: State, seat: int, i: int) -> tuple[tuple[A.Play, ...], tuple[A.Play, ...]]:
+        """Make face `i`'s plays and their ops (`s`: a state of this decision)."""
+        card = BY_ID[i]
+        plays = tuple(_play_variants(s, seat, card))
+        size = self.size
+        op = _OP_PLAY if size < 2 or self.drawn else plain_ops(s)[i]
+        if s.edition.towers and op != _OP_PLAY and (op in (_OP_SKIP, _OP_TAKE) or card.symbol):
+            op = _OP_PLAY  # a tower may protect the victim, a symbol captures one
+        face = card.bit << _FACE_SHIFT
+        for p in plays:  # one card left: written plain with the call only
+            self.ops[id(p)] = face | (op if size == 3 or p.uno else _OP_PLAY)
+        got = self.faces[i] = (plays, tuple(p for p in plays if p.uno == (size == 2)))
+        return got
+
+
+_DECISIONS: dict[tuple[Tables, int], list[_Decision]] = {}
+
+
+def _decisions(s: State) -> list[_Decision]:
+    """The `_Decision` of each memo part (``index * 17 + free towers``, 16: no tower card
+    playable) under `s`'s rule tables and seats, each made on first use."""
     key = (s.tables, s.n)
-    found = _SHARED_OPS.get(key)
+    found = _DECISIONS.get(key)
     if found is None:
-        found = _SHARED_OPS[key] = [{} for _ in range(8 * 16)]
+        found = _DECISIONS[key] = [None] * (8 * 16 * 17)  # type: ignore[list-item]
     return found
 
 
-def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool,
-                 shared: dict[int, int]) -> Listing:
-    """The listing of the faces `m` (see plain_listing). Its plays' ops go into `shared`,
-    the dict every listing of this decision shares, when every play is a cached variant
-    (made once, never freed: ids stay unique); a card with choices makes new plays,
-    and its listing gets a dict of its own."""
-    tb = s.tables
+def _laying_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
+    """A listing with a Discard All playable: its plays lay the rest of its colour in the
+    order held, so they are made anew, and the listing gets ops of its own."""
     cache = _VARIANTS[2 * seat + (size == 2)]
     plain = plain_ops(s) if size >= 2 and not drawn else None
     towers = s.edition.towers
@@ -1122,28 +1184,19 @@ def _new_listing(s: State, seat: int, m: int, size: int, drawn: bool,
         b = rest & -rest
         rest ^= b
         i = b.bit_length() - 1
-        plays = cache.get(i)
-        if plays is None:
-            plays = _cached_variants(s, seat, BY_ID[i], cache)
+        plays = _cached_variants(s, seat, BY_ID[i], cache)
         op = _OP_PLAY if plain is None else plain[i]
         if towers and op != _OP_PLAY and (op in (_OP_SKIP, _OP_TAKE) or BY_ID[i].symbol):
-            op = _OP_PLAY  # a tower may protect the victim, a symbol captures one
+            op = _OP_PLAY
         actions += plays
-        face = b << _FACE_SHIFT
-        for p in plays:  # one card left: written plain with the call only
-            ops[id(p)] = face | (op if size == 3 or p.uno else _OP_PLAY)
-    faces = m << _FACE_SHIFT
+        for p in plays:
+            ops[id(p)] = op if size == 3 or p.uno else _OP_PLAY
     if drawn:
         actions.append(_PASS[seat])
-        ops[id(_PASS[seat])] = _OP_PASS | _TAIL_BIT
-        faces |= _TAIL_BIT
-    elif tb.draw_when_playable or not m:
-        actions.append(tb.draw_action[seat])
-        ops[id(tb.draw_action[seat])] = _OP_DRAW | _TAIL_BIT
-        faces |= _TAIL_BIT
-    if all(cache.get(c.id) for c in faces_of(m)):  # every play is a cached variant
-        shared.update(ops)
-        return Listing(tuple(actions), shared, faces)
+        ops[id(_PASS[seat])] = _OP_PASS
+    elif s.tables.draw_when_playable or not m:
+        actions.append(s.tables.draw_action[seat])
+        ops[id(s.tables.draw_action[seat])] = _OP_DRAW
     return Listing(tuple(actions), ops)
 
 

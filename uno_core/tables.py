@@ -55,7 +55,7 @@ class Tables:
     """The masks of one edition under one set of options (see the module docstring)."""
 
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
-                 "tower_bits", "special_bits", "points",
+                 "tower_bits", "laying_bits", "special_bits", "points",
                  "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
                  "draw_action", "listings", "house")
 
@@ -92,6 +92,7 @@ class Tables:
         # the towers standing (`tower_bits`) or the rest of the hand (Discard All)
         self.volatile_bits = mask_of(volatile)
         self.tower_bits = mask_of(towers)
+        self.laying_bits = self.volatile_bits & ~self.tower_bits  # Discard All
         # a playable face among these needs a second look (above, or a restricted Wild)
         self.special_bits = self.volatile_bits | (self.plain_wild_bits
                                                   if options.wild_restricted else 0)

@@ -22,7 +22,7 @@ def test_an_option_the_shortcuts_do_not_know_sends_every_play_through_the_engine
     # so nothing built here outlives the test
     monkeypatch.setattr(opts, "FAST_PATH_OPTIONS", opts.FAST_PATH_OPTIONS - {"hand_size"})
     monkeypatch.setattr(engine, "_PLAIN_OPS", {})
-    monkeypatch.setattr(engine, "_SHARED_OPS", {})
+    monkeypatch.setattr(engine, "_DECISIONS", {})
     monkeypatch.setattr(kernel, "_PLANS", {})
     monkeypatch.setattr(tables, "_TABLES", {})
     assert new_match(edition, 4, options).tables.house

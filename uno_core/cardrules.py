@@ -42,7 +42,7 @@ from uno_core.state import (
 from uno_core.turns import NOFX, Effects, advance, next_seat, owe
 
 
-def _capture(s: State, seat: int, tower: str, fx: Effects) -> None:
+def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
     i = TOWER_INDEX[tower]
     if s.towers[i] == seat:
         return
@@ -60,7 +60,7 @@ def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
     return True
 
 
-def _four_tower_check(s: State, seat: int, fx: Effects) -> None:
+def four_tower_check(s: State, seat: int, fx: Effects) -> None:
     if s.towers == (seat, seat, seat, seat) and s._counts[seat] > 1:
         s.phase = "four_towers"
         s.actor = seat
@@ -69,12 +69,12 @@ def _four_tower_check(s: State, seat: int, fx: Effects) -> None:
 
 def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     if p.card.symbol and s.edition.towers:
-        _capture(s, seat, p.card.symbol, fx)
+        capture(s, seat, p.card.symbol, fx)
     if s.options.seven_zero:
         swap_after(s, seat, p.card, p.target, fx)
     advance(s, 0)
     if p.card.symbol:
-        _four_tower_check(s, seat, fx)
+        four_tower_check(s, seat, fx)
 
 
 def _b_plain(s: State, seat: int, p: A.Play, fx: Effects) -> None:
@@ -147,9 +147,9 @@ def _extra_play(s: State, seat: int, fx: Effects) -> bool:
 
 def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     for t in p.towers:
-        _capture(s, seat, t, fx)
+        capture(s, seat, t, fx)
     advance(s, 0)
-    _four_tower_check(s, seat, fx)
+    four_tower_check(s, seat, fx)
 
 
 def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from uno_core import actions as A
 from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
-from uno_core.cardrules import BEHAVIOUR
+from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check
 from uno_core.cards import (
     BITS,
     BY_ID,
@@ -286,8 +286,8 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     (phase "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only
     turn) plays a card listed with `op` (``plain_ops``: a number, a plain Wild, a Skip, a
     Reverse, or a card whose next seat takes cards from the pile and is skipped), no
-    tower at stake, and keeps two cards or more, or one with the UNO call. It must be
-    legal."""
+    tower at stake (but a Power number's symbol, `_OP_SYMBOL`), and keeps two cards or
+    more, or one with the UNO call. It must be legal."""
     seat = p.seat
     card = p.card
     hand = s._hands[seat]
@@ -305,7 +305,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             fx.append(_UNO_CALLED[seat])
     s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
     step = 1 + s.skip_pending
-    if op > _OP_WILD:  # the next seat is skipped, or the direction turns
+    if op > _OP_SYMBOL:  # the next seat is skipped, or the direction turns
         n = s.n
         if op == _OP_REVERSE:
             s.direction = d = -s.direction
@@ -330,6 +330,12 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
                         fx.append(E.shared(E.Dispense, victim, k))
     s.turn = s.actor = t = (s.turn + s.direction * step) % s.n
     s.skip_pending = 0
+    if op == _OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)
+        capture(s, seat, card.symbol, fx)
+        if s.towers == _ALL_FOUR[seat] and s._counts[seat] > 1:
+            four_tower_check(s, seat, fx)
+            settle(s, fx)
+            return
     if s.out < 0 and s._pile and not s._queue:
         s.chance = ""  # settle's quiet case (nothing owed, no UNO window: as before)
         s.to_act = t
@@ -337,6 +343,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     settle(s, fx)
 
 
+_ALL_FOUR = tuple((seat,) * 4 for seat in range(16))  # every tower with one seat
 _TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (_OP_TAKE)
 # play_plain's effects per seat, made once (effects are immutable values)
 _COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(16))
@@ -951,8 +958,8 @@ _PASS = tuple(A.Pass(i) for i in range(16))
 
 # how apply writes a listed action (Listing.ops): the plain plays (`plain_ops`) by
 # play_plain, the others by play, draw or _WRITERS
-_OP_NUMBER, _OP_WILD, _OP_SKIP, _OP_REVERSE, _OP_TAKE = range(1, 6)
-_OP_PLAY, _OP_DRAW, _OP_PRESS, _OP_PASS, _OP_CHALLENGE = range(6, 11)
+_OP_NUMBER, _OP_WILD, _OP_SYMBOL, _OP_SKIP, _OP_REVERSE, _OP_TAKE = range(1, 7)
+_OP_PLAY, _OP_DRAW, _OP_PRESS, _OP_PASS, _OP_CHALLENGE = range(7, 12)
 # a Listing.ops value: the op in the low bits, above them the tail's bit or the card's
 _OP_BITS, _TAIL_BIT, _FACE_SHIFT = 15, 16, 5
 _WRITERS = {_OP_PRESS: _press_owed, _OP_PASS: _pass, _OP_CHALLENGE: _challenge}
@@ -1148,9 +1155,7 @@ class _Decision:
         card = BY_ID[i]
         plays = tuple(_play_variants(s, seat, card))
         size = self.size
-        op = _OP_PLAY if size < 2 or self.drawn else plain_ops(s)[i]
-        if s.edition.towers and op != _OP_PLAY and (op in (_OP_SKIP, _OP_TAKE) or card.symbol):
-            op = _OP_PLAY  # a tower may protect the victim, a symbol captures one
+        op = _listed_op(s, card, size, self.drawn)
         face = card.bit << _FACE_SHIFT
         for p in plays:  # one card left: written plain with the call only
             self.ops[id(p)] = face | (op if size == 3 or p.uno else _OP_PLAY)
@@ -1171,12 +1176,24 @@ def _decisions(s: State) -> list[_Decision]:
     return found
 
 
+def _listed_op(s: State, card: Card, size: int, drawn: bool) -> int:
+    """How apply writes a listed play of `card` by a seat of hand size class `size`
+    (``plain_ops``), before the UNO call is looked at: on a drawn card or going out, in
+    full (`play`); in a tower edition a Skip or a draw card in full too (a tower may
+    protect the victim), and a number with a symbol as _OP_SYMBOL (its capture)."""
+    op = _OP_PLAY if size < 2 or drawn else plain_ops(s)[card.id]
+    if s.edition.towers and op != _OP_PLAY:
+        if card.symbol:
+            return _OP_SYMBOL if op == _OP_NUMBER else _OP_PLAY
+        if op in (_OP_SKIP, _OP_TAKE):
+            return _OP_PLAY
+    return op
+
+
 def _laying_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
     """A listing with a Discard All playable: its plays lay the rest of its colour in the
     order held, so they are made anew, and the listing gets ops of its own."""
     cache = _VARIANTS[2 * seat + (size == 2)]
-    plain = plain_ops(s) if size >= 2 and not drawn else None
-    towers = s.edition.towers
     actions: list[Action] = []
     ops: dict[int, int] = {}
     rest = m
@@ -1185,9 +1202,7 @@ def _laying_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> List
         rest ^= b
         i = b.bit_length() - 1
         plays = _cached_variants(s, seat, BY_ID[i], cache)
-        op = _OP_PLAY if plain is None else plain[i]
-        if towers and op != _OP_PLAY and (op in (_OP_SKIP, _OP_TAKE) or BY_ID[i].symbol):
-            op = _OP_PLAY
+        op = _listed_op(s, BY_ID[i], size, drawn)
         actions += plays
         for p in plays:
             ops[id(p)] = op if size == 3 or p.uno else _OP_PLAY

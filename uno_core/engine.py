@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from itertools import combinations
 from operator import itemgetter
 from typing import Any
 
@@ -24,24 +23,17 @@ from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
 from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check
 from uno_core.cards import (
-    BITS,
     BY_ID,
     COLOURS,
     DISCARD_ALL,
     DRAW1,
     DRAW2,
-    HIT2,
     NUMBER,
-    REVERSE,
-    SKIP,
     TOWERS,
     TRADE_HANDS,
     WILD,
-    WILD_ALL_HIT,
     WILD_CUSTOM,
     WILD_DRAW4,
-    WILD_HIT4,
-    WILD_HIT_FIRE,
     Card,
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
@@ -52,6 +44,26 @@ from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_rules import allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
+from uno_core.listing import (
+    OP_BITS,
+    OP_CHALLENGE,
+    OP_DRAW,
+    OP_PASS,
+    OP_PLAY,
+    OP_PRESS,
+    OP_REVERSE,
+    OP_SYMBOL,
+    OP_TAKE,
+    PASS,
+    PLAIN_VARIANTS,
+    PRESS,
+    cached_variants,
+    decisions_for,
+    faces_of,
+    plain_listing,
+    play_variants,
+    variant_map,
+)
 from uno_core.matching import (
     CUSTOM_KIND,
     free_towers,
@@ -71,15 +83,7 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import (
-    TARGETED,
-    Listing,
-    ListingKey,
-    Tables,
-    listings_for,
-    mask_of,
-    tables_for,
-)
+from uno_core.tables import TARGETED, mask_of, tables_for
 from uno_core.turns import (
     NOFX,
     NOT_FIRST,
@@ -154,13 +158,11 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.colour_only = False
     s.stack = ()
     s._listed = None
-    s._memo = None if s.table or s.tables.house else listings_for(s.tables, seats)
+    s._decisions = None if s.table else decisions_for(s.tables, seats)
     return s
 
 
 _PLAY_PHASES = frozenset(("play", "drawn", "extra"))
-_PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
-                             WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
 
 
 # -- validation: raise IllegalAction or return; never write ---------------------------
@@ -207,7 +209,7 @@ def _check_play(s: State, p: A.Play, jump: bool = False) -> None:
         why = play_refusal(s, p)  # issue 12's house rules (uno_core.house_rules)
         if why:
             raise IllegalAction(p, why)
-    if (card.kind in _PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid
+    if (card.kind in PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid
             and not needs_target(s, card)):
         if p.uno and s._counts[seat] != 2:
             raise IllegalAction(p, f"UNO is called with one card left, not "
@@ -286,7 +288,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     (phase "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only
     turn) plays a card listed with `op` (``plain_ops``: a number, a plain Wild, a Skip, a
     Reverse, or a card whose next seat takes cards from the pile and is skipped), no
-    tower at stake (but a Power number's symbol, `_OP_SYMBOL`), and keeps two cards or
+    tower at stake (but a Power number's symbol, `OP_SYMBOL`), and keeps two cards or
     more, or one with the UNO call. It must be legal."""
     seat = p.seat
     card = p.card
@@ -305,9 +307,9 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             fx.append(_UNO_CALLED[seat])
     s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
     step = 1 + s.skip_pending
-    if op > _OP_SYMBOL:  # the next seat is skipped, or the direction turns
+    if op > OP_SYMBOL:  # the next seat is skipped, or the direction turns
         n = s.n
-        if op == _OP_REVERSE:
+        if op == OP_REVERSE:
             s.direction = d = -s.direction
             if fx is not NOFX:
                 fx.append(_DIRECTION_CHANGED[d])
@@ -320,7 +322,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             if fx is not NOFX:
                 fx.append(_SKIPPED[victim])
             step += 1
-            if op == _OP_TAKE:
+            if op == OP_TAKE:
                 k = _TAKES[card.kind]
                 if len(s._pile) <= k:  # the pile runs out: settle owes the rest
                     s._queue.append((OWE_DRAW, victim, k, ""))
@@ -330,7 +332,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
                         fx.append(E.shared(E.Dispense, victim, k))
     s.turn = s.actor = t = (s.turn + s.direction * step) % s.n
     s.skip_pending = 0
-    if op == _OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)
+    if op == OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)
         capture(s, seat, card.symbol, fx)
         if s.towers == _ALL_FOUR[seat] and s._counts[seat] > 1:
             four_tower_check(s, seat, fx)
@@ -344,7 +346,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
 
 
 _ALL_FOUR = tuple((seat,) * 4 for seat in range(16))  # every tower with one seat
-_TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (_OP_TAKE)
+_TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (OP_TAKE)
 # play_plain's effects per seat, made once (effects are immutable values)
 _COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(16))
 _UNO_CALLED = tuple(E.UnoCalled(seat) for seat in range(16))
@@ -438,7 +440,7 @@ def _jump_ins(s: State) -> list[A.Play]:
     """The jump-ins legal now (jump_in): the top card's plays by each seat that may."""
     out = []
     for seat in jumpers(s):
-        for p in _play_variants(s, seat, s._disc[-1]):
+        for p in play_variants(s, seat, s._disc[-1]):
             try:
                 _check_play(s, p, jump=True)
             except IllegalAction:
@@ -876,13 +878,13 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
         # the referee's one source of truth): only how to write it is left to look up
         op = listing.ops.get(id(action))
         if op is not None and op & listing.faces:  # listed: see Listing
-            op &= _OP_BITS
+            op &= OP_BITS
             fx: Effects = [] if effects else NOFX
-            if op < _OP_PLAY:
+            if op < OP_PLAY:
                 play_plain(s, action, op, fx)  # type: ignore[arg-type]
-            elif op == _OP_PLAY:
+            elif op == OP_PLAY:
                 play(s, action, fx)  # type: ignore[arg-type]
-            elif op == _OP_DRAW:
+            elif op == OP_DRAW:
                 draw(s, action.seat, fx)
             else:
                 _WRITERS[op](s, action, fx)
@@ -913,316 +915,8 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
 
 # -- legal actions ----------------------------------------------------------------------
 
-# per 2 * seat + (holds two cards): card id -> its play variants (cards without choices)
-_VARIANTS: list[dict[int, list[A.Play]]] = [{} for _ in range(32)]
-
-
-def _variant_map(s: State, seat: int) -> dict[int, list[A.Play]]:
-    return _VARIANTS[2 * seat + (s._counts[seat] == 2)]
-
-
-def _cached_variants(s: State, seat: int, card: Card,
-                     cache: dict[int, list[A.Play]]) -> list[A.Play]:
-    """The Play values for `card`; those without choices are cached (they are immutable)."""
-    found = None if needs_target(s, card) else cache.get(card.id)
-    if found is None:
-        found = _play_variants(s, seat, card)
-        if card.kind in _PLAIN_VARIANTS and not needs_target(s, card):
-            cache[card.id] = found
-    return found
-
-
-def _play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
-    kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
-    colours = COLOURS if card.colour == "" else ("",)
-    targets: list[int] = ([t for t in range(s.n) if t != seat]
-                          if kind in TARGETED or needs_target(s, card) else [-1])
-    want = tower_count(s, card) if s.edition.towers else 0
-    if want:
-        free = free_towers(s, seat)
-        tower_sets = [tuple(c) for c in combinations(free, min(want, len(free)))]
-    else:
-        tower_sets = [()]
-    laid: tuple[Card, ...] = ()
-    if card.kind == DISCARD_ALL and not s.table:
-        laid = tuple(c for c in remove(s.hand(seat), (card,)) if c.colour == card.colour)
-    left = s._counts[seat] - 1 - len(laid)
-    unos = (False, True) if left == 1 else (False,)
-    return [A.Play(seat, card, col, t, tw, laid, u)
-            for col in colours for t in targets for tw in tower_sets for u in unos]
-
-
-_PRESS = tuple(A.Press(i) for i in range(16))
-_PASS = tuple(A.Pass(i) for i in range(16))
-
-
-# how apply writes a listed action (Listing.ops): the plain plays (`plain_ops`) by
-# play_plain, the others by play, draw or _WRITERS
-_OP_NUMBER, _OP_WILD, _OP_SYMBOL, _OP_SKIP, _OP_REVERSE, _OP_TAKE = range(1, 7)
-_OP_PLAY, _OP_DRAW, _OP_PRESS, _OP_PASS, _OP_CHALLENGE = range(7, 12)
-# a Listing.ops value: the op in the low bits, above them the tail's bit or the card's
-_OP_BITS, _TAIL_BIT, _FACE_SHIFT = 15, 16, 5
-_WRITERS = {_OP_PRESS: _press_owed, _OP_PASS: _pass, _OP_CHALLENGE: _challenge}
+_WRITERS = {OP_PRESS: _press_owed, OP_PASS: _pass, OP_CHALLENGE: _challenge}
 _LISTED_TYPES = frozenset({A.Play, A.Draw, A.Press, A.Pass, A.Challenge, A.Accept})
-
-
-_PLAIN_OPS: dict[tuple[Tables, int], list[int]] = {}
-
-
-def plain_ops(s: State) -> list[int]:
-    """By card id, what a play of the card does on the plain turn (the seat keeps two
-    cards or more; not the drawn card) when its own rule is all that is at stake:
-    _OP_NUMBER (the turn passes on), _OP_WILD (a colour is named, the turn passes on),
-    _OP_SKIP, _OP_REVERSE, _OP_TAKE (the next seat takes ``_TAKES[kind]`` cards from
-    the pile and is skipped), else _OP_PLAY (presses, extra turns, challenges, targets,
-    laid cards, towers to take, or a house rule is on: ``Tables.house``). A power symbol's capture
-    and a protecting tower are the caller's to look at. Per rule tables and seats."""
-    key = (s.tables, s.n)
-    found = _PLAIN_OPS.get(key)
-    if found is None:
-        found = _PLAIN_OPS[key] = [_OP_PLAY] * len(BY_ID)
-        o = s.options
-        if not s.tables.house:
-            extra = o.skip_reverse_extra_turn == "always" and s.n > 2  # an extra turn
-            pile = not s.edition.launcher
-            for card in s.edition.deck:
-                kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
-                if kind in (NUMBER, WILD):
-                    found[card.id] = _OP_NUMBER if kind == NUMBER else _OP_WILD
-                elif kind in (SKIP, REVERSE) and not extra:
-                    found[card.id] = _OP_SKIP if kind == SKIP else _OP_REVERSE
-                elif pile and (kind in (DRAW1, DRAW2) or (
-                        kind == WILD_DRAW4 and not o.wild_draw4_restricted)):
-                    found[card.id] = _OP_TAKE
-    return found
-
-
-def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
-    return Listing(actions, {id(a): op for a in actions})
-
-
-# the listings that depend on the seat alone: a press owed, deciding a challenge
-_OWED_PRESS = tuple(_fixed_listing((_PRESS[seat],), _OP_PRESS) for seat in range(16))
-_DECIDE = tuple(_fixed_listing((A.Challenge(seat), A.Accept(seat)), _OP_CHALLENGE)
-                for seat in range(16))
-_DRAWN = 4  # the listings of the drawn-card decision: index offset in a seat's memo
-
-
-def plain_listing(s: State) -> Listing | None:
-    """The listing of a common decision, memoized, or None (then legal_actions builds
-    the list anew): in simulation the turn's play (a seat to play, nothing owed) and the
-    drawn-card decision; in both modes a press owed and a challenge to decide; never
-    while a forgotten UNO may be called or caught.
-
-    Plays are a pure function of the playable faces `m`, the seat, the seats, the hand
-    size class (3+, 2: the call goes with the play, 1: going out), for tower cards the
-    towers the seat may take, and for a Discard All the hand size and the held order
-    of its colour (``_laying_key``): the listing is memoized by those, per rule tables,
-    and lists the faces in card-id order (``Card.id``), each with its variants (a wild
-    once per colour, a target per other seat, a tower set, the cards laid), then the
-    draw or press where allowed (on a drawn card: the pass)."""
-    seat = s.to_act
-    if seat < 0 or s.exposed >= 0:
-        return None
-    if s._queue:
-        kind, owner = s._queue[0][:2]
-        return _OWED_PRESS[seat] if owner == seat and kind != OWE_DRAW else None
-    if seat != s.actor or s.colour_only:
-        return None
-    memo = s._memo  # None in table mode
-    tb = s.tables
-    if s.phase == "play" and memo is not None:
-        index = 8 * seat
-        m = s._masks[seat] & tb.match[s._disc[-1].id][s.colour]
-    elif s.phase == "drawn" and memo is not None:
-        index = 8 * seat + _DRAWN
-        m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
-    elif s.phase == "challenge":
-        return _DECIDE[seat]
-    else:
-        return None
-    c = s._counts[seat]
-    known = memo[index + (3 if c > 2 else c)]
-    if m & tb.special_bits:
-        m, key = _special_key(s, seat, m)
-        found = known.get(key)
-    else:
-        key = m
-        found = known.get(m)
-    if found is None:
-        if len(known) >= _MEMO_LIMIT:  # bounded memory: start that part of the memo anew
-            known.clear()
-        found = known[key] = _new_listing(s, seat, m, index + (3 if c > 2 else c), key)
-    return found
-
-
-def _special_key(s: State, seat: int, m: int) -> tuple[int, ListingKey]:
-    """The playable faces and the memo key when a face in `m` needs a second look: a
-    restricted plain Wild, a tower card (the towers the seat may take go above the card
-    bits), a Discard All (``_laying_key``)."""
-    tb = s.tables
-    if tb.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
-        m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
-    key: ListingKey = m
-    volatile = m & tb.volatile_bits
-    if volatile:
-        faces = m
-        if volatile & tb.tower_bits:
-            towers = s.towers  # the towers the seat may take, above the card bits
-            free = ((towers[0] != seat) | (towers[1] != seat) << 1
-                    | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
-            faces = m | free << _FREE_SHIFT
-        laying = volatile & ~tb.tower_bits
-        key = _laying_key(s, seat, faces, laying) if laying else faces
-    return m, key
-
-
-# listings kept per (seat, decision, hand size class): ~270 bytes each (their ops
-# shared, Listing), so at most ~1.1 MB each; a 4-player classic simulation fills
-# ~2,000 per seat in 400 rounds
-_MEMO_LIMIT = 4096
-
-
-_FREE_SHIFT = 1024  # above every card's bit
-
-
-def _laying_key(s: State, seat: int, key: int, laying: int) -> tuple[int, int, tuple[int, ...]]:
-    """The memo key when a Discard All is playable: its plays lay the other cards of its
-    colour in the order held, and the UNO call depends on how many are left, so the
-    key adds the hand size and the held sequence of those colours' cards."""
-    colours = 0
-    while laying:
-        b = laying & -laying
-        laying ^= b
-        colours |= s.tables.colour_bits[BY_ID[b.bit_length() - 1].colour]
-    return key, s._counts[seat], tuple([i for i in s._hands[seat] if BITS[i] & colours])
-
-
-def _new_listing(s: State, seat: int, m: int, index: int, key: ListingKey) -> Listing:
-    """The listing of the faces `m` (see plain_listing) for the memo part `index`. Its
-    plays come from that decision's `_Decision` (made once per face and shared, their
-    ops in one dict): a miss costs a walk over the faces and two tuples. A Discard All's
-    plays depend on the rest of the hand: its listing is made anew (`_laying_listing`)."""
-    if m & s.tables.laying_bits:
-        return _laying_listing(s, seat, m, index & 3, index & _DRAWN > 0)
-    decisions = _decisions(s)
-    k = index * 17 + (key >> _FREE_SHIFT if m & s.tables.tower_bits else 16)  # type: ignore[operator]
-    dec = decisions[k]
-    if dec is None:
-        dec = decisions[k] = _Decision(s, seat, index & 3, index & _DRAWN > 0)
-    faces = dec.faces
-    actions: list[Action] = []
-    picks: list[Action] = []
-    rest = m
-    while rest:
-        b = rest & -rest
-        rest ^= b
-        i = b.bit_length() - 1
-        got = faces[i] or dec.add(s, seat, i)
-        actions += got[0]
-        picks += got[1]
-    if dec.tail is not None and (dec.drawn or not m or s.tables.draw_when_playable):
-        actions.append(dec.tail)
-        listing = Listing(tuple(actions), dec.ops, m << _FACE_SHIFT | _TAIL_BIT)
-        listing.picks = tuple(picks) if picks else (dec.tail,)
-    else:
-        listing = Listing(tuple(actions), dec.ops, m << _FACE_SHIFT)
-        listing.picks = tuple(picks)
-    return listing
-
-
-class _Decision:
-    """One memo part's decision (a seat, its hand size class, the plain turn or the drawn
-    card, and for tower cards the towers it may take) under one rule tables and seats:
-    by card id the face's plays (made once: they are immutable values) and the policy's
-    picks among them (``kernel._candidates``: with two cards the plays with the UNO
-    call, else all), and the ops of every play listed here (``Listing.ops``, shared by
-    every listing of the decision), with the tail (the draw, or the pass on a drawn
-    card)."""
-
-    __slots__ = ("faces", "ops", "size", "drawn", "tail")
-
-    def __init__(self, s: State, seat: int, size: int, drawn: bool) -> None:
-        self.faces: list[tuple[tuple[A.Play, ...], tuple[A.Play, ...]] | None] = (
-            [None] * len(BY_ID))
-        self.size = size
-        self.drawn = drawn
-        self.tail: Action = _PASS[seat] if drawn else s.tables.draw_action[seat]
-        self.ops = {id(self.tail): (_OP_PASS if drawn else _OP_DRAW) | _TAIL_BIT}
-
-    def add(self, s: State, seat: int, i: int) -> tuple[tuple[A.Play, ...], tuple[A.Play, ...]]:
-        """Make face `i`'s plays and their ops (`s`: a state of this decision)."""
-        card = BY_ID[i]
-        plays = tuple(_play_variants(s, seat, card))
-        size = self.size
-        op = _listed_op(s, card, size, self.drawn)
-        face = card.bit << _FACE_SHIFT
-        for p in plays:  # one card left: written plain with the call only
-            self.ops[id(p)] = face | (op if size == 3 or p.uno else _OP_PLAY)
-        got = self.faces[i] = (plays, tuple(p for p in plays if p.uno == (size == 2)))
-        return got
-
-
-_DECISIONS: dict[tuple[Tables, int], list[_Decision]] = {}
-
-
-def _decisions(s: State) -> list[_Decision]:
-    """The `_Decision` of each memo part (``index * 17 + free towers``, 16: no tower card
-    playable) under `s`'s rule tables and seats, each made on first use."""
-    key = (s.tables, s.n)
-    found = _DECISIONS.get(key)
-    if found is None:
-        found = _DECISIONS[key] = [None] * (8 * 16 * 17)  # type: ignore[list-item]
-    return found
-
-
-def _listed_op(s: State, card: Card, size: int, drawn: bool) -> int:
-    """How apply writes a listed play of `card` by a seat of hand size class `size`
-    (``plain_ops``), before the UNO call is looked at: on a drawn card or going out, in
-    full (`play`); in a tower edition a Skip or a draw card in full too (a tower may
-    protect the victim), and a number with a symbol as _OP_SYMBOL (its capture)."""
-    op = _OP_PLAY if size < 2 or drawn else plain_ops(s)[card.id]
-    if s.edition.towers and op != _OP_PLAY:
-        if card.symbol:
-            return _OP_SYMBOL if op == _OP_NUMBER else _OP_PLAY
-        if op in (_OP_SKIP, _OP_TAKE):
-            return _OP_PLAY
-    return op
-
-
-def _laying_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
-    """A listing with a Discard All playable: its plays lay the rest of its colour in the
-    order held, so they are made anew, and the listing gets ops of its own."""
-    cache = _VARIANTS[2 * seat + (size == 2)]
-    actions: list[Action] = []
-    ops: dict[int, int] = {}
-    rest = m
-    while rest:
-        b = rest & -rest
-        rest ^= b
-        i = b.bit_length() - 1
-        plays = _cached_variants(s, seat, BY_ID[i], cache)
-        op = _listed_op(s, BY_ID[i], size, drawn)
-        actions += plays
-        for p in plays:
-            ops[id(p)] = op if size == 3 or p.uno else _OP_PLAY
-    if drawn:
-        actions.append(_PASS[seat])
-        ops[id(_PASS[seat])] = _OP_PASS
-    elif s.tables.draw_when_playable or not m:
-        actions.append(s.tables.draw_action[seat])
-        ops[id(s.tables.draw_action[seat])] = _OP_DRAW
-    return Listing(tuple(actions), ops)
-
-
-def faces_of(m: int) -> list[Card]:
-    """The cards whose bits are in `m`, in card-id order (the order plays are listed in)."""
-    out = []
-    while m:
-        b = m & -m
-        out.append(BY_ID[b.bit_length() - 1])
-        m ^= b
-    return out
 
 
 def legal_actions(state: State) -> list[Action]:
@@ -1254,19 +948,19 @@ def legal_actions(state: State) -> list[Action]:
                 playable = faces_of(playable_mask(s, seat, faces))
             if s.tables.house:
                 playable = allowed(s, seat, playable)  # issue 12's house rules
-            cache = _variant_map(s, seat)
+            cache = variant_map(s, seat)
             for card in playable:
-                out.extend(_cached_variants(s, seat, card, cache))
+                out.extend(cached_variants(s, seat, card, cache))
             if drawing(s):  # draw_until_playable: the drawn card that fits, or draw again
                 if s.table or not playable:
                     out.append(s.tables.draw_action[seat])
             elif s.phase != "play":
                 if not must_play_drawn(s, playable):
-                    out.append(_PASS[seat])
+                    out.append(PASS[seat])
             elif s.options.draw_when_playable or s.table or not playable or s.stack:
                 out.append(s.tables.draw_action[seat])
         elif s._queue:
-            out.append(_PRESS[seat])
+            out.append(PRESS[seat])
         elif s.phase == "challenge":
             out.extend((A.Challenge(seat), A.Accept(seat)))
         elif s.phase == "verdict":

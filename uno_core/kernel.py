@@ -16,7 +16,7 @@ wilds and (pile editions) Draw 1/2 and an unrestricted Wild Draw 4 itself: no le
 list, no action object, no check. It makes the same ``rng.randrange`` draws over the
 same plays in the listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the
 rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
-it. Which cards it writes itself is ``engine.plain_ops``, the table by which ``apply``
+it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
 writes the plain turn; under an option those two were not written for
 (``Tables.house``, ``options.house_rules_on``) every decision goes through ``choose_random`` + ``apply``. Any
 other turn (presses, a protecting tower, four towers, extra turns, challenges,
@@ -56,23 +56,18 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import (
-    _OP_NUMBER,
-    _OP_PLAY,
-    _OP_REVERSE,
-    _OP_SKIP,
-    _OP_TAKE,
-    _OP_WILD,
-    _TAKES,
-    apply,
-    draw,
-    eject,
-    legal_actions,
+from uno_core.engine import _TAKES, apply, draw, eject, legal_actions, play
+from uno_core.errors import SetupError
+from uno_core.listing import (
+    OP_NUMBER,
+    OP_PLAY,
+    OP_REVERSE,
+    OP_SKIP,
+    OP_TAKE,
+    OP_WILD,
     plain_listing,
     plain_ops,
-    play,
 )
-from uno_core.errors import SetupError
 from uno_core.state import OWE_DRAW, State
 from uno_core.tables import TARGETED, Tables, mask_of
 from uno_core.turns import NOFX, give
@@ -421,16 +416,16 @@ class _Plan:
                 symbol = card.symbol or PROTECTING_TOWER.get(kind, "")
                 self.tower[card.id] = TOWER_INDEX[symbol] if symbol else -1
             op = plain[card.id]
-            if op == _OP_TAKE:
+            if op == OP_TAKE:
                 code = -_TAKES[kind]
-            elif op == _OP_WILD or (op != _OP_PLAY and not wild):  # a wild Skip: engine
+            elif op == OP_WILD or (op != OP_PLAY and not wild):  # a wild Skip: engine
                 code = _SYMBOL if card.symbol and ed.towers else _KERNEL_CODE[op]
             self.codes[card.id] = code
         self.policy_bits = tb.choice_bits & ~mask_of(
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
 
 
-_KERNEL_CODE = {_OP_NUMBER: _NUMBER, _OP_WILD: _WILD, _OP_SKIP: _SKIP, _OP_REVERSE: _REVERSE}
+_KERNEL_CODE = {OP_NUMBER: _NUMBER, OP_WILD: _WILD, OP_SKIP: _SKIP, OP_REVERSE: _REVERSE}
 _PLANS: dict[tuple[Tables, int], _Plan] = {}
 
 

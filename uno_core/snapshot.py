@@ -12,10 +12,11 @@ from typing import Any
 from uno_core.cards import Card, format_card, parse_card
 from uno_core.editions import get_edition
 from uno_core.errors import SetupError
+from uno_core.listing import decisions_for
 from uno_core.matching import CUSTOM_KIND
 from uno_core.options import make_options
 from uno_core.state import TABLE, State
-from uno_core.tables import listings_for, mask_of, tables_for
+from uno_core.tables import mask_of, tables_for
 
 VERSION = 1
 
@@ -96,7 +97,7 @@ def restore(data: Mapping[str, Any]) -> State:
         stack = data.get("stack") or ()  # absent before stack_draws
         s.stack = (int(stack[0]), int(stack[1])) if stack else ()
         s._listed = None
-        s._memo = None if s.table or s.tables.house else listings_for(s.tables, s.n)
+        s._decisions = None if s.table else decisions_for(s.tables, s.n)
     except KeyError as exc:
         raise SetupError(f"snapshot lacks field {exc.args[0]!r}") from None
     except (TypeError, ValueError, IndexError) as exc:

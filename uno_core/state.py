@@ -22,12 +22,16 @@ In table mode hands are empty (only counts are known) and the pile is only a cou
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from uno_core.actions import CHANCE
 from uno_core.cards import BY_ID, TOWERS, Card, format_card
 from uno_core.editions import Edition
 from uno_core.options import Options
-from uno_core.tables import Listing, ListingKey, Tables, mask_of
+
+if TYPE_CHECKING:
+    from uno_core.listing import Decisions, Listing
+from uno_core.tables import Tables, mask_of
 
 NOBODY = -2  # to_act when the match is over
 # How public_state says a tower on the neutral slot (the engine's effects.NEUTRAL, -1):
@@ -65,7 +69,7 @@ class State:
         "_pile", "_pcount", "_disc", "colour", "direction", "dealer", "turn", "actor",
         "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed",
         "skip_pending", "pending", "out", "scores", "round_no", "_unseen", "since_eject",
-        "winners", "entered", "colour_only", "stack", "_listed", "_memo",
+        "winners", "entered", "colour_only", "stack", "_listed", "_decisions",
     )
 
     edition: Edition
@@ -106,12 +110,13 @@ class State:
     # stack_draws: (total, seat) while a stack of draw cards waits for `seat` to answer
     # or take it (uno_core.house_stack), else ()
     stack: tuple[int, int] | tuple[()]
-    # what legal_actions listed for the state as it is now (a shared Listing), or None;
-    # every write clears it (apply, the engine's writers), copies and restores start
-    # without it
+    # what legal_actions listed for the state as it is now (a shared listing.Listing), or
+    # None; every write clears it (apply, the engine's writers), copies and restores
+    # start without it
     _listed: Listing | None
-    # the memo of listings for this edition, options and seats (simulation), or None
-    _memo: list[dict[ListingKey, Listing]] | None
+    # the parts the common decisions' listings are built from, for this edition, options
+    # and seats (listing.decisions_for; simulation, no house rule), else None
+    _decisions: Decisions | None
 
     def clone(self) -> State:
         """An independent copy: applying actions to one never changes the other."""

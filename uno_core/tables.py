@@ -57,7 +57,7 @@ class Tables:
     __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
                  "tower_bits", "laying_bits", "special_bits", "points",
                  "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
-                 "draw_action", "listings", "house")
+                 "draw_action", "house")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -65,7 +65,7 @@ class Tables:
         self.custom_kind = custom_kind
         self.wild_restricted = options.wild_restricted
         self.draw_when_playable = options.draw_when_playable
-        # an issue-12 house rule the engine plays is on: no memoized listings (engine)
+        # an issue-12 house rule the engine plays is on: no shortcuts (uno_core.listing)
         self.house = house_rules_on(options)
         self.launcher = edition.launcher
         # the turn's draw per seat: Press on launcher editions, Draw on pile editions
@@ -102,47 +102,6 @@ class Tables:
         self.points = [0] * size
         for c in faces:
             self.points[c.id] = edition.card_points(c, wd4)
-        # the plain turn's listings, memoized (engine.legal_actions): per number of seats
-        # a dict per (seat, hand size class) from the playable faces' mask to the listing
-        self.listings: dict[int, list[dict[ListingKey, Listing]]] = {}  # by seats
-
-
-# a listing's memo key: the playable faces' mask (with the free towers above the card
-# bits), or with a Discard All playable, that mask, the hand size and the held sequence
-# of its colour (engine.plain_listing)
-ListingKey = int | tuple[int, int, tuple[int, ...]]
-
-
-class Listing:
-    """The plain turn's legal actions, memoized and shared (``engine.plain_listing``): the
-    `actions` in listed order, `ops` (``id`` of an action -> how ``apply`` writes it, in
-    the value's low bits), `faces` and `picks`, free for a policy to memoize what it
-    derives from `actions` alone. Never mutate `actions`.
-
-    An action is listed (so completely legal) when `ops` has it and its value shares a
-    bit with `faces`. With `faces` -1, `ops` holds exactly the listed actions. Otherwise
-    `ops` is shared by every listing of the same decision (seat, hand size class, drawn
-    card) and holds the plays of every face seen there, each value carrying its card's
-    bit (the draw, press or pass after the plays: a tail bit), and `faces` has the bits
-    of this listing's: a listing then costs a tuple, not a dict of its own."""
-
-    __slots__ = ("actions", "ops", "picks", "faces")
-
-    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int],
-                 faces: int = -1) -> None:
-        self.actions = actions
-        self.ops = ops
-        self.picks: tuple[Action, ...] | None = None
-        self.faces = faces
-
-
-def listings_for(tables: Tables, seats: int) -> list[dict[ListingKey, Listing]]:
-    """The memo of plain-turn listings for `seats` players under `tables`: one dict per
-    (seat, decision, hand size class), shared by every such state (``State._memo``)."""
-    found = tables.listings.get(seats)
-    if found is None:
-        found = tables.listings[seats] = [{} for _ in range(8 * 16)]
-    return found
 
 
 _TABLES: dict[tuple[str, Options], Tables] = {}

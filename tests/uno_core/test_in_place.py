@@ -107,8 +107,11 @@ def test_a_listed_action_is_checked_again_once_the_state_changed_otherwise():
         apply(state, play)
 
 
-def test_the_memo_of_listings_stays_bounded_and_a_cleared_memo_plays_the_same(monkeypatch):
-    from uno_core import engine
+def test_listing_parts_are_made_once_per_decision_and_fresh_parts_play_the_same(monkeypatch):
+    # uno_core.listing builds a decision's legal list from per-face parts made once per
+    # (rule tables, seats): their number is bounded by the faces of the deck, whatever
+    # the length of the simulation, and parts made anew give the same games
+    from uno_core import listing
 
     def play(rounds):
         rng = random.Random(4)
@@ -120,12 +123,17 @@ def test_the_memo_of_listings_stays_bounded_and_a_cleared_memo_plays_the_same(mo
         return state
 
     full = play(6)
-    monkeypatch.setattr(engine, "_MEMO_LIMIT", 3)
-    for known in full._memo:
-        known.clear()
-    small = play(6)
-    assert snapshot(small) == snapshot(full)
-    assert max(len(known) for known in small._memo) <= 3
+    made = [d for d in full._decisions if d is not None]
+    faces = len(set(full.edition.deck))
+    assert made and all(sum(f is not None for f in d.faces) <= faces for d in made)
+    longer = play(30)
+    assert longer._decisions is full._decisions  # shared by every such state
+    assert all(sum(f is not None for f in d.faces) <= faces
+               for d in longer._decisions if d is not None)
+    monkeypatch.setattr(listing, "_DECISIONS", {})
+    fresh = play(6)
+    assert fresh._decisions is not full._decisions
+    assert snapshot(fresh) == snapshot(full)
 
 
 @pytest.mark.parametrize("edition", EDITION_NAMES)

@@ -13,7 +13,7 @@ from uno_core import new_match, snapshot
 @pytest.mark.parametrize("edition", ["classic", "power"])
 def test_an_option_the_shortcuts_do_not_know_sends_every_play_through_the_engine(
         edition, monkeypatch):
-    from uno_core import engine, kernel, tables
+    from uno_core import kernel, listing, tables
     from uno_core import options as opts
 
     options = {"target_score": 100000, "hand_size": 6}
@@ -21,12 +21,13 @@ def test_an_option_the_shortcuts_do_not_know_sends_every_play_through_the_engine
     # as if hand_size were a rule added after play_plain and the kernel: fresh caches,
     # so nothing built here outlives the test
     monkeypatch.setattr(opts, "FAST_PATH_OPTIONS", opts.FAST_PATH_OPTIONS - {"hand_size"})
-    monkeypatch.setattr(engine, "_PLAIN_OPS", {})
-    monkeypatch.setattr(engine, "_DECISIONS", {})
+    monkeypatch.setattr(listing, "_PLAIN_OPS", {})
+    monkeypatch.setattr(listing, "_DECISIONS", {})
     monkeypatch.setattr(kernel, "_PLANS", {})
     monkeypatch.setattr(tables, "_TABLES", {})
     assert new_match(edition, 4, options).tables.house
-    assert set(engine.plain_ops(new_match(edition, 4, options))) == {engine._OP_PLAY}
+    assert set(listing.plain_ops(new_match(edition, 4, options))) == {listing.OP_PLAY}
+    assert new_match(edition, 4, options)._decisions is None  # no shortcut listings
     n_checked, checked = _checked(edition, 4, options, 10, 4)
     n_kernel, in_kernel = _kernel(edition, 4, options, 10, 4)
     assert n_checked == n_kernel == stock[0]  # the same games, the long way round

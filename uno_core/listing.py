@@ -1,0 +1,347 @@
+"""The common decisions' legal actions, built from parts made once (``plain_listing``).
+
+A decision here is the plain turn's play, the drawn-card decision (simulation), a press
+owed and a challenge to decide (both modes). Its legal list is a function of few things:
+the seat, the seats, the rule tables, the hand size class (3+ cards; 2: the call goes
+with the play; 1: going out), for a tower card the towers the seat may take, and the
+playable faces `m` (the hand's mask and the match mask of the top card and colour). So:
+
+- a `Decision` per (rule tables, seats, seat, drawn card or not, hand size class, free
+  towers) holds, by card id, that face's plays (immutable ``Play`` values made once) and
+  the policy's picks among them, plus one ``ops`` dict: ``id(play)`` -> how ``apply``
+  writes it (the op in the low bits, the card's bit above, ``Listing``);
+- a listing of no playable face or of one is made once per decision and shared; a
+  listing of two faces or more is two tuples over those parts;
+- a Discard All's plays lay the rest of its colour in the order held: a listing with one
+  playable is made anew with ops of its own (``_laying_listing``).
+
+Anything else (table mode's declarations, a forgotten UNO open, jump-ins, the other
+phases, any house rule: ``Tables.house``) goes to ``engine.legal_actions``' general path.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from uno_core import actions as A
+from uno_core.actions import Action
+from uno_core.cards import (
+    BY_ID,
+    COLOURS,
+    DISCARD_ALL,
+    DRAW1,
+    DRAW2,
+    HIT2,
+    NUMBER,
+    REVERSE,
+    SKIP,
+    WILD,
+    WILD_ALL_HIT,
+    WILD_CUSTOM,
+    WILD_DRAW4,
+    WILD_HIT4,
+    WILD_HIT_FIRE,
+    Card,
+)
+from uno_core.house_swaps import needs_target
+from uno_core.matching import free_towers, tower_count
+from uno_core.state import OWE_DRAW, State
+from uno_core.tables import TARGETED, Tables, mask_of
+from uno_core.turns import remove
+
+# how apply writes a listed action (Listing.ops): the plain plays (`plain_ops`) by
+# engine.play_plain, the others by engine.play, engine.draw or engine._WRITERS
+OP_NUMBER, OP_WILD, OP_SYMBOL, OP_SKIP, OP_REVERSE, OP_TAKE = range(1, 7)
+OP_PLAY, OP_DRAW, OP_PRESS, OP_PASS, OP_CHALLENGE = range(7, 12)
+# a Listing.ops value: the op in the low bits, above them the tail's bit or the card's
+OP_BITS, TAIL_BIT, FACE_SHIFT = 15, 16, 5
+
+
+class Listing:
+    """A decision's legal actions (``plain_listing``): the `actions` in listed order,
+    `ops` (``id`` of an action -> how ``apply`` writes it, in the value's low bits),
+    `faces`, and `picks`: what the uniform policy picks from (``kernel.choose_random``).
+    Never mutate `actions`.
+
+    An action is listed (so completely legal) when `ops` has it and its value shares a
+    bit with `faces`. With `faces` -1, `ops` holds exactly the listed actions. Otherwise
+    `ops` is shared by every listing of the same `Decision` and holds the plays of every
+    face made there, each value carrying its card's bit (the draw or pass after the
+    plays: the tail bit), and `faces` has the bits of this listing's."""
+
+    __slots__ = ("actions", "ops", "picks", "faces")
+
+    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int],
+                 faces: int = -1, picks: tuple[Action, ...] | None = None) -> None:
+        self.actions = actions
+        self.ops = ops
+        self.picks = picks
+        self.faces = faces
+
+
+PRESS = tuple(A.Press(i) for i in range(16))
+PASS = tuple(A.Pass(i) for i in range(16))
+
+
+def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
+    return Listing(actions, {id(a): op for a in actions})
+
+
+# the listings that depend on the seat alone: a press owed, deciding a challenge
+_OWED_PRESS = tuple(_fixed_listing((PRESS[seat],), OP_PRESS) for seat in range(16))
+_DECIDE = tuple(_fixed_listing((A.Challenge(seat), A.Accept(seat)), OP_CHALLENGE)
+                for seat in range(16))
+
+_DRAWN = 4  # a seat's decisions: 8 * seat + _DRAWN (drawn card) + hand size class
+_NO_TOWER = 16  # Decisions index: 17 * decision + free towers, or this with no tower card
+
+
+def plain_listing(s: State) -> Listing | None:
+    """The listing of a common decision (see the module docstring), or None: then
+    ``engine.legal_actions`` builds the list its general way."""
+    seat = s.to_act
+    if seat < 0 or s.exposed >= 0:
+        return None
+    if s._queue:
+        kind, owner = s._queue[0][:2]
+        return _OWED_PRESS[seat] if owner == seat and kind != OWE_DRAW else None
+    if seat != s.actor or s.colour_only:
+        return None
+    decisions = s._decisions  # None in table mode and under house rules
+    phase = s.phase
+    if phase == "play" and decisions is not None:
+        tb = s.tables
+        index = 8 * seat
+        m = s._masks[seat] & tb.match[s._disc[-1].id][s.colour]
+    elif phase == "drawn" and decisions is not None:
+        tb = s.tables
+        index = 8 * seat + _DRAWN
+        m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
+    elif phase == "challenge":
+        return _DECIDE[seat]
+    else:
+        return None
+    c = s._counts[seat]
+    index += 3 if c > 2 else c
+    k = 17 * index + _NO_TOWER
+    if m & tb.special_bits:
+        if tb.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
+            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
+        if m & tb.laying_bits:
+            return _laying_listing(s, seat, m, index & 3, index & _DRAWN > 0)
+        if m & tb.tower_bits:  # the towers the seat may take
+            towers = s.towers
+            k = 17 * index + ((towers[0] != seat) | (towers[1] != seat) << 1
+                              | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
+    dec = decisions[k] or _new_decision(s, decisions, k, seat, index)
+    if not m:
+        return dec.empty
+    if m & (m - 1):
+        return dec.listing(s, seat, m)
+    i = m.bit_length() - 1
+    return dec.single[i] or dec.listing(s, seat, m)
+
+
+class Decision:
+    """One decision's parts (see the module docstring), made as they are first needed:
+    `faces` by card id (the face's plays, the policy's picks among them: with two cards
+    the plays with the UNO call, else all, as ``kernel._candidates``), `ops` for every
+    play made here and the tail (the draw, or the pass on a drawn card), `empty` (no
+    face playable) and `single` by card id (one face playable)."""
+
+    __slots__ = ("faces", "ops", "size", "drawn", "tail", "tail_listed", "empty", "single")
+
+    def __init__(self, s: State, seat: int, size: int, drawn: bool) -> None:
+        self.faces: list[tuple[tuple[Action, ...], tuple[Action, ...]] | None] = (
+            [None] * len(BY_ID))
+        self.single: list[Listing | None] = [None] * len(BY_ID)
+        self.size = size
+        self.drawn = drawn
+        self.tail: Action = PASS[seat] if drawn else s.tables.draw_action[seat]
+        # the tail is listed after the plays: always on a drawn card, else where the
+        # turn may draw with a playable card (else only when none is)
+        self.tail_listed = drawn or s.tables.draw_when_playable
+        self.ops = {id(self.tail): (OP_PASS if drawn else OP_DRAW) | TAIL_BIT}
+        self.empty = Listing((self.tail,), self.ops, TAIL_BIT, (self.tail,))
+
+    def listing(self, s: State, seat: int, m: int) -> Listing:
+        """The listing of the playable faces `m` (not 0)."""
+        faces = self.faces
+        actions: list[Action] = []
+        picks: list[Action] = []
+        rest = m
+        while rest:
+            b = rest & -rest
+            rest ^= b
+            i = b.bit_length() - 1
+            got = faces[i] or self._add(s, seat, i)
+            actions += got[0]
+            picks += got[1]
+        bits = m << FACE_SHIFT
+        if self.tail_listed:
+            actions.append(self.tail)
+            bits |= TAIL_BIT
+        listing = Listing(tuple(actions), self.ops, bits, tuple(picks))
+        if not m & (m - 1):
+            self.single[m.bit_length() - 1] = listing
+        return listing
+
+    def _add(self, s: State, seat: int, i: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
+        """Make face `i`'s plays and their ops (`s`: a state of this decision)."""
+        card = BY_ID[i]
+        plays = tuple(play_variants(s, seat, card))
+        size = self.size
+        op = _listed_op(s, card, size, self.drawn)
+        face = card.bit << FACE_SHIFT
+        for p in plays:  # one card left: written plain with the call only
+            self.ops[id(p)] = face | (op if size == 3 or p.uno else OP_PLAY)
+        got = self.faces[i] = (plays, tuple([p for p in plays if p.uno == (size == 2)]))
+        return got
+
+
+Decisions = list[Decision | None]
+_DECISIONS: dict[tuple[Tables, int], Decisions] = {}
+
+
+def decisions_for(tables: Tables, seats: int) -> Decisions | None:
+    """The `Decision` of each (seat, decision, hand size class, free towers) under
+    `tables` for `seats` players (``State._decisions``), each made on first use; None
+    while an issue-12 house rule is on (``Tables.house``: every decision goes the
+    general way)."""
+    if tables.house:
+        return None
+    key = (tables, seats)
+    found = _DECISIONS.get(key)
+    if found is None:
+        found = _DECISIONS[key] = [None] * (17 * 8 * 16)
+    return found
+
+
+def _new_decision(s: State, decisions: Decisions, k: int, seat: int, index: int) -> Decision:
+    dec = decisions[k] = Decision(s, seat, index & 3, index & _DRAWN > 0)
+    return dec
+
+
+_PLAIN_OPS: dict[tuple[Tables, int], list[int]] = {}
+
+
+def plain_ops(s: State) -> list[int]:
+    """By card id, what a play of the card does on the plain turn (the seat keeps two
+    cards or more; not the drawn card) when its own rule is all that is at stake:
+    OP_NUMBER (the turn passes on), OP_WILD (a colour is named, the turn passes on),
+    OP_SKIP, OP_REVERSE, OP_TAKE (the next seat takes ``engine._TAKES[kind]`` cards from
+    the pile and is skipped), else OP_PLAY (presses, extra turns, challenges, targets,
+    laid cards, towers to take, or a house rule is on: ``Tables.house``). A power
+    symbol's capture and a protecting tower are the caller's to look at (`_listed_op`).
+    Per rule tables and seats."""
+    key = (s.tables, s.n)
+    found = _PLAIN_OPS.get(key)
+    if found is None:
+        found = _PLAIN_OPS[key] = [OP_PLAY] * len(BY_ID)
+        o = s.options
+        if not s.tables.house:
+            extra = o.skip_reverse_extra_turn == "always" and s.n > 2  # an extra turn
+            pile = not s.edition.launcher
+            for card in s.edition.deck:
+                kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
+                if kind in (NUMBER, WILD):
+                    found[card.id] = OP_NUMBER if kind == NUMBER else OP_WILD
+                elif kind in (SKIP, REVERSE) and not extra:
+                    found[card.id] = OP_SKIP if kind == SKIP else OP_REVERSE
+                elif pile and (kind in (DRAW1, DRAW2) or (
+                        kind == WILD_DRAW4 and not o.wild_draw4_restricted)):
+                    found[card.id] = OP_TAKE
+    return found
+
+
+def _listed_op(s: State, card: Card, size: int, drawn: bool) -> int:
+    """How apply writes a listed play of `card` by a seat of hand size class `size`
+    (``plain_ops``), before the UNO call is looked at: on a drawn card or going out, in
+    full (OP_PLAY); in a tower edition a Skip or a draw card in full too (a tower may
+    protect the victim), and a number with a symbol as OP_SYMBOL (its capture)."""
+    op = OP_PLAY if size < 2 or drawn else plain_ops(s)[card.id]
+    if s.edition.towers and op != OP_PLAY:
+        if card.symbol:
+            return OP_SYMBOL if op == OP_NUMBER else OP_PLAY
+        if op in (OP_SKIP, OP_TAKE):
+            return OP_PLAY
+    return op
+
+
+def _laying_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
+    """A listing with a Discard All playable: its plays lay the rest of its colour in the
+    order held, so they are made anew, and the listing gets ops of its own."""
+    cache = VARIANTS[2 * seat + (size == 2)]
+    actions: list[Action] = []
+    ops: dict[int, int] = {}
+    picks: list[Action] = []
+    left = s._counts[seat] - 1
+    for card in faces_of(m):
+        plays = cached_variants(s, seat, card, cache)
+        op = _listed_op(s, card, size, drawn)
+        actions += plays
+        for p in plays:
+            ops[id(p)] = op if size == 3 or p.uno else OP_PLAY
+            if p.uno == (left - len(p.laid) == 1):
+                picks.append(p)
+    tail = PASS[seat] if drawn else s.tables.draw_action[seat]
+    if drawn or s.tables.draw_when_playable or not m:
+        actions.append(tail)
+        ops[id(tail)] = OP_PASS if drawn else OP_DRAW
+    return Listing(tuple(actions), ops, -1, tuple(picks) or (tail,))
+
+
+def faces_of(m: int) -> list[Card]:
+    """The cards whose bits are in `m`, in card-id order (the order plays are listed in)."""
+    out = []
+    while m:
+        b = m & -m
+        out.append(BY_ID[b.bit_length() - 1])
+        m ^= b
+    return out
+
+
+# -- the plays of one card ----------------------------------------------------------------
+
+PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
+                             WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
+# per 2 * seat + (holds two cards): card id -> its play variants (cards without choices)
+VARIANTS: list[dict[int, list[A.Play]]] = [{} for _ in range(32)]
+
+
+def variant_map(s: State, seat: int) -> dict[int, list[A.Play]]:
+    return VARIANTS[2 * seat + (s._counts[seat] == 2)]
+
+
+def cached_variants(s: State, seat: int, card: Card,
+                    cache: dict[int, list[A.Play]]) -> list[A.Play]:
+    """The Play values for `card`; those without choices are cached (they are immutable)."""
+    found = None if needs_target(s, card) else cache.get(card.id)
+    if found is None:
+        found = play_variants(s, seat, card)
+        if card.kind in PLAIN_VARIANTS and not needs_target(s, card):
+            cache[card.id] = found
+    return found
+
+
+def play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
+    """Every play of `card` by `seat` now: a wild once per colour, a target per other
+    seat, a set of the towers it may take, the cards a Discard All lays, and with one
+    card left after it, with and without the UNO call."""
+    kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
+    colours = COLOURS if card.colour == "" else ("",)
+    targets: list[int] = ([t for t in range(s.n) if t != seat]
+                          if kind in TARGETED or needs_target(s, card) else [-1])
+    want = tower_count(s, card) if s.edition.towers else 0
+    if want:
+        free = free_towers(s, seat)
+        tower_sets = [tuple(c) for c in combinations(free, min(want, len(free)))]
+    else:
+        tower_sets = [()]
+    laid: tuple[Card, ...] = ()
+    if card.kind == DISCARD_ALL and not s.table:
+        laid = tuple(c for c in remove(s.hand(seat), (card,)) if c.colour == card.colour)
+    left = s._counts[seat] - 1 - len(laid)
+    unos = (False, True) if left == 1 else (False,)
+    return [A.Play(seat, card, col, t, tw, laid, u)
+            for col in colours for t in targets for tw in tower_sets for u in unos]

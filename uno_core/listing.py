@@ -26,6 +26,7 @@ from itertools import combinations
 from uno_core import actions as A
 from uno_core.actions import Action
 from uno_core.cards import (
+    BITS,
     BY_ID,
     COLOURS,
     DISCARD_ALL,
@@ -127,13 +128,13 @@ def plain_listing(s: State) -> Listing | None:
     if m & tb.special_bits:
         if tb.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
             m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
-        if m & tb.laying_bits:
-            return _laying_listing(s, seat, m, index & 3, index & _DRAWN > 0)
         if m & tb.tower_bits:  # the towers the seat may take
             towers = s.towers
             k = 17 * index + ((towers[0] != seat) | (towers[1] != seat) << 1
                               | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
     dec = decisions[k] or _new_decision(s, decisions, k, seat, index)
+    if m & tb.laying_bits:
+        return _laying_listing(s, seat, m, dec)
     if not m:
         return dec.empty
     if m & (m - 1):
@@ -268,27 +269,52 @@ def _listed_op(s: State, card: Card, size: int, drawn: bool) -> int:
     return op
 
 
-def _laying_listing(s: State, seat: int, m: int, size: int, drawn: bool) -> Listing:
+def _laying_listing(s: State, seat: int, m: int, dec: Decision) -> Listing:
     """A listing with a Discard All playable: its plays lay the rest of its colour in the
-    order held, so they are made anew, and the listing gets ops of its own."""
-    cache = VARIANTS[2 * seat + (size == 2)]
+    order held, so they are made anew (`_discard_all`), and the listing gets ops of its
+    own; the other faces' plays are the decision's own."""
     actions: list[Action] = []
     ops: dict[int, int] = {}
     picks: list[Action] = []
-    left = s._counts[seat] - 1
-    for card in faces_of(m):
-        plays = cached_variants(s, seat, card, cache)
-        op = _listed_op(s, card, size, drawn)
+    shared = dec.ops
+    laying = s.tables.laying_bits
+    rest = m
+    while rest:
+        b = rest & -rest
+        rest ^= b
+        i = b.bit_length() - 1
+        if b & laying:
+            plays, pk = _discard_all(s, seat, BY_ID[i])
+            for p in plays:
+                ops[id(p)] = OP_PLAY
+        else:
+            plays, pk = dec.faces[i] or dec._add(s, seat, i)
+            for p in plays:
+                ops[id(p)] = shared[id(p)]
         actions += plays
-        for p in plays:
-            ops[id(p)] = op if size == 3 or p.uno else OP_PLAY
-            if p.uno == (left - len(p.laid) == 1):
-                picks.append(p)
-    tail = PASS[seat] if drawn else s.tables.draw_action[seat]
-    if drawn or s.tables.draw_when_playable or not m:
-        actions.append(tail)
-        ops[id(tail)] = OP_PASS if drawn else OP_DRAW
-    return Listing(tuple(actions), ops, -1, tuple(picks) or (tail,))
+        picks += pk
+    if dec.tail_listed:
+        actions.append(dec.tail)
+        ops[id(dec.tail)] = shared[id(dec.tail)]
+    return Listing(tuple(actions), ops, -1, tuple(picks))
+
+
+def _discard_all(s: State, seat: int, card: Card) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
+    """The plays of a Discard All by `seat` (simulation), which lay the other cards of
+    its colour in the order held, and the policy's picks among them."""
+    if s.edition.towers or needs_target(s, card):
+        plays = tuple(play_variants(s, seat, card))
+    else:
+        colour = s.tables.colour_bits[card.colour]
+        held = [i for i in s._hands[seat] if BITS[i] & colour]
+        held.remove(card.id)
+        laid = tuple([BY_ID[i] for i in held])
+        left = s._counts[seat] - 1 - len(laid)
+        plays = ((A.Play(seat, card, "", -1, (), laid, False),
+                  A.Play(seat, card, "", -1, (), laid, True)) if left == 1
+                 else (A.Play(seat, card, "", -1, (), laid, False),))
+    left = s._counts[seat] - 1
+    return plays, tuple([p for p in plays if p.uno == (left - len(p.laid) == 1)])
 
 
 def faces_of(m: int) -> list[Card]:

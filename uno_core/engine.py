@@ -868,6 +868,13 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     order (an empty list with ``effects=False``). An illegal action raises
     IllegalAction and leaves `state` exactly as it was."""
     s = state
+    fx: Effects
+    if type(action) is A.Eject and s.chance == "eject":  # launcher editions: ~25 a round
+        count = action.count
+        if type(count) is int and 0 <= count <= (s._pcount if s.table else len(s._pile)):
+            fx = [] if effects else NOFX
+            eject(s, count, fx)
+            return s, (fx if effects else [])
     listing = s._listed  # what legal_actions listed for this very state, if it was asked
     if listing is not None:
         s._listed = None  # the state changes now (or the action is refused)
@@ -879,7 +886,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
         op = listing.ops.get(id(action))
         if op is not None and op & listing.faces:  # listed: see Listing
             op &= OP_BITS
-            fx: Effects = [] if effects else NOFX
+            fx = [] if effects else NOFX
             if op < OP_PLAY:
                 play_plain(s, action, op, fx)  # type: ignore[arg-type]
             elif op == OP_PLAY:

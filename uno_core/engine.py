@@ -29,6 +29,8 @@ from uno_core.cards import (
     DRAW1,
     DRAW2,
     NUMBER,
+    PROTECTING_TOWER,
+    TOWER_INDEX,
     TOWERS,
     TRADE_HANDS,
     WILD,
@@ -48,6 +50,7 @@ from uno_core.listing import (
     OP_BITS,
     OP_CHALLENGE,
     OP_DRAW,
+    OP_NUMBER,
     OP_PASS,
     OP_PLAY,
     OP_PRESS,
@@ -292,6 +295,9 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     more, or one with the UNO call. It must be legal."""
     seat = p.seat
     card = p.card
+    if s.drawn:  # phase "drawn": the drawn card is played, the turn's draw is over
+        s.drawn = ()
+        s.phase = "play"
     hand = s._hands[seat]
     i = card.id
     hand.remove(i)
@@ -319,9 +325,15 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
                 step += 1
         else:
             victim = (s.turn + s.direction * step) % n
-            if fx is not NOFX:
+            ward = _WARD.get(card.kind)  # Power: the victim's tower wards the card off
+            if ward is not None and s.towers[ward] == victim:  # (cardrules._protected)
+                if fx is not NOFX:
+                    fx.append(E.ProtectionUsed(victim, TOWERS[ward], card))
+                op = OP_NUMBER
+            elif fx is not NOFX:
                 fx.append(_SKIPPED[victim])
-            step += 1
+            if op != OP_NUMBER:
+                step += 1
             if op == OP_TAKE:
                 k = _TAKES[card.kind]
                 if len(s._pile) <= k:  # the pile runs out: settle owes the rest
@@ -346,6 +358,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
 
 
 _ALL_FOUR = tuple((seat,) * 4 for seat in range(16))  # every tower with one seat
+_WARD = {kind: TOWER_INDEX[tower] for kind, tower in PROTECTING_TOWER.items()}
 _TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (OP_TAKE)
 # play_plain's effects per seat, made once (effects are immutable values)
 _COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(16))

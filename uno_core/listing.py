@@ -192,7 +192,7 @@ class Decision:
         card = BY_ID[i]
         plays = tuple(play_variants(s, seat, card))
         size = self.size
-        op = _listed_op(s, card, size, self.drawn)
+        op = _listed_op(s, card, size)
         face = card.bit << FACE_SHIFT
         for p in plays:  # one card left: written plain with the call only
             self.ops[id(p)] = face | (op if size == 3 or p.uno else OP_PLAY)
@@ -227,13 +227,14 @@ _PLAIN_OPS: dict[tuple[Tables, int], list[int]] = {}
 
 
 def plain_ops(s: State) -> list[int]:
-    """By card id, what a play of the card does on the plain turn (the seat keeps two
-    cards or more; not the drawn card) when its own rule is all that is at stake:
+    """By card id, what a play of the card does on the plain turn or of the drawn card
+    (the seat keeps two cards or more) when its own rule is all that is at stake:
     OP_NUMBER (the turn passes on), OP_WILD (a colour is named, the turn passes on),
     OP_SKIP, OP_REVERSE, OP_TAKE (the next seat takes ``engine._TAKES[kind]`` cards from
     the pile and is skipped), else OP_PLAY (presses, extra turns, challenges, targets,
     laid cards, towers to take, or a house rule is on: ``Tables.house``). A power
-    symbol's capture and a protecting tower are the caller's to look at (`_listed_op`).
+    symbol's capture (`_listed_op`) and a protecting tower (`engine.play_plain`) are
+    looked at elsewhere.
     Per rule tables and seats."""
     key = (s.tables, s.n)
     found = _PLAIN_OPS.get(key)
@@ -255,17 +256,14 @@ def plain_ops(s: State) -> list[int]:
     return found
 
 
-def _listed_op(s: State, card: Card, size: int, drawn: bool) -> int:
+def _listed_op(s: State, card: Card, size: int) -> int:
     """How apply writes a listed play of `card` by a seat of hand size class `size`
-    (``plain_ops``), before the UNO call is looked at: on a drawn card or going out, in
-    full (OP_PLAY); in a tower edition a Skip or a draw card in full too (a tower may
-    protect the victim), and a number with a symbol as OP_SYMBOL (its capture)."""
-    op = OP_PLAY if size < 2 or drawn else plain_ops(s)[card.id]
-    if s.edition.towers and op != OP_PLAY:
-        if card.symbol:
-            return OP_SYMBOL if op == OP_NUMBER else OP_PLAY
-        if op in (OP_SKIP, OP_TAKE):
-            return OP_PLAY
+    (``plain_ops``), before the UNO call is looked at: going out, in full (OP_PLAY); in
+    a tower edition a number with a symbol as OP_SYMBOL (its capture), another card
+    with a symbol in full. (``engine.play_plain`` looks at a victim's protecting tower.)"""
+    op = OP_PLAY if size < 2 else plain_ops(s)[card.id]
+    if s.edition.towers and card.symbol and op != OP_PLAY:
+        return OP_SYMBOL if op == OP_NUMBER else OP_PLAY
     return op
 
 

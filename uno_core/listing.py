@@ -132,9 +132,10 @@ def plain_listing(s: State) -> Listing | None:
             towers = s.towers
             k = 17 * index + ((towers[0] != seat) | (towers[1] != seat) << 1
                               | (towers[2] != seat) << 2 | (towers[3] != seat) << 3)
+        if m & tb.laying_bits:
+            return _laying_listing(s, seat, m, decisions[k] or _new_decision(
+                s, decisions, k, seat, index))
     dec = decisions[k] or _new_decision(s, decisions, k, seat, index)
-    if m & tb.laying_bits:
-        return _laying_listing(s, seat, m, dec)
     if not m:
         return dec.empty
     if m & (m - 1):
@@ -169,20 +170,31 @@ class Decision:
         """The listing of the playable faces `m` (not 0)."""
         faces = self.faces
         actions: list[Action] = []
-        picks: list[Action] = []
         rest = m
-        while rest:
-            b = rest & -rest
-            rest ^= b
-            i = b.bit_length() - 1
-            got = faces[i] or self._add(s, seat, i)
-            actions += got[0]
-            picks += got[1]
+        if self.size == 2:  # the picks are the plays with the call
+            calls: list[Action] = []
+            while rest:
+                b = rest & -rest
+                rest ^= b
+                got = faces[b.bit_length() - 1] or self._add(s, seat, b.bit_length() - 1)
+                actions += got[0]
+                calls += got[1]
+            picks: tuple[Action, ...] | None = tuple(calls)
+        else:  # the picks are every play
+            while rest:
+                b = rest & -rest
+                rest ^= b
+                actions += (faces[b.bit_length() - 1]
+                            or self._add(s, seat, b.bit_length() - 1))[0]
+            picks = None
         bits = m << FACE_SHIFT
         if self.tail_listed:
             actions.append(self.tail)
-            bits |= TAIL_BIT
-        listing = Listing(tuple(actions), self.ops, bits, tuple(picks))
+            listed = tuple(actions)
+            listing = Listing(listed, self.ops, bits | TAIL_BIT, picks or listed[:-1])
+        else:
+            listed = tuple(actions)
+            listing = Listing(listed, self.ops, bits, picks or listed)
         if not m & (m - 1):
             self.single[m.bit_length() - 1] = listing
         return listing

@@ -553,7 +553,7 @@ def _press_owed(s: State, a: Action, fx: Effects) -> None:
         _close_window(s, a.seat)
     s.to_act = CHANCE
     s.chance = "eject"
-    fx.append(E.shared(E.Prompt, CHANCE, "eject"))
+    fx.append(_EJECT_PROMPT)
 
 
 def draw(s: State, seat: int, fx: Effects) -> None:
@@ -593,7 +593,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         s._queue = [(OWE_PRESS, seat, 1, TAG_TURN)]
         s.to_act = CHANCE
         s.chance = "eject"
-        fx.append(E.shared(E.Prompt, CHANCE, "eject"))
+        fx.append(_EJECT_PROMPT)
         return
     if s._pile or (s.table and s._pcount):  # the usual case: no reshuffle needed first
         s.drawn = give(s, seat, 1)
@@ -605,6 +605,8 @@ def draw(s: State, seat: int, fx: Effects) -> None:
 
 
 _DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
+_EJECT_PROMPT = E.Prompt(CHANCE, "eject")
+_EJECTED = tuple(tuple(E.Ejected(seat, k) for k in range(8)) for seat in range(16))
 
 
 # -- the other seat actions -------------------------------------------------------------
@@ -847,7 +849,7 @@ def eject(s: State, count: int, fx: Effects) -> None:
     else:
         s.since_eject += 1
     if fx is not NOFX:
-        fx.append(E.shared(E.Ejected, seat, count))
+        fx.append(_EJECTED[seat][count] if count < 8 else E.Ejected(seat, count))
     s.chance = ""
     if kind == OWE_UNTIL:
         done = count > 0

@@ -174,7 +174,7 @@ def settle(s: State, fx: Effects) -> None:
                 after_turn_draw(s, seat, 0, fx)
             continue
         if fx is not NOFX and (s.to_act != seat or s.chance):
-            fx.append(E.shared(E.Prompt, seat, "press"))
+            fx.append(_PRESS_PROMPT[seat])
         s.to_act = seat
         s.chance = ""
         return
@@ -193,6 +193,9 @@ def settle(s: State, fx: Effects) -> None:
         return
     s.chance = ""
     s.to_act = s.actor
+
+
+_PRESS_PROMPT = tuple(E.Prompt(seat, "press") for seat in range(16))
 
 
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:

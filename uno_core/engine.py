@@ -1,7 +1,7 @@
 """The referee: ``legal_actions(state)`` and ``apply(state, action) -> (state, effects)``.
 
 ``apply`` validates the action completely (the same predicates ``legal_actions`` uses;
-an action found in the memoized listing of this very state, ``plain_listing``, is legal
+an action found in the listing of this very state, ``listing.plain_listing``, is legal
 by membership) and raises ``IllegalAction`` naming the rule it breaks before it writes
 anything; only then does it change `state` in place and return it with the effects. Keep
 ``state.clone()`` if you need the state before. ``apply(..., effects=False)`` builds no

@@ -1,8 +1,8 @@
 """House rules of issue 12 that restrict plays: ``no_bluff``, ``no_action_finish`` and
 ``forced_play``, and the pending stack of ``stack_draws`` (``house_stack``).
 
-While any engine house rule is on, the memoized plain listing is off (``State._memo``
-is None) and the engine's general path asks here: ``allowed`` filters the playable
+While any engine house rule is on, the shortcut listings are off (``State._decisions``
+is None: ``uno_core.listing``) and the engine's general path asks here: ``allowed`` filters the playable
 cards ``legal_actions`` lists, ``refusal`` names the rule a play breaks (``apply``),
 ``must_play_drawn`` says whether a drawn card may be kept.
 

@@ -149,13 +149,13 @@ class Options:
 
 
 # the house rules of issue 12 the engine plays (turn_timer_s/timeout_action are the
-# table's): while one is on, the engine lists every decision anew (no memoized listing)
+# table's): while one is on, the engine lists every decision its general way (no uno_core.listing)
 # and the simulation kernel hands every turn to the engine
 ENGINE_HOUSE_RULES: tuple[str, ...] = (
     "stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play",
     "no_bluff", "no_action_finish",
 )
-# the options the engine's shortcuts (memoized listings, engine.play_plain, the simulation
+# the options the engine's shortcuts (uno_core.listing, engine.play_plain, the simulation
 # kernel's loop) were written for (issue 11); turn_timer_s/timeout_action are the table's
 FAST_PATH_OPTIONS = frozenset({
     "draw_then_play", "draw_when_playable", "wild_draw4_restricted", "wild_draw4_points",

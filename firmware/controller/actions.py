@@ -91,8 +91,9 @@ class Requests:
             action = self._decision(request)
         else:
             raise Rejected(f"unknown request {type(request).__name__}", status=404)
+        to_act = s.to_act  # read now: accepting may change `s` itself (apply works in place)
         fx = t.accept(action)
-        if isinstance(action, U.Play) and action.seat != s.to_act:  # (s: the state before)
+        if isinstance(action, U.Play) and action.seat != to_act:
             self.jumped = (t.step, action.seat, action.card)
         return {"accepted": U.action_to_dict(action),
                 "effects": effects_json(fx), "step": t.step}

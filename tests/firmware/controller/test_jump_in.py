@@ -45,3 +45,20 @@ def test_a_play_by_the_seat_to_act_is_no_jump_in(table):
     table.requests.submit(api.Play(0, "R5", {}))
     table.requests.submit(api.Play(1, "R5", {}))  # (the engine judges it: not the table)
     assert [a.seat for a in table.accepted] == [0, 1]
+
+
+def test_the_seat_to_act_is_read_before_the_table_takes_the_play(table, monkeypatch):
+    """The engine's apply changes the state it is given: a table that adopted the play in
+    place must still see that North was to act, so East's play after is no late jump-in."""
+    table.state = U.position("classic", counts=[5, 5, 5, 5], discard="R4", turn=0,
+                             mode="table")  # both R5 unseen: each seat may lay one
+
+    def accept_in_place(action):
+        table.state, fx = U.apply(table.state, action)
+        table.accepted.append(action)
+        return fx
+
+    monkeypatch.setattr(table, "accept", accept_in_place)
+    table.requests.submit(api.Play(0, "R5", {}))
+    table.requests.submit(api.Play(1, "R5", {}))
+    assert [a.seat for a in table.accepted] == [0, 1]

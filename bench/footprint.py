@@ -10,7 +10,8 @@ this script binds, as systemd would. Per run:
 - start-up: from spawning the process to the ``READY=1`` datagram;
 - steady RSS (VmRSS, 1 s after READY), idle CPU over `--idle-s` seconds of wall time
   from /proc/PID/stat (the whole process, every thread; and the event-loop thread
-  alone), then peak RSS (VmHWM); then SIGTERM, which must end it with status 0;
+  alone) and the wake-ups (context switches of every thread) over the same time, then
+  peak RSS (VmHWM); then SIGTERM, which must end it with status 0;
 - a match: `unotable demo --fast --json` (4-player classic, a whole match; --quick:
   one round), CPU time and
   peak RSS of the whole process from wait4's rusage, over its wall time.
@@ -74,9 +75,11 @@ def measure_daemon(idle_s: float) -> dict[str, float]:
             time.sleep(1.0)
             steady = memory_kb(proc.pid)["VmRSS"]
             main_task = proc.pid  # the event loop runs on the main thread
+            s0 = _switches(proc.pid)
             c0, l0, w0 = cpu_seconds(proc.pid), _task_cpu(proc.pid, main_task), time.monotonic()
             time.sleep(idle_s)
             c1, l1, w1 = cpu_seconds(proc.pid), _task_cpu(proc.pid, main_task), time.monotonic()
+            s1 = _switches(proc.pid)
             peak = memory_kb(proc.pid)["VmHWM"]
             threads = len(os.listdir(f"/proc/{proc.pid}/task"))
             busiest = sorted((_task_cpu(proc.pid, int(t)) for t in os.listdir(
@@ -95,6 +98,7 @@ def measure_daemon(idle_s: float) -> dict[str, float]:
     return {"startup_s": ready - t0, "rss_steady_mb": steady / 1024, "rss_peak_mb": peak / 1024,
             "idle_cpu_pct": 100 * (c1 - c0) / (w1 - w0),
             "idle_loop_cpu_pct": 100 * (l1 - l0) / (w1 - w0),
+            "idle_wakeups_per_s": sum(n - s0.get(t, 0) for t, n in s1.items()) / (w1 - w0),
             "threads": threads, "thread_cpu_s_since_start": [round(b, 2) for b in busiest],
             "stopping_sent": stopping}
 
@@ -121,6 +125,21 @@ def _task_cpu(pid: int, tid: int) -> float:
     text = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
     fields = text[text.rindex(")") + 2:].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _switches(pid: int) -> dict[int, int]:
+    """Context switches so far per thread: how often each woke up (a few CPU ticks of
+    idle time are noisy on a shared machine; the number of wake-ups is not)."""
+    out = {}
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            text = Path(f"/proc/{pid}/task/{tid}/status").read_text()
+        except FileNotFoundError:  # the thread ended meanwhile
+            continue
+        out[int(tid)] = sum(int(value) for key, _, value in
+                            (line.partition(":") for line in text.splitlines())
+                            if key.endswith("ctxt_switches"))
+    return out
 
 
 def measure_match(seed: int, rounds: int = 10_000) -> dict[str, float]:
@@ -175,6 +194,8 @@ def run(quick: bool = False, *, runs: int | None = None, idle_s: float | None = 
                        med(daemons, "idle_cpu_pct"), IDLE_CPU_PCT, "% core"))
     result.add(at_most("idle CPU, event-loop thread", med(daemons, "idle_loop_cpu_pct"),
                        IDLE_CPU_PCT, "% core"))
+    result.add(Figure("idle wake-ups, whole process", med(daemons, "idle_wakeups_per_s"), "/s"))
+    result.add(Figure("threads (daemon idle)", med(daemons, "threads")))
     twin_pct = round(median(twin), 3)
     result.add(Figure("idle CPU of the twin's 5 simulated readers alone", twin_pct, "% core"))
     result.add(at_most("idle CPU, whole process less simulated readers (estimate)",

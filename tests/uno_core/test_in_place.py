@@ -179,3 +179,50 @@ def test_a_play_listed_on_an_earlier_turn_is_refused_when_its_card_no_longer_fit
             listed.setdefault(seat, set()).update(a for a in legal if isinstance(a, Play))
         _, state, _ = step(state, rng)
     assert refused > 100
+
+
+def _listed_and_rebuilt(state, wanted):
+    """Apply `wanted` as legal_actions lists it (the written-out path, engine.play_plain)
+    and, on a clone, as an equal action built anew (the full check and engine.play)."""
+    other = state.clone()
+    listed = next(a for a in legal_actions(state) if a == wanted)
+    assert listed is not wanted
+    fast, fx_fast = apply(state, listed)
+    full, fx_full = apply(other, wanted)
+    assert snapshot(fast) == snapshot(full)
+    assert fx_fast == fx_full
+    return fast, fx_fast
+
+
+@pytest.mark.parametrize(("card", "tower"), [("R+1", "U"), ("R+2", "N"), ("RS", "!")])
+def test_power_a_listed_skip_or_draw_card_is_warded_off_by_the_victims_tower(card, tower):
+    from uno_core.setup import position
+
+    s = position("power", hands=[f"{card} R1 G3", "B1 B4", "B2 B5"], discard="R7",
+                 towers={tower: 1})
+    s, fx = _listed_and_rebuilt(s, Play(0, s.hand(0)[0]))
+    assert [e.name for e in fx].count("protection_used") == 1
+    assert not [e for e in fx if e.name == "player_skipped"]
+    assert s.counts[1] == 2 and s.to_act == 1  # no cards, no skip: the victim plays
+
+
+def test_power_a_listed_symbol_number_takes_the_fourth_tower_and_asks_for_the_discard():
+    from uno_core.setup import position
+
+    s = position("power", hands=["R4! R1 B9", "B1", "Y9"], discard="R7",
+                 towers={"U": 0, "N": 0, "O": 0})
+    s, fx = _listed_and_rebuilt(s, Play(0, s.hand(0)[0]))
+    assert s.towers == (0, 0, 0, 0)
+    assert s.phase == "four_towers" and s.to_act == 0
+
+
+def test_a_listed_drawn_card_is_played_as_a_rebuilt_one():
+    from uno_core.setup import position
+
+    s = position("power", hands=["B1 B2 B3", "G1 G2", "Y1 Y2"], discard="R7", pile="R5 R9",
+                 options={"draw_then_play": True})
+    s, _ = apply(s, next(a for a in legal_actions(s) if a.name == "draw"))
+    assert s.phase == "drawn"
+    s, fx = _listed_and_rebuilt(s, Play(0, s.drawn[0]))
+    assert s.phase == "play" and s.to_act == 1 and not s.drawn
+    assert s.counts[0] == 3

@@ -52,7 +52,7 @@ def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
     fx.append(E.shared(E.TowerMoved, tower, seat))
 
 
-def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
+def protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
     tower = PROTECTING_TOWER.get(card.kind)
     if tower is None or not s.edition.towers or s.towers[TOWER_INDEX[tower]] != victim:
         return False
@@ -60,11 +60,15 @@ def _protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
     return True
 
 
-def four_tower_check(s: State, seat: int, fx: Effects) -> None:
+def four_tower_check(s: State, seat: int, fx: Effects) -> bool:
+    """Whether `seat` now holds all four towers and, keeping cards, must lay some down
+    (phase "four_towers", which this starts)."""
     if s.towers == (seat, seat, seat, seat) and s._counts[seat] > 1:
         s.phase = "four_towers"
         s.actor = seat
         fx.append(E.shared(E.Prompt, seat, "four_towers"))
+        return True
+    return False
 
 
 def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
@@ -83,7 +87,7 @@ def _b_plain(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     victim = next_seat(s, 1 + s.skip_pending)
-    if _protected(s, victim, p.card, fx):
+    if protected(s, victim, p.card, fx):
         s.stack = ()  # warded off: a plain card now, and a pending stack with it
         advance(s, 0)
         return
@@ -110,7 +114,7 @@ def _extra_turn(s: State) -> bool:
 
 def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     victim = next_seat(s, 1 + s.skip_pending)
-    if _protected(s, victim, p.card, fx):
+    if protected(s, victim, p.card, fx):
         advance(s, 0)
         return
     if fx is not NOFX:
@@ -154,7 +158,7 @@ def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     victim = next_seat(s, 1 + s.skip_pending)
-    if _protected(s, victim, p.card, fx):
+    if protected(s, victim, p.card, fx):
         s.pending = ()
         s.stack = ()  # warded off: a plain card now, and a pending stack with it
         advance(s, 0)

@@ -21,7 +21,7 @@ from typing import Any
 from uno_core import actions as A
 from uno_core import effects as E
 from uno_core.actions import CHANCE, Action
-from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check
+from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check, protected
 from uno_core.cards import (
     BY_ID,
     COLOURS,
@@ -29,8 +29,6 @@ from uno_core.cards import (
     DRAW1,
     DRAW2,
     NUMBER,
-    PROTECTING_TOWER,
-    TOWER_INDEX,
     TOWERS,
     TRADE_HANDS,
     WILD,
@@ -325,10 +323,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
                 step += 1
         else:
             victim = (s.turn + s.direction * step) % n
-            ward = _WARD.get(card.kind)  # Power: the victim's tower wards the card off
-            if ward is not None and s.towers[ward] == victim:  # (cardrules._protected)
-                if fx is not NOFX:
-                    fx.append(E.ProtectionUsed(victim, TOWERS[ward], card))
+            if protected(s, victim, card, fx):  # Power: the victim's tower wards it off
                 op = OP_NUMBER
             elif fx is not NOFX:
                 fx.append(_SKIPPED[victim])
@@ -346,8 +341,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     s.skip_pending = 0
     if op == OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)
         capture(s, seat, card.symbol, fx)
-        if s.towers == _ALL_FOUR[seat] and s._counts[seat] > 1:
-            four_tower_check(s, seat, fx)
+        if four_tower_check(s, seat, fx):
             settle(s, fx)
             return
     if s.out < 0 and s._pile and not s._queue:
@@ -357,8 +351,6 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     settle(s, fx)
 
 
-_ALL_FOUR = tuple((seat,) * 4 for seat in range(16))  # every tower with one seat
-_WARD = {kind: TOWER_INDEX[tower] for kind, tower in PROTECTING_TOWER.items()}
 _TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (OP_TAKE)
 # play_plain's effects per seat, made once (effects are immutable values)
 _COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(16))

@@ -76,7 +76,9 @@ class Daemon:
         """Run until SIGTERM/SIGINT or `stop()`; the exit status (0 after an orderly stop).
 
         Raises `JournalError` (nothing started, nothing written) when the journal is
-        refused: it lost committed entries, is damaged, or cannot be written."""
+        refused: it lost committed entries, is damaged, is another table's or of another
+        edition, another daemon holds it, or it cannot be written. The journal's lock is
+        held until the journal is closed at the stop."""
         try:
             self._journal = self._open_journal()
             return self.loop.run(self._start, signals=signals)
@@ -90,7 +92,8 @@ class Daemon:
     def _open_journal(self) -> Journal:
         self.notifier.status("opening the journal")
         try:
-            return Journal.open(self.config.journal.resolve(self._env), clock=self.loop.clock)
+            return Journal.open(self.config.journal.resolve(self._env), clock=self.loop.clock,
+                                edition=self.config.table.edition)
         except JournalError as exc:
             self.notifier.status(f"cannot start: {refusal(exc)}")
             raise

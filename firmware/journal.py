@@ -29,10 +29,11 @@ import json
 import logging
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from firmware.errors import JournalCorrupt, JournalError, JournalUnwritable
+from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
 from firmware.journal_faults import (
     Commit,
     FaultWatch,
@@ -55,12 +56,22 @@ from firmware.journal_format import (
     entry_row,
     header_crc,
 )
-from firmware.journal_mark import Mark, MarkFile, mark_path
-from firmware.journal_open import Tail, connect, prepare
+from firmware.journal_mark import Mark, MarkFile, mark_path, table_identity
+from firmware.journal_open import (
+    JournalLock,
+    Owner,
+    Tail,
+    connect,
+    no_room_at_start,
+    prepare,
+)
+from firmware.safe_files import UnsafeFile
 from hal.clock import REAL_TIME, Clock
 from hal.safety import ClosedOnExit
 
-__all__ = ["INTENT", "RESULT", "SCHEMA_VERSION", "Entry", "Journal", "Match", "header_crc",
+ACCEPTED = "accepted"  # the owner took the journal as it is (`unotable journal accept`)
+
+__all__ = ["ACCEPTED", "INTENT", "RESULT", "SCHEMA_VERSION", "Entry", "Journal", "Match", "header_crc",
            "refusal"]
 
 log = logging.getLogger(__name__)
@@ -76,6 +87,8 @@ class Journal(ClosedOnExit):
         self._rows = Rows(conn, path)
         self._tail = Tail()
         self._mark: MarkFile | None = None
+        self._lock: JournalLock | None = None
+        self._owner: Owner | None = None
         self._faults = FaultWatch(path, conn, lambda: (self._tail.last_seq, self._mark))
 
     @classmethod
@@ -85,23 +98,60 @@ class Journal(ClosedOnExit):
         *,
         clock: Clock = REAL_TIME,
         readonly: bool = False,
+        edition: str | None = None,
+        table: str | None = None,
+        accepted: list[str] | None = None,
     ) -> Journal:
         """Open (or create) a journal, recover the WAL and check it.
 
         `readonly` opens an existing journal without changing it (for replay).
-        A writer compares the journal with its mark first and writes nothing to a
-        journal it refuses. Raises `JournalCorrupt` for a damaged file,
-        `JournalRefused` for a journal that lost committed entries or cannot be
-        written, `JournalError` for anything else.
+        A writer takes the journal's lock, compares the journal with its mark and its
+        owner (`table`: the state directory's identity unless given; `edition`: the
+        config's, not checked when None) first and writes nothing to a journal it
+        refuses. `accepted` (a list): `unotable journal accept`, see `accept`.
+        Raises `JournalCorrupt` for a damaged file, `JournalRefused` for a journal that
+        lost committed entries, is another's, is in use or cannot be written,
+        `JournalError` for anything else. On a full disk an existing journal opens
+        with `fault` set (disk-full) until a commit works.
         """
         path = str(path)
-        mark = None if readonly else check_writable(path)
-        journal = cls(connect(path, readonly), path, clock)
+        if readonly:
+            return cls._opened(path, clock, connect(path, True), lambda j: prepare(
+                j._rows, readonly=True, mark=None, commit=j._commit))
+        read = check_writable(path)
+        lock = JournalLock(path)
         try:
-            journal._tail = prepare(journal._rows, readonly=readonly, mark=mark,
-                                    commit=journal._commit)
-            if not readonly:
-                journal._start_mark(mark)
+            owner = Owner(table or table_identity(path), edition)
+        except UnsafeFile as exc:
+            lock.close()
+            raise JournalRefused(f"cannot use the journal {path}: {exc}") from None
+
+        def check(journal: Journal) -> Tail:
+            journal._lock, journal._owner = lock, owner
+            return prepare(journal._rows, readonly=False, mark=read.mark,
+                           commit=journal._commit, owner=owner, mark_problem=read.problem,
+                           accepted=accepted,
+                           before_write=lambda: journal._make_mark(read.mark))
+
+        try:
+            journal = cls._opened(path, clock, connect(path, False), check)
+        except JournalError:
+            lock.close()
+            raise
+        if accepted:
+            journal._record_acceptance(accepted)
+        journal._start_mark()
+        if no_room_at_start(journal._open_conn()):
+            journal.probe()  # the disk is full: `fault` says so until a commit works
+        return journal
+
+    @classmethod
+    def _opened(cls, path: str, clock: Clock, conn: sqlite3.Connection,
+                check: Callable[[Journal], Tail]) -> Journal:
+        """The journal on `conn` once `check` passed; closed and worded when not."""
+        journal = cls(conn, path, clock)
+        try:
+            journal._tail = check(journal)
         except sqlite3.Error as exc:
             journal.close()
             if is_corruption(exc):
@@ -110,20 +160,39 @@ class Journal(ClosedOnExit):
         except JournalUnwritable as exc:  # while creating or upgrading its tables
             journal.close()
             raise refused_write(path, exc.cause, "while opening it") from None
-        except JournalError:
+        except (JournalError, OSError) as exc:
             journal.close()
+            if isinstance(exc, UnsafeFile):
+                raise JournalRefused(f"cannot use the journal {path}: {exc}") from None
+            if isinstance(exc, OSError):
+                raise refused_write(path, write_cause(exc), exc) from None
             raise
         return journal
 
-    def _start_mark(self, mark: Mark | None) -> None:
+    def _make_mark(self, mark: Mark | None) -> None:
+        """The mark file, made before the journal's first write (a journal with tables
+        never lacks it)."""
         self._mark = MarkFile(mark_path(self.path), mark)
-        tail = self._tail
-        if mark is None or mark.seq != tail.last_seq or mark.match != tail.match_id:
-            if mark is None and tail.last_seq:
-                log.warning("journal %s had no mark: starting one at entry %d", self.path,
-                            tail.last_seq)
+
+    def _start_mark(self) -> None:
+        if self._mark is None:
+            self._make_mark(None)
+        assert self._mark is not None
+        if self._mark.mark != replace(self._tail.mark(self._owner),
+                                      generation=self._mark.mark.generation):
             self._write_mark()
         self._faults.remember_identity()
+
+    def _record_acceptance(self, accepted: list[str]) -> None:
+        """What `unotable journal accept` took as it is, into the journal."""
+        payload = {"accepted": list(accepted), "table": self._owner.table if self._owner
+                   else None}
+        if self._tail.match is not None:
+            self.append(ACCEPTED, payload)
+        else:
+            with self._commit():
+                self._open_conn().execute("INSERT OR REPLACE INTO meta VALUES ('accepted', ?)",
+                                          (dumps(payload, ACCEPTED),))
 
     # -- writing ------------------------------------------------------------------
     def start_match(
@@ -252,7 +321,7 @@ class Journal(ClosedOnExit):
         if self._mark is None:
             return
         try:
-            self._mark.write(self._tail.mark())
+            self._mark.write(self._tail.mark(self._owner))
         except OSError as exc:  # the commit stands; the mark stays one commit behind
             log.error("cannot write the journal's mark %s: %s", self._mark.path, exc)
 
@@ -304,6 +373,8 @@ class Journal(ClosedOnExit):
             self._conn = None
         if self._mark is not None:
             self._mark.close()
+        if self._lock is not None:
+            self._lock.close()
 
     def __repr__(self) -> str:
         state = "closed" if self._conn is None else f"last_seq={self._tail.last_seq}"

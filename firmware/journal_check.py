@@ -25,7 +25,9 @@ from typing import Any
 from firmware.errors import JournalError
 from firmware.journal import Journal
 from firmware.journal_format import HEADER, Entry, Match, entry_crc, header_crc
-from firmware.journal_mark import Mark, mark_path, read_mark
+from firmware.journal_mark import TABLE_ID, Mark, MarkRead, load_mark, mark_path
+from firmware.journal_open import when
+from firmware.safe_files import read_regular
 
 _ENTRY = "seq, match_id, kind, ref, payload, at, crc"
 
@@ -53,12 +55,19 @@ class Report:
     path: str
     integrity: list[str]
     version: str | None
-    mark: Mark | None
+    read: MarkRead
     last_seq: int = 0
+    last_at: float | None = None  # when the last entry was written
+    table: str | None = None  # whose journal it is (its meta), None: not stamped
+    edition: str | None = None
     bad: list[str] = field(default_factory=list)  # every CRC failure, gap or unreadable row
     matches: list[MatchReport] = field(default_factory=list)
     headers_ok: int = 0
     entries_ok: int = 0
+
+    @property
+    def mark(self) -> Mark | None:
+        return self.read.mark
 
     @property
     def behind_mark(self) -> bool:
@@ -66,13 +75,16 @@ class Report:
 
     @property
     def ok(self) -> bool:
-        return self.integrity == ["ok"] and not self.bad and not self.behind_mark
+        return self.integrity == ["ok"] and not self.bad and not self.behind_mark and (
+            self.mark is not None or not self.last_seq)
 
     def lines(self) -> list[str]:
         out = [f"journal {self.path}: integrity {'; '.join(self.integrity)}, schema "
                f"{self.version}, entries up to {self.last_seq}"]
         if self.mark is None:
-            out.append(f"mark {mark_path(self.path)}: none")
+            out.append(f"mark {mark_path(self.path)}: {self.read.problem}" + (
+                f": `unotable run` refuses the journal until it is accepted (unotable "
+                f"journal accept {self.path})" if self.last_seq else ""))
         else:
             reach = (f"the journal ends at entry {self.last_seq} but entry {self.mark.seq} "
                      "was committed" if self.behind_mark else "the journal reaches it")
@@ -87,6 +99,14 @@ class Report:
             readable = f"{m.readable} readable" + (f" (cut at {m.cut})" if m.cut else "")
             out.append(f"match {m.id}: {what}; {span}, {readable}; last action "
                        f"{m.last_action()}")
+        here = read_regular(Path(self.path).parent / TABLE_ID)
+        edition = self.edition or "edition not recorded"
+        ours = here.decode(errors="replace").strip() if here else "not made yet"
+        out.append(f"table {self.table or 'not recorded'} ({edition}); its state directory "
+                   f"is table {ours}")
+        out.append(f"last entry {self.last_seq} written at {when(self.last_at)}: an older "
+                   "copy restored whole (journal, -wal and mark) looks sound, so compare "
+                   "this with when the table last played")
         return out
 
 
@@ -130,13 +150,15 @@ def _rows(conn: sqlite3.Connection, table: str, cols: str, key: str,
 def inspect(path: str | Path) -> Report:
     """Integrity, the mark, every CRC, and per match its entries and last action."""
     path = str(path)
-    mark = read_mark(mark_path(path))
+    read = load_mark(mark_path(path))
+    mark = read.mark
     with _copy(path) as conn:
         try:
             integrity = [r[0] for r in conn.execute("PRAGMA integrity_check(20)")]
         except sqlite3.Error as exc:
             integrity = [f"fails: {exc}"]
-        report = Report(path, integrity, _version(conn), mark)
+        report = Report(path, integrity, _version(conn), read)
+        report.table, report.edition = _owner(conn)
         has_crc = _has_header_crc(conn)
         headers, h_problems = _rows(conn, "matches", f"{HEADER}, "
                                     f"{'crc' if has_crc else 'NULL'}", "id",
@@ -157,6 +179,8 @@ def inspect(path: str | Path) -> Report:
                                                strict=True))
         matches[mid] = MatchReport(mid, header, problem)
     report.last_seq = max(rows, default=0)
+    at = rows[report.last_seq][5] if report.last_seq else None
+    report.last_at = float(at) if isinstance(at, int | float) else None
     current: MatchReport | None = None
     for seq in range(1, report.last_seq + 1):
         row = rows.get(seq)
@@ -198,6 +222,15 @@ def _version(conn: sqlite3.Connection) -> str | None:
     return row[0] if row else None
 
 
+def _owner(conn: sqlite3.Connection) -> tuple[str | None, str | None]:
+    try:
+        found = dict(conn.execute("SELECT key, value FROM meta WHERE key IN "
+                                  "('table', 'edition')").fetchall())
+    except sqlite3.Error:
+        return None, None
+    return found.get("table"), found.get("edition")
+
+
 def _has_header_crc(conn: sqlite3.Connection) -> bool:
     try:
         return any(c[1] == "crc" for c in conn.execute("PRAGMA table_info(matches)"))
@@ -215,7 +248,7 @@ def recover(path: str | Path, out: str | Path) -> tuple[Report, list[str]]:
         raise JournalError("--out must name a new file, not the journal itself")
     report = inspect(path)
     lines: list[str] = []
-    with Journal.open(out) as new:
+    with Journal.open(out, table=report.table, edition=report.edition) as new:
         for m in report.matches:
             if m.header is None:
                 lines.append(f"match {m.id}: lost whole ({m.header_problem}; "

@@ -15,17 +15,20 @@ import errno
 import logging
 import os
 import sqlite3
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
-from firmware.journal_mark import Mark, MarkFile, mark_path, read_mark
+from firmware.journal_mark import MarkFile, MarkRead, load_mark, mark_path
+from firmware.safe_files import create_new
 
 log = logging.getLogger(__name__)
 
 # SQLite's primary result codes (the low byte of `sqlite_errorcode`).
 _SQLITE_CORRUPT = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
 _SQLITE_CAUSE = {13: "disk-full", 8: "read-only", 3: "read-only", 14: "read-only", 23: "read-only"}
+_SQLITE_EXTENDED_CAUSE = {4874: "disk-full"}  # SQLITE_IOERR_SHMSIZE: no room for the -shm
 _OS_CAUSE = {errno.ENOSPC: "disk-full", errno.EDQUOT: "disk-full", errno.EROFS: "read-only",
              errno.EACCES: "read-only", errno.EPERM: "read-only"}
 _CAUSE_TEXT = {"disk-full": "the disk is full", "read-only": "the file or its directory is "
@@ -44,7 +47,8 @@ def write_cause(exc: BaseException) -> str:
     """Why a write failed: disk-full, read-only or io."""
     if isinstance(exc, OSError):
         return _OS_CAUSE.get(exc.errno or 0, "io")
-    return _SQLITE_CAUSE.get((getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF, "io")
+    code = getattr(exc, "sqlite_errorcode", 0) or 0
+    return _SQLITE_EXTENDED_CAUSE.get(code) or _SQLITE_CAUSE.get(code & 0xFF, "io")
 
 
 def cannot_write(path: str, cause: str, detail: object) -> str:
@@ -68,24 +72,36 @@ def refusal(exc: JournalError) -> str:
     return " ".join(line.split())
 
 
-def check_writable(path: str) -> Mark | None:
+def check_writable(path: str) -> MarkRead:
     """The journal's mark, after checking that the journal can be written and is not
-    missing while its mark says entries were committed (before SQLite creates it)."""
+    missing while its mark says entries were committed, or is damaged (a mark file
+    exists only beside a journal), before SQLite creates it."""
     target = Path(path)
-    mark = read_mark(mark_path(path))
-    if not target.exists() and mark is not None and (mark.seq or mark.match):
+    read = load_mark(mark_path(path))
+    mark = read.mark
+    if not target.exists() and (mark is not None and (mark.seq or mark.match) or (
+            read.problem is not None and os.path.lexists(mark_path(path))
+            and _nonempty(mark_path(path)))):
         rescued = f" ({path}.rescued is a copy the table saved)" if \
             Path(f"{path}.rescued").exists() else ""
+        said = (f"entry {mark.seq} of match {mark.match} was committed to it (its mark "
+                f"{mark_path(path)} says so)" if mark is not None else
+                f"its mark {mark_path(path)} {read.problem}")
         raise JournalRefused(
-            f"journal {path} is missing but entry {mark.seq} of match {mark.match} was "
-            f"committed to it (its mark {mark_path(path)} says so): restore it from a "
-            f"backup{rescued}; to start a new journal knowingly, move {mark_path(path)} away")
+            f"journal {path} is missing but {said}: restore it from a backup{rescued}; to "
+            f"start a new journal knowingly, move {mark_path(path)} away")
     directory = target.parent if target.parent.exists() else _existing_parent(target)
     for name, writable in ((target, target.exists() and not os.access(target, os.W_OK)),
                            (directory, not os.access(directory, os.W_OK | os.X_OK))):
         if writable:
             raise refused_write(path, "read-only", f"no write access to {name}")
-    return mark
+    return read
+
+
+def _nonempty(path: Path) -> bool:
+    """A mark file is there with something in it (one of 0 bytes: killed while made)."""
+    st = os.lstat(path)
+    return not stat.S_ISREG(st.st_mode) or st.st_size > 0
 
 
 def _existing_parent(path: Path) -> Path:
@@ -163,13 +179,14 @@ class FaultWatch:
         """Save what this connection still sees of a deleted or replaced journal."""
         for n in range(1, 100):
             target = Path(f"{self.path}.rescued" + (f"-{n}" if n > 1 else ""))
-            if not target.exists() and not mark_path(target).exists():
+            if not os.path.lexists(target) and not os.path.lexists(mark_path(target)):
                 break
         else:
             return None
         mark = self._saved()[1]
         try:
             target.parent.mkdir(parents=True, exist_ok=True)  # the whole directory went
+            os.close(create_new(target))  # never through a link planted there
             with sqlite3.connect(target) as copy:
                 self._conn.backup(copy)
             copy.close()

@@ -147,6 +147,24 @@ class Rows:
             return None
         return int(row[0]) if str(row[0]).isdigit() else -1
 
+    def owner(self) -> tuple[str | None, str | None]:
+        """The table identity and edition stamped into the journal (None: not stamped,
+        a journal made before journals carried them)."""
+        found = dict(self.conn.execute(
+            "SELECT key, value FROM meta WHERE key IN ('table', 'edition')").fetchall())
+        return found.get("table"), found.get("edition")
+
+    def stamp(self, table: str, edition: str | None) -> None:
+        """Write whose journal this is (inside a transaction); `edition` None keeps it."""
+        self.conn.execute("INSERT OR REPLACE INTO meta VALUES ('table', ?)", (table,))
+        if edition is not None:
+            self.conn.execute("INSERT OR IGNORE INTO meta VALUES ('edition', ?)", (edition,))
+
+    def entry_at(self, seq: int) -> float | None:
+        """When entry `seq` was written (the clock's wall time)."""
+        row = self.conn.execute("SELECT at FROM entries WHERE seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
     def entry_crc_at(self, seq: int) -> int | None:
         row = self.conn.execute("SELECT crc FROM entries WHERE seq = ?", (seq,)).fetchone()
         return row[0] if row else None

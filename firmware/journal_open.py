@@ -2,21 +2,30 @@
 
 `prepare` runs on a fresh connection. It refuses a damaged file (`quick_check`, a gap
 in the entries, a header or entry failing its CRC), an SQLite file that is not a
-journal, an unknown schema version, and a journal that holds less than its
-high-water mark (`firmware.journal_mark`) says was committed. Only then does a
-writer switch to WAL with durable commits and create or upgrade the tables. It
-returns the `Tail`: where the journal ends, which the writer continues.
+journal, an unknown schema version, a started journal whose mark is missing or
+damaged, another table's journal or one of another edition (`Owner`), and a journal
+that holds less than its high-water mark (`firmware.journal_mark`) says was
+committed. Only then does a writer switch to WAL with durable commits and create or
+upgrade the tables. It returns the `Tail`: where the journal ends, which the writer
+continues. A refusal of the mark or the table can be accepted by the owner
+(`unotable journal accept`): `accepted` collects what was taken as it is.
+
+`JournalLock` is the one writer's lock beside the journal (``<journal>.lock``).
 """
 
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused
-from firmware.journal_faults import LOST_ADVICE, Commit
+from firmware.journal_faults import LOST_ADVICE, Commit, refused_write, write_cause
 from firmware.journal_format import (
     HEADER,
     SCHEMA,
@@ -26,7 +35,19 @@ from firmware.journal_format import (
     Rows,
     header_crc,
 )
-from firmware.journal_mark import Mark, mark_path
+from firmware.journal_mark import TABLE_ID, Mark, mark_path
+from firmware.safe_files import UnsafeFile, check_state_directory, open_regular
+
+_SQLITE_IOERR_SHMSIZE = 4874  # the -shm cannot grow: the disk is full
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose journal a writer opens: the table's identity (its state directory's
+    `TABLE_ID`) and, when known, the config's edition."""
+
+    table: str
+    edition: str | None = None
 
 
 @dataclass
@@ -42,9 +63,46 @@ class Tail:
     def match_id(self) -> int:
         return self.match.id if self.match is not None else 0
 
-    def mark(self) -> Mark:
-        """The high-water mark this tail makes."""
-        return Mark(self.last_seq, self.last_crc, self.match_id, self.match_crc)
+    def mark(self, owner: Owner | None = None) -> Mark:
+        """The high-water mark this tail makes (carrying `owner`'s table and edition)."""
+        table, edition = (owner.table, owner.edition or "") if owner else ("", "")
+        return Mark(self.last_seq, self.last_crc, self.match_id, self.match_crc,
+                    table=table, edition=edition)
+
+
+class JournalLock:
+    """The exclusive lock (`flock`) beside the journal that one daemon holds for its
+    whole life; it holds the daemon's PID. Also makes the state directory and refuses
+    one that others can write to. Raises `JournalRefused`."""
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(f"{path}.lock")
+        directory = Path(path).parent
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            check_state_directory(directory)
+            self._fd = open_regular(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        except UnsafeFile as exc:
+            raise JournalRefused(f"cannot use the journal {path}: {exc}") from None
+        except OSError as exc:
+            raise refused_write(path, write_cause(exc), f"its lock {self.path}: "
+                                f"{exc.strerror or exc}") from None
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            holder = os.pread(self._fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(self._fd)
+            raise JournalRefused(
+                f"journal {path} is in use by another daemon (PID {holder} holds its lock "
+                f"{self.path}): stop that one first, or give this one another [journal] "
+                "path") from None
+        with suppress(OSError):  # fixed width, in place: no new disk space needed
+            os.pwrite(self._fd, f"{os.getpid()}\n".ljust(16).encode(), 0)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # the lock goes with its file description
+            self._fd = -1
 
 
 def connect(path: str, readonly: bool) -> sqlite3.Connection:
@@ -57,15 +115,36 @@ def connect(path: str, readonly: bool) -> sqlite3.Connection:
             return sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True,
                                    isolation_level=None, check_same_thread=False)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        return sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error as exc:
+            if getattr(exc, "sqlite_errorcode", 0) != _SQLITE_IOERR_SHMSIZE:
+                return conn  # the checks that follow meet it and word it
+            # A full disk has no room for the -shm: the WAL index then lives in this
+            # process's memory, which needs the only connection (`no_room_at_start`).
+            conn.close()
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+        return conn
     except (sqlite3.Error, OSError) as exc:
         raise JournalRefused(f"cannot open the journal {path}: {exc}") from None
 
 
+def no_room_at_start(conn: sqlite3.Connection) -> bool:
+    """Whether `connect` found the disk full (the WAL index in memory)."""
+    return bool(conn.execute("PRAGMA locking_mode").fetchone()[0] == "exclusive")
+
+
 def prepare(rows: Rows, *, readonly: bool, mark: Mark | None,
-            commit: Callable[[], Commit]) -> Tail:
+            commit: Callable[[], Commit], owner: Owner | None = None,
+            mark_problem: str | None = None, accepted: list[str] | None = None,
+            before_write: Callable[[], None] = lambda: None) -> Tail:
     """Check the journal behind `rows` (module docstring) and, for a writer, make it
-    ready to write. Raises JournalCorrupt, JournalRefused, JournalError, or the
+    ready to write: `before_write` runs just before its first write (the mark file is
+    made then), `owner` is stamped into it. `mark_problem`: why the mark could not be
+    read. With `accepted` a list, a refusal of the mark or the table is appended to it
+    instead of raised. Raises JournalCorrupt, JournalRefused, JournalError, or the
     sqlite3.Error / JournalUnwritable of a failed write (`Journal.open` words them)."""
     conn, path = rows.conn, rows.path
     check = conn.execute("PRAGMA quick_check").fetchall()
@@ -83,22 +162,83 @@ def prepare(rows: Rows, *, readonly: bool, mark: Mark | None,
         tail = _load_tail(rows, check=not readonly, header_crcs=version == SCHEMA_VERSION)
     if readonly:
         return tail
+    started = tables >= TABLES
+    stamped = rows.owner() if started else (None, None)
+    if started and mark_problem is not None and not (version == 1 and mark is None
+                                                     and mark_problem == "is missing"):
+        # (a version 1 journal predates marks: it gets its first one now)
+        _refuse_or_accept(_mark_problem(rows, tail, mark_problem),
+                          f"its mark {mark_problem}", accepted)
+    if owner is not None:
+        _check_owner(rows, stamped, mark, owner, accepted)
     _compare(rows, tail, mark)  # before anything is written
     if tail.match is not None:  # what the table will replay: refused now if damaged
         for _ in rows.entries(match_id=tail.match.id):
             pass
-    # Only a new or old-version journal is written to here: an existing one opens
-    # on a full disk, and the table pauses at its first write instead of failing.
+    before_write()
+    # Only a new, old-version or unstamped journal is written to here: an existing
+    # one opens on a full disk, and the table pauses until it can write.
     if conn.execute("PRAGMA journal_mode").fetchone() != ("wal",):
         conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")  # a commit survives a power cut
     conn.execute("PRAGMA foreign_keys=ON")
-    if version != SCHEMA_VERSION:
+    stamp = owner is not None and (stamped[0] != owner.table or (
+        owner.edition is not None and stamped[1] is None))
+    if version != SCHEMA_VERSION or stamp:
         with commit():
-            _create_or_upgrade(rows, version)
+            if version != SCHEMA_VERSION:
+                _create_or_upgrade(rows, version)
+            if owner is not None:
+                rows.stamp(owner.table, owner.edition)
+        if not started:  # the file itself says whose it is, even if its WAL is lost
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         if tail.match is not None:
             tail.match_crc = header_crc(*rows.header_row(tail.match.id)[:7])
     return tail
+
+
+def _refuse_or_accept(reason: str, what: str, accepted: list[str] | None) -> None:
+    if accepted is None:
+        raise JournalRefused(reason)
+    accepted.append(what)
+
+
+def when(at: float | None) -> str:
+    """A wall-clock time as a person reads it (UTC)."""
+    if at is None:
+        return "never"
+    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
+def _mark_problem(rows: Rows, tail: Tail, problem: str) -> str:
+    path = rows.path
+    held = (f"holds {tail.last_seq} entries (the last at {when(rows.entry_at(tail.last_seq))}"
+            f", match {tail.match_id})" if tail.last_seq else "was started")
+    fix = ("move it away, then, if the journal is the one you expect, accept it"
+           if problem.startswith("is a") or problem.startswith("is not") else
+           "if it is the journal you expect, accept it")
+    return (f"journal {path} {held} but its mark {mark_path(path)} {problem}: it may be "
+            f"an older copy or another table's, or have lost its newest entries; {fix}: "
+            f"unotable journal accept {path}")
+
+
+def _check_owner(rows: Rows, stamped: tuple[str | None, str | None], mark: Mark | None,
+                 owner: Owner, accepted: list[str] | None) -> None:
+    """Refuse another table's journal, or one of another edition than the config's."""
+    path = rows.path
+    table = stamped[0] or (mark.table if mark is not None else "") or owner.table
+    if table != owner.table:
+        _refuse_or_accept(
+            f"journal {path} belongs to table {table}, but this state directory is table "
+            f"{owner.table} (its {Path(path).parent / TABLE_ID}): it is another table's "
+            "journal; put it back in its own table's state directory, or take it over: "
+            f"unotable journal accept {path}", f"it was table {table}'s journal", accepted)
+    edition = stamped[1] or (mark.edition if mark is not None else "") or None
+    if owner.edition is not None and edition is not None and edition != owner.edition:
+        raise JournalRefused(
+            f"journal {path} is the journal of a {edition} table, but the config's [table] "
+            f"edition is {owner.edition}: set edition = \"{edition}\" again, or move the "
+            f"journal, its mark and its -wal away to start a new {owner.edition} journal")
 
 
 def _create_or_upgrade(rows: Rows, version: int | None) -> None:

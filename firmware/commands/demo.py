@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if args.journal:  # refused before the simulated table writes its file beside it
         try:
-            Journal.open(args.journal).close()
+            Journal.open(args.journal, edition=args.variant).close()
         except JournalError as exc:
             raise UsageError(refusal(exc)) from None
     if not args.json:

@@ -1,4 +1,5 @@
-"""`unotable journal check FILE` and `unotable journal recover FILE --out NEW`."""
+"""`unotable journal check FILE`, `unotable journal recover FILE --out NEW` and
+`unotable journal accept FILE`."""
 
 from __future__ import annotations
 
@@ -32,6 +33,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     recover.add_argument("file", metavar="FILE", help="the damaged journal")
     recover.add_argument("--out", metavar="NEW", required=True, help="the new journal")
     recover.set_defaults(func=run_recover)
+    accept = sub.add_parser(
+        "accept", help="take a journal the daemon refused for its mark or its table",
+        description="The owner's explicit yes to a journal `unotable run` refused because "
+        "its mark is missing or damaged, or because it is another table's: FILE becomes "
+        "this table's journal as it is, the acceptance is written into it and a new mark "
+        "beside it. Damage, lost entries and another edition are not accepted (see "
+        "`journal check` and `journal recover`). Stop the daemon first.")
+    accept.add_argument("file", metavar="FILE", help="the journal")
+    accept.set_defaults(func=run_accept)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -57,6 +67,23 @@ def run_recover(args: argparse.Namespace) -> int:
     _print([f"recovered {args.file} into {args.out} (the original is unchanged)", *lines,
             *(["nothing was lost"] if report.ok else [])])
     return 0 if report.matches else 1
+
+
+def run_accept(args: argparse.Namespace) -> int:
+    from firmware.errors import JournalError, UsageError
+    from firmware.journal import Journal, refusal
+
+    accepted: list[str] = []
+    try:
+        Journal.open(args.file, accepted=accepted).close()
+    except (JournalError, OSError) as exc:
+        raise UsageError(refusal(exc) if isinstance(exc, JournalError) else str(exc)) from None
+    if not accepted:
+        _print([f"{args.file}: nothing to accept (the journal, its mark and its table agree)"])
+    else:
+        _print([f"accepted {args.file} as this table's journal: {'; '.join(accepted)}; the "
+                "acceptance is written into it and its mark is new"])
+    return 0
 
 
 def _print(lines: list[str]) -> None:

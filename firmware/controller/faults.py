@@ -35,6 +35,8 @@ class JournalWatch:
         self._retry_due = False  # a JournalRetry is posted for later
         table.journal.fault_listeners.append(self._on_fault)
         table.loop.on(JournalRetry, self._on_retry)
+        if table.journal.fault is not None:  # opened on a full disk: paused from the start
+            self._on_fault(table.journal.fault)
 
     def _on_fault(self, fault: JournalUnwritable | None) -> None:
         """The journal cannot be written (`fault`), or can again (None): pause, go on.

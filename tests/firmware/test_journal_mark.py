@@ -14,7 +14,7 @@ from firmware.cli import main
 from firmware.config import DEFAULT_PATH
 from firmware.errors import JournalCorrupt, JournalRefused
 from firmware.journal import Journal
-from firmware.journal_mark import SLOT, MarkFile, mark_path, read_mark
+from firmware.journal_mark import SLOT, TABLE_ID, MarkFile, mark_path, read_mark
 from tests.firmware.journal_damage import damage
 
 HEADER = dict(edition="classic", options={}, seats=4, seed=1, config_hash="h")
@@ -38,11 +38,13 @@ def fill(path: Path, n: int, *, checkpoint_at: int | None = None) -> Journal:
 
 
 def killed_copy(path: Path, to: Path, *, wal: bool) -> Path:
-    """The files as a SIGKILL leaves them (the WAL kept or lost), beside their mark."""
+    """The files as a SIGKILL leaves them (the WAL kept or lost), beside their mark, in
+    a copy of their state directory (the table's identity with them)."""
     to.mkdir()
     names = ["", ".mark"] + (["-wal"] if wal else [])
     for suffix in names:
         shutil.copyfile(f"{path}{suffix}", to / f"journal.db{suffix}")
+    shutil.copyfile(path.parent / TABLE_ID, to / TABLE_ID)
     return to / "journal.db"
 
 
@@ -106,7 +108,7 @@ def test_a_missing_journal_whose_mark_exists_is_refused_and_not_created(path):
 
 def test_a_journal_replaced_by_another_one_is_refused(path, tmp_path):
     fill(path, 4).close()
-    other = tmp_path / "other" / "journal.db"
+    other = path.parent / "other.db"  # the same table's (another table's: test_journal_owner)
     with Journal.open(other) as journal:
         journal.start_match(**{**HEADER, "seed": 2})
         for i in range(6):
@@ -150,12 +152,18 @@ def test_a_torn_mark_write_falls_back_to_the_other_slot(path):
         assert journal.last_seq == 5
 
 
-def test_a_journal_without_a_mark_gets_one(path):
+def test_a_journal_without_a_mark_is_refused_until_it_is_accepted(path):
+    """Changed by issue 21: a journal with entries whose mark is lost was given a new
+    mark silently; now only the owner's acceptance gives it one."""
     fill(path, 3).close()
     mark_path(path).unlink()
-    with Journal.open(path):
+    with pytest.raises(JournalRefused, match=r"holds 3 entries .* but its mark .* is "
+                                             r"missing: .*unotable journal accept"):
+        Journal.open(path)
+    assert not mark_path(path).exists()  # nothing was written
+    with Journal.open(path, accepted=[]):
         pass
-    assert read_mark(mark_path(path)).seq == 3
+    assert read_mark(mark_path(path)).seq == 4  # the acceptance is entry 4
 
 
 def test_a_version_1_journal_is_upgraded_with_header_crcs(path):

@@ -180,8 +180,9 @@ def test_killed_while_the_first_card_comes_out_continues_the_same_match(tmp_path
         assert table.world.ejection == missed[0]
     finally:
         table.stop()
-    recovered = [e.payload["counted"] for e in Journal.open(killed / "journal.db").entries()
-                 if e.kind == "result" and e.payload["status"] == "recovered"]
+    with Journal.open(killed / "journal.db", readonly=True) as journal:  # not holding its lock
+        recovered = [e.payload["counted"] for e in journal.entries()
+                     if e.kind == "result" and e.payload["status"] == "recovered"]
     assert recovered == [1]
 
     table = SimTable(killed, "power", seed=3)

@@ -354,7 +354,8 @@ def _open_cut(image: Path, wal: bytes, where: Path) -> tuple[int, list[Any], str
     where.mkdir()
     shutil.copy(image, where / "journal.db")
     (where / "journal.db-wal").write_bytes(wal)
-    with Journal.open(where / "journal.db") as journal:
+    # read-only: SQLite's WAL recovery without the daemon's checks (the cut has no mark)
+    with Journal.open(where / "journal.db", readonly=True) as journal:
         entries = list(journal.entries())
         match = journal.match
         header = (match.edition, match.seats) if match is not None else ("", 0)

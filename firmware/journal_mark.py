@@ -115,7 +115,7 @@ def load_mark(path: str | Path) -> MarkRead:
     try:
         raw = read_regular(path)
     except UnsafeFile as exc:
-        return MarkRead(None, str(exc))
+        return MarkRead(None, f"is {exc.what}, not a regular file")
     if raw is None:
         return MarkRead(None, "is missing")
     if len(raw) != 2 * SLOT:

@@ -215,7 +215,7 @@ def _mark_problem(rows: Rows, tail: Tail, problem: str) -> str:
     held = (f"holds {tail.last_seq} entries (the last at {when(rows.entry_at(tail.last_seq))}"
             f", match {tail.match_id})" if tail.last_seq else "was started")
     fix = ("move it away, then, if the journal is the one you expect, accept it"
-           if problem.startswith("is a") or problem.startswith("is not") else
+           if problem.endswith("not a regular file") else
            "if it is the journal you expect, accept it")
     return (f"journal {path} {held} but its mark {mark_path(path)} {problem}: it may be "
             f"an older copy or another table's, or have lost its newest entries; {fix}: "

@@ -23,7 +23,12 @@ _NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK  # O_NONBLOCK: a FIFO n
 
 class UnsafeFile(OSError):
     """A file of the table's is a link, a directory or another non-regular file, or its
-    directory can be written by others: the one-line reason is the message."""
+    directory can be written by others: the one-line reason is the message; `what` is
+    what was found ("a symbolic link", "a directory", ...)."""
+
+    def __init__(self, message: str, what: str = "") -> None:
+        super().__init__(message)
+        self.what = what
 
 
 def _what(mode: int) -> str:
@@ -42,9 +47,13 @@ def refuse_unless_regular(path: str | Path) -> bool:
     except FileNotFoundError:
         return False
     if not stat.S_ISREG(st.st_mode):
-        raise UnsafeFile(f"{path} is {_what(st.st_mode)}, not a regular file: the table "
-                         "refuses to follow or write through it; move it away")
+        raise _unsafe(path, st.st_mode)
     return True
+
+
+def _unsafe(path: str | Path, mode: int) -> UnsafeFile:
+    return UnsafeFile(f"{path} is {_what(mode)}, not a regular file: the table refuses to "
+                      "follow or write through it; move it away", _what(mode))
 
 
 def open_regular(path: str | Path, flags: int = os.O_RDONLY, mode: int = 0o600) -> int:
@@ -59,8 +68,7 @@ def open_regular(path: str | Path, flags: int = os.O_RDONLY, mode: int = 0o600) 
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise UnsafeFile(f"{path} is {_what(st.st_mode)}, not a regular file: the table "
-                         "refuses to follow or write through it; move it away")
+        raise _unsafe(path, st.st_mode)
     return fd
 
 

@@ -26,6 +26,10 @@ class JournalRetry:
     """Posted while the journal cannot be written: try again."""
 
 
+class JournalOpenedFull:
+    """Posted once the table is built when its journal opened unwritable (a full disk)."""
+
+
 class JournalWatch:
     """Owns the journal's fault and the pending retry; handles `JournalRetry`."""
 
@@ -35,8 +39,9 @@ class JournalWatch:
         self._retry_due = False  # a JournalRetry is posted for later
         table.journal.fault_listeners.append(self._on_fault)
         table.loop.on(JournalRetry, self._on_retry)
+        table.loop.on(JournalOpenedFull, lambda _e: self._on_fault(table.journal.fault))
         if table.journal.fault is not None:  # opened on a full disk: paused from the start
-            self._on_fault(table.journal.fault)
+            table.loop.post(JournalOpenedFull())
 
     def _on_fault(self, fault: JournalUnwritable | None) -> None:
         """The journal cannot be written (`fault`), or can again (None): pause, go on.

@@ -11,8 +11,9 @@ from typing import Any
 
 from firmware.controller.table import Controller
 from firmware.daemon import Services
+from firmware.errors import StartRefused
 from firmware.sim.follow import follower
-from firmware.sim.world import World, rng
+from firmware.sim.world import World, WorldError, rng
 
 
 def twin_factory(config: Any) -> Callable[[Services], Controller]:
@@ -23,10 +24,13 @@ def twin_factory(config: Any) -> Callable[[Services], Controller]:
         table = config.table
         seed = config.sim.seed if config.sim.seed is not None else 0
         journal = Path(services.journal.path)
-        world = World(table.edition, table.seats, seed, launcher=config.hardware["launcher"],
-                      panel=config.hardware["seats"], fast=False,
-                      path=journal.with_name(journal.name + ".world.json"),
-                      tray=config.hardware.get("tray"))
+        try:
+            world = World(table.edition, table.seats, seed,
+                          launcher=config.hardware["launcher"], panel=config.hardware["seats"],
+                          fast=False, path=journal.with_name(journal.name + ".world.json"),
+                          tray=config.hardware.get("tray"))
+        except WorldError as exc:  # its file is a link, or another table's: one line
+            raise StartRefused(str(exc)) from None
         services.loop.on_safe_state(world.close)
         controller = Controller(services, world.hardware(),
                                 rng_for=lambda step: rng(seed, step))

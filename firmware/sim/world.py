@@ -9,7 +9,8 @@ still lying in front of a seat (`landed`), a card turned face up but not yet on 
 pile (`aside`), and where each tower stands.
 
 The world is physical, so it outlives the daemon: with a `path` it writes itself to a
-JSON file atomically (temp file + rename) on every physical change, including every
+JSON file atomically (temp file + rename; never through a link: `firmware.safe_files`)
+on every physical change, including every
 card the exit sensor sees leave the hopper. A daemon killed with SIGKILL and
 restarted finds the cards where they physically are, and when it asks how many
 cards a cut-off ejection produced, `cards_out()` counts the cards lying in front of
@@ -19,7 +20,6 @@ the seat since that ejection started — never a guess from the journal.
 from __future__ import annotations
 
 import json
-import os
 import random
 import threading
 from collections import Counter
@@ -33,6 +33,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.controller.hardware import Hardware
 from firmware.errors import Rejected
+from firmware.safe_files import UnsafeFile, read_regular, replace_file
 from hal.clock import Clock, MonotonicClock
 from hal.launcher import LauncherConfig
 from hal.seats import SeatsConfig
@@ -105,8 +106,9 @@ class World:
         self.mismatches: list[str] = []
         self.pending: dict[str, Any] | None = None  # a declaration under way
         self.notes: dict[str, Any] = {}  # what players remember (a Wild Draw 4's guilt)
-        if self.path is not None and self.path.exists():
-            self._restore(json.loads(self.path.read_text()))
+        saved = self._read()
+        if saved is not None:
+            self._restore(saved)
         else:
             self.launcher_sim.load(deck_of(edition))
             if self.towers_used:
@@ -187,9 +189,28 @@ class World:
             if self._batch:
                 return
             text = json.dumps(self.snapshot(), sort_keys=True)
-            tmp = self.path.with_name(self.path.name + ".tmp")
-            tmp.write_text(text)
-            os.replace(tmp, self.path)
+            try:
+                replace_file(self.path, text.encode())
+            except UnsafeFile as exc:
+                raise WorldError(str(exc)) from None
+
+    def _read(self) -> dict[str, Any] | None:
+        """The saved world (no-follow: a link or directory at its path is refused)."""
+        if self.path is None:
+            return None
+        try:
+            raw = read_regular(self.path)
+        except UnsafeFile as exc:
+            raise WorldError(str(exc)) from None
+        if raw is None:
+            return None
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            raise WorldError(f"{self.path} is not the twin's world file: {exc}") from None
+        if not isinstance(data, dict):
+            raise WorldError(f"{self.path} is not the twin's world file")
+        return data
 
     def _restore(self, data: Mapping[str, Any]) -> None:
         if data.get("version") != VERSION or data.get("edition") != self.edition \

@@ -26,7 +26,8 @@ from firmware.api import requests as api
 from firmware.sim.testbed import SimTable
 from firmware.sim.world import deck_of
 
-FILES = ("journal.db", "journal.db-wal", "journal.db.world.json")
+# the mark first (never ahead of the journal copied after it), with the table's identity
+FILES = ("journal.db.mark", "table-id", "journal.db", "journal.db-wal", "journal.db.world.json")
 
 
 @pytest.fixture

@@ -276,3 +276,32 @@ def test_systemd_does_not_restart_into_a_refusal():
     unit = Path(__file__).resolve().parents[2] / "systemd" / "unotable.service"
     settings = [line.strip() for line in unit.read_text().splitlines()]
     assert "Restart=on-failure" in settings and "RestartPreventExitStatus=2" in settings
+
+
+def test_every_mark_write_is_synced_before_the_commit_returns(path, mocker):
+    """A mark only in the page cache is lost by a power cut with the WAL it vouches
+    for: each slot written (pwrite) is fdatasync'ed on the mark's own descriptor before
+    the commit returns, the next commit relying on it."""
+    journal = Journal.open(path)
+    fd = journal._mark._fd
+    on_mark: list[str] = []
+    real_pwrite, real_sync = os.pwrite, os.fdatasync
+
+    def pwrite(f, data, offset):
+        if f == fd:
+            on_mark.append("pwrite")
+        return real_pwrite(f, data, offset)
+
+    def fdatasync(f):
+        if f == fd:
+            on_mark.append("fdatasync")
+        return real_sync(f)
+
+    mocker.patch.object(os, "pwrite", side_effect=pwrite)
+    mocker.patch.object(os, "fdatasync", side_effect=fdatasync)
+    journal.start_match(**HEADER)
+    for i in range(3):
+        journal.append("action", {"n": i})
+        assert on_mark[-2:] == ["pwrite", "fdatasync"], on_mark  # synced before it returned
+    journal.close()
+    assert on_mark == ["pwrite", "fdatasync"] * 4  # the header and three entries

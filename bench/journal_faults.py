@@ -1,7 +1,7 @@
 """Journal faults: damage or take away the journal the way an unlucky owner would, and
 check that no game is ever lost silently.
 
-    python bench/journal_faults.py [--trials T] [--seed S] [--quick] [--json]
+    python bench/journal_faults.py [--trials T] [--seed S] [--quick] [--json] [--only F,...]
 
 Faults at start (``unotable demo --fast --journal J``, restarted after the fault):
 
@@ -67,8 +67,10 @@ from typing import Any
 
 from bench.common import progress, unotable, workdir
 
-DAMAGE_WORDS = ("ends at entry", "is missing", "corrupt", "fails its checksum", "not the journal")
-ADVICE_WORDS = ("restore", "recover", "move", "free", "fix")
+DAMAGE_WORDS = ("ends at entry", "is missing", "corrupt", "fails its checksum", "not the journal",
+                "is truncated", "holds no intact record", "not a regular file", "belongs to "
+                "table", "journal of a", "in use by another daemon")
+ADVICE_WORDS = ("restore", "recover", "move", "free", "fix", "accept", "stop")
 RUN_TIMEOUT_S = 120
 
 
@@ -115,10 +117,15 @@ def missing(before: dict[int, int], after: dict[int, int]) -> int:
 
 
 def judge_start(fault: str, journal: Path, before: dict[int, int], rounds: int,
-                *, cannot_write: bool = False, via: str = "") -> Outcome:
-    """Start the demo on the damaged journal and judge what it did."""
-    proc = subprocess.run(demo(journal, rounds), capture_output=True, text=True,
-                          timeout=RUN_TIMEOUT_S)
+                *, cannot_write: bool = False, via: str = "", variant: str = "classic",
+                untouched: Path | None = None) -> Outcome:
+    """Start the demo on the damaged journal and judge what it did; `untouched`: a file
+    a link points at, which must keep its bytes."""
+    kept = untouched.read_bytes() if untouched is not None else b""
+    proc = subprocess.run(demo(journal, rounds, variant=variant), capture_output=True,
+                          text=True, timeout=RUN_TIMEOUT_S)
+    if untouched is not None and untouched.read_bytes() != kept:
+        return Outcome(fault, "went on", "wrote through a link", lost=1, via=via)
     err = proc.stderr.strip()
     if proc.returncode == 2:
         return Outcome(fault, "refused", err, unclear=_unclear_refusal(err, journal,
@@ -269,6 +276,95 @@ def read_only(tmp: Path, rng: random.Random) -> Outcome:
         return outcome
 
 
+def mark_and_wal_lost(tmp: Path, rng: random.Random) -> Outcome:
+    journal = killed_journal(tmp, rng)
+    before = committed(journal)
+    Path(f"{journal}-wal").unlink()
+    Path(f"{journal}.mark").unlink()
+    return judge_start("mark-and-wal-lost", journal, before, 50)
+
+
+def _mark_damaged(fault: str, damage: Callable[[Path, random.Random], None]) -> Callable[
+        [Path, random.Random], Outcome]:
+    def make(tmp: Path, rng: random.Random) -> Outcome:
+        journal = clean_journal(tmp)
+        before = committed(journal)
+        damage(Path(f"{journal}.mark"), rng)
+        return judge_start(fault, journal, before, 3)
+    return make
+
+
+def _directory(mark: Path, rng: random.Random) -> None:
+    mark.unlink()
+    mark.mkdir()
+
+
+mark_truncated = _mark_damaged("mark-truncated", lambda m, rng: m.write_bytes(
+    m.read_bytes()[:rng.randrange(0, 1024)]))
+mark_random = _mark_damaged("mark-random", lambda m, rng: m.write_bytes(rng.randbytes(1024)))
+mark_directory = _mark_damaged("mark-directory", _directory)
+
+
+def another_table(tmp: Path, rng: random.Random) -> Outcome:
+    """A Power table's journal and mark copied over a classic table's (issue 21)."""
+    (tmp / "power").mkdir()
+    (tmp / "ours").mkdir()
+    theirs = tmp / "power" / "journal.db"
+    subprocess.run(demo(theirs, 2, variant="power"), check=True, capture_output=True,
+                   timeout=RUN_TIMEOUT_S)
+    journal = clean_journal(tmp / "ours")
+    before = committed(journal)
+    for suffix in ("", ".mark"):
+        shutil.copyfile(f"{theirs}{suffix}", f"{journal}{suffix}")
+    return judge_start("another-table", journal, before, 3)
+
+
+def another_edition(tmp: Path, rng: random.Random) -> Outcome:
+    journal = clean_journal(tmp)
+    before = committed(journal)
+    return judge_start("another-edition", journal, before, 3, variant="power")
+
+
+def second_daemon(tmp: Path, rng: random.Random) -> Outcome:
+    """A second demo on the journal of one that runs: refused naming its PID, and the
+    first goes on to an orderly end."""
+    journal = tmp / "journal.db"
+    first = subprocess.Popen(demo(journal, 200), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while len(committed(journal)) < 20:
+            if first.poll() is not None or time.monotonic() > deadline:
+                return Outcome("second-daemon", "crashed", "the first demo ended early",
+                               crash=True)
+            time.sleep(0.05)
+        before = committed(journal)
+        outcome = judge_start("second-daemon", journal, before, 3)
+        if outcome.how == "refused" and f"PID {first.pid}" not in outcome.message:
+            outcome.unclear = "does not name the PID that holds the journal"
+    finally:
+        first.send_signal(signal.SIGTERM)
+        _, err = first.communicate(timeout=RUN_TIMEOUT_S)
+    if first.returncode not in (0, 1) or "Traceback" in err:
+        outcome.crash, outcome.how = True, "crashed"
+    outcome.lost = missing(before, committed(journal))
+    return outcome
+
+
+def _link_fault(fault: str, name: str) -> Callable[[Path, random.Random], Outcome]:
+    def make(tmp: Path, rng: random.Random) -> Outcome:
+        journal = clean_journal(tmp)
+        before = committed(journal)
+        target = tmp / "precious"
+        target.write_bytes(b"someone else's file")
+        link = Path(f"{journal}{name}")
+        if link.is_file():
+            link.unlink()
+        link.symlink_to(target)
+        return judge_start(fault, journal, before, 3, untouched=target)
+    return make
+
+
 # ------------------------------------------------------------------ faults at runtime
 def post(url: str, path: str) -> int:
     req = urllib.request.Request(url + path, data=b"{}", method="POST",
@@ -313,6 +409,7 @@ def runtime(fault: str, directory: Path, make: Callable[[Any], str],
         if "corrupt" in message:
             unclear = "a write failure called corrupt"
         repair(table)
+        table.pass_time(1.0)  # the table's retry comes due on its (virtual) clock
         if fault != "deleted-at-runtime":
             st = table.wait_for(lambda st: not paused(st), timeout=15)
             rounds = st["stats"]["rounds"]
@@ -356,13 +453,60 @@ def disk_full(tmp: Path, rng: random.Random) -> Outcome:
         def restart_dir() -> Path:
             again = tmp / "again"
             again.mkdir()
-            for name in ("journal.db", "journal.db.mark"):
+            for name in ("journal.db", "journal.db.mark", "table-id"):  # its state directory
                 shutil.copyfile(mounted / name, again / name)
             shutil.copyfile(tmp / "world.json", again / "journal.db.world.json")
             return again
 
         return runtime("disk-full", mounted, fill, lambda t: filler.unlink(),
                        world_elsewhere=tmp / "world.json", restart_in=restart_dir)
+
+
+def full_after_stop(tmp: Path, rng: random.Random) -> Outcome:
+    """An orderly stop, the disk filled, a start: the journal opens, the table pauses
+    with disk-full from the start, and goes on once space is freed (issue 21)."""
+    from firmware.sim.testbed import SimTable
+
+    with tmpfs(tmp / "small", "4m") as mounted:
+        if mounted is None:
+            return Outcome("full-after-stop", "paused", "no mount rights: not run here",
+                           unclear="not run (needs a tmpfs)", via="none")
+        world = tmp / "world.json"  # the twin's file is not the journal: off the full disk
+        first = SimTable(mounted, "classic", world_path=world)
+        try:
+            first.play_until(lambda st: st["step"] >= 15)
+            step = first.state()["step"]
+        finally:
+            first.stop()
+        before = committed(mounted / "journal.db")
+        filler = mounted / "filler"
+        with open(filler, "wb") as f, contextlib.suppress(OSError):
+            while True:
+                f.write(b"\0" * 65536)
+                f.flush()
+        try:
+            table = SimTable(mounted, "classic", world_path=world)
+        except Exception as exc:  # noqa: BLE001 -- no start is the finding
+            return Outcome("full-after-stop", "crashed", f"no start: {exc}", crash=True,
+                           via="full 4 MiB tmpfs")
+        try:
+            st = table.state()
+            message = str(st["waiting"].get("message", ""))
+            paused = st["waiting"]["kind"] == "journal" and st["waiting"].get("cause") == \
+                "disk-full"
+            code = post(table.url, "/api/admin/resume")
+            filler.unlink()
+            table.pass_time(1.0)  # the table's retry comes due on its clock
+            table.wait_for(lambda st: st["waiting"]["kind"] != "journal", timeout=15)
+            table.play_until(lambda st: st["step"] > step + 3)
+            crashed = table.status is not None
+        finally:
+            table.stop()
+        lost = missing(before, committed(mounted / "journal.db"))
+    unclear = "" if paused and code == 507 and str(mounted / "journal.db") in message else \
+        f"not paused with disk-full at start, or the API answered {code}, not 507"
+    return Outcome("full-after-stop", "paused", message, crash=crashed, unclear=unclear,
+                   lost=lost, via="full 4 MiB tmpfs")
 
 
 def _page_limit(table: Any) -> str:
@@ -395,7 +539,7 @@ def tmpfs(where: Path, size: str) -> Iterator[Path | None]:
     """A small tmpfs mounted at `where`, or None without the rights to mount one."""
     where.mkdir()
     ok = os.geteuid() == 0 and subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)],
+        ["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(where)],
         capture_output=True).returncode == 0
     try:
         yield where if ok else None
@@ -413,18 +557,31 @@ FAULTS: tuple[tuple[str, Callable[[Path, random.Random], Outcome], bool], ...] =
     ("header-tamper", header_tamper, False),
     ("entry-flip", entry_flip, True),
     ("read-only", read_only, False),
+    ("mark-and-wal-lost", mark_and_wal_lost, False),
+    ("mark-truncated", mark_truncated, True),
+    ("mark-random", mark_random, True),
+    ("mark-directory", mark_directory, False),
+    ("another-table", another_table, False),
+    ("another-edition", another_edition, False),
+    ("second-daemon", second_daemon, False),
+    ("mark-link", _link_fault("mark-link", ".mark"), False),
+    ("world-tmp-link", _link_fault("world-tmp-link", ".world.json.tmp"), False),
+    ("lock-link", _link_fault("lock-link", ".lock"), False),
     ("deleted-at-runtime", deleted_at_runtime, False),
     ("disk-full", disk_full, False),
     ("read-only-at-runtime", read_only_at_runtime, False),
+    ("full-after-stop", full_after_stop, False),
 )
 
 
-def run(trials: int, seed: int) -> list[Outcome]:
+def run(trials: int, seed: int, only: set[str] | None = None) -> list[Outcome]:
     import logging
 
     logging.getLogger("firmware").setLevel(logging.CRITICAL)
     outcomes = []
     for name, fault, repeated in FAULTS:
+        if only is not None and name not in only:
+            continue
         for trial in range(trials if repeated else 1):
             rng = random.Random(f"{seed}:{name}:{trial}")
             with workdir(name) as tmp:
@@ -447,11 +604,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--only", metavar="FAULT,...", help="run only these faults")
     args = parser.parse_args(argv)
     trials = args.trials if args.trials is not None else 1 if args.quick else 3
     if trials < 1:
         parser.error("--trials must be at least 1")
-    outcomes = run(trials, args.seed)
+    only = set(args.only.split(",")) if args.only else None
+    if only is not None and only - {name for name, _, _ in FAULTS}:
+        parser.error(f"--only: unknown fault(s) {', '.join(sorted(only - {n for n, _, _ in FAULTS}))}")
+    outcomes = run(trials, args.seed, only)
     line = summary(outcomes)
     if args.json:
         print(json.dumps({"summary": line, "faults": [asdict(o) for o in outcomes]}))

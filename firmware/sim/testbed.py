@@ -44,10 +44,11 @@ class SimTable:
                  wrap_hardware: Callable[[Any], Any] | None = None,
                  factory: Any = None, forget_uno: float = 0.05,
                  options: Mapping[str, Any] | None = None, language: str = "en",
-                 speaker: Speaker | None = None) -> None:
+                 speaker: Speaker | None = None, world_path: str | Path | None = None) -> None:
         """`language`: the `[table] language`; `speaker`: turns `[voice] enabled` on and
         speaks through it (a recorder, or an `Espeak` that cannot work here). The daemon's
-        loop runs on the world's virtual clock (`pass_time`)."""
+        loop runs on the world's virtual clock (`pass_time`). `world_path`: the world's
+        file elsewhere than beside the journal (a journal on a full disk, the world not)."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.journal_path = self.directory / "journal.db"
@@ -60,7 +61,8 @@ class SimTable:
                               voice=replace(self.config.voice, enabled=speaker is not None))
         self.world = World(variant, players, seed, launcher=self.config.hardware["launcher"],
                            panel=self.config.hardware["seats"], fast=True,
-                           path=self.journal_path.with_name("journal.db.world.json"),
+                           path=world_path or self.journal_path.with_name(
+                               "journal.db.world.json"),
                            factory=factory)
         self.events: list[Mapping[str, Any]] = []
         self.controller: Controller | None = None

@@ -22,7 +22,7 @@ def at_round_end(st) -> bool:
 
 
 def journal(directory):
-    with Journal.open(directory / "journal.db") as j:
+    with Journal.open(directory / "journal.db", readonly=True) as j:  # beside the daemon
         return [(e.kind, e.payload) for e in j.entries()]
 
 

@@ -125,6 +125,11 @@ class Journal(ClosedOnExit):
         except UnsafeFile as exc:
             lock.close()
             raise JournalRefused(f"cannot use the journal {path}: {exc}") from None
+        except OSError as exc:  # the identity could not be made (a full disk)
+            lock.close()
+            made = exc.filename or "the table's identity"
+            raise refused_write(path, write_cause(exc), f"making {made}: {exc.strerror}") \
+                from None
 
         def check(journal: Journal) -> Tail:
             journal._lock, journal._owner = lock, owner

@@ -70,9 +70,13 @@ def run_recover(args: argparse.Namespace) -> int:
 
 
 def run_accept(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
     from firmware.errors import JournalError, UsageError
     from firmware.journal import Journal, refusal
 
+    if not Path(args.file).is_file():  # accepting never makes a new journal
+        raise UsageError(f"no journal at {args.file}")
     accepted: list[str] = []
     try:
         Journal.open(args.file, accepted=accepted).close()

@@ -20,6 +20,7 @@ the seat since that ejection started — never a guess from the journal.
 from __future__ import annotations
 
 import json
+import logging
 import random
 import threading
 from collections import Counter
@@ -46,6 +47,7 @@ from uno_core import format_card, get_edition
 from uno_core.cards import TOWERS
 
 VERSION = 1
+log = logging.getLogger(__name__)
 
 
 # the [tray] options a twin takes over from the user's config (the rest names real ports)
@@ -94,6 +96,7 @@ class World:
         self._lock: threading.RLock = self.launcher_sim.lock
         self._cursor = 0
         self._batch = 0  # inside `change()`: one save at its end
+        self._save_failed = False  # the last save met a full disk (warned once)
         self.hands: list[list[str]] = [[] for _ in range(seats)]
         self.discard: list[str] = []
         self.aside: list[str] = []
@@ -193,6 +196,13 @@ class World:
                 replace_file(self.path, text.encode())
             except UnsafeFile as exc:
                 raise WorldError(str(exc)) from None
+            except OSError as exc:  # a full disk: the table pauses on its journal meanwhile
+                if not self._save_failed:
+                    log.warning("the twin cannot save its world to %s: %s (it tries again at "
+                                "every change)", self.path, exc)
+                self._save_failed = True
+            else:
+                self._save_failed = False
 
     def _read(self) -> dict[str, Any] | None:
         """The saved world (no-follow: a link or directory at its path is refused)."""

@@ -38,3 +38,23 @@ def test_an_emptied_journal_is_refused_clearly(tmp_path):
     assert (outcome.how, outcome.lost, outcome.crash, outcome.unclear) == \
         ("refused", 0, False, "")
     assert "ends at entry 0 but entry" in outcome.message
+
+
+def test_a_random_mark_is_refused_clearly(tmp_path):
+    outcome = jf.mark_random(tmp_path, random.Random(1))
+    assert (outcome.how, outcome.lost, outcome.crash, outcome.unclear) == \
+        ("refused", 0, False, "")
+    assert "holds no intact record" in outcome.message and "journal accept" in outcome.message
+
+
+def test_a_start_that_wrote_through_a_link_counts_as_a_silent_loss(tmp_path, mocker):
+    target = tmp_path / "precious"
+    target.write_bytes(b"theirs")
+
+    def overwrites(*_args, **_kw):
+        target.write_bytes(b"the mark")
+        return mocker.Mock(returncode=0, stderr="", stdout="")
+
+    mocker.patch.object(jf.subprocess, "run", side_effect=overwrites)
+    outcome = jf.judge_start("mark-link", tmp_path / "j.db", {}, 1, untouched=target)
+    assert outcome.silent_loss and outcome.message == "wrote through a link"

@@ -12,6 +12,12 @@ remembers the last commit: a journal that lost committed entries (a deleted or d
 ``-wal``, a file truncated or replaced) is refused at open instead of replayed as a
 shorter game. A checkpoint at every round end moves the WAL into the database file.
 
+A writer holds ``<journal>.lock`` (`flock`) from open to close: one daemon per
+journal. A started journal whose mark is missing or damaged, another table's journal
+(the identity in the state directory's ``table-id``, stamped into the journal and its
+mark) and one of another edition are refused (`firmware.journal_open`), unless the
+owner accepts them.
+
 Failures to write (disk full, read-only file or directory, I/O errors, the file deleted
 or replaced under the daemon) raise `JournalUnwritable`: the commit was rolled back,
 the journal is intact, and `fault` says why until a commit succeeds again.
@@ -108,7 +114,9 @@ class Journal(ClosedOnExit):
         A writer takes the journal's lock, compares the journal with its mark and its
         owner (`table`: the state directory's identity unless given; `edition`: the
         config's, not checked when None) first and writes nothing to a journal it
-        refuses. `accepted` (a list): `unotable journal accept`, see `accept`.
+        refuses. `accepted` (a list, `unotable journal accept`): a refused mark or
+        another table's journal is taken as it is instead, what was taken noted in the
+        list and in the journal (an ``accepted`` entry), and a new mark written.
         Raises `JournalCorrupt` for a damaged file, `JournalRefused` for a journal that
         lost committed entries, is another's, is in use or cannot be written,
         `JournalError` for anything else. On a full disk an existing journal opens
@@ -144,7 +152,11 @@ class Journal(ClosedOnExit):
             lock.close()
             raise
         if accepted:
-            journal._record_acceptance(accepted)
+            try:
+                journal._record_acceptance(accepted)
+            except JournalError:
+                journal.close()
+                raise
         journal._start_mark()
         if no_room_at_start(journal._open_conn()):
             journal.probe()  # the disk is full: `fault` says so until a commit works

@@ -15,6 +15,15 @@ Faults at start (``unotable demo --fast --journal J``, restarted after the fault
   otherwise sound (bit rot SQLite's own check does not see);
 - ``read-only``: the state directory on a read-only mount (a tmpfs remounted ``ro``;
   without mount rights, the file refused by access(2) is injected);
+- ``mark-and-wal-lost``: the kill, then the ``-wal`` and the ``.mark`` deleted;
+- ``mark-truncated``, ``mark-random``, ``mark-directory``: the mark cut short, filled
+  with random bytes (T trials each), or a directory in its place;
+- ``another-table``: a Power table's journal and mark copied over a classic table's;
+- ``another-edition``: a classic journal started as ``--variant power``;
+- ``second-daemon``: a second demo on the journal of one that runs (refused naming the
+  first's PID; the first plays on to its orderly stop);
+- ``mark-link``, ``lock-link``, ``world-tmp-link``: a symbolic link to another file at
+  the mark, the lock or the twin's ``world.json.tmp`` (the file must keep its bytes);
 
 and while the table runs (the real daemon in this process, `firmware.sim.testbed`):
 
@@ -23,6 +32,9 @@ and while the table runs (the real daemon in this process, `firmware.sim.testbed
   (without mount rights: SQLite's own SQLITE_FULL through ``PRAGMA max_page_count``);
 - ``read-only-at-runtime``: SQLite's own SQLITE_READONLY (``PRAGMA query_only``; a
   mount cannot be made read-only while the daemon holds its files open for writing).
+- ``full-after-stop``: an orderly stop, the 4 MiB tmpfs filled, a start: the table
+  must open paused with ``disk-full`` (507), and go on once the filler is removed
+  (needs mount rights: counted unclear without them).
 
 Counters (over all faults; each fault counts once in at most one of them):
 

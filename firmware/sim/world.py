@@ -109,7 +109,7 @@ class World:
         self.mismatches: list[str] = []
         self.pending: dict[str, Any] | None = None  # a declaration under way
         self.notes: dict[str, Any] = {}  # what players remember (a Wild Draw 4's guilt)
-        saved = self._read()
+        saved = _read_world(self.path) if self.path is not None else None
         if saved is not None:
             self._restore(saved)
         else:
@@ -192,35 +192,7 @@ class World:
             if self._batch:
                 return
             text = json.dumps(self.snapshot(), sort_keys=True)
-            try:
-                replace_file(self.path, text.encode())
-            except UnsafeFile as exc:
-                raise WorldError(str(exc)) from None
-            except OSError as exc:  # a full disk: the table pauses on its journal meanwhile
-                if not self._save_failed:
-                    log.warning("the twin cannot save its world to %s: %s (it tries again at "
-                                "every change)", self.path, exc)
-                self._save_failed = True
-            else:
-                self._save_failed = False
-
-    def _read(self) -> dict[str, Any] | None:
-        """The saved world (no-follow: a link or directory at its path is refused)."""
-        if self.path is None:
-            return None
-        try:
-            raw = read_regular(self.path)
-        except UnsafeFile as exc:
-            raise WorldError(str(exc)) from None
-        if raw is None:
-            return None
-        try:
-            data = json.loads(raw)
-        except ValueError as exc:
-            raise WorldError(f"{self.path} is not the twin's world file: {exc}") from None
-        if not isinstance(data, dict):
-            raise WorldError(f"{self.path} is not the twin's world file")
-        return data
+            self._save_failed = not _write_world(self.path, text, warn=not self._save_failed)
 
     def _restore(self, data: Mapping[str, Any]) -> None:
         if data.get("version") != VERSION or data.get("edition") != self.edition \
@@ -459,3 +431,35 @@ def demo_launcher_config(base: LauncherConfig, seats: int) -> LauncherConfig:
     lo, hi = base.servo_min_angle + 10, base.servo_max_angle - 10
     angles = tuple(lo + (hi - lo) * i / max(1, seats - 1) for i in range(seats))
     return replace(base, seat_angles=angles)
+
+
+def _read_world(path: Path) -> dict[str, Any] | None:
+    """The saved world (no-follow: a link or directory at its path is refused)."""
+    try:
+        raw = read_regular(path)
+    except UnsafeFile as exc:
+        raise WorldError(str(exc)) from None
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise WorldError(f"{path} is not the twin's world file: {exc}") from None
+    if not isinstance(data, dict):
+        raise WorldError(f"{path} is not the twin's world file")
+    return data
+
+
+def _write_world(path: Path, text: str, *, warn: bool) -> bool:
+    """Save the world; False on a full disk (the table pauses on its journal meanwhile,
+    the next change tries again), warned once (`warn`)."""
+    try:
+        replace_file(path, text.encode())
+    except UnsafeFile as exc:
+        raise WorldError(str(exc)) from None
+    except OSError as exc:
+        if warn:
+            log.warning("the twin cannot save its world to %s: %s (it tries again at every "
+                        "change)", path, exc)
+        return False
+    return True

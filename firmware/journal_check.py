@@ -102,8 +102,10 @@ class Report:
         here = read_regular(Path(self.path).parent / TABLE_ID)
         edition = self.edition or "edition not recorded"
         ours = here.decode(errors="replace").strip() if here else "not made yet"
+        other = (": another table's journal, refused by `unotable run` until accepted"
+                 if here and self.table and self.table != ours else "")
         out.append(f"table {self.table or 'not recorded'} ({edition}); its state directory "
-                   f"is table {ours}")
+                   f"is table {ours}{other}")
         out.append(f"last entry {self.last_seq} written at {when(self.last_at)}: an older "
                    "copy restored whole (journal, -wal and mark) looks sound, so compare "
                    "this with when the table last played")

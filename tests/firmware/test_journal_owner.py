@@ -113,14 +113,17 @@ def test_a_journal_deleted_with_a_damaged_mark_beside_it_is_not_started_afresh(p
 
 def test_another_tables_journal_is_refused_naming_both_and_can_be_taken_over(tmp_path,
                                                                            capsys):
-    theirs = filled(tmp_path / "power-table" / "journal.db")
-    ours = filled(tmp_path / "our-table" / "journal.db")
+    theirs = filled(tmp_path / "power-table" / "journal.db", edition="classic")
+    ours = filled(tmp_path / "our-table" / "journal.db", edition="classic")
     their_id = (theirs.parent / TABLE_ID).read_text().strip()
     our_id = (ours.parent / TABLE_ID).read_text().strip()
     for suffix in ("", ".mark"):  # copied whole over ours, mark and all
         shutil.copyfile(f"{theirs}{suffix}", f"{ours}{suffix}")
     line = refusal(ours)
     assert f"belongs to table {their_id}, but this state directory is table {our_id}" in line
+    main(["journal", "check", str(ours)])
+    assert (f"table {their_id} (classic); its state directory is table {our_id}: another "
+            "table's journal") in capsys.readouterr().out
     assert line.endswith(f"unotable journal accept {ours}")
     assert main(["journal", "accept", str(ours)]) == 0
     assert f"it was table {their_id}'s journal" in capsys.readouterr().out

@@ -113,7 +113,7 @@ def test_a_journal_deleted_with_a_damaged_mark_beside_it_is_not_started_afresh(p
 
 def test_another_tables_journal_is_refused_naming_both_and_can_be_taken_over(tmp_path,
                                                                            capsys):
-    theirs = filled(tmp_path / "power-table" / "journal.db", edition="classic")
+    theirs = filled(tmp_path / "their-table" / "journal.db", edition="classic")
     ours = filled(tmp_path / "our-table" / "journal.db", edition="classic")
     their_id = (theirs.parent / TABLE_ID).read_text().strip()
     our_id = (ours.parent / TABLE_ID).read_text().strip()

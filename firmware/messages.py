@@ -230,6 +230,15 @@ MESSAGES: dict[str, dict[str, str]] = {
         "badge.no_action_finish": "no action finish",
         "badge.turn_timer_s": "turn timer {value} s",
         "badge.timer_left": "{seat}: {left} s left",
+        # unotable demo --serve: what the person at the simulated table may not do
+        "demo.bots_turn": "it is {seat}'s turn: the launcher button is yours to press on "
+                          "your own turn",
+        "demo.not_now": "the launcher button is for your own draw or press; the table waits "
+                        "for: {what}",
+        "demo.twin_does": "the simulated table does this itself (counting, turning cards, "
+                          "towers): nothing to enter here",
+        "demo.only_yours": "you play {seat}; the bots play {other}: the page declares only "
+                           "for your own seat",
     },
     "de": {
         "card.number": "{colour} {number}",
@@ -373,6 +382,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "badge.no_action_finish": "kein Aktionskarten-Ende",
         "badge.turn_timer_s": "Zugzeit {value} s",
         "badge.timer_left": "{seat}: noch {left} s",
+        "demo.bots_turn": "{seat} ist dran: den Werfer drückst du, wenn du selbst dran bist",
+        "demo.not_now": "der Werfer-Knopf ist für dein eigenes Ziehen oder Drücken; der Tisch "
+                        "wartet auf: {what}",
+        "demo.twin_does": "das erledigt der simulierte Tisch selbst (zählen, Karten aufdecken, "
+                          "Türme): hier ist nichts einzugeben",
+        "demo.only_yours": "du spielst {seat}, die Bots spielen {other}: die Seite sagt nur "
+                           "für deinen eigenen Platz an",
     },
 }
 

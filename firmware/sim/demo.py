@@ -36,7 +36,7 @@ from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load
 from firmware.controller.table import Controller
 from firmware.daemon import Daemon, Services
 from firmware.errors import LoopStopped
-from firmware.sim.players import TablePlayers
+from firmware.sim.players import TablePlayers, match_step
 from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
 from uno_core import (
     EDITIONS,
@@ -195,7 +195,7 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
 
     def make_table(services: Services) -> Any:
         controller = Controller(
-            services, world.hardware(), rng_for=lambda step: rng(seed, step),
+            services, world.hardware(), rng_for=lambda step: rng(seed, match_step(services.journal.match, step)),
             first_match={"edition": variant, "seats": players, "options": dict(options or {}),
                          "seed": seed, "names": run.names})
         seated = seat(world, controller, services.loop, seed=seed, rounds=rounds, pace=pace,

@@ -56,6 +56,14 @@ class _Barrier:
     """Queued behind every event posted before it: awaiting it means they were handled."""
 
 
+def match_step(match: Any, step: object) -> object:
+    """A step as the simulated table's random choices key it: the first match's by itself
+    (the games seeds have always played), a later one's with its match id, so that "Start
+    new match" with the same seed deals another game (and still the same after a restart)."""
+    mid = getattr(match, "id", None)
+    return step if mid in (None, 1) else f"m{mid}:{step}"
+
+
 def private_view(state: U.State, seat: int, hand: list[str], drawn: list[str]) -> U.State:
     """What `seat` knows: the public table-mode state plus its own cards."""
     view = state.clone()
@@ -239,6 +247,9 @@ class TablePlayers:
     def _step(self) -> int:
         return int(self.ctl.step)
 
+    def _key(self, step: int) -> object:
+        return match_step(getattr(self.ctl, "match", None), step)
+
     # ------------------------------------------------------------------ the loop
     def finished(self) -> bool:
         s = self.ctl.state
@@ -280,7 +291,7 @@ class TablePlayers:
         timer = st.get("turn_timer")
         if not timer or timer["seat"] in self.human_seats:
             return False
-        if rng(self.seed, "bot", timer["seat"], st["step"], "doze").random() >= DOZE_CHANCE:
+        if rng(self.seed, "bot", timer["seat"], self._key(st["step"]), "doze").random() >= DOZE_CHANCE:
             return False
         key = [timer["step"], timer["seat"]]
         while self.ctl.step == st["step"] and self.ctl.turn_timer.get_status()["timed_out"] != key:
@@ -316,6 +327,8 @@ class TablePlayers:
             else:
                 result = await self._http.post(url, request)
         except Rejected as exc:
+            if self.excused(exc):
+                return None
             self.refusals += 1
             self.world._disagree(f"step {self._step()}: the table refused {request}: {exc.reason}")
             if self.out is not None:
@@ -323,6 +336,10 @@ class TablePlayers:
             return None
         self.kill_hook.answered(request)
         return result
+
+    def excused(self, _exc: Rejected) -> bool:
+        """Whether a refusal is no disagreement (a person changed the table meanwhile)."""
+        return False
 
     async def close(self) -> None:
         await self._http.close()
@@ -351,7 +368,7 @@ class TablePlayers:
         elif kind == Wait.DEALER_CARDS:
             # every seat's card, drawn at once: a restart after some were answered finds
             # the same cards for the seats still missing
-            picks = rng(self.seed, "dealer", step).sample(deck_of(world.edition), world.n)
+            picks = rng(self.seed, "dealer", self._key(step)).sample(deck_of(world.edition), world.n)
             for seat in w["missing"]:
                 await self._submit(api.Reveal(picks[seat], seat))
         elif kind == Wait.ROUND_OVER:
@@ -361,9 +378,9 @@ class TablePlayers:
                 await self._submit(api.NextRound())
         elif kind == Wait.SHUFFLE:
             if w["round_start"]:
-                world.gather_and_load(step)
+                world.gather_and_load(self._key(step))  # type: ignore[arg-type]
             else:
-                world.reload_from_discard(step)
+                world.reload_from_discard(self._key(step))  # type: ignore[arg-type]
             await self._submit(api.Admin("resume", {}))
         elif kind == Wait.REVEAL:
             await self._reveal(step)
@@ -402,7 +419,7 @@ class TablePlayers:
         world.set_pending(None)
 
     def _bot(self, seat: int, step: int, what: str) -> HeuristicBot:
-        return HeuristicBot(rng(self.seed, "bot", seat, step, what), forget_uno=self.forget_uno)
+        return HeuristicBot(rng(self.seed, "bot", seat, self._key(step), what), forget_uno=self.forget_uno)
 
     def _view(self, seat: int) -> U.State:
         world = self.world
@@ -438,7 +455,7 @@ class TablePlayers:
                 continue
             view = self._view(seat)
             jumps = [a for a in U.legal_actions(view) if isinstance(a, U.Play) and a.seat == seat]
-            if jumps and rng(self.seed, "bot", seat, step, "jump").random() < JUMP_IN_CHANCE:
+            if jumps and rng(self.seed, "bot", seat, self._key(step), "jump").random() < JUMP_IN_CHANCE:
                 if self.out is not None:
                     self.out.write(f"  >>  {self.names[seat]} jumps in with {st['top']}\n")
                 await self._play(seat, step, self._bot(seat, step, "jump").act(view, jumps))

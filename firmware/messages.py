@@ -10,10 +10,12 @@ has the table of German names with the seed each comes from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 
 from firmware.field_words import FIELD_WORDS
+from firmware.option_words import OPTION_WORDS
 from firmware.page_words import PAGE
 from firmware.rule_words import RULE_WORDS, say_rule
 from uno_core.cards import (
@@ -76,7 +78,10 @@ EDITION_KINDS_DE: dict[str, dict[str, str]] = {
     # 003 „Die Karte +2 oder „zweimal drücken"", „Die Karte „Alles ablegen"", „Joker"-Karte
     "extreme": {HIT2: "Zweimal drücken", DISCARD_ALL: "Alles ablegen", WILD: "Joker"},
 }
-KINDS: dict[str, Mapping[str, str]] = {"en": KIND_NAMES, "de": KINDS_DE}
+# English: uno_core's names, but the Extreme wild in English words (its name is the
+# German sheet's, 003 „Extremer Zug")
+KINDS_EN: dict[str, str] = {**KIND_NAMES, WILD_EXTREME: "Wild Extreme Move"}
+KINDS: dict[str, Mapping[str, str]] = {"en": KINDS_EN, "de": KINDS_DE}
 EDITION_KINDS: dict[str, Mapping[str, Mapping[str, str]]] = {"en": {}, "de": EDITION_KINDS_DE}
 
 # A colour as a word of its own ("chooses red") and in front of a card ("a red 7");
@@ -89,6 +94,18 @@ CARD_COLOURS: dict[str, Mapping[str, str]] = {
     "en": COLOUR_NAMES,
     "de": {"R": "rote", "G": "grüne", "B": "blaue", "Y": "gelbe"},
 }
+# A colour's letter on a card's corner and on the colour buttons, beside its shape: the
+# German letters are not the English ones (G would be Grün and Gelb, Y nothing)
+COLOUR_LETTERS: dict[str, Mapping[str, str]] = {
+    "en": {"R": "R", "G": "G", "B": "B", "Y": "Y"},
+    "de": {"R": "Ro", "G": "Gr", "B": "Bl", "Y": "Ge"},
+}
+# The names the table gives seats nobody named (`[table] names`, the demo's bots), said in
+# the language of the screen or the voice
+DEFAULT_NAMES: dict[str, Mapping[str, str]] = {
+    "en": {},
+    "de": {"North": "Nord", "East": "Ost", "South": "Süd", "West": "West"},
+}
 # Towers as said aloud (000: „U, N, O und ! (Ausrufezeichen)"); letters say themselves.
 TOWER_WORDS: dict[str, Mapping[str, str]] = {
     "en": {"!": "exclamation mark"},
@@ -98,7 +115,7 @@ TOWER_WORDS: dict[str, Mapping[str, str]] = {
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "card.number": "{colour} {number}",
-        "card.symbol": "{colour} {number} with {tower}",
+        "card.symbol": "{colour} {number} with tower {tower}",
         "card.coloured": "{colour} {kind}",
         "seat.fallback": "seat {number}",
         "neutral": "the middle",
@@ -242,21 +259,21 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "de": {
         "card.number": "{colour} {number}",
-        "card.symbol": "{colour} {number} mit {tower}",
+        "card.symbol": "{colour} {number} mit Turm {tower}",
         "card.coloured": "{colour} {kind}",
         "seat.fallback": "Platz {number}",
         "neutral": "die Mitte",
         "and": "{first} und {second}",
         "turn": "{seat} ist dran.",
-        "card_played": "{seat} legt {card}.",
+        "card_played": "{seat} legt eine {card}.",  # every card is a „Karte": KINDS_DE
         "colour_chosen": "{seat} wünscht sich {colour}.",  # 002 „sich die gelbe Farbe wünschen"
-        "first_card": "Die erste Karte ist {card}.",
+        "first_card": "Die erste Karte ist eine {card}.",
         "dealer": "{seat} ist Kartengeber.",  # 000 „ist der Kartengeber"
         "deal": "Jeder bekommt {count} Karten.",
         "draw.one": "{seat} nimmt eine Karte.",
         "draw.many": "{seat} nimmt {count} Karten.",
         "press.one": "{seat}, drück einmal den Werfer.",  # 001 „den Werfer aktivieren"
-        "press.many": "{seat}, drück {count} mal den Werfer.",
+        "press.many": "{seat}, drück {count}-mal den Werfer.",
         "press.until": "{seat}, drück den Werfer, bis Karten kommen.",
         "press.everyone": "Alle drücken einmal den Werfer.",
         "ejected.none": "Keine Karte für {seat}.",
@@ -264,7 +281,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ejected.many": "{count} Karten für {seat}.",
         "skipped": "{seat} muss aussetzen.",
         "direction": "Die Spielrichtung ändert sich.",  # 002 „Dann ändert sich die Spielrichtung"
-        "protected": "Turm {tower} schützt {seat} vor {card}.",  # 000 „gegen … geschützt"
+        "protected": "Turm {tower} schützt {seat} vor der {card}.",  # 000 „gegen … geschützt"
         "tower.to_seat": "Turm {tower} geht an {seat}.",
         "tower.to_neutral": "Turm {tower} kommt zurück in die Mitte.",
         "uno.called": "{seat} ruft Uno!",  # 000 „„UNO!" rufen"
@@ -272,7 +289,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uno.forgot": "{seat} hat Uno vergessen.",
         "challenge.guilty": "Herausforderung: {player} ist schuldig.",  # 000 „Ist er schuldig"
         "challenge.innocent": "Herausforderung: {player} ist unschuldig, {challenger} zahlt.",
-        "hands_traded": "{seat} tauscht die Hände mit {other}.",
+        "hands_traded": "{seat} tauscht die Karten mit {other}.",
         "hands_passed": "Alle geben ihre Karten an den nächsten Spieler weiter.",
         "round.winner_takes": "{seat} gewinnt die Runde und bekommt {points} Punkte, "
                               "insgesamt {total}.",
@@ -296,7 +313,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "wait.ejecting_for": "der Werfer wirft Karten für {seat} aus",
         "wait.aiming": "der Werfer dreht sich zu {seat}",
         "wait.press_until": "{seat}: den Werfer drücken, bis Karten kommen",
-        "wait.press": "{seat}: den Werfer noch {count} mal drücken",
+        "wait.press": "{seat}: den Werfer noch {count}-mal drücken",
         "wait.decide": "{seat}: {what}",
         "wait.what.turn": "du bist dran",
         "wait.what.play-drawn": "die gezogene Karte legen oder behalten",
@@ -396,6 +413,7 @@ for _lang in LANGUAGES:  # the screen's words, the engine's refusals, bad fields
     MESSAGES[_lang].update(PAGE[_lang])
     MESSAGES[_lang].update(RULE_WORDS[_lang])
     MESSAGES[_lang].update(FIELD_WORDS[_lang])
+    MESSAGES[_lang].update(OPTION_WORDS[_lang])
 
 
 def check_language(lang: str) -> str:
@@ -431,7 +449,7 @@ def seat_name(seat: int, names: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> 
     """How every message of the table names a seat (engine seat `seat`, 0-based): by its
     name, else "seat N" numbered from 1, as the screen numbers seats."""
     if 0 <= seat < len(names) and names[seat]:
-        return names[seat]
+        return DEFAULT_NAMES[check_language(lang)].get(names[seat], names[seat])
     return text(lang, "seat.fallback", number=seat + 1)
 
 
@@ -467,7 +485,8 @@ def screen_catalog(lang: str, table_language: str = DEFAULT_LANGUAGE) -> dict[st
              for name, ed in EDITIONS.items()}
     return {"language": lang, "table_language": table_language, "languages": list(LANGUAGES),
             "messages": dict(MESSAGES[lang]), "cards": cards, "kinds": kinds,
-            "colours": dict(COLOURS[lang])}
+            "colours": dict(COLOURS[lang]), "colour_letters": dict(COLOUR_LETTERS[lang]),
+            "default_names": dict(DEFAULT_NAMES[lang])}
 
 
 def kind_name(kind: str, lang: str, edition: str | None = None) -> str:
@@ -484,9 +503,20 @@ def tower_name(tower: str, lang: str) -> str:
     return TOWER_WORDS[check_language(lang)].get(tower, tower)
 
 
+def kind_noun(kind: str, lang: str, edition: str | None = None) -> str:
+    """A card kind as a noun a sentence can put an article before: in German a „Karte"
+    (feminine: "eine rote Aussetzen-Karte", nominative and accusative alike), its name
+    of several words coupled with hyphens as German writes such compounds (000
+    „Zieh-4"-Farbenwahlkarten, 003 „Joker"-Karte); in English the name itself."""
+    name = kind_name(kind, lang, edition)
+    if lang != "de":
+        return name
+    return re.sub(r"\s*\+\s*|\s+", "-", name) + "-Karte"
+
+
 def card_name(card: Card, lang: str, edition: str | None = None) -> str:
-    """A card as said aloud: "red 7", "rote Zieh 2", "Zieh 4 + Farbenwahl"."""
-    kind = kind_name(card.kind, lang, edition)
+    """A card as said aloud: "red 7", "rote Zieh-2-Karte", "Zieh-4-Farbenwahl-Karte"."""
+    kind = kind_noun(card.kind, lang, edition)
     if card.is_wild:
         return kind
     colour = CARD_COLOURS[lang][card.colour]

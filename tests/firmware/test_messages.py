@@ -45,12 +45,12 @@ def test_an_edition_renames_only_cards_of_its_own_deck(edition):
 
 
 def test_german_card_names_per_edition():
-    assert M.card_name(parse_card("W+4"), "de", "classic") == "Zieh 4 + Farbenwahl"
-    assert M.card_name(parse_card("W+4"), "de", "power") == "Zieh-4-Farbenwahl"
-    assert M.card_name(parse_card("RH2"), "de", "extreme") == "rote Zweimal drücken"
-    assert M.card_name(parse_card("YS"), "de", "classic") == "gelbe Aussetzen"
-    assert M.card_name(parse_card("BR"), "de") == "blaue Retour"
-    assert M.card_name(parse_card("G4O"), "en") == "green 4 with O"
+    assert M.card_name(parse_card("W+4"), "de", "classic") == "Zieh-4-Farbenwahl-Karte"
+    assert M.card_name(parse_card("W+4"), "de", "power") == "Zieh-4-Farbenwahl-Karte"
+    assert M.card_name(parse_card("RH2"), "de", "extreme") == "rote Zweimal-drücken-Karte"
+    assert M.card_name(parse_card("YS"), "de", "classic") == "gelbe Aussetzen-Karte"
+    assert M.card_name(parse_card("BR"), "de") == "blaue Retour-Karte"
+    assert M.card_name(parse_card("G4O"), "en") == "green 4 with tower O"
     assert M.card_name(parse_card("W"), "en", "classic") == "Wild"
 
 

@@ -57,7 +57,7 @@ def test_wild_and_targeted_cards_ask_for_colour_and_target_seat(page, shown):
     page.click('[data-target="2"]')
     confirm(page)
     assert dict(table.requests[-1].choices) == {"color": "green", "target": 2}
-    expect(page.locator("#current-colour")).to_have_text("● G green")
+    expect(page.locator("#current-colour")).to_have_text("● green")
     expect(page.locator("#waiting")).to_have_text("Cy (seat 3): press the launcher 2×")
 
 
@@ -160,7 +160,7 @@ def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, shown):
     table = EngineTable(position("classic", counts=[1, 2, 1], discard="R5", turn=0, mode="table"))
     server = shown(table)
     server.do(lambda: table.act(Play(0, parse_card("R7"))))
-    expect(page.locator("#waiting")).to_have_text("Seat 2: enter the cards left in your hand")
+    expect(page.locator("#waiting")).to_have_text("Seat 1 went out. Seat 2: enter the cards left in your hand")
     page.click("#enter-hand")
     page.click('[data-tab="W"]')
     page.click('.grid [data-card="W+4"]')
@@ -268,7 +268,7 @@ def test_the_first_card_a_wild_asks_the_first_player_for_the_colour(page, shown)
     shown(table)
     expect(page.locator("#waiting")).to_have_text("Seat 1: choose the first colour")
     page.click('[data-first-colour="G"]')
-    expect(page.locator("#current-colour")).to_have_text("● G green")
+    expect(page.locator("#current-colour")).to_have_text("● green")
     expect(page.locator("#waiting")).to_have_text("Seat 1 to play")
 
 

@@ -147,8 +147,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "challenge.innocent": "Challenge: {player} played fair, {challenger} pays.",
         "hands_traded": "{seat} trades hands with {other}.",
         "hands_passed": "Everyone passes their hand on to the next player.",
-        "round.winner_takes": "{seat} wins the round and scores {points} points, {total} in all.",
-        "round.running_low": "{seat} wins the round. {seat} has {total} points.",
+        "round.winner_takes": "{seat} wins the round: plus {points}, {total} in all.",  # no "1 points"
+        "round.running_low": "{seat} wins the round. {seat}'s total: {total}.",
         "match.one": "{seats} wins the match with {score} points!",
         "match.many": "{seats} win the match with {score} points!",
         # the table's own messages: waits, refusals, stops (firmware/controller/)
@@ -291,9 +291,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "challenge.innocent": "Herausforderung: {player} ist unschuldig, {challenger} zahlt.",
         "hands_traded": "{seat} tauscht die Karten mit {other}.",
         "hands_passed": "Alle geben ihre Karten an den nächsten Spieler weiter.",
-        "round.winner_takes": "{seat} gewinnt die Runde und bekommt {points} Punkte, "
-                              "insgesamt {total}.",
-        "round.running_low": "{seat} gewinnt die Runde. {seat} hat {total} Punkte.",
+        "round.winner_takes": "{seat} gewinnt die Runde: plus {points}, Punktestand {total}.",
+        "round.running_low": "{seat} gewinnt die Runde. Punktestand von {seat}: {total}.",
         "match.one": "{seats} gewinnt das Spiel mit {score} Punkten!",
         "match.many": "{seats} gewinnen das Spiel mit {score} Punkten!",
         "slot.neutral": "den neutralen Platz",

@@ -127,6 +127,14 @@ class Narrator:
     def _slot(self, slot: Any) -> str:
         return slot_name(slot, Words(names=self.names))
 
+    @staticmethod
+    def _does(who: str, verb: str) -> str:
+        """`who` and the verb agreeing: "South plays", but "You play" (the person of
+        `demo --serve`)."""
+        if who != "You":
+            return f"{who} {verb}"
+        return f"{who} {verb[:-2] if verb.endswith(('sses', 'ches')) else verb[:-1]}"
+
     def _describe_action(self, a: Mapping[str, Any], fx: list[Mapping[str, Any]]) -> str | None:
         t = a["type"]
         who = self._name(a.get("seat"))
@@ -142,9 +150,10 @@ class Narrator:
                 extra += f", lays {' '.join(a['laid'])}"
             if a.get("uno"):
                 extra += " — UNO!"
-            text = f"{who} plays {a['card']}{extra}"
+            text = f"{self._does(who, 'plays')} {a['card']}{extra}"
         elif t in ("draw", "press"):
-            text = f"{who} {'draws' if t == 'draw' else 'presses the launcher'}"
+            text = f"{self._does(who, 'draws' if t == 'draw' else 'presses')}" + (
+                "" if t == "draw" else " the launcher")
         elif t == "shuffle":
             text = "cards shuffled into the launcher"
         elif t == "dealer_cards":
@@ -154,23 +163,24 @@ class Narrator:
         elif t == "eject":
             return None
         elif t == "call_uno":
-            text = f"{who} calls UNO"
+            text = f"{self._does(who, 'calls')} UNO"
         elif t == "catch":
-            text = f"{who} catches {self._name(a['target'])}"
+            text = f"{self._does(who, 'catches')} {self._name(a['target'])}"
         elif t == "enter_hand":
-            text = f"{who} shows {' '.join(a['cards']) or 'nothing'}"
+            text = f"{self._does(who, 'shows')} {' '.join(a['cards']) or 'nothing'}"
         elif t == "choose_colour":
-            text = f"{who} chooses {COLOUR_NAMES.get(a['colour'], a['colour'])}"
+            text = f"{self._does(who, 'chooses')} {COLOUR_NAMES.get(a['colour'], a['colour'])}"
         elif t == "accept":
-            text = f"{who} takes the cards without a challenge"
+            text = f"{self._does(who, 'takes')} the cards without a challenge"
         elif t == "challenge":
-            text = f"{who} challenges the Wild Draw 4"
+            text = f"{self._does(who, 'challenges')} the Wild Draw 4"
         elif t == "verdict":
             text = f"{who} saw the hand: {'guilty' if a.get('guilty') else 'not guilty'}"
         elif t == "pass":
-            text = f"{who} passes"
+            text = f"{self._does(who, 'passes')}"
         elif t == "four_tower_discard":
-            text = f"{who} holds all four towers and lays {' '.join(a['laid'])}"
+            text = (f"{self._does(who, 'holds')} all four towers and "
+                    f"{'lay' if who == 'You' else 'lays'} {' '.join(a['laid'])}")
         else:
             text = f"{who}: {t.replace('_', ' ')}"
         notes = []

@@ -143,3 +143,18 @@ def test_serve_plays_the_match_with_the_options_it_is_given(tmp_path, monkeypatc
     assert main(["demo", "--serve", "--fast", "--port", str(port), "--option",
                  "target_score=60", "--option", "seven_zero=true"]) == 0
     assert seen["options"]["target_score"] == 60 and seen["options"]["seven_zero"] is True
+
+
+def test_the_demo_log_says_you_play_and_south_plays():
+    from types import SimpleNamespace
+
+    from firmware.sim.players import Narrator
+
+    log = Narrator(["You", "East", "South"], SimpleNamespace(step=4, state=None), None)
+    said = [log.describe({"kind": "action", "action": action, "effects": []}) for action in (
+        {"type": "play", "seat": 0, "card": "B6"}, {"type": "play", "seat": 2, "card": "B7"},
+        {"type": "press", "seat": 0}, {"type": "catch", "seat": 0, "target": 1},
+        {"type": "pass", "seat": 0}, {"type": "four_tower_discard", "seat": 0, "laid": ["R1"]})]
+    assert said == ["[4] You play B6", "[4] South plays B7", "[4] You press the launcher",
+                    "[4] You catch East", "[4] You pass",
+                    "[4] You hold all four towers and lay R1"]

@@ -254,7 +254,8 @@ function waitingText(s) {
   const w = s.waiting;
   const named = (seat) => (seat === undefined || seat === null ? "" : seatName(s, seat));
   if (w) {
-    const who = named(w.seat) ? `${named(w.seat)}: ` : "";
+    // the person's own wait needs no name before it (their seat is underlined, the board says "Your turn")
+    const who = named(w.seat) && w.seat !== MY_SEAT ? `${named(w.seat)}: ` : "";
     switch (w.kind) {
       case "press":
         return w.until_cards ? t("page.press_until", { who })
@@ -1014,7 +1015,8 @@ function healthSheet() {
 
 $("#open-setup").addEventListener("click", () => {
   const s = ui.state;
-  const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : n));  // not the placeholders
+  // not the placeholders; the demo's compass names in the page's language (Nord, Ost, ...)
+  const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : words.default_names[n] ?? n));
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });

@@ -214,6 +214,9 @@ def test_the_persons_challenge_is_not_clipped_and_not_said_twice(page, served, l
                             ".filter((b) => b.scrollWidth > b.clientWidth + 1)"
                             ".map((b) => b.textContent)")
     assert clipped == []
+    (centre,) = measure(page, "#centre")  # every prompt in view, none scrolled out of #centre
+    for button in measure(page, "#prompts button"):
+        assert centre["y"] <= button["y"] and button["bottom"] <= centre["bottom"] + 1, button
     # "take the cards" once: the bar's launcher button, no second prompt saying it again
     expect(page.locator("#accept")).to_have_count(0)
 

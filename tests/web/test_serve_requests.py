@@ -158,3 +158,10 @@ def test_the_demo_log_says_you_play_and_south_plays():
     assert said == ["[4] You play B6", "[4] South plays B7", "[4] You press the launcher",
                     "[4] You catch East", "[4] You pass",
                     "[4] You hold all four towers and lay R1"]
+
+
+def test_the_english_legend_names_every_card_in_english():
+    from firmware.sim.demo import card_legend
+
+    legend = card_legend("extreme")
+    assert "WX Wild Extreme Move" in legend and "Extremer" not in legend

@@ -89,6 +89,10 @@ def hand_moves(state: U.State, play: U.Play) -> tuple[tuple[int, int] | None, in
     return swap, passed
 
 
+def _cards(count: int) -> str:
+    return "no cards" if count == 0 else "1 card" if count == 1 else f"{count} cards"
+
+
 class Narrator:
     """The players' log: a line for each event worth telling, written to `out`."""
 
@@ -113,10 +117,16 @@ class Narrator:
         if kind == "action":
             return self._describe_action(e["action"], e["effects"])
         if kind == "ejected":
-            job = {"deal": "dealt", "turn": "turned up", "fire": "launcher fired"}[e["job"]]
-            return f"      {job}: {e['counted']} card(s) to {self._name(e['seat'])}"
+            if e["job"] == "fire":  # the eject action that follows says it, with its step
+                return None
+            if e["job"] == "turn" and e["counted"] == 1:
+                return f"      the first card comes out at {self._name(e['seat'])}"
+            job = "dealt" if e["job"] == "deal" else "turned up"
+            return f"      {job}: {_cards(e['counted'])} to {self._name(e['seat'])}"
         if kind == "tower_seen":
             return f"      tray sees tower {e['tower']} at {self._slot(e['slot'])}"
+        if kind == "turn_warning" and e.get("left_s", 0) >= self._timer_s():
+            return None  # a timer shorter than its warning warns as the turn starts: no news
         if kind in ("protected", "alarm", "refused", "turn_warning", "turn_timeout", *STOPS):
             return f"  !   {e.get('message') or e.get('reason')}"
         if kind == "new_match":
@@ -160,8 +170,9 @@ class Narrator:
             text = "dealer cards turned: " + " ".join(a["cards"])
         elif t == "reveal":
             text = f"first card: {a['card']}"
-        elif t == "eject":
-            return None
+        elif t == "eject":  # a launcher press's cards, as the launcher counted them
+            out = next((f for f in fx if f["type"] == "ejected"), {"seat": -1, "count": a["count"]})
+            text = f"the launcher fires {_cards(out['count'])} at {self._name(out['seat'])}"
         elif t == "call_uno":
             text = f"{self._does(who, 'calls')} UNO"
         elif t == "catch":
@@ -208,6 +219,10 @@ class Narrator:
 
     def _step(self) -> int:
         return int(self.ctl.step)
+
+    def _timer_s(self) -> int:
+        s = getattr(self.ctl, "state", None)
+        return int(s.options.turn_timer_s) if s is not None else 0
 
     def _stack(self) -> dict[str, Any] | None:
         """The draw stack pending (stack_draws), as the table publishes it."""

@@ -165,3 +165,26 @@ def test_the_english_legend_names_every_card_in_english():
 
     legend = card_legend("extreme")
     assert "WX Wild Extreme Move" in legend and "Extremer" not in legend
+
+
+def test_the_demo_log_numbers_every_step_counts_cards_and_warns_only_with_news():
+    from types import SimpleNamespace
+
+    from firmware.sim.players import Narrator
+
+    options = SimpleNamespace(turn_timer_s=2, stack_draws="off")
+    log = Narrator(["North", "East"], SimpleNamespace(step=11, state=SimpleNamespace(options=options)),
+                   None)
+    eject = {"kind": "action", "action": {"type": "eject", "count": 0},
+             "effects": [{"type": "ejected", "seat": 1, "count": 0}]}
+    assert log.describe(eject) == "[11] the launcher fires no cards at East"  # no gap [10]->[12]
+    assert log.describe({"kind": "ejected", "job": "fire", "seat": 1, "counted": 0}) is None
+    assert log.describe({"kind": "ejected", "job": "deal", "seat": 0, "counted": 1}) == (
+        "      dealt: 1 card to North")  # not "1 card(s)"
+    assert log.describe({"kind": "ejected", "job": "turn", "seat": 0, "counted": 1}) == (
+        "      the first card comes out at North")
+    warning = {"kind": "turn_warning", "seat": 0, "left_s": 2, "message": "North: 2 seconds left"}
+    assert log.describe(warning) is None  # a 2 s timer warns as every turn starts: no news
+    options.turn_timer_s = 30
+    assert log.describe({**warning, "left_s": 5, "message": "North: 5 seconds left"}) == (
+        "  !   North: 5 seconds left")

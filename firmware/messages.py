@@ -370,7 +370,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "refused.no_reveal": "jetzt wartet keine Karte darauf, aufgedeckt zu werden",
         "refused.no_alarm": "es gibt keinen Alarm aufzuheben",
         # 002 „Sobald ein Spieler seine Hand leert …, endet die Runde"
-        "wait.round_over": "Runde {round} ist vorbei: {seat} hat die Hand geleert; {next}",
+        "wait.round_over": "Runde {round} ist vorbei, keine Karten mehr: {seat}; {next}",
         "wait.next_round_tap": "„Nächste Runde“ antippen",
         "wait.next_round_in": "die nächste Runde beginnt in {seconds} s, oder „Nächste Runde“ "
                               "antippen",

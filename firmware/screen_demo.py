@@ -34,7 +34,7 @@ from uno_core.cards import TRADE_HANDS, WILD_DRAW4
 PERSON_DECISIONS = SEAT_DECISIONS | {Wait.HAND}
 # the waits in which the person's on-screen launcher button stands for their own press
 PERSON_PRESSES = frozenset({Wait.TURN, Wait.PRESS, Wait.CHALLENGE, Wait.PLAY_DRAWN})
-# what the page may ask of the table for everyone: a new match, a pause, the next round
+# the table-wide requests the page may make in the demo (the next round is its own request)
 OPEN_ADMIN = frozenset({"new-match", "pause", "resume"})
 POLL_S = 0.05
 # set while the bots' own request is handled (the loop runs a handler in its caller's

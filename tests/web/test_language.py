@@ -25,7 +25,7 @@ def test_the_page_switches_to_german_and_keeps_it(page, shown):
     page.click("#lang")
     expect(page.locator("#waiting")).to_have_text("Ben (Platz 2) ist dran")
     expect(page.locator("#top")).to_have_attribute("title", "rote Aussetzen-Karte")
-    expect(page.locator("#declare")).to_have_text("Ben hat gelegt:")
+    expect(page.locator("#declare")).to_have_text("Gelegt von Ben:")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     page.reload()  # the choice is this browser's
     expect(page.locator("#waiting")).to_have_text("Ben (Platz 2) ist dran")
@@ -116,7 +116,7 @@ def test_in_german_the_round_end_panel_is_german(page, tmp_path):
         try:
             german(page)
             panel = page.locator("#round-end")
-            expect(panel.locator("h2")).to_have_text(f"Runde 1 ist vorbei: {winner} hat die Hand geleert")
+            expect(panel.locator("h2")).to_have_text(f"Runde 1 ist vorbei, keine Karten mehr: {winner}")
             expect(panel.locator("th")).to_have_text(["", "Karten übrig", "bekommt", "gesamt"])
             expect(panel.locator("#next-round")).to_have_text("Nächste Runde")
             expect(page.locator("#waiting")).to_contain_text(

@@ -26,7 +26,7 @@ def test_a_round_end_shows_who_went_out_the_points_and_totals_until_next_round(p
         # whose row scores their sum (it read "+23" beside a loser's total of 0)
         won = sum(r["points"])
         expect(panel.locator("#round-how")).to_have_text(
-            f"{names[r['winner']]} scores {won}: the points of the cards left in the other hands")
+            f"The cards left in the other hands count for {names[r['winner']]}: +{won}")
         for seat in range(2):
             row = panel.locator(f'tr[data-seat="{seat}"]')
             expect(row.locator(".name")).to_have_text(names[seat])

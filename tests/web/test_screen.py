@@ -69,7 +69,7 @@ def test_discard_all_lists_the_cards_laid_with_it(page, shown):
     page.click('.grid [data-card="R3"]')
     page.click('.grid [data-card="R4"]')
     page.click('.grid [data-card="R9"]')  # a third would leave no card for the Discard All itself
-    expect(page.locator("#error")).to_have_text("Seat 1 does not hold that many cards")
+    expect(page.locator("#error")).to_have_text("Seat 1: not that many cards in hand")
     assert page.locator("[data-laid]").evaluate_all("els => els.map(e => e.dataset.laid)") == ["R3", "R4"]
     page.click('[data-laid="R4"]')  # tapped by mistake: tap it again to take it back
     confirm(page)
@@ -168,7 +168,7 @@ def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, shown):
     page.click('[data-tab="G"]')
     page.click('.grid [data-card="G9"]')
     page.click('.grid [data-card="G8"]')  # one too many
-    expect(page.locator("#error")).to_have_text("Seat 2 holds 2 cards")
+    expect(page.locator("#error")).to_have_text("Seat 2: 2 cards in hand")
     page.click('[data-entered="G9"]')  # tap an entered card to take it back
     page.click('.grid [data-card="G8"]')
     confirm(page)

@@ -513,7 +513,7 @@ function renderActions(s) {
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
   if (playPhase && seat !== null && (MY_SEAT === null || s.to_act === MY_SEAT)) {
     // tap the colour, tap the card, confirm: three taps for a number card
-    buttons.push(h("span", { class: "declare-label", id: "declare" }, t("page.declared", { seat: shortName(s, seat) })),
+    buttons.push(h("span", { class: "declare-label", id: "declare" }, MY_SEAT === seat ? t("page.declared_yours") : t("page.declared", { seat: shortName(s, seat) })),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
         disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? t("page.wild") : colourShort(c))));
   }
@@ -689,7 +689,7 @@ function pickCard(text) {
 
 function playSheet(sh) {
   const s = ui.state;
-  const title = t("page.played", { seat: seatName(s, sh.seat) });
+  const title = sh.seat === MY_SEAT ? t("page.played_yours") : t("page.played", { seat: seatName(s, sh.seat) });
   if (!sh.card) {
     return { title, content: [tabs(sh), grid(sh, pickCard, (c) => matchReason(s, c) !== null)] };
   }

@@ -231,6 +231,7 @@ def test_the_persons_own_buttons_say_your(page, served, looks):
     open_in(page, server, lang, "?seat=1")
     expect(page.locator("#waiting")).to_have_text(MESSAGES[lang]["page.turn_yours"])
     expect(page.locator("#undo")).to_have_text(words(lang, "page.undo_yours", card="R7"))
+    expect(page.locator("#declare")).to_have_text(MESSAGES[lang]["page.declared_yours"])
     names = page.locator(".seat .name")
     expect(names.nth(1)).to_contain_text({"en": "East", "de": "Ost"}[lang])  # the default names
     expect(names.first).to_contain_text(MESSAGES[lang]["page.you"])

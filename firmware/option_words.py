@@ -115,20 +115,20 @@ OPTION_WORDS: dict[str, dict[str, str]] = {
         "option.draw_then_play.help": "wer in seinem Zug zieht, darf die gezogene Karte "
                                       "sofort legen; aus: Ziehen beendet den Zug",
         "option.draw_when_playable": "Ziehen, obwohl man legen könnte",
-        "option.draw_when_playable.help": "man darf ziehen statt eine passende Karte zu "
-                                          "legen; dann darf nur die gezogene gelegt werden",
+        "option.draw_when_playable.help": "statt eine passende Karte zu legen, darf man "
+                                          "ziehen; dann nur die gezogene legen",
         "option.wild_draw4_restricted": "Zieh 4 nur ohne die Farbe",
-        "option.wild_draw4_restricted.help": "nur wer keine Karte der aktuellen Farbe hat; "
-                                             "der Nächste darf sie anzweifeln",
+        "option.wild_draw4_restricted.help": "Zieh 4 darf nur legen, wer keine Karte der "
+                                             "aktuellen Farbe hat; der Nächste darf anzweifeln",
         "option.wild_draw4_points": "Punkte einer Zieh-4-Karte",
         "option.wild_draw4_points.help": "was eine Zieh-4-Karte, die am Rundenende auf der "
                                          "Hand ist, zählt",
         "option.wild_restricted": "Farbenwahl nur ohne die Farbe",
-        "option.wild_restricted.help": "eine einfache Farbenwahl-Karte nur, wer keine Karte "
-                                       "der aktuellen Farbe hat",
+        "option.wild_restricted.help": "eine einfache Farbenwahl-Karte darf nur legen, wer "
+                                       "keine Karte der aktuellen Farbe hat",
         "option.skip_reverse_extra_turn": "Aussetzen und Retour: noch ein Zug",
-        "option.skip_reverse_extra_turn.help": "wann wer Aussetzen oder Retour legt, gleich "
-                                               "noch eine Karte legt",
+        "option.skip_reverse_extra_turn.help": "wann, wer Aussetzen oder Retour legt, gleich "
+                                               "noch eine Karte legen darf",
         "option.skip_reverse_extra_turn.two-player": "zu zweit",
         "option.skip_reverse_extra_turn.always": "immer",
         "option.two_player_reverse_skips": "Retour zu zweit wie Aussetzen",

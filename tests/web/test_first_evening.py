@@ -204,7 +204,8 @@ def test_the_persons_challenge_is_not_clipped_and_not_said_twice(page, served, l
     assert table.state.phase == "challenge" and table.state.to_act == 0
     table.extra = {"screen_hands": {"0": ["R7", "B3", "G2"]},
                    "waiting": {"kind": "challenge", "seat": 0, "message": "You: challenge"}}
-    open_in(page, served(table), lang, "?seat=1")
+    server = served(table)
+    open_in(page, server, lang, "?seat=1")
     expect(page.locator("#challenge")).to_be_visible()
     expect(page.locator("#press-launcher")).to_have_text(MESSAGES[lang]["page.take_by_press"])
     height = SIZES[size]["height"] if size == "screen" else 10_000  # a phone scrolls
@@ -219,6 +220,13 @@ def test_the_persons_challenge_is_not_clipped_and_not_said_twice(page, served, l
         assert centre["y"] <= button["y"] and button["bottom"] <= centre["bottom"] + 1, button
     # "take the cards" once: the bar's launcher button, no second prompt saying it again
     expect(page.locator("#accept")).to_have_count(0)
+    # the table's shared screen: both prompts, whole and in view
+    open_in(page, server, lang)
+    expect(page.locator("#accept")).to_have_text(words(lang, "page.accept", seat=MESSAGES[lang]["page.you"]))
+    (centre,) = measure(page, "#centre")
+    for button in measure(page, "#prompts button"):
+        assert centre["y"] <= button["y"] and button["bottom"] <= centre["bottom"] + 1, button
+        assert button["right"] <= SIZES[size]["width"], button
 
 
 def test_the_persons_own_buttons_say_your(page, served, looks):

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import uno_core as U
-from firmware.messages import MESSAGES, Words, card_name, colour_name, kind_name, tower_name
+from firmware.messages import MESSAGES, Words, card_name, colour_name, kind_noun, tower_name
 from hal.tray import NEUTRAL
 from uno_core.effects import EVERYONE_ONCE, UNTIL_CARDS
 
@@ -118,7 +118,7 @@ def _tower(say: _Say, e: Mapping[str, Any], _scoring: str) -> str:
 def _protected(say: _Say, e: Mapping[str, Any], _scoring: str) -> str:
     kind = U.parse_card(e["card"]).kind  # "protects from Draw 2", whatever its colour
     return say("protected", tower=tower_name(e["tower"], say.lang), seat=say.seat(e["seat"]),
-               card=kind_name(kind, say.lang, say.edition))
+               card=kind_noun(kind, say.lang, say.edition))
 
 
 def _penalty(say: _Say, e: Mapping[str, Any], _scoring: str) -> str:

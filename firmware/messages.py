@@ -10,10 +10,12 @@ has the table of German names with the seed each comes from.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 
 from firmware.field_words import FIELD_WORDS
+from firmware.option_words import OPTION_WORDS
 from firmware.page_words import PAGE
 from firmware.rule_words import RULE_WORDS, say_rule
 from uno_core.cards import (
@@ -76,7 +78,10 @@ EDITION_KINDS_DE: dict[str, dict[str, str]] = {
     # 003 „Die Karte +2 oder „zweimal drücken"", „Die Karte „Alles ablegen"", „Joker"-Karte
     "extreme": {HIT2: "Zweimal drücken", DISCARD_ALL: "Alles ablegen", WILD: "Joker"},
 }
-KINDS: dict[str, Mapping[str, str]] = {"en": KIND_NAMES, "de": KINDS_DE}
+# English: uno_core's names, but the Extreme wild in English words (its name is the
+# German sheet's, 003 „Extremer Zug")
+KINDS_EN: dict[str, str] = {**KIND_NAMES, WILD_EXTREME: "Wild Extreme Move"}
+KINDS: dict[str, Mapping[str, str]] = {"en": KINDS_EN, "de": KINDS_DE}
 EDITION_KINDS: dict[str, Mapping[str, Mapping[str, str]]] = {"en": {}, "de": EDITION_KINDS_DE}
 
 # A colour as a word of its own ("chooses red") and in front of a card ("a red 7");
@@ -89,6 +94,18 @@ CARD_COLOURS: dict[str, Mapping[str, str]] = {
     "en": COLOUR_NAMES,
     "de": {"R": "rote", "G": "grüne", "B": "blaue", "Y": "gelbe"},
 }
+# A colour's letter on a card's corner and on the colour buttons, beside its shape: the
+# German letters are not the English ones (G would be Grün and Gelb, Y nothing)
+COLOUR_LETTERS: dict[str, Mapping[str, str]] = {
+    "en": {"R": "R", "G": "G", "B": "B", "Y": "Y"},
+    "de": {"R": "Ro", "G": "Gr", "B": "Bl", "Y": "Ge"},
+}
+# The names the table gives seats nobody named (`[table] names`, the demo's bots), said in
+# the language of the screen or the voice
+DEFAULT_NAMES: dict[str, Mapping[str, str]] = {
+    "en": {},
+    "de": {"North": "Nord", "East": "Ost", "South": "Süd", "West": "West"},
+}
 # Towers as said aloud (000: „U, N, O und ! (Ausrufezeichen)"); letters say themselves.
 TOWER_WORDS: dict[str, Mapping[str, str]] = {
     "en": {"!": "exclamation mark"},
@@ -98,7 +115,7 @@ TOWER_WORDS: dict[str, Mapping[str, str]] = {
 MESSAGES: dict[str, dict[str, str]] = {
     "en": {
         "card.number": "{colour} {number}",
-        "card.symbol": "{colour} {number} with {tower}",
+        "card.symbol": "{colour} {number} with tower {tower}",
         "card.coloured": "{colour} {kind}",
         "seat.fallback": "seat {number}",
         "neutral": "the middle",
@@ -130,8 +147,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "challenge.innocent": "Challenge: {player} played fair, {challenger} pays.",
         "hands_traded": "{seat} trades hands with {other}.",
         "hands_passed": "Everyone passes their hand on to the next player.",
-        "round.winner_takes": "{seat} wins the round and scores {points} points, {total} in all.",
-        "round.running_low": "{seat} wins the round. {seat} has {total} points.",
+        "round.winner_takes": "{seat} wins the round: plus {points}, {total} in all.",  # no "1 points"
+        "round.running_low": "{seat} wins the round. {seat}'s total: {total}.",
         "match.one": "{seats} wins the match with {score} points!",
         "match.many": "{seats} win the match with {score} points!",
         # the table's own messages: waits, refusals, stops (firmware/controller/)
@@ -230,24 +247,33 @@ MESSAGES: dict[str, dict[str, str]] = {
         "badge.no_action_finish": "no action finish",
         "badge.turn_timer_s": "turn timer {value} s",
         "badge.timer_left": "{seat}: {left} s left",
+        # unotable demo --serve: what the person at the simulated table may not do
+        "demo.bots_turn": "it is {seat}'s turn: the launcher button is yours to press on "
+                          "your own turn",
+        "demo.not_now": "the launcher button is for your own draw or press; the table waits "
+                        "for: {what}",
+        "demo.twin_does": "the simulated table does this itself (counting, turning cards, "
+                          "towers): nothing to enter here",
+        "demo.only_yours": "you play {seat}; the bots play {other}: the page declares only "
+                           "for your own seat",
     },
     "de": {
         "card.number": "{colour} {number}",
-        "card.symbol": "{colour} {number} mit {tower}",
+        "card.symbol": "{colour} {number} mit Turm {tower}",
         "card.coloured": "{colour} {kind}",
         "seat.fallback": "Platz {number}",
         "neutral": "die Mitte",
         "and": "{first} und {second}",
         "turn": "{seat} ist dran.",
-        "card_played": "{seat} legt {card}.",
+        "card_played": "{seat} legt eine {card}.",  # every card is a „Karte": KINDS_DE
         "colour_chosen": "{seat} wünscht sich {colour}.",  # 002 „sich die gelbe Farbe wünschen"
-        "first_card": "Die erste Karte ist {card}.",
+        "first_card": "Die erste Karte ist eine {card}.",
         "dealer": "{seat} ist Kartengeber.",  # 000 „ist der Kartengeber"
         "deal": "Jeder bekommt {count} Karten.",
         "draw.one": "{seat} nimmt eine Karte.",
         "draw.many": "{seat} nimmt {count} Karten.",
         "press.one": "{seat}, drück einmal den Werfer.",  # 001 „den Werfer aktivieren"
-        "press.many": "{seat}, drück {count} mal den Werfer.",
+        "press.many": "{seat}, drück {count}-mal den Werfer.",
         "press.until": "{seat}, drück den Werfer, bis Karten kommen.",
         "press.everyone": "Alle drücken einmal den Werfer.",
         "ejected.none": "Keine Karte für {seat}.",
@@ -255,7 +281,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ejected.many": "{count} Karten für {seat}.",
         "skipped": "{seat} muss aussetzen.",
         "direction": "Die Spielrichtung ändert sich.",  # 002 „Dann ändert sich die Spielrichtung"
-        "protected": "Turm {tower} schützt {seat} vor {card}.",  # 000 „gegen … geschützt"
+        "protected": "Turm {tower} schützt {seat} vor der {card}.",  # 000 „gegen … geschützt"
         "tower.to_seat": "Turm {tower} geht an {seat}.",
         "tower.to_neutral": "Turm {tower} kommt zurück in die Mitte.",
         "uno.called": "{seat} ruft Uno!",  # 000 „„UNO!" rufen"
@@ -263,11 +289,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "uno.forgot": "{seat} hat Uno vergessen.",
         "challenge.guilty": "Herausforderung: {player} ist schuldig.",  # 000 „Ist er schuldig"
         "challenge.innocent": "Herausforderung: {player} ist unschuldig, {challenger} zahlt.",
-        "hands_traded": "{seat} tauscht die Hände mit {other}.",
+        "hands_traded": "{seat} tauscht die Karten mit {other}.",
         "hands_passed": "Alle geben ihre Karten an den nächsten Spieler weiter.",
-        "round.winner_takes": "{seat} gewinnt die Runde und bekommt {points} Punkte, "
-                              "insgesamt {total}.",
-        "round.running_low": "{seat} gewinnt die Runde. {seat} hat {total} Punkte.",
+        "round.winner_takes": "{seat} gewinnt die Runde: plus {points}, Punktestand {total}.",
+        "round.running_low": "{seat} gewinnt die Runde. Punktestand von {seat}: {total}.",
         "match.one": "{seats} gewinnt das Spiel mit {score} Punkten!",
         "match.many": "{seats} gewinnen das Spiel mit {score} Punkten!",
         "slot.neutral": "den neutralen Platz",
@@ -287,7 +312,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "wait.ejecting_for": "der Werfer wirft Karten für {seat} aus",
         "wait.aiming": "der Werfer dreht sich zu {seat}",
         "wait.press_until": "{seat}: den Werfer drücken, bis Karten kommen",
-        "wait.press": "{seat}: den Werfer noch {count} mal drücken",
+        "wait.press": "{seat}: den Werfer noch {count}-mal drücken",
         "wait.decide": "{seat}: {what}",
         "wait.what.turn": "du bist dran",
         "wait.what.play-drawn": "die gezogene Karte legen oder behalten",
@@ -345,7 +370,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "refused.no_reveal": "jetzt wartet keine Karte darauf, aufgedeckt zu werden",
         "refused.no_alarm": "es gibt keinen Alarm aufzuheben",
         # 002 „Sobald ein Spieler seine Hand leert …, endet die Runde"
-        "wait.round_over": "Runde {round} ist vorbei: {seat} hat die Hand geleert; {next}",
+        "wait.round_over": "Runde {round} ist vorbei, keine Karten mehr: {seat}; {next}",
         "wait.next_round_tap": "„Nächste Runde“ antippen",
         "wait.next_round_in": "die nächste Runde beginnt in {seconds} s, oder „Nächste Runde“ "
                               "antippen",
@@ -373,6 +398,13 @@ MESSAGES: dict[str, dict[str, str]] = {
         "badge.no_action_finish": "kein Aktionskarten-Ende",
         "badge.turn_timer_s": "Zugzeit {value} s",
         "badge.timer_left": "{seat}: noch {left} s",
+        "demo.bots_turn": "{seat} ist dran: den Werfer drückst du, wenn du selbst dran bist",
+        "demo.not_now": "der Werfer-Knopf ist für dein eigenes Ziehen oder Drücken; der Tisch "
+                        "wartet auf: {what}",
+        "demo.twin_does": "das erledigt der simulierte Tisch selbst (zählen, Karten aufdecken, "
+                          "Türme): hier ist nichts einzugeben",
+        "demo.only_yours": "du spielst {seat}, die Bots spielen {other}: die Seite sagt nur "
+                           "für deinen eigenen Platz an",
     },
 }
 
@@ -380,6 +412,7 @@ for _lang in LANGUAGES:  # the screen's words, the engine's refusals, bad fields
     MESSAGES[_lang].update(PAGE[_lang])
     MESSAGES[_lang].update(RULE_WORDS[_lang])
     MESSAGES[_lang].update(FIELD_WORDS[_lang])
+    MESSAGES[_lang].update(OPTION_WORDS[_lang])
 
 
 def check_language(lang: str) -> str:
@@ -415,7 +448,7 @@ def seat_name(seat: int, names: Sequence[str], lang: str = DEFAULT_LANGUAGE) -> 
     """How every message of the table names a seat (engine seat `seat`, 0-based): by its
     name, else "seat N" numbered from 1, as the screen numbers seats."""
     if 0 <= seat < len(names) and names[seat]:
-        return names[seat]
+        return DEFAULT_NAMES[check_language(lang)].get(names[seat], names[seat])
     return text(lang, "seat.fallback", number=seat + 1)
 
 
@@ -451,7 +484,8 @@ def screen_catalog(lang: str, table_language: str = DEFAULT_LANGUAGE) -> dict[st
              for name, ed in EDITIONS.items()}
     return {"language": lang, "table_language": table_language, "languages": list(LANGUAGES),
             "messages": dict(MESSAGES[lang]), "cards": cards, "kinds": kinds,
-            "colours": dict(COLOURS[lang])}
+            "colours": dict(COLOURS[lang]), "colour_letters": dict(COLOUR_LETTERS[lang]),
+            "default_names": dict(DEFAULT_NAMES[lang])}
 
 
 def kind_name(kind: str, lang: str, edition: str | None = None) -> str:
@@ -468,9 +502,20 @@ def tower_name(tower: str, lang: str) -> str:
     return TOWER_WORDS[check_language(lang)].get(tower, tower)
 
 
+def kind_noun(kind: str, lang: str, edition: str | None = None) -> str:
+    """A card kind as a noun a sentence can put an article before: in German a „Karte"
+    (feminine: "eine rote Aussetzen-Karte", nominative and accusative alike), its name
+    of several words coupled with hyphens as German writes such compounds (000
+    „Zieh-4"-Farbenwahlkarten, 003 „Joker"-Karte); in English the name itself."""
+    name = kind_name(kind, lang, edition)
+    if lang != "de":
+        return name
+    return re.sub(r"\s*\+\s*|\s+", "-", name) + "-Karte"
+
+
 def card_name(card: Card, lang: str, edition: str | None = None) -> str:
-    """A card as said aloud: "red 7", "rote Zieh 2", "Zieh 4 + Farbenwahl"."""
-    kind = kind_name(card.kind, lang, edition)
+    """A card as said aloud: "red 7", "rote Zieh-2-Karte", "Zieh-4-Farbenwahl-Karte"."""
+    kind = kind_noun(card.kind, lang, edition)
     if card.is_wild:
         return kind
     colour = CARD_COLOURS[lang][card.colour]

@@ -16,6 +16,7 @@ import asyncio
 import tempfile
 from collections import Counter
 from collections.abc import Mapping
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -31,7 +32,14 @@ from uno_core.cards import TRADE_HANDS, WILD_DRAW4
 
 # what the table may wait for from the person (everything else is the bots' or the twin's)
 PERSON_DECISIONS = SEAT_DECISIONS | {Wait.HAND}
+# the waits in which the person's on-screen launcher button stands for their own press
+PERSON_PRESSES = frozenset({Wait.TURN, Wait.PRESS, Wait.CHALLENGE, Wait.PLAY_DRAWN})
+# the table-wide requests the page may make in the demo (the next round is its own request)
+OPEN_ADMIN = frozenset({"new-match", "pause", "resume"})
 POLL_S = 0.05
+# set while the bots' own request is handled (the loop runs a handler in its caller's
+# context): the page's requests are checked, the bots' are theirs to make
+BOTS_ASKING: ContextVar[bool] = ContextVar("bots_asking", default=False)
 
 
 class _Abstain:
@@ -47,14 +55,38 @@ class ScreenPlayers(TablePlayers):
     def __init__(self, *args: Any, person: int, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.person = person
+        self._acting_at: tuple[Any, int, Any] = (None, -1, None)
 
     def _bot(self, seat: int, step: int, what: str) -> Any:
         if seat == self.person:
             return _Abstain()
         return super()._bot(seat, step, what)
 
+    async def _submit(self, request: api.Request) -> dict[str, Any] | None:
+        token = BOTS_ASKING.set(True)
+        try:
+            return await super()._submit(request)
+        finally:
+            BOTS_ASKING.reset(token)
+
+    def finished(self) -> bool:
+        return False  # a match over waits for the person's next one (Start new match)
+
+    def _moment(self) -> tuple[Any, int, Any]:
+        return getattr(self.ctl.match, "id", None), self.ctl.step, self.ctl.admin.paused
+
+    def excused(self, _exc: Rejected) -> bool:
+        # the person paused or started a new match while a bot was about to act
+        return self._moment() != self._acting_at
+
     async def _act(self, st: Mapping[str, Any]) -> None:
+        self._acting_at = (getattr(self.ctl.match, "id", None), st["step"], st["paused"])
+        if self._moment() != self._acting_at:  # the person changed the table during the pace
+            return
         w = st["waiting"]
+        if w["kind"] in (Wait.MATCH_OVER, Wait.NEW_MATCH, Wait.PAUSED):
+            await asyncio.sleep(POLL_S)  # the person's: a new match, or Resume on the page
+            return
         if w.get("seat") == self.person and w["kind"] in PERSON_DECISIONS:
             if not await self._interject(st):  # bots may still catch a forgotten UNO
                 await asyncio.sleep(POLL_S)
@@ -82,14 +114,43 @@ class ScreenTable:
         return self.ctl.health()
 
     def submit(self, request: api.Request) -> dict[str, Any]:
+        """What the page sends: the person's own declarations, a new match, a pause. The
+        bots' seats and the table's chores (counting, turning cards, towers) are the
+        twin's: a request for them is refused, so world and referee keep agreeing."""
+        if not BOTS_ASKING.get():
+            self._check_allowed(request)
         if getattr(request, "seat", None) == self.person:
             self._check_holds(request)
         return self.ctl.submit(request)
 
     def screen_press(self) -> dict[str, Any]:
-        """The person's finger on the simulated launcher button."""
+        """The person's finger on the simulated launcher button: only for their own draw or
+        press (the button is the table's, so in another seat's turn it would draw for it)."""
+        w = self.ctl.waiting()
+        if w.get("seat") != self.person or w["kind"] not in PERSON_PRESSES:
+            raise Rejected(self._not_now(w), status=409)
         self.world.seats_sim.press_launcher()
         return {"pressed": True}
+
+    def _not_now(self, w: Mapping[str, Any]) -> str:
+        seat = w.get("seat")
+        if isinstance(seat, int) and 0 <= seat < self.world.n and seat != self.person:
+            return self.ctl.words("demo.bots_turn", seat=self.ctl.words.seat(seat))
+        return self.ctl.words("demo.not_now", what=w.get("message", w["kind"]))
+
+    def _check_allowed(self, request: api.Request) -> None:
+        words = self.ctl.words
+        if isinstance(request, api.Admin):
+            if request.action not in OPEN_ADMIN:
+                raise Rejected(words("demo.twin_does"), status=403)
+            return
+        if isinstance(request, api.Reveal):
+            raise Rejected(words("demo.twin_does"), status=403)
+        seat = getattr(request, "seat", self.person)
+        if seat != self.person:
+            raise Rejected(words("demo.only_yours", seat=words.seat(self.person),
+                                 other=words.seat(seat) if isinstance(seat, int) else seat),
+                           field="seat", status=403)
 
     def _check_holds(self, request: api.Request) -> None:
         """A person can only lay cards they hold: the twin knows which those are."""

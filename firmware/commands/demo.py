@@ -22,8 +22,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="classic, power, attack, attack-1999 or extreme")
     parser.add_argument("--players", type=int, default=4, help="seats")
     parser.add_argument("--seed", type=int, default=1, help="random seed")
-    parser.add_argument("--rounds", type=int, default=1,
-                        help="stop after this many rounds")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="stop after this many rounds (default: 1; not with --serve, which "
+                        "plays the match to its target score: --option target_score=N)")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a house rule of the match (repeatable), e.g. stack_draws=cross, "
                         "seven_zero=true, turn_timer_s=2 (docs/rules.md)")
@@ -38,10 +39,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--serve", action="store_true",
                         help="take a seat yourself: serve the table's screen and play in the "
                         "browser next to the bots (your cards are shown on the screen)")
-    parser.add_argument("--seat", type=int, default=1,
-                        help="with --serve: your seat, numbered from 1 as on the screen")
-    parser.add_argument("--port", type=int, default=8080,
-                        help="with --serve: the port of the screen on 127.0.0.1")
+    parser.add_argument("--seat", type=int, default=None,
+                        help="with --serve: your seat, numbered from 1 as on the screen "
+                        "(default: 1)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="with --serve: the port of the screen on 127.0.0.1 (default: 8080)")
     parser.set_defaults(func=run)
 
 
@@ -50,6 +52,11 @@ def run(args: argparse.Namespace) -> int:
 
     if args.serve:
         return serve(args)
+    for flag in ("seat", "port"):  # they choose the person's seat and screen: --serve only
+        if getattr(args, flag) is not None:
+            raise UsageError(f"--{flag} {getattr(args, flag)}: only with --serve (take a seat "
+                             f"yourself: unotable demo --serve --{flag} ...)")
+    args.rounds = 1 if args.rounds is None else args.rounds
     from firmware.errors import JournalError
     from firmware.journal import Journal, refusal
     from firmware.sim.demo import (
@@ -117,17 +124,28 @@ def _refuse_taken_port(port: int) -> None:
 def serve(args: argparse.Namespace) -> int:
     from firmware.errors import UsageError
     from firmware.screen_demo import ScreenDemo
-    from firmware.sim.demo import DemoError, PipeOut
+    from firmware.sim.demo import DemoError, PipeOut, check_arguments, parse_options
 
     if args.json or args.journal:
         raise UsageError("--serve shows the match in the browser: no --json or --journal")
+    if args.rounds is not None:
+        raise UsageError(f"--rounds {args.rounds}: --serve plays the match to its target "
+                         "score; choose it with --option target_score=N")
+    args.seat = 1 if args.seat is None else args.seat
+    args.port = 8080 if args.port is None else args.port
+    try:
+        check_arguments(args.variant, args.players, 1)
+        options = parse_options(args.variant, args.option)
+    except DemoError as exc:
+        raise UsageError(str(exc)) from None
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port}: a TCP port 1-65535")
     _refuse_taken_port(args.port)
     log = PipeOut(sys.stdout, lambda: demo.stop())  # `| head`: stop, end quietly
     try:
         demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat - 1,
-                          port=args.port, fast=args.fast, out=log)  # type: ignore[arg-type]
+                          port=args.port, fast=args.fast, out=log,  # type: ignore[arg-type]
+                          options=options)
     except DemoError as exc:
         raise UsageError(str(exc)) from None
     status = demo.run()

@@ -36,7 +36,8 @@ from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load
 from firmware.controller.table import Controller
 from firmware.daemon import Daemon, Services
 from firmware.errors import LoopStopped
-from firmware.sim.players import TablePlayers
+from firmware.messages import kind_name
+from firmware.sim.players import TablePlayers, match_step
 from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
 from uno_core import (
     EDITIONS,
@@ -46,7 +47,7 @@ from uno_core import (
     get_edition,
     make_options,
 )
-from uno_core.cards import COLOUR_NAMES, KIND_NAMES, NUMBER
+from uno_core.cards import COLOUR_NAMES, NUMBER
 from uno_core.options import option_from_text
 
 KILL_AFTER_ENV = "UNOTABLE_DEMO_KILL_AFTER"  # KIND:N, the players' kill hook (bench/crash.py)
@@ -195,7 +196,8 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
 
     def make_table(services: Services) -> Any:
         controller = Controller(
-            services, world.hardware(), rng_for=lambda step: rng(seed, step),
+            services, world.hardware(),
+            rng_for=lambda step: rng(seed, match_step(services.journal.match, step)),
             first_match={"edition": variant, "seats": players, "options": dict(options or {}),
                          "seed": seed, "names": run.names})
         seated = seat(world, controller, services.loop, seed=seed, rounds=rounds, pace=pace,
@@ -300,8 +302,8 @@ def card_legend(variant: str) -> str:
             meaning = f"{COLOUR_NAMES[card.colour]} {card.number}"
             meaning += f" with tower symbol {card.symbol}" if symbol else ""
         else:
-            meaning = KIND_NAMES[kind] if card.is_wild else \
-                f"{COLOUR_NAMES[card.colour]} {KIND_NAMES[kind]}"
+            named = kind_name(kind, "en", variant)  # the catalog's English ("Wild Extreme Move")
+            meaning = named if card.is_wild else f"{COLOUR_NAMES[card.colour]} {named}"
         meanings.append(f"{format_card(card)} {meaning}")
     lines = [f"Card codes: {colours}, then the number or action; W = wild:"]
     for meaning in meanings:  # wrapped between cards, never inside one

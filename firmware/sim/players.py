@@ -56,6 +56,14 @@ class _Barrier:
     """Queued behind every event posted before it: awaiting it means they were handled."""
 
 
+def match_step(match: Any, step: object) -> object:
+    """A step as the simulated table's random choices key it: the first match's by itself
+    (the games seeds have always played), a later one's with its match id, so that "Start
+    new match" with the same seed deals another game (and still the same after a restart)."""
+    mid = getattr(match, "id", None)
+    return step if mid in (None, 1) else f"m{mid}:{step}"
+
+
 def private_view(state: U.State, seat: int, hand: list[str], drawn: list[str]) -> U.State:
     """What `seat` knows: the public table-mode state plus its own cards."""
     view = state.clone()
@@ -79,6 +87,10 @@ def hand_moves(state: U.State, play: U.Play) -> tuple[tuple[int, int] | None, in
     swap = next(((e.seat, e.other) for e in fx if isinstance(e, HandsTraded)), None)
     passed = next((e.direction for e in fx if isinstance(e, HandsPassed)), 0)
     return swap, passed
+
+
+def _cards(count: int) -> str:
+    return "no cards" if count == 0 else "1 card" if count == 1 else f"{count} cards"
 
 
 class Narrator:
@@ -105,10 +117,16 @@ class Narrator:
         if kind == "action":
             return self._describe_action(e["action"], e["effects"])
         if kind == "ejected":
-            job = {"deal": "dealt", "turn": "turned up", "fire": "launcher fired"}[e["job"]]
-            return f"      {job}: {e['counted']} card(s) to {self._name(e['seat'])}"
+            if e["job"] == "fire":  # the eject action that follows says it, with its step
+                return None
+            if e["job"] == "turn" and e["counted"] == 1:
+                return f"      the first card comes out at {self._name(e['seat'])}"
+            job = "dealt" if e["job"] == "deal" else "turned up"
+            return f"      {job}: {_cards(e['counted'])} to {self._name(e['seat'])}"
         if kind == "tower_seen":
             return f"      tray sees tower {e['tower']} at {self._slot(e['slot'])}"
+        if kind == "turn_warning" and e.get("left_s", 0) >= self._timer_s():
+            return None  # a timer shorter than its warning warns as the turn starts: no news
         if kind in ("protected", "alarm", "refused", "turn_warning", "turn_timeout", *STOPS):
             return f"  !   {e.get('message') or e.get('reason')}"
         if kind == "new_match":
@@ -118,6 +136,14 @@ class Narrator:
 
     def _slot(self, slot: Any) -> str:
         return slot_name(slot, Words(names=self.names))
+
+    @staticmethod
+    def _does(who: str, verb: str) -> str:
+        """`who` and the verb agreeing: "South plays", but "You play" (the person of
+        `demo --serve`)."""
+        if who != "You":
+            return f"{who} {verb}"
+        return f"{who} {verb[:-2] if verb.endswith(('sses', 'ches')) else verb[:-1]}"
 
     def _describe_action(self, a: Mapping[str, Any], fx: list[Mapping[str, Any]]) -> str | None:
         t = a["type"]
@@ -134,35 +160,38 @@ class Narrator:
                 extra += f", lays {' '.join(a['laid'])}"
             if a.get("uno"):
                 extra += " — UNO!"
-            text = f"{who} plays {a['card']}{extra}"
+            text = f"{self._does(who, 'plays')} {a['card']}{extra}"
         elif t in ("draw", "press"):
-            text = f"{who} {'draws' if t == 'draw' else 'presses the launcher'}"
+            text = f"{self._does(who, 'draws' if t == 'draw' else 'presses')}" + (
+                "" if t == "draw" else " the launcher")
         elif t == "shuffle":
             text = "cards shuffled into the launcher"
         elif t == "dealer_cards":
             text = "dealer cards turned: " + " ".join(a["cards"])
         elif t == "reveal":
             text = f"first card: {a['card']}"
-        elif t == "eject":
-            return None
+        elif t == "eject":  # a launcher press's cards, as the launcher counted them
+            out = next((f for f in fx if f["type"] == "ejected"), {"seat": -1, "count": a["count"]})
+            text = f"the launcher fires {_cards(out['count'])} at {self._name(out['seat'])}"
         elif t == "call_uno":
-            text = f"{who} calls UNO"
+            text = f"{self._does(who, 'calls')} UNO"
         elif t == "catch":
-            text = f"{who} catches {self._name(a['target'])}"
+            text = f"{self._does(who, 'catches')} {self._name(a['target'])}"
         elif t == "enter_hand":
-            text = f"{who} shows {' '.join(a['cards']) or 'nothing'}"
+            text = f"{self._does(who, 'shows')} {' '.join(a['cards']) or 'nothing'}"
         elif t == "choose_colour":
-            text = f"{who} chooses {COLOUR_NAMES.get(a['colour'], a['colour'])}"
+            text = f"{self._does(who, 'chooses')} {COLOUR_NAMES.get(a['colour'], a['colour'])}"
         elif t == "accept":
-            text = f"{who} takes the cards without a challenge"
+            text = f"{self._does(who, 'takes')} the cards without a challenge"
         elif t == "challenge":
-            text = f"{who} challenges the Wild Draw 4"
+            text = f"{self._does(who, 'challenges')} the Wild Draw 4"
         elif t == "verdict":
             text = f"{who} saw the hand: {'guilty' if a.get('guilty') else 'not guilty'}"
         elif t == "pass":
-            text = f"{who} passes"
+            text = f"{self._does(who, 'passes')}"
         elif t == "four_tower_discard":
-            text = f"{who} holds all four towers and lays {' '.join(a['laid'])}"
+            text = (f"{self._does(who, 'holds')} all four towers and "
+                    f"{'lay' if who == 'You' else 'lays'} {' '.join(a['laid'])}")
         else:
             text = f"{who}: {t.replace('_', ' ')}"
         notes = []
@@ -190,6 +219,10 @@ class Narrator:
 
     def _step(self) -> int:
         return int(self.ctl.step)
+
+    def _timer_s(self) -> int:
+        s = getattr(self.ctl, "state", None)
+        return int(s.options.turn_timer_s) if s is not None else 0
 
     def _stack(self) -> dict[str, Any] | None:
         """The draw stack pending (stack_draws), as the table publishes it."""
@@ -239,6 +272,9 @@ class TablePlayers:
     def _step(self) -> int:
         return int(self.ctl.step)
 
+    def _key(self, step: int) -> object:
+        return match_step(getattr(self.ctl, "match", None), step)
+
     # ------------------------------------------------------------------ the loop
     def finished(self) -> bool:
         s = self.ctl.state
@@ -280,7 +316,7 @@ class TablePlayers:
         timer = st.get("turn_timer")
         if not timer or timer["seat"] in self.human_seats:
             return False
-        if rng(self.seed, "bot", timer["seat"], st["step"], "doze").random() >= DOZE_CHANCE:
+        if rng(self.seed, "bot", timer["seat"], self._key(st["step"]), "doze").random() >= DOZE_CHANCE:
             return False
         key = [timer["step"], timer["seat"]]
         while self.ctl.step == st["step"] and self.ctl.turn_timer.get_status()["timed_out"] != key:
@@ -316,6 +352,8 @@ class TablePlayers:
             else:
                 result = await self._http.post(url, request)
         except Rejected as exc:
+            if self.excused(exc):
+                return None
             self.refusals += 1
             self.world._disagree(f"step {self._step()}: the table refused {request}: {exc.reason}")
             if self.out is not None:
@@ -323,6 +361,10 @@ class TablePlayers:
             return None
         self.kill_hook.answered(request)
         return result
+
+    def excused(self, _exc: Rejected) -> bool:
+        """Whether a refusal is no disagreement (a person changed the table meanwhile)."""
+        return False
 
     async def close(self) -> None:
         await self._http.close()
@@ -351,7 +393,7 @@ class TablePlayers:
         elif kind == Wait.DEALER_CARDS:
             # every seat's card, drawn at once: a restart after some were answered finds
             # the same cards for the seats still missing
-            picks = rng(self.seed, "dealer", step).sample(deck_of(world.edition), world.n)
+            picks = rng(self.seed, "dealer", self._key(step)).sample(deck_of(world.edition), world.n)
             for seat in w["missing"]:
                 await self._submit(api.Reveal(picks[seat], seat))
         elif kind == Wait.ROUND_OVER:
@@ -361,9 +403,9 @@ class TablePlayers:
                 await self._submit(api.NextRound())
         elif kind == Wait.SHUFFLE:
             if w["round_start"]:
-                world.gather_and_load(step)
+                world.gather_and_load(self._key(step))  # type: ignore[arg-type]
             else:
-                world.reload_from_discard(step)
+                world.reload_from_discard(self._key(step))  # type: ignore[arg-type]
             await self._submit(api.Admin("resume", {}))
         elif kind == Wait.REVEAL:
             await self._reveal(step)
@@ -402,7 +444,7 @@ class TablePlayers:
         world.set_pending(None)
 
     def _bot(self, seat: int, step: int, what: str) -> HeuristicBot:
-        return HeuristicBot(rng(self.seed, "bot", seat, step, what), forget_uno=self.forget_uno)
+        return HeuristicBot(rng(self.seed, "bot", seat, self._key(step), what), forget_uno=self.forget_uno)
 
     def _view(self, seat: int) -> U.State:
         world = self.world
@@ -438,7 +480,7 @@ class TablePlayers:
                 continue
             view = self._view(seat)
             jumps = [a for a in U.legal_actions(view) if isinstance(a, U.Play) and a.seat == seat]
-            if jumps and rng(self.seed, "bot", seat, step, "jump").random() < JUMP_IN_CHANCE:
+            if jumps and rng(self.seed, "bot", seat, self._key(step), "jump").random() < JUMP_IN_CHANCE:
                 if self.out is not None:
                     self.out.write(f"  >>  {self.names[seat]} jumps in with {st['top']}\n")
                 await self._play(seat, step, self._bot(seat, step, "jump").act(view, jumps))

@@ -36,7 +36,8 @@ window.unotable = ui; // for people poking at the screen from the browser consol
 // The texts come from the table's catalog (GET /api/messages, firmware/messages.py) in the
 // table's [table] language, or the one this browser switched to (kept in localStorage).
 const LANG_KEY = "unotable-lang";
-const words = { language: null, messages: {}, cards: {}, kinds: {}, colours: {}, languages: ["en", "de"] };
+const words = { language: null, messages: {}, cards: {}, kinds: {}, colours: {}, colour_letters: {}, default_names: {},
+  languages: ["en", "de"] };
 
 /** The catalog's text `key` with its {placeholders} filled from `args`. */
 function t(key, args = {}) {
@@ -54,8 +55,21 @@ function colourWord(letter) {
   return words.colours[letter] ?? COLOUR_NAMES[letter] ?? letter;
 }
 
+/** A colour's letter beside its shape, in the screen's language (German: Ro Gr Bl Ge, as
+ * G and Y would clash with Grün and Gelb). */
+function colourLetter(letter) {
+  return words.colour_letters[letter] ?? letter;
+}
+
+/** A seat's name as the screen says it: the demo's compass names in the screen's language
+ * (Nord, Ost, Süd, West), the person of `demo --serve` as "You" / "Du". */
+function nameWord(name) {
+  if (name === "You") return t("page.you");
+  return words.default_names[name] ?? name;
+}
+
 // rules.js words its reasons with the same catalog
-setWords({ t, card: cardTitle, colour: colourWord,
+setWords({ t, card: cardTitle, colour: colourWord, name: nameWord,
   kind: (code) => words.kinds[ui.state?.edition]?.[code] ?? Object.values(words.kinds).find((k) => code in k)?.[code] ?? code });
 
 async function loadWords(lang = localStorage.getItem(LANG_KEY)) {
@@ -101,13 +115,20 @@ const $ = (sel) => document.querySelector(sel);
 function cardEl(text, attrs = {}, big = false) {
   const c = parseCard(text);
   const colour = c.colour || "W";
-  const letter = c.colour ? `${COLOUR_SHAPES[c.colour]}${c.colour}` : "W";
+  const letter = c.colour ? `${COLOUR_SHAPES[c.colour]}${colourLetter(c.colour)}` : "W";
+  // a power symbol is a tower (♜ and its letter on the tower's colour), never read as a digit
+  const symbol = c.symbol ? h("span", { class: `sym t-${towerClass(c.symbol)}`, "data-symbol": c.symbol }, `♜${c.symbol}`) : "";
   return h("span", { class: `card c-${colour}${big ? " big" : ""}`, title: cardTitle(text), ...attrs },
-    h("span", { class: "face" }, face(c)), h("span", { class: "cl" }, letter));
+    h("span", { class: "face" }, face(c)), symbol, h("span", { class: "cl" }, letter));
 }
 
 function colourLabel(letter) {
-  return `${COLOUR_SHAPES[letter]} ${letter} ${colourWord(letter)}`;
+  return `${COLOUR_SHAPES[letter]} ${colourWord(letter)}`;
+}
+
+/** A colour button's short face: its shape and letter ("▲ R", German "▲ Ro"). */
+function colourShort(letter) {
+  return `${COLOUR_SHAPES[letter]} ${colourLetter(letter)}`;
 }
 
 // ---------------------------------------------------------------- talking to the daemon
@@ -140,11 +161,20 @@ async function send(path, body) {
   return true;
 }
 
+// a refusal stays this long (or until tapped): long enough to read, never in the way for good
+const ERROR_MS = 6000;
+let errorTimer = null;
+
+/** A refusal in words, where it covers nothing: in place of the last event on the board,
+ * or under the open sheet's title (never over the seat rows, the chosen card or the tabs). */
 function showError(text) {
   const el = $("#error");
   el.textContent = text ?? "";
   el.hidden = !text;
+  clearTimeout(errorTimer);
+  if (text) errorTimer = setTimeout(() => showError(null), ERROR_MS);
 }
+$("#error").addEventListener("click", () => showError(null));
 
 let fetching = null;
 let fetchAgain = false;
@@ -224,7 +254,8 @@ function waitingText(s) {
   const w = s.waiting;
   const named = (seat) => (seat === undefined || seat === null ? "" : seatName(s, seat));
   if (w) {
-    const who = named(w.seat) ? `${named(w.seat)}: ` : "";
+    // the person's own wait needs no name before it (their seat is underlined, the board says "Your turn")
+    const who = named(w.seat) && w.seat !== MY_SEAT ? `${named(w.seat)}: ` : "";
     switch (w.kind) {
       case "press":
         return w.until_cards ? t("page.press_until", { who })
@@ -239,14 +270,14 @@ function waitingText(s) {
       case "ejecting": return w.seat === null || w.seat === undefined ? t("page.ejecting") : t("page.ejecting_for", { seat: named(w.seat) });
       case "new-match": return t("page.new_match");
       case "match-over": return t("page.match_over", { winners: (w.winners ?? s.winners ?? []).map(named).join(", ") });
-      case "turn": return t("page.turn", { seat: named(w.seat) });
+      case "turn": return w.seat === MY_SEAT ? t("page.turn_yours") : t("page.turn", { seat: named(w.seat) });
       case "play-drawn": return t(s.options?.draw_until_playable ? "page.draw_until" : "page.play_drawn", { who });
       case "extra-play": return t("page.extra_play", { who });
       case "challenge": return t("page.challenge_or_take", { who });
       case "verdict": return t("page.verdict", { who });
       case "colour": return t("page.first_colour", { who });
       case "four-towers": return t("page.four_towers", { who });
-      case "hand": return t("page.hand", { who });
+      case "hand": return handText(s, who);
       case "round-over": return roundOverText(s, w);
       case "reveal": return t("page.reveal", { who });
       case "dealer-cards": return t("page.dealer_cards", { missing: (w.missing ?? []).map(named).join(", ") });
@@ -267,17 +298,24 @@ function waitingText(s) {
   }
   const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
-    case "play": return t("page.turn", { seat: who });
+    case "play": return s.to_act === MY_SEAT ? t("page.turn_yours") : t("page.turn", { seat: who });
     case "drawn": return t(s.options?.draw_until_playable ? "page.draw_until" : "page.play_drawn", { who: `${who}: ` });
     case "extra": return t("page.extra_play", { who: `${who}: ` });
     case "challenge": return t("page.challenge_or_take", { who: `${who}: ` });
     case "verdict": return t("page.verdict", { who: `${who}: ` });
     case "first_colour": return t("page.first_colour", { who: `${who}: ` });
     case "four_towers": return t("page.four_towers", { who: `${who}: ` });
-    case "hand_entry": return t("page.hand", { who: `${who}: ` });
+    case "hand_entry": return handText(s, `${who}: `);
     case "match_over": return t("page.match_over", { winners: (s.winners ?? []).map(named).join(", ") });
     default: return s.chance ? t("page.chance", { chance: s.chance }) : s.phase ?? "";
   }
+}
+
+/** A round's end before the hands are entered: who went out, then whose cards to enter. */
+function handText(s, who) {
+  const out = (s.hand_counts ?? []).indexOf(0);
+  const enter = t("page.hand", { who });
+  return out >= 0 ? t("page.went_out_enter", { seat: shortName(s, out), enter }) : enter;
 }
 
 function pausedText(reason) {
@@ -289,11 +327,13 @@ const JOURNAL_WORDS = { "disk-full": "page.journal.disk-full", "read-only": "pag
   io: "page.journal.io", lost: "page.journal.lost" };
 
 const ACTION_WORDS = {
-  play: (a, s) => t("page.did.play", { card: cardTitle(a.card) })
-    + (a.colour ? t("page.did.colour", { colour: colourWord(a.colour) }) : "")
-    + (a.target !== undefined ? t("page.did.target", { seat: seatName(s, a.target) }) : "")
-    + (a.towers ? t("page.did.towers", { towers: a.towers.join(" ") }) : "")
-    + (a.laid ? t("page.did.laid", { cards: a.laid.map(cardTitle).join(", ") }) : ""),
+  play: (a, s) => {
+    const extra = (a.colour ? t("page.did.colour", { colour: colourWord(a.colour) }) : "")
+      + (a.target !== undefined ? t("page.did.target", { seat: seatName(s, a.target) }) : "")
+      + (a.laid ? t("page.did.laid", { cards: a.laid.map(cardTitle).join(", ") }) : "");
+    const after = a.towers ? t("page.did.towers", { towers: a.towers.join(" ") }) : "";
+    return t("page.did.play", { card: cardTitle(a.card), extra, after });
+  },
   draw: () => t("page.did.draw"), press: () => t("page.did.press"), pass: () => t("page.did.pass"),
   call_uno: () => t("page.did.call_uno"), catch: (a, s) => t("page.did.catch", { seat: seatName(s, a.target) }),
   challenge: () => t("page.did.challenge"), accept: () => t("page.did.accept"),
@@ -417,7 +457,7 @@ function renderSeats(s) {
     else if (count === 1) uno = h("span", { class: "badge" }, "UNO");
     const turn = seat === s.to_act;
     rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
-      h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] || t("page.seat_unnamed", { number: seat + 1 }),
+      h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] ? nameWord(s.names[seat]) : t("page.seat_unnamed", { number: seat + 1 }),
         s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : ""), uno),
       h("span", { class: "count", title: t("page.cards_in_hand") }, `${count} 🂠`),
       h("span", { class: "towers" }, held.map((tower) => h("span", { class: `tower t-${towerClass(tower)}` }, tower))),
@@ -463,7 +503,7 @@ function actor(s) {
 
 function shortName(s, seat) {
   const name = s.names?.[seat];
-  return name && !/^seat \d+$/i.test(name) ? name : t("page.seat_unnamed", { number: seat + 1 });
+  return name && !/^seat \d+$/i.test(name) ? nameWord(name) : t("page.seat_unnamed", { number: seat + 1 });
 }
 
 function renderActions(s) {
@@ -473,9 +513,9 @@ function renderActions(s) {
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
   if (playPhase && seat !== null && (MY_SEAT === null || s.to_act === MY_SEAT)) {
     // tap the colour, tap the card, confirm: three taps for a number card
-    buttons.push(h("span", { class: "declare-label", id: "declare" }, t("page.declared", { seat: shortName(s, seat) })),
+    buttons.push(h("span", { class: "declare-label", id: "declare" }, MY_SEAT === seat ? t("page.declared_yours") : t("page.declared", { seat: shortName(s, seat) })),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
-        disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? t("page.wild") : `${COLOUR_SHAPES[c]} ${c}`)));
+        disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? t("page.wild") : colourShort(c))));
   }
   if (playPhase && seat !== null && s.hand_counts[seat] === 2 && Array.isArray(s.uno_armed)) {
     // the daemon arms the call: UNO is said together with the second-to-last card
@@ -504,7 +544,8 @@ function renderActions(s) {
   const mine = s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act);
   const who = s.to_act >= 0 ? shortName(s, s.to_act) : "";
   const decide = (decision, extra = {}) => send("/api/decide", { seat: s.to_act, decision, ...extra });
-  if (mine && s.phase === "challenge") {
+  const launcherTakes = s.screen_hands && MY_SEAT !== null;  // demo --serve: the bar's button takes them
+  if (mine && s.phase === "challenge" && !launcherTakes) {
     prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, t("page.accept", { seat: who })));
   }
   if (mine && s.phase === "verdict") {
@@ -527,13 +568,14 @@ function renderActions(s) {
   }
   if (mine && s.phase === "hand_entry") {
     buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary", onclick: () => enterHand(s.to_act) },
-      t("page.enter_cards", { seat: seatName(s, s.to_act) })));
+      MY_SEAT === s.to_act ? t("page.enter_your_cards") : t("page.enter_cards", { seat: seatName(s, s.to_act) })));
   }
   prompts.push(...jumpInPrompts(s));
   const u = s.undoable;  // the last declaration, while it may still be taken back
   if (u && (MY_SEAT === null || MY_SEAT === u.seat)) {
     prompts.push(h("button", { id: "undo", type: "button", "data-undo": u.card,
-      onclick: () => send("/api/undo", { seat: u.seat }) }, t("page.undo", { seat: shortName(s, u.seat), card: u.card })));
+      onclick: () => send("/api/undo", { seat: u.seat }) }, MY_SEAT === u.seat ? t("page.undo_yours", { card: u.card })
+      : t("page.undo", { seat: shortName(s, u.seat), card: u.card })));
   }
   const w = s.waiting ?? {};
   const drawsAgain = w.kind === "play-drawn" && s.options?.draw_until_playable;
@@ -586,6 +628,7 @@ function openSheet(sheet) {
 
 function closeSheet() {
   ui.sheet = null;
+  $("#notice").after($("#error"));  // the refusal goes back to its place on the board
   $("#sheet").hidden = true;
   $("#sheet").replaceChildren();
 }
@@ -605,7 +648,7 @@ function renderSheet() {
   el.replaceChildren(
     h("div", { class: "sheet-head" }, h("span", { class: "title" }, body.title),
       h("button", { type: "button", class: "small", id: "close", onclick: closeSheet }, t("page.close"))),
-    ...body.content);
+    $("#error"), ...body.content);
   el.hidden = false;
   el.dataset.kind = sh.kind;
 }
@@ -620,7 +663,7 @@ function tabs(sh) {
   return h("div", { class: "tabs" }, [...COLOURS, "W"].map((c) =>
     h("button", { type: "button", class: `tab c-${c}${sh.tab === c ? " on" : ""}`, "data-tab": c,
       onclick: () => { sh.tab = c; showError(null); renderSheet(); } },
-    c === "W" ? t("page.wild") : `${COLOUR_SHAPES[c]} ${c}`)));
+    c === "W" ? t("page.wild") : colourShort(c))));
 }
 
 function grid(sh, onPick, dim) {
@@ -646,7 +689,7 @@ function pickCard(text) {
 
 function playSheet(sh) {
   const s = ui.state;
-  const title = t("page.played", { seat: seatName(s, sh.seat) });
+  const title = sh.seat === MY_SEAT ? t("page.played_yours") : t("page.played", { seat: seatName(s, sh.seat) });
   if (!sh.card) {
     return { title, content: [tabs(sh), grid(sh, pickCard, (c) => matchReason(s, c) !== null)] };
   }
@@ -786,6 +829,8 @@ function setupSheet(sh) {
     names.push(h("input", { type: "text", maxlength: 24, placeholder: t("page.seat_unnamed", { number: i + 1 }), value: sh.names[i] ?? "",
       "data-name": i, oninput: (e) => { sh.names[i] = e.target.value; } }));
   }
+  // each option: its label and one line saying what it does, in the screen's language
+  // (firmware/option_words.py), visible without hover; each choice in words too
   const opts = Object.entries(ed.options).map(([name, o]) => {
     const value = sh.options[name] ?? o.default;
     const set = (v) => { sh.options[name] = v; };
@@ -794,12 +839,14 @@ function setupSheet(sh) {
       input = h("input", { type: "checkbox", checked: value, "data-option": name, onchange: (e) => set(e.target.checked) });
     } else if (o.choices) {
       input = h("select", { "data-option": name, onchange: (e) => set(e.target.value) },
-        o.choices.map((c) => h("option", { value: c, selected: c === value }, c)));
+        o.choices.map((c) => h("option", { value: c, selected: c === value }, t(`option.${name}.${c}`))));
     } else {
       input = h("input", { type: "number", min: o.minimum, max: o.maximum, value, "data-option": name,
         onchange: (e) => set(Number(e.target.value)) });
     }
-    return h("label", { class: "option", title: o.doc }, h("span", {}, name.replaceAll("_", " ")), input);
+    return h("label", { class: "option", "data-option-row": name },
+      h("span", { class: "what" }, h("span", { class: "label" }, t(`option.${name}`)),
+        h("span", { class: "help" }, t(`option.${name}.help`))), input);
   });
   const start = async () => {
     const options = {};
@@ -817,12 +864,13 @@ function setupSheet(sh) {
       h("div", { class: "setup" },
         h("label", {}, t("page.edition"),
           h("select", { id: "edition-select", onchange: (e) => { sh.edition = e.target.value; sh.options = presetOf(sh); renderSheet(); } },
-            eds.map((e) => h("option", { value: e.name, selected: e.name === ed.name }, e.name)))),
+            eds.map((e) => h("option", { value: e.name, selected: e.name === ed.name }, t(`edition.${e.name}`).split(":")[0])))),
         h("label", {}, t("page.seats_range", { min: ed.players.min, max: ed.players.max }),
           h("input", { id: "seats-input", type: "number", min: ed.players.min, max: ed.players.max, value: sh.seats,
             onchange: (e) => { sh.seats = Number(e.target.value); renderSheet(); } })),
         presetControl(sh, ed),
-        h("p", { class: "hint" }, ed.description)),
+        h("p", { class: "hint", id: "edition-about" }, t(`edition.${ed.name}`))),
+      h("p", { class: "hint", id: "preset-about" }, t(`preset.${sh.preset ?? "seed"}.help`)),
       h("div", { class: "names" }, names),
       h("details", {}, h("summary", {}, t("page.house_rules")), h("div", { class: "options" }, opts)),
       h("div", { class: "confirm-row" },
@@ -845,7 +893,7 @@ function presetControl(sh, ed) {
   const names = Object.keys(ed.presets ?? {});
   return h("label", {}, `${t("page.setup_preset")} `,
     h("select", { id: "preset-select", onchange: (e) => { sh.preset = e.target.value; sh.options = presetOf(sh); renderSheet(); } },
-      names.map((p) => h("option", { value: p, selected: p === (sh.preset ?? "seed") }, p))));
+      names.map((p) => h("option", { value: p, selected: p === (sh.preset ?? "seed") }, t(`preset.${p}`)))));
 }
 
 /** A badge for each house rule in force (an option the catalog words as `badge.<name>`, set
@@ -856,7 +904,8 @@ function ruleBadges(s) {
   for (const [name, value] of Object.entries(s.options ?? {})) {
     const key = `badge.${name}`;
     if (!ed || !(key in words.messages) || value === ed.options[name]?.default) continue;
-    badges.push(h("span", { class: "badge rule", "data-rule": name, title: ed.options[name]?.doc ?? "" }, t(key, { value })));
+    badges.push(h("span", { class: "badge rule", "data-rule": name, title: t(`option.${name}.help`) },
+      t(key, { value: `option.${name}.${value}` in words.messages ? t(`option.${name}.${value}`) : value })));
   }
   const st = s.stack;
   if (st && st.count) {
@@ -966,7 +1015,8 @@ function healthSheet() {
 
 $("#open-setup").addEventListener("click", () => {
   const s = ui.state;
-  const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : n));  // not the placeholders
+  // not the placeholders; the demo's compass names in the page's language (Nord, Ost, ...)
+  const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : words.default_names[n] ?? n));
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
@@ -995,13 +1045,24 @@ function renderEnds(s) {
   else el.replaceChildren();
 }
 
+/** The round's end: who went out, what each hand left gave, what each seat scored, totals. */
 function renderRoundEnd(s, r) {
-  const rows = r.points.map((p, seat) => h("tr", { class: seat === r.winner ? "winner" : "", "data-seat": seat },
-    h("td", { class: "name" }, shortName(s, seat)), h("td", { class: "points" }, `+${p}`),
-    h("td", { class: "total" }, String(r.scores[seat]))));
+  const takes = (s.options?.scoring ?? "winner_takes") === "winner_takes";
+  const won = r.points.reduce((sum, p) => sum + p, 0);
+  const winner = shortName(s, r.winner);
+  const rows = r.points.map((p, seat) => {
+    const out = seat === r.winner;
+    const gave = out ? t("page.end.went_out") : t(takes ? "page.end.gave_to" : "page.end.kept", { points: p, seat: winner });
+    const scored = takes ? (out ? won : 0) : p;
+    return h("tr", { class: out ? "winner" : "", "data-seat": seat },
+      h("td", { class: "name" }, shortName(s, seat)), h("td", { class: "hand" }, gave),
+      h("td", { class: "points" }, scored ? `+${scored}` : "–"), h("td", { class: "total" }, String(r.scores[seat])));
+  });
   return h("div", { class: "panel", id: "round-end" },
     h("h2", {}, roundOverWords(s, r)),
-    h("table", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("page.end.hand")), h("th", {}, t("page.end.total"))), rows),
+    h("p", { class: "how", id: "round-how" }, takes ? t("page.end.takes", { seat: winner, points: won }) : t("page.end.own_cards")),
+    h("table", {}, h("tr", {}, h("th", {}, ""), h("th", {}, t("page.end.hand")), h("th", {}, t("page.end.scored")),
+      h("th", {}, t("page.end.total"))), rows),
     h("button", { type: "button", id: "next-round", class: "primary", onclick: () => send("/api/next-round", {}) },
       t("page.end.next_round")));
 }
@@ -1011,10 +1072,14 @@ function renderMatchEnd(s) {
   const legend = Array.from({ length: s.seats }, (_, seat) => h("span", { class: `key s${seat % 6}` },
     `● ${shortName(s, seat)} ${s.rounds.at(-1).scores[seat]}`));
   return h("div", { class: "panel", id: "match-end" }, h("h2", {}, t("page.end.match_won", { seats: winners })), scoreChart(s),
-    h("div", { class: "legend" }, legend));
+    h("div", { class: "legend" }, legend),
+    h("button", { type: "button", id: "new-match", class: "primary", onclick: () => $("#open-setup").click() },
+      t("page.end.new_match")));
 }
 
-/** A line per seat through its total after each round: one point per round, drawn here. */
+/** A line per seat through its total after each round, from 0 before the first: a line
+ * even after one round. The height runs to the target score (or the highest total above
+ * it), with its line and a few labelled grid lines, so the totals read against the goal. */
 function scoreChart(s) {
   const NS = "http://www.w3.org/2000/svg";
   const svg = (tag, attrs, ...kids) => {
@@ -1024,18 +1089,24 @@ function scoreChart(s) {
     return el;
   };
   const rounds = s.rounds;
-  const W = 600, H = 220, pad = 36;
-  const top = Math.max(1, ...rounds.flatMap((r) => r.scores));
-  const x = (i) => pad + (rounds.length === 1 ? (W - 2 * pad) / 2 : (i * (W - 2 * pad)) / (rounds.length - 1));
-  const y = (v) => H - pad - (v * (H - 2 * pad)) / top;
+  const W = 600, H = 220, left = 48, right = 16, pad = 20, bottom = 28;
+  const target = s.options?.target_score ?? 0;
+  const top = Math.max(1, target, ...rounds.flatMap((r) => r.scores));
+  const x = (i) => left + (i * (W - left - right)) / rounds.length;  // i = 0: before the first round
+  const y = (v) => H - bottom - (v * (H - bottom - pad)) / top;
+  const grid = [];
+  for (const v of [0, Math.round(top / 2), top]) {
+    grid.push(svg("line", { x1: left, y1: y(v), x2: W - right, y2: y(v), class: v === target ? "goal" : "grid" }),
+      svg("text", { x: left - 6, y: y(v) + 5, "text-anchor": "end" }, String(v)));
+  }
   const lines = [];
   for (let seat = 0; seat < s.seats; seat++) {
-    const pts = rounds.map((r, i) => [x(i), y(r.scores[seat])]);
+    const pts = [[x(0), y(0)], ...rounds.map((r, i) => [x(i + 1), y(r.scores[seat])])];
     lines.push(svg("polyline", { class: `line s${seat % 6}`, points: pts.map((p) => p.join(",")).join(" "), fill: "none" }),
-      ...pts.map(([px, py], i) => svg("circle", { class: `point s${seat % 6}`, cx: px, cy: py, r: 6,
-        "data-seat": seat, "data-round": rounds[i].round }, svg("title", {}, `${shortName(s, seat)}: ${rounds[i].scores[seat]}`))));
+      ...rounds.map((r, i) => svg("circle", { class: `point s${seat % 6}`, cx: x(i + 1), cy: y(r.scores[seat]), r: 6,
+        "data-seat": seat, "data-round": r.round }, svg("title", {}, `${shortName(s, seat)}: ${r.scores[seat]}`))));
   }
-  const labels = rounds.map((r, i) => svg("text", { x: x(i), y: H - 8, "text-anchor": "middle" }, String(r.round)));
+  const labels = [0, ...rounds.map((r) => r.round)].map((n, i) => svg("text", { x: x(i), y: H - 6, "text-anchor": "middle" }, String(n)));
   return svg("svg", { id: "score-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("page.end.chart") },
-    svg("line", { x1: pad, y1: H - pad, x2: W - pad, y2: H - pad, class: "axis" }), ...labels, ...lines);
+    ...grid, svg("line", { x1: left, y1: y(0), x2: W - right, y2: y(0), class: "axis" }), ...labels, ...lines);
 }

@@ -15,7 +15,7 @@ export const KIND_NAMES = {
   T2: "Take-2-Towers", H2: "Hit 2", DA: "Discard All", TH: "Trade Hands",
   W: "Wild", "W+4": "Wild Draw 4", WT1: "Wild Take-1-Tower", WH4: "Wild Hit 4",
   WAA: "Wild Attack-Attack", WC: "Wild Customizable", WHF: "Wild Hit Fire",
-  WAH: "Wild All Hit", WX: "Wild Extremer Zug",
+  WAH: "Wild All Hit", WX: "Wild Extreme Move",
 };
 // the action each tower protects against; a symbol card forbids that action on top of it
 const TOWER_PROTECTS = { U: "+1", N: "+2", O: "W+4", "!": "S" };
@@ -40,10 +40,11 @@ export function parseCard(text) {
   throw new Error(`not a card: ${text}`);
 }
 
-/** Short face of a card for a button: "7", "7U", "+2", "Skip". */
+/** Short face of a card for a button: "7", "+2", "⊘" (a power symbol is drawn beside it as
+ * a tower, never as a letter after the digit: "7O" read as 70). */
 export function face(card) {
   const c = typeof card === "string" ? parseCard(card) : card;
-  if (c.kind === "#") return `${c.number}${c.symbol}`;
+  if (c.kind === "#") return String(c.number);
   if (c.kind === "+1" || c.kind === "+2" || c.kind === "W+4") return c.kind.replace("W", "");
   return { S: "⊘", R: "⇄" }[c.kind] ?? c.kind.replace(/^W(?=.)/, "");
 }
@@ -51,7 +52,7 @@ export function face(card) {
 /** "red 7 (U)", "blue Draw 2", "Wild Draw 4": words a person reads. */
 export function cardName(text) {
   const c = parseCard(text);
-  if (c.kind === "#") return `${COLOUR_NAMES[c.colour]} ${c.number}${c.symbol ? ` (${c.symbol})` : ""}`;
+  if (c.kind === "#") return `${COLOUR_NAMES[c.colour]} ${c.number}${c.symbol ? ` with tower ${c.symbol}` : ""}`;
   return c.colour ? `${COLOUR_NAMES[c.colour]} ${KIND_NAMES[c.kind]}` : KIND_NAMES[c.kind];
 }
 
@@ -64,6 +65,7 @@ const say = {
   card: (text) => cardName(text),
   kind: (code) => KIND_NAMES[code],
   colour: (letter) => COLOUR_NAMES[letter] ?? letter,
+  name: (name) => name,
 };
 export function setWords(words) { Object.assign(say, words); }
 
@@ -71,7 +73,7 @@ export function setWords(words) { Object.assign(say, words); }
 export function seatName(state, seat) {
   let name = state?.names?.[seat];
   if (name && /^seat \d+$/i.test(name)) name = "";  // the daemon's placeholder, not a person's name
-  return name ? say.t("page.seat", { name, number: seat + 1 }) : say.t("page.seat_unnamed", { number: seat + 1 });
+  return name ? say.t("page.seat", { name: say.name(name), number: seat + 1 }) : say.t("page.seat_unnamed", { number: seat + 1 });
 }
 
 function effectiveKind(state, card) {

@@ -28,22 +28,22 @@ def test_every_effect_of_the_engine_is_either_spoken_or_left_to_the_screen():
 
 def test_a_play_says_the_card_and_whose_turn_it_is_by_name():
     assert say("turn") == ["North plays red 7.", "East, your turn."]
-    assert say("turn", "de", ("Nord", "Ost", "Süd", "West")) == ["Nord legt rote 7.", "Ost ist dran."]
+    assert say("turn", "de", ("Nord", "Ost", "Süd", "West")) == ["Nord legt eine rote 7.", "Ost ist dran."]
 
 
 def test_cards_owed_say_how_many_and_to_whom():
     assert say("draw two") == ["North plays blue Draw 2.", "East takes 2 cards.",
                                "East is skipped.", "South, your turn."]
-    assert say("presses", "de") == ["West legt grüne Hit 2.",
-                                    "North, drück 2 mal den Werfer."]
+    assert say("presses", "de") == ["West legt eine grüne Hit-2-Karte.",
+                                    "Nord, drück 2-mal den Werfer."]
     assert say("ejected") == ["3 cards for South.", "West, your turn."]
 
 
 def test_protection_tower_capture_uno_and_catch():
     assert say("protection")[1] == "Tower N protects South from Draw 2."
-    assert say("protection", "de")[1] == "Turm N schützt South vor Zieh 2."
+    assert say("protection", "de")[1] == "Turm N schützt Süd vor der Zieh-2-Karte."
     assert say("tower capture")[1] == "Tower exclamation mark goes to South."
-    assert say("tower capture", "de")[0] == "South legt rote 3 mit Ausrufezeichen."
+    assert say("tower capture", "de")[0] == "Süd legt eine rote 3 mit Turm Ausrufezeichen."
     assert say("uno call")[1] == "East calls Uno!"
     assert say("uno catch") == ["West caught East without Uno.", "East takes 2 cards.",
                                 "South, your turn."]
@@ -51,17 +51,17 @@ def test_protection_tower_capture_uno_and_catch():
 
 def test_the_round_winner_is_told_with_the_points_won_and_the_total():
     assert say("round winner") == ["South plays yellow 9.",
-                                   "South wins the round and scores 55 points, 55 in all."]
-    assert say("match winner", "de")[-1] == "South gewinnt das Spiel mit 510 Punkten!"
+                                   "South wins the round: plus 55, 55 in all."]
+    assert say("match winner", "de")[-1] == "Süd gewinnt das Spiel mit 510 Punkten!"
     event, _turn, _ed = SAID["round winner"]
     assert announcements(event, "en", NAMES, scoring="running_low")[-1] == (
-        "South wins the round. South has 55 points.")
+        "South wins the round. South's total: 55.")
 
 
 def test_a_tie_names_every_winner():
     event = action_event(U.EnterHand(0, ()), E.MatchOver((0, 2), (500, 0, 500, 0)))
     assert announcements(event, "en", NAMES) == ["North and South win the match with 500 points!"]
-    assert announcements(event, "de", NAMES) == ["North und South gewinnen das Spiel mit 500 Punkten!"]
+    assert announcements(event, "de", NAMES) == ["Nord und Süd gewinnen das Spiel mit 500 Punkten!"]
 
 
 def test_the_deal_is_one_sentence_and_an_own_press_says_only_what_came():
@@ -80,7 +80,7 @@ def test_everyone_pressing_once_is_said_once():
                          E.ColourChosen(0, "R"),
                          *(E.OwePresses(i, 1, E.EVERYONE_ONCE) for i in range(4)))
     assert announcements(event, "de", NAMES, edition="attack-1999") == [
-        "North legt Wild All Hit.", "North wünscht sich Rot.", "Alle drücken einmal den Werfer."]
+        "Nord legt eine Wild-All-Hit-Karte.", "Nord wünscht sich Rot.", "Alle drücken einmal den Werfer."]
 
 
 def test_a_late_uno_call_does_not_repeat_whose_turn_it_is():

@@ -8,6 +8,7 @@ import json
 import urllib.error
 import urllib.request
 
+from firmware.messages import DEFAULT_NAMES
 from firmware.sim.testbed import SimTable
 
 
@@ -37,10 +38,12 @@ def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
         other = (seat + 1) % 3
         card = table.world.hands[other][0]
         status, body = call(table.url, "/api/play", {"seat": other, "card": card}, lang="de")
-        name = st["names"][other]
+        german = DEFAULT_NAMES["de"]  # the demo's compass names, in the language answered
+        name = german.get(st["names"][other], st["names"][other])
         assert status == 422 and body["reason"].startswith(f"{name} ist nicht am Zug (dran: ")
         _, state = call(table.url, "/api/state", lang="de")
-        assert state["waiting"]["message"] == f"{st['names'][seat]}: du bist dran"
+        mover = german.get(st["names"][seat], st["names"][seat])
+        assert state["waiting"]["message"] == f"{mover}: du bist dran"
         assert table.state()["waiting"]["message"] == f"{st['names'][seat]}: your turn"
 
 

@@ -137,7 +137,7 @@ def test_the_log_tells_ejections_and_actions_by_the_players_names():
     narrator.tell({"kind": "ejected", "job": "deal", "counted": 2, "seat": 1})
     narrator.tell({"kind": "ejecting", "seat": 1, "job": "deal"})  # nothing worth a line
     narrator.tell({"kind": "action", "action": {"type": "call_uno", "seat": 0}, "effects": []})
-    assert out.getvalue() == "      dealt: 2 card(s) to Bob\n[3] Ann calls UNO\n"
+    assert out.getvalue() == "      dealt: 2 cards to Bob\n[3] Ann calls UNO\n"
 
 
 def test_a_log_with_nowhere_to_write_stays_quiet():

@@ -54,7 +54,7 @@ def test_a_running_daemon_speaks_turns_and_the_round_winner(tmp_path, mock_facto
         status = health(table)["voice"]
     assert any(line.endswith(", your turn.") and line.split(",")[0] in table.controller.names
                for line in said)
-    winner_lines = [line for line in said if "wins the round and scores" in line]
+    winner_lines = [line for line in said if "wins the round: plus" in line]
     assert len(winner_lines) == 1 and winner_lines[0].split(" wins")[0] in ("North", "East",
                                                                             "South", "West")
     assert status["enabled"] and status["problem"] is None and status["spoken"] >= len(said) - 1

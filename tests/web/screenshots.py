@@ -77,7 +77,7 @@ def german_shots(page: Any, table: EngineTable, server: Served) -> None:
     page.click("#lang")
     event = {"kind": "action", "action": {"type": "play", "seat": 3, "card": "R5"}, "effects": []}
     server.do(lambda: table.publish(event))  # the last event on the board, as before
-    expect(page.locator("#notice")).to_have_text("Dee (Platz 4) legt rote 5")
+    expect(page.locator("#notice")).to_have_text("Dee (Platz 4): eine rote 5 gelegt")
     page.screenshot(path=OUT / "board-de.png")
     page.click('[data-declare="R"]')
     page.screenshot(path=OUT / "declare-de.png")
@@ -123,7 +123,7 @@ def serve_shot(path: Path) -> None:
                 context = chromium(pw, tempfile.mkdtemp(prefix="unotable-shots-"))
                 page = context.new_page()
                 page.goto(demo.url)
-                expect(page.locator("#waiting")).to_have_text("You (seat 1) to play", timeout=20000)
+                expect(page.locator("#waiting")).to_have_text("Your turn", timeout=20000)
                 page.screenshot(path=path)
                 context.close()
         finally:

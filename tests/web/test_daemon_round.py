@@ -94,8 +94,9 @@ def test_a_whole_round_on_the_daemon_is_declared_through_the_page(page, tmp_path
                 world.seats_sim.press_launcher()
                 presses += 1
             elif w["kind"] == "hand":
+                out = st["names"][st["hand_counts"].index(0)]  # the board says who went out
                 expect(page.locator("#waiting")).to_have_text(
-                    f"{seat_label(st, w['seat'])}: enter the cards left in your hand")
+                    f"{out} went out. {seat_label(st, w['seat'])}: enter the cards left in your hand")
                 enter_hand(page, list(world.hands[w["seat"]]))
                 entered += 1
             elif w["kind"] == "colour":

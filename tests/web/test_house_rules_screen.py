@@ -31,14 +31,15 @@ def test_the_set_up_offers_a_control_per_option_and_starts_with_the_timer_chosen
     table, server = opened(page, served)
     expect(page.locator("#rules")).to_be_empty()  # the seed's rules: no badge
     page.click("#open-setup")
-    expect(page.locator("#preset-select option")).to_have_text(["seed", "mattel", "party"])
+    expect(page.locator("#preset-select option")).to_have_text(["As printed in the rules", "Mattel's official rules", "Party"])
     page.click("details summary")
     timer = page.locator('[data-option="turn_timer_s"]')
     expect(timer).to_have_attribute("type", "number")
     expect(timer).to_have_attribute("max", "600")
-    expect(page.locator('[data-option="timeout_action"] option')).to_have_text(["draw", "pass", "warn"])
+    expect(page.locator('[data-option="timeout_action"] option')).to_have_text(
+        ["the player draws", "the player passes", "only a warning"])
     expect(page.locator('[data-option="jump_in"]')).to_have_attribute("type", "checkbox")
-    expect(page.locator('[data-option="stack_draws"] option')).to_have_text(["off", "same", "cross"])
+    expect(page.locator('[data-option="stack_draws"] option')).to_have_text(["no", "the same kind", "any draw card"])
     timer.fill("30")
     timer.dispatch_event("change")
     page.select_option('[data-option="timeout_action"]', "pass")
@@ -67,7 +68,7 @@ def test_choosing_a_preset_sets_its_rules_in_the_form(page, served):
     assert table.requests[-1].params["preset"] == "party"
     options = table.state.options
     assert (options.stack_draws, options.seven_zero, options.jump_in) == ("cross", True, True)
-    expect(page.locator("#rules .rule")).to_have_text(["stacking: cross", "7-0", "jump-in"])
+    expect(page.locator("#rules .rule")).to_have_text(["stacking: any draw card", "7-0", "jump-in"])
 
 
 def test_the_board_shows_the_stack_pending_and_the_turn_timer_by_seat_name(page, served):
@@ -83,7 +84,7 @@ def test_the_board_shows_the_stack_pending_and_the_turn_timer_by_seat_name(page,
     expect(page.locator("#timer-badge")).to_have_text(re.compile(r"South: [34] s left"))
     expect(page.locator("#timer-badge")).to_have_class("badge warn")
     page.click("#lang")  # the badges are worded in the screen's language
-    expect(page.locator("#stack-badge")).to_have_text("Stapel: 4× drücken offen, South")
+    expect(page.locator("#stack-badge")).to_have_text("Stapel: 4× drücken offen, Süd")  # names in German
 
 
 def test_every_seat_but_the_one_to_act_may_jump_in_with_the_top_cards_twin(page, served):

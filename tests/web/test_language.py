@@ -10,6 +10,7 @@ import urllib.request
 
 from playwright.sync_api import expect
 
+from firmware.messages import DEFAULT_NAMES
 from firmware.sim.testbed import SimTable
 from tests.web.screen import EngineTable
 from uno_core import position
@@ -23,8 +24,8 @@ def test_the_page_switches_to_german_and_keeps_it(page, shown):
     expect(page.locator("#top")).to_have_attribute("title", "red Skip")
     page.click("#lang")
     expect(page.locator("#waiting")).to_have_text("Ben (Platz 2) ist dran")
-    expect(page.locator("#top")).to_have_attribute("title", "rote Aussetzen")
-    expect(page.locator("#declare")).to_have_text("Ben hat gelegt:")
+    expect(page.locator("#top")).to_have_attribute("title", "rote Aussetzen-Karte")
+    expect(page.locator("#declare")).to_have_text("Gelegt von Ben:")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     page.reload()  # the choice is this browser's
     expect(page.locator("#waiting")).to_have_text("Ben (Platz 2) ist dran")
@@ -45,7 +46,7 @@ def test_the_messages_endpoint_names_a_bad_language(served):
     assert body["cards"]["classic"]["W+4"] == "Wild Draw 4"
     with urllib.request.urlopen(server.url + "/api/messages?lang=de", timeout=5) as answer:
         body = json.load(answer)
-    assert body["cards"]["classic"]["W+4"] == "Zieh 4 + Farbenwahl"
+    assert body["cards"]["classic"]["W+4"] == "Zieh-4-Farbenwahl-Karte"
     assert body["messages"]["page.turn"] == "{seat} ist dran"
     try:
         urllib.request.urlopen(server.url + "/api/messages?lang=fr", timeout=5)
@@ -94,7 +95,7 @@ def test_in_german_the_event_line_refusals_and_reasons_are_german(page, served):
         page.click("#close")
         page.click('[data-hand="R7"]')
         page.click("#confirm")
-        expect(page.locator("#notice")).to_have_text("Anna (Platz 1) legt rote 7")
+        expect(page.locator("#notice")).to_have_text("Anna (Platz 1): eine rote 7 gelegt")
         expect(page.locator("#waiting")).to_have_text("Ben (Platz 2) ist dran")
         server.do(lambda: table.publish({"kind": "ejected", "seat": 2, "counted": 2}))
         expect(page.locator("#notice")).to_have_text("2 Karten für Cleo (Platz 3)")
@@ -109,14 +110,14 @@ def test_in_german_the_event_line_refusals_and_reasons_are_german(page, served):
 def test_in_german_the_round_end_panel_is_german(page, tmp_path):
     with SimTable(tmp_path, "classic", players=2, seed=3) as table:  # an English table
         st = table.play_until(lambda st: st["waiting"]["kind"] == "round-over")
-        winner = st["names"][st["round_end"]["winner"]]
+        winner = DEFAULT_NAMES["de"].get(*[st["names"][st["round_end"]["winner"]]] * 2)
         page.goto(table.url)
         expect(page.locator("#round-end")).to_be_visible()
         try:
             german(page)
             panel = page.locator("#round-end")
-            expect(panel.locator("h2")).to_have_text(f"Runde 1 ist vorbei: {winner} hat die Hand geleert")
-            expect(panel.locator("th")).to_have_text(["", "Hand", "gesamt"])
+            expect(panel.locator("h2")).to_have_text(f"Runde 1 ist vorbei, keine Karten mehr: {winner}")
+            expect(panel.locator("th")).to_have_text(["", "Karten übrig", "bekommt", "gesamt"])
             expect(panel.locator("#next-round")).to_have_text("Nächste Runde")
             expect(page.locator("#waiting")).to_contain_text(
                 "die nächste Runde beginnt in 20 s, oder „Nächste Runde“ antippen")

@@ -22,12 +22,20 @@ def test_a_round_end_shows_who_went_out_the_points_and_totals_until_next_round(p
         names = st["names"]
         expect(panel.locator("h2")).to_have_text(
             f"Round 1 is over: {names[r['winner']]} went out")
+        # who went out and with what each hand gave: the loser's cards went to the winner,
+        # whose row scores their sum (it read "+23" beside a loser's total of 0)
+        won = sum(r["points"])
+        expect(panel.locator("#round-how")).to_have_text(
+            f"The cards left in the other hands count for {names[r['winner']]}: +{won}")
         for seat in range(2):
             row = panel.locator(f'tr[data-seat="{seat}"]')
             expect(row.locator(".name")).to_have_text(names[seat])
-            expect(row.locator(".points")).to_have_text(f"+{r['points'][seat]}")
+            out = seat == r["winner"]
+            expect(row.locator(".hand")).to_have_text(
+                "went out" if out else f"{r['points'][seat]} to {names[r['winner']]}")
+            expect(row.locator(".points")).to_have_text(f"+{won}" if out else "–")
             expect(row.locator(".total")).to_have_text(str(r["scores"][seat]))
-        assert max(r["points"]) > 0 and r["points"][r["winner"]] == 0
+        assert won > 0 and r["points"][r["winner"]] == 0 and r["scores"][r["winner"]] == won
         size = panel.locator(".name").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
         assert size >= 24
         assert panel.locator("#next-round").bounding_box()["height"] >= 48

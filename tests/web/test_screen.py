@@ -57,7 +57,7 @@ def test_wild_and_targeted_cards_ask_for_colour_and_target_seat(page, shown):
     page.click('[data-target="2"]')
     confirm(page)
     assert dict(table.requests[-1].choices) == {"color": "green", "target": 2}
-    expect(page.locator("#current-colour")).to_have_text("● G green")
+    expect(page.locator("#current-colour")).to_have_text("● green")
     expect(page.locator("#waiting")).to_have_text("Cy (seat 3): press the launcher 2×")
 
 
@@ -69,7 +69,7 @@ def test_discard_all_lists_the_cards_laid_with_it(page, shown):
     page.click('.grid [data-card="R3"]')
     page.click('.grid [data-card="R4"]')
     page.click('.grid [data-card="R9"]')  # a third would leave no card for the Discard All itself
-    expect(page.locator("#error")).to_have_text("Seat 1 does not hold that many cards")
+    expect(page.locator("#error")).to_have_text("Seat 1: not that many cards in hand")
     assert page.locator("[data-laid]").evaluate_all("els => els.map(e => e.dataset.laid)") == ["R3", "R4"]
     page.click('[data-laid="R4"]')  # tapped by mistake: tap it again to take it back
     confirm(page)
@@ -160,7 +160,7 @@ def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, shown):
     table = EngineTable(position("classic", counts=[1, 2, 1], discard="R5", turn=0, mode="table"))
     server = shown(table)
     server.do(lambda: table.act(Play(0, parse_card("R7"))))
-    expect(page.locator("#waiting")).to_have_text("Seat 2: enter the cards left in your hand")
+    expect(page.locator("#waiting")).to_have_text("Seat 1 went out. Seat 2: enter the cards left in your hand")
     page.click("#enter-hand")
     page.click('[data-tab="W"]')
     page.click('.grid [data-card="W+4"]')
@@ -168,7 +168,7 @@ def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, shown):
     page.click('[data-tab="G"]')
     page.click('.grid [data-card="G9"]')
     page.click('.grid [data-card="G8"]')  # one too many
-    expect(page.locator("#error")).to_have_text("Seat 2 holds 2 cards")
+    expect(page.locator("#error")).to_have_text("Seat 2: 2 cards in hand")
     page.click('[data-entered="G9"]')  # tap an entered card to take it back
     page.click('.grid [data-card="G8"]')
     confirm(page)
@@ -268,7 +268,7 @@ def test_the_first_card_a_wild_asks_the_first_player_for_the_colour(page, shown)
     shown(table)
     expect(page.locator("#waiting")).to_have_text("Seat 1: choose the first colour")
     page.click('[data-first-colour="G"]')
-    expect(page.locator("#current-colour")).to_have_text("● G green")
+    expect(page.locator("#current-colour")).to_have_text("● green")
     expect(page.locator("#waiting")).to_have_text("Seat 1 to play")
 
 

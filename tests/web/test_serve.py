@@ -50,7 +50,7 @@ def test_a_person_plays_a_whole_match_in_the_browser_next_to_bots(page, tmp_path
                 time.sleep(0.01)
                 continue
             if w["kind"] == "turn":
-                expect(page.locator("#waiting")).to_have_text("You (seat 1) to play")  # page caught up
+                expect(page.locator("#waiting")).to_have_text("Your turn")  # page caught up
                 expect(page.locator("#hand [data-hand]")).to_have_count(len(hand))
                 view = private_view(demo.controller.state, 0, hand, demo.world.received.get(0, []))
                 options = [a for a in legal_actions(view) if isinstance(a, Play) and a.seat == 0 and not a.uno]

@@ -1,0 +1,96 @@
+"""Every German sentence the table can say or show, in one file to read through:
+docs/german.txt. The test fails while the file in the tree is not what the catalog makes
+now; `.venv/bin/python tests/firmware/test_german_text.py` writes it anew.
+
+The file holds what the voice says for an event of every kind it speaks, every card of
+every edition as it is named, and every message of the German catalog (waits, refusals,
+the screen's words, the set-up's) with its placeholders filled by example values, so
+that a sentence reads as it will at the table.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from firmware.announce import announcements  # noqa: E402
+from firmware.messages import MESSAGES, card_name  # noqa: E402
+from tests.firmware.announce_samples import NAMES, SAMPLES  # noqa: E402
+from uno_core import EDITIONS  # noqa: E402
+
+GERMAN_TXT = ROOT / "docs" / "german.txt"
+
+# what a placeholder stands for at the table, German as it comes in
+EXAMPLES: dict[str, str] = {
+    "seat": "Süd (Platz 3)", "other": "Ost (Platz 2)", "player": "Süd", "challenger": "Ost",
+    "catcher": "West", "first": "Nord, Ost", "second": "Süd", "seats": "Nord und Süd",
+    "winners": "Süd", "card": "rote 7", "cards": "R1 G5", "top": "R5", "same": "5",
+    "kind": "Zieh-2-Karte", "colour": "Rot", "colours": "Rot, Blau", "count": "3",
+    "number": "3", "tower": "U", "towers": "U N", "slot": "Süd", "expected": "die Mitte",
+    "owner": "Mitte", "where": "Süd", "points": "23", "score": "510", "total": "196",
+    "round": "2", "seconds": "20", "left": "12", "value": "30", "target": "500",
+    "min": "2", "max": "10", "need": "7", "limit": "120", "edition": "power",
+    "reason": "Abendessen", "message": "den Werfer drücken", "what": "du bist dran",
+    "who": "Süd: ", "enter": "Süd: die Karten auf der Hand eingeben",
+    "title": "Süd: Karten auf der Hand", "next": "„Nächste Runde“ antippen",
+    "resume": "dann fortsetzen (POST /api/admin/resume)", "phase": "hand_entry",
+    "penalty": "", "extra": " (Rot)", "after": " und U genommen", "error": "Zeitüberschreitung",
+    "status": "409", "event": "ReaderDown", "chance": "shuffle", "fault": "Stau",
+    "field": "seat", "problem": "fehlt", "name": "Anna", "symbol": "U", "unit": "Karten",
+    "decision": "vielleicht", "decisions": "pass, accept", "given": "2", "last": "3",
+    "buttons": "4", "choices": "red, green", "kinds": "eine Zahl", "to_act": "Ost",
+    "why": "die Karten wurden getauscht", "missing": "Nord, Ost",
+}
+
+
+# where a message takes another form of a value than the one above
+KEY_EXAMPLES: dict[str, dict[str, str]] = {
+    "card.number": {"colour": "rote"}, "card.symbol": {"colour": "rote"},
+    "card.coloured": {"colour": "rote", "kind": "Aussetzen-Karte"},
+    "page.choose": {"what": "eine Farbe"}, "page.did": {"what": "eine rote 7 gelegt"},
+    "page.penalty": {"what": "2 Strafkarten"}, "page.ev.tray_at": {"what": "ein Leser antwortet nicht"},
+    "page.ev.new_match": {"seats": "4"}, "refused.buttons": {"seats": "6"},
+    "match.one": {"seats": "Süd"}, "refused.jump_in_late": {"first": "Ost"},
+    "rule.not_now": {"what": "Passen"}, "rule.public": {"what": "rote 7"},
+    "refused.waits": {"message": "Turm U auf Süd stellen"},
+    "wait.decide": {"what": "die erste Farbe wählen"},
+}
+
+
+def german_text() -> str:
+    lines = ["# Every German sentence the table can say or show (tests/firmware/test_german_text.py",
+             "# writes this file; read it through after changing German words).", "",
+             "## The voice, for an event of each kind it speaks", ""]
+    for what, event, turn, edition in SAMPLES:
+        for sentence in announcements(event, "de", NAMES, edition=edition, turn=turn):
+            lines.append(f"{what}: {sentence}")
+    lines += ["", "## Every card, as the voice and the screen name it, per edition", ""]
+    for name, ed in EDITIONS.items():
+        said = dict.fromkeys(card_name(card, "de", name) for card in ed.deck)
+        lines.append(f"{name}: " + " · ".join(said))
+    lines += ["", "## Every message: waits, refusals, the screen's and the set-up's words", ""]
+    for key, template in sorted(MESSAGES["de"].items()):
+        names = set(re.findall(r"\{(\w+)\}", template))
+        values = {**EXAMPLES, **KEY_EXAMPLES.get(key, {})}
+        lines.append(f"{key}: {template.format(**{n: values.get(n, f'‹{n}›') for n in names})}")
+    return "\n".join(lines) + "\n"
+
+
+def test_docs_german_txt_holds_every_german_sentence_as_the_catalog_makes_it_now():
+    stale = not GERMAN_TXT.exists() or GERMAN_TXT.read_text() != german_text()
+    assert not stale, ("docs/german.txt is stale: run .venv/bin/python "
+                       "tests/firmware/test_german_text.py and read the new lines through")
+
+
+def test_every_placeholder_has_an_example_value():
+    used = {n for t in MESSAGES["de"].values() for n in re.findall(r"\{(\w+)\}", t)}
+    assert used - set(EXAMPLES) == set()
+
+
+if __name__ == "__main__":
+    GERMAN_TXT.write_text(german_text())
+    print(GERMAN_TXT)

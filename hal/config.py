@@ -78,12 +78,13 @@ def shown(value: Any) -> str:
 
 
 def range_text(minimum: float | None, maximum: float | None) -> str:
-    """"0.1-30" (or "at least 0", "at most 5"): how docs and messages write a range."""
+    """"0.1 to 30" (or "at least 0", "at most 5"): how docs and messages write a range."""
+    low, high = (f"{x:g}" if isinstance(x, float) else str(x) for x in (minimum, maximum))
     if minimum is not None and maximum is not None:
-        return f"{minimum:g}-{maximum:g}"
+        return f"{low} to {high}"
     if minimum is not None:
-        return f"at least {minimum:g}"
-    return f"at most {maximum:g}" if maximum is not None else "any finite number"
+        return f"at least {low}"
+    return f"at most {high}" if maximum is not None else "any finite number"
 
 
 def number_problem(value: Any, minimum: float | None, maximum: float | None, *,

@@ -38,7 +38,7 @@ def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
         card = table.world.hands[other][0]
         status, body = call(table.url, "/api/play", {"seat": other, "card": card}, lang="de")
         name = st["names"][other]
-        assert status == 422 and body["reason"].startswith(f"{name} ist nicht am Zug (dran: ")
+        assert status == 409 and body["reason"].startswith(f"{name} ist nicht am Zug (dran: ")
         _, state = call(table.url, "/api/state", lang="de")
         assert state["waiting"]["message"] == f"{st['names'][seat]}: du bist dran"
         assert table.state()["waiting"]["message"] == f"{st['names'][seat]}: your turn"

@@ -20,8 +20,16 @@ random values, and raw byte damage to its text, checked with `unotable config ch
 exit 0 or 1, never a traceback; a file it passes loads, a file it rejects does not.
 
 Scenario files: the examples in docs/scenarios with their fields and actions replaced
-by random values, and raw byte damage, run with `unotable scenario`: exit 0 or 2
-(a clear error naming the bad input), never a traceback.
+by random values (NaN, infinities and integers over 64 bits among them), and raw byte
+damage, run with `unotable scenario`: exit 0 or 2 (a clear error naming the bad input),
+never a traceback.
+
+Bad inputs (issue 21): every numeric option of the config schema (firmware.config_schema)
+set to nan, inf, -inf, 1e400, -1, 0 and 1, through `config check` (refused naming the
+key when out of range) and `run` (exit 2); the scenario's number fields set to those and
+to 5,000-digit integers; a FIFO, a directory, a device, nesting 100,000 deep and
+5,000-digit integers given to `config check`, `run` and `scenario`: one line, the
+documented exit status, never a traceback and never a wait.
 
 Figures: requests / files tried, rejected, 5xx or crashes (must be 0), refusals that
 changed the state (must be 0).
@@ -358,6 +366,7 @@ def _damaged(text: str) -> Strategy:
 
 
 SCALARS = (st.booleans() | st.integers(-5, 70000) | st.floats(-1e3, 1e3, allow_nan=False)
+           | st.sampled_from([float("nan"), float("inf"), float("-inf"), 2**64, -(2**70)])
            | st.text(max_size=8) | st.sampled_from(["/dev/ttyUSB0", "loop://", "neutral", "R7",
                                                       "W+4", "power", "play", "U"]))
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
@@ -451,6 +460,109 @@ def fuzz_files(kind: str, examples: int, seed: int) -> dict[str, Any]:
             "disagree": counts["disagree"], "problems": problems[:20]}
 
 
+NUMBER_LITERALS = ("nan", "inf", "-inf", "1e400", "-1", "0", "1")
+# Scenario fields that hold numbers (uno_core.scenario), and values no field may take.
+SCENARIO_NUMBERS = ("seats", "turn", "direction", "dealer", "round", "since_eject", "uno_exposed")
+SCENARIO_LITERALS = ("nan", "inf", "-inf", "1e400", "-1", "0x" + "f" * 5000, "9" * 5000)
+
+
+def _special_inputs(tmp: Any) -> list[tuple[str, str]]:
+    """(name, path) of files no command may read as text or wait on."""
+    import os
+
+    fifo, directory = tmp / "fifo.toml", tmp / "directory.toml"
+    os.mkfifo(fifo)
+    directory.mkdir()
+    texts = {
+        "deep.toml": "[table]\nnames = " + "[" * 100_000 + "]" * 100_000 + "\n",
+        "deep.json": '{"hands": ' + "[" * 100_000 + "]" * 100_000 + "}",
+        "digits.toml": "[table]\nseats = " + "7" * 5000 + "\n",
+        "digits.json": '{"seats": ' + "7" * 5000 + "}",
+        "hex.toml": "[table]\nseats = 0x" + "f" * 5000 + "\n",
+    }
+    for name, text in texts.items():
+        (tmp / name).write_text(text)
+    return [("FIFO", str(fifo)), ("directory", str(directory)), ("device", "/dev/null"),
+            *((name, str(tmp / name)) for name in texts)]
+
+
+def _bounded_cli(args: list[str]) -> tuple[int | None, str, str, bool]:
+    """`_cli` in a thread: (exit status, traceback, what it printed, whether it came back
+    within 20 s; a command that waits on a FIFO never does)."""
+    import threading
+    import traceback
+
+    from firmware.cli import main
+
+    done: list[tuple[int | None, str, str]] = []
+
+    def call() -> None:
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+                code: int | None = main(args)
+            done.append((code, "", out.getvalue()))
+        except SystemExit as exc:
+            done.append((int(exc.code or 0), "", out.getvalue()))
+        except Exception:
+            done.append((None, traceback.format_exc(limit=3), out.getvalue()))
+
+    worker = threading.Thread(target=call, daemon=True)
+    worker.start()
+    worker.join(20)
+    return (*done[0], True) if done else (None, "", "", False)
+
+
+def fuzz_bad_inputs() -> dict[str, Any]:
+    """Every numeric option of the config schema set to nan, ±inf, 1e400, -1, 0 and 1
+    (`config check`, and `run` on what it refuses); the scenario's number fields set to
+    those and to 5,000-digit integers; a FIFO, a directory, a device, nesting 100,000
+    deep and 5,000-digit integers given to `config check`, `run` and `scenario`."""
+    from firmware.config_schema import schema, with_value
+
+    counts: Counter[str] = Counter()
+    problems: list[str] = []
+
+    def judge(what: str, args: list[str], codes: tuple[int, ...], *, names: str = "") -> int | None:
+        code, tb, said, came_back = _bounded_cli(args)
+        counts["tried"] += 1
+        if not came_back:
+            counts["blocked"] += 1
+            problems.append(f"{what}: {' '.join(args[:2])} never came back")
+        elif tb or code not in codes:
+            counts["crashed"] += 1
+            problems.append(f"{what}: exit {code} {tb[-300:]}")
+        elif code and names and names not in said:
+            counts["unclear"] += 1
+            problems.append(f"{what}: refused without naming {names}: {said[-200:]!r}")
+        return code
+
+    with workdir("fuzz-bad-inputs") as tmp:
+        path = tmp / "config.toml"
+        for text, option in schema(tmp):
+            for literal in NUMBER_LITERALS:
+                path.write_text(with_value(text, option.key, literal))
+                allowed = option.allows(tomllib.loads(f"v = {literal}")["v"])
+                code = judge(f"{option.key} = {literal}", ["config", "check", str(path)], (0, 1),
+                             names="" if allowed else option.key)
+                if code == 1 and not allowed:
+                    judge(f"run: {option.key} = {literal}", ["run", "--config", str(path)], (2,),
+                          names=option.key)
+        scenario = (REPO / "docs" / "scenarios" / "power-capture.toml").read_text()
+        for field in SCENARIO_NUMBERS:
+            for literal in SCENARIO_LITERALS:
+                bad = tmp / "scenario.toml"
+                bad.write_text(f"{field} = {literal}\n" + "\n".join(
+                    line for line in scenario.splitlines() if not line.startswith(f"{field} ")))
+                judge(f"scenario {field} = {literal[:12]}", ["scenario", str(bad)], (0, 2))
+        for name, special in _special_inputs(tmp):
+            judge(f"{name}: config check", ["config", "check", special], (1,), names=special)
+            judge(f"{name}: run", ["run", "--config", special], (2,), names=special)
+            judge(f"{name}: scenario", ["scenario", special], (2,), names=special)
+    return {"tried": counts["tried"], "crashed": counts["crashed"], "blocked": counts["blocked"],
+            "unclear": counts["unclear"], "problems": problems[:20]}
+
+
 def run(quick: bool = False, *, examples: int | None = None, seed: int = 1) -> Result:
     examples = examples if examples is not None else (150 if quick else 3000)
     result = Result("fuzz")
@@ -476,7 +588,13 @@ def run(quick: bool = False, *, examples: int | None = None, seed: int = 1) -> R
         result.add(Figure(f"{kind} files tried (rejected)", f"{r['tried']} ({r['rejected']})"))
         result.add(exactly(f"{kind} files that crashed the command", r["crashed"], 0))
     result.add(exactly("config check vs load_config disagreements", files["config"]["disagree"], 0))
-    result.detail = {"api": api, **files, "seed": seed, "load": machine_load()}
+    progress("fuzz: every numeric option at nan/inf/out of range; FIFOs, devices, deep files")
+    bad = fuzz_bad_inputs()
+    result.add(Figure("config and scenario bad inputs tried", bad["tried"]))
+    result.add(exactly("bad inputs that crashed the command (traceback, wrong exit)", bad["crashed"], 0))
+    result.add(exactly("bad inputs a command waited on (FIFO)", bad["blocked"], 0))
+    result.add(exactly("bad inputs refused without naming the key or file", bad["unclear"], 0))
+    result.detail = {"api": api, **files, "bad_inputs": bad, "seed": seed, "load": machine_load()}
     return result
 
 

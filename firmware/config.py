@@ -20,7 +20,6 @@ import importlib
 import ipaddress
 import os
 import re
-import tomllib
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,8 +29,10 @@ from typing import Any
 
 import uno_core
 from firmware.errors import ConfigError
-from hal.config import Section
+from firmware.input_file import InputFileError, read_input_bytes
+from hal.config import Section, shown
 from hal.errors import ConfigError as HalConfigError
+from uno_core.documents import DocumentError, load_document
 from uno_core.errors import OptionError
 from uno_core.options import PRESETS, make_options, preset_options
 
@@ -205,7 +206,7 @@ class _Reader:
         raw = self.get(read, "raw", name, default)
         if raw is _BAD or raw is default or isinstance(raw, kind):
             return raw
-        self.add(ConfigError(read[0].key(name), f"must be {what}, not {raw!r}"))
+        self.add(ConfigError(read[0].key(name), f"must be {what}, not {shown(raw)}"))
         return _BAD
 
     def finish(self, read: tuple[Section, set[str]], mapping: Any) -> None:
@@ -219,15 +220,15 @@ _BAD: Any = object()  # an option that failed: later checks skip it
 
 def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, [ConfigError("file", f"cannot read: {exc.strerror or exc}")]
+        data = read_input_bytes(path)
+    except InputFileError as exc:
+        return None, [ConfigError("file", exc.message)]
     try:
-        doc = tomllib.loads(data.decode("utf-8"))
+        doc = load_document(data.decode("utf-8"), "toml")
     except UnicodeDecodeError as exc:
         return None, [ConfigError("syntax", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]
-    except tomllib.TOMLDecodeError as exc:
-        return None, [ConfigError("syntax", str(exc))]
+    except DocumentError as exc:
+        return None, [ConfigError("syntax" if exc.syntax else exc.where, exc.message)]
 
     errors: list[ConfigError] = []
     reader = _Reader(errors)
@@ -317,7 +318,7 @@ def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:
     bad = False
     for i, name in enumerate(raw):
         if not isinstance(name, str) or not name.strip() or len(name) > 32:
-            reader.add(ConfigError(f"{key}[{i}]", f"must be a name of 1-32 characters, not {name!r}"))
+            reader.add(ConfigError(f"{key}[{i}]", f"must be a name of 1-32 characters, not {shown(name)}"))
             bad = True
         elif raw.index(name) != i:
             reader.add(ConfigError(f"{key}[{i}]", f"{name!r} is already the name of seat {raw.index(name) + 1}"))
@@ -353,7 +354,7 @@ def _options(reader: _Reader, sec: tuple[Section, set[str]], edition: Any, prese
     bad = False
     for name, value in raw.items():
         if not isinstance(value, OptionValue):
-            reader.add(ConfigError(f"{key}.{name}", f"must be true/false, a number or a string, not {value!r}"))
+            reader.add(ConfigError(f"{key}.{name}", f"must be true/false, a number or a string, not {shown(value)}"))
             bad = True
         elif edition is not _BAD:
             try:  # one at a time, so that every bad option is reported
@@ -398,7 +399,7 @@ def _allowed_hosts(reader: _Reader, value: Any) -> tuple[str, ...] | Any:
         return _BAD
     bad = [v for v in value if not isinstance(v, str) or not (_HOST_NAME.fullmatch(v) or _is_address(v))]
     for v in bad:
-        reader.add(ConfigError("api.allowed_hosts", f"{v!r} is not a host name like 'unotable.local' "
+        reader.add(ConfigError("api.allowed_hosts", f"{shown(v)} is not a host name like 'unotable.local' "
                                "(no scheme, port or wildcard)"))
     return _BAD if bad else tuple(v.lower() for v in value)
 
@@ -493,7 +494,7 @@ def resolve_parser(name: str) -> Callable[..., Any] | None:
 
 def _hardware(reader: _Reader, name: str, mapping: Any) -> Any:
     if not isinstance(mapping, dict):
-        reader.add(ConfigError(name, f"must be a table, not {mapping!r}"))
+        reader.add(ConfigError(name, f"must be a table, not {shown(mapping)}"))
         return _BAD
     parser = resolve_parser(name)
     if parser is None:

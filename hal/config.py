@@ -7,6 +7,11 @@ Each hal feature parses its own section with a `Section` (Klipper style)::
     bound = sec.number("max_run_s", default=3.0, minimum=0.1, maximum=30)
     sec.finish()          # raises ConfigError naming the first unknown key
 
+Every number must be finite and inside its range: NaN passes every ``<`` and ``>``
+comparison, so without the check ``max_run_s = nan`` would switch the motor's bound off.
+While `recording_numbers()` is active, every number a parser asks for is recorded with
+its range (`NumberOption`): the config's numeric schema, read from the parsers themselves.
+
 With ``errors=[]`` a section collects instead of stopping at the first bad value: a bad
 option that has a default is recorded and reads as its default, so the rest of the
 section is still checked (``unotable config check`` lists every problem at once); a bad
@@ -15,7 +20,11 @@ required option still raises, and ``finish`` records every unknown key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from hal.errors import ConfigError
@@ -23,6 +32,75 @@ from hal.errors import ConfigError
 _MISSING: Any = object()
 # BCM numbers a Raspberry Pi header exposes.
 GPIO_PINS = range(0, 28)
+# Python refuses str() of an int over 4300 digits (a ValueError): quote such a value by size.
+_QUOTABLE_BITS = 160
+_SHOWN_CHARS = 80
+
+
+@dataclass(frozen=True)
+class NumberOption:
+    """One numeric option as a parser reads it: dotted key, range, whole number or not."""
+
+    key: str
+    minimum: float | None
+    maximum: float | None
+    integer: bool
+
+    def allows(self, value: Any) -> bool:
+        """Whether `value` passes the option's type and range (the check `Section` makes)."""
+        return number_problem(value, self.minimum, self.maximum, integer=self.integer) is None
+
+
+_recording: ContextVar[list[NumberOption] | None] = ContextVar("recording_numbers", default=None)
+
+
+@contextmanager
+def recording_numbers() -> Iterator[list[NumberOption]]:
+    """Record every number a `Section` is asked for while the block runs."""
+    seen: list[NumberOption] = []
+    token = _recording.set(seen)
+    try:
+        yield seen
+    finally:
+        _recording.reset(token)
+
+
+def shown(value: Any) -> str:
+    """`value` for a one-line error message: its repr, cut to `_SHOWN_CHARS`; a huge
+    integer only by its size (str() of one refuses, and nobody reads 5,000 digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _QUOTABLE_BITS:
+        return f"a {len(format(abs(value), 'x'))}-hex-digit integer"
+    try:
+        text = repr(value)
+    except (ValueError, RecursionError):  # an integer too long, a list nested too deep
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= _SHOWN_CHARS else text[:_SHOWN_CHARS - 3] + "..."
+
+
+def range_text(minimum: float | None, maximum: float | None) -> str:
+    """"0.1 to 30" (or "at least 0", "at most 5"): how docs and messages write a range."""
+    low, high = (f"{x:g}" if isinstance(x, float) else str(x) for x in (minimum, maximum))
+    if minimum is not None and maximum is not None:
+        return f"{low} to {high}"
+    if minimum is not None:
+        return f"at least {low}"
+    return f"at most {high}" if maximum is not None else "any finite number"
+
+
+def number_problem(value: Any, minimum: float | None, maximum: float | None, *,
+                   integer: bool = False) -> str | None:
+    """Why `value` is not a finite number (whole if `integer`) within the range, or None."""
+    kinds: tuple[type, ...] = (int,) if integer else (int, float)
+    if isinstance(value, bool) or not isinstance(value, kinds):
+        what = "a whole number" if integer else "a number"
+        return f"must be {what}, not {shown(value)}"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"must be a finite number ({range_text(minimum, maximum)}), not {value!r}"
+    if minimum is not None and value < minimum:
+        return f"must be at least {minimum}, not {shown(value)}"
+    if maximum is not None and value > maximum:
+        return f"must be at most {maximum}, not {shown(value)}"
+    return None
 
 
 class Section:
@@ -68,18 +146,14 @@ class Section:
         maximum: float | None = None,
         integer: bool = False,
     ) -> Any:
+        recording = _recording.get()
+        if recording is not None:
+            recording.append(NumberOption(self.key(name), minimum, maximum, integer))
         value = self.raw(name, default)
         if value is None and default is None:
             return None
-        kinds: tuple[type, ...] = (int,) if integer else (int, float)
-        if isinstance(value, bool) or not isinstance(value, kinds):
-            what = "a whole number" if integer else "a number"
-            return self._bad(name, f"must be {what}, not {value!r}", default)
-        if minimum is not None and value < minimum:
-            return self._bad(name, f"must be at least {minimum}, not {value!r}", default)
-        if maximum is not None and value > maximum:
-            return self._bad(name, f"must be at most {maximum}, not {value!r}", default)
-        return value
+        problem = number_problem(value, minimum, maximum, integer=integer)
+        return value if problem is None else self._bad(name, problem, default)
 
     def integer(self, name: str, default: Any = _MISSING, **limits: Any) -> Any:
         return self.number(name, default, integer=True, **limits)
@@ -87,7 +161,7 @@ class Section:
     def boolean(self, name: str, default: Any = _MISSING) -> Any:
         value = self.raw(name, default)
         if not isinstance(value, bool):
-            return self._bad(name, f"must be true or false, not {value!r}", default)
+            return self._bad(name, f"must be true or false, not {shown(value)}", default)
         return value
 
     def string(
@@ -97,10 +171,10 @@ class Section:
         if value is None and default is None:
             return None
         if not isinstance(value, str):
-            return self._bad(name, f"must be a string, not {value!r}", default)
+            return self._bad(name, f"must be a string, not {shown(value)}", default)
         if choices is not None and value not in choices:
             return self._bad(
-                name, f"must be one of {', '.join(map(repr, choices))}, not {value!r}", default
+                name, f"must be one of {', '.join(map(repr, choices))}, not {shown(value)}", default
             )
         return value
 
@@ -117,7 +191,7 @@ class Section:
     def pin_list(self, name: str, default: Any = _MISSING) -> list[int]:
         value = self.raw(name, default)
         if not isinstance(value, list):
-            raise ConfigError(self.key(name), f"must be a list of GPIO numbers, not {value!r}")
+            raise ConfigError(self.key(name), f"must be a list of GPIO numbers, not {shown(value)}")
         return [check_pin(f"{self.key(name)}[{i}]", v) for i, v in enumerate(value)]
 
     def section(self, name: str) -> Section:
@@ -135,5 +209,5 @@ class Section:
 
 def check_pin(key: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in GPIO_PINS:
-        raise ConfigError(key, f"must be a BCM GPIO number 0-27, not {value!r}")
+        raise ConfigError(key, f"must be a BCM GPIO number 0-27, not {shown(value)}")
     return value

@@ -47,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hal.config import Section
+from hal.config import Section, number_problem, shown
 from hal.errors import ConfigError
 
 MODEL_NAMES = ("measured", "fixed", "geometric", "table")
@@ -213,10 +213,28 @@ def table_model(probabilities: Sequence[float]) -> IndependentModel:
     )
 
 
+# The range of each model's numbers (docs/wiring.md): parse_model_config reads with them
+# and a ModelConfig refuses anything else (NaN, inf) when it is built.
+MODEL_BOUNDS: dict[str, dict[str, tuple[float, float]]] = {
+    "fixed": {"cards": (0, MEASURED_MAX_CARDS)},
+    "geometric": {"p_eject": (0, 1), "p_more": (0, 0.99), "max_cards": (1, 50)},
+}
+_WHOLE = ("cards", "max_cards")
+
+
 @dataclass(frozen=True)
 class ModelConfig:
     name: str
     params: tuple[tuple[str, Any], ...] = ()
+    path: str = "launcher.model"
+
+    def __post_init__(self) -> None:
+        bounds = MODEL_BOUNDS.get(self.name, {})
+        for name, value in self.params:
+            if name in bounds:
+                problem = number_problem(value, *bounds[name], integer=name in _WHOLE)
+                if problem:
+                    raise ConfigError(f"{self.path}.{name}", problem)
 
     def build(self) -> EjectionModel:
         params = dict(self.params)
@@ -236,26 +254,24 @@ def parse_model_config(
     sec = Section(mapping, path=path)
     name = sec.string("name", "measured", choices=MODEL_NAMES)
     params: dict[str, Any] = {}
-    if name == "fixed":
-        params["cards"] = sec.integer("cards", 1, minimum=0, maximum=MEASURED_MAX_CARDS)
-    elif name == "geometric":
-        params["p_eject"] = sec.number("p_eject", 0.4, minimum=0, maximum=1)
-        params["p_more"] = sec.number("p_more", 0.6, minimum=0, maximum=0.99)
-        params["max_cards"] = sec.integer("max_cards", 13, minimum=1, maximum=50)
-    elif name == "table":
+    defaults = {"cards": 1, "p_eject": 0.4, "p_more": 0.6, "max_cards": 13}
+    for option, (low, high) in MODEL_BOUNDS.get(name, {}).items():
+        params[option] = sec.number(option, defaults[option], minimum=low, maximum=high,
+                                    integer=option in _WHOLE)
+    if name == "table":
         params["probabilities"] = _probabilities(sec, "probabilities")
     sec.finish()
-    return ModelConfig(name, tuple(params.items()))
+    return ModelConfig(name, tuple(params.items()), path)
 
 
 def _probabilities(sec: Section, name: str) -> list[float]:
     value = sec.raw(name)
     key = sec.key(name)
     if not isinstance(value, list) or not value:
-        raise ConfigError(key, f"must be a non-empty list of probabilities, not {value!r}")
+        raise ConfigError(key, f"must be a non-empty list of probabilities, not {shown(value)}")
     for i, p in enumerate(value):
         if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1:
-            raise ConfigError(f"{key}[{i}]", f"must be a probability 0-1, not {p!r}")
+            raise ConfigError(f"{key}[{i}]", f"must be a probability 0-1, not {shown(p)}")
     if abs(sum(value) - 1) > 1e-6:
         raise ConfigError(key, f"must sum to 1, not {sum(value):g}")
     return [float(p) for p in value]

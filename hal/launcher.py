@@ -51,7 +51,7 @@ from gpiozero import (
 from gpiozero.exc import GPIODeviceClosed
 
 from hal.clock import REAL_TIME, Clock
-from hal.config import Section
+from hal.config import Section, number_problem, shown
 from hal.ejection import EjectionModel, ModelConfig, parse_model_config
 from hal.errors import ConfigError, HalError
 from hal.safety import ClosedOnExit
@@ -65,6 +65,24 @@ _DRIVER_PINS = {
     "single": ("motor_forward",),
 }
 _MOTOR_PIN_KEYS = ("motor_forward", "motor_backward", "motor_phase", "motor_enable")
+# The range of every numeric option (docs/wiring.md). parse_config reads with them, and a
+# LauncherConfig refuses any value outside them (or NaN, inf) when it is built, so the
+# motor's bounds hold for a launcher built without the config layer, too.
+BOUNDS: dict[str, tuple[float, float]] = {
+    "speed": (0.1, 1),
+    "reverse_speed": (0.1, 1),
+    "reverse_s": (0.01, 2),
+    "servo_min_angle": (-360, 360),
+    "servo_max_angle": (-360, 360),
+    "servo_min_pulse_ms": (0.1, 5),
+    "servo_max_pulse_ms": (0.1, 5),
+    "aim_settle_s": (0, 5),
+    "max_run_s": (0.1, 30),
+    "jam_timeout_s": (0.05, 10),
+    "settle_s": (0, 2),
+    "max_cards": (1, 112),
+}
+_WHOLE = ("max_cards",)
 
 
 class LauncherError(HalError):
@@ -127,6 +145,16 @@ class LauncherConfig:
     model: ModelConfig
     path: str = "launcher"
 
+    def __post_init__(self) -> None:
+        for name, (low, high) in BOUNDS.items():
+            problem = number_problem(getattr(self, name), low, high, integer=name in _WHOLE)
+            if problem:
+                raise ConfigError(f"{self.path}.{name}", problem)
+        for i, angle in enumerate(self.seat_angles):
+            problem = number_problem(angle, self.servo_min_angle, self.servo_max_angle)
+            if problem:
+                raise ConfigError(f"{self.path}.seat_angles[{i}]", problem)
+
     @property
     def can_reverse(self) -> bool:
         return driver_can_reverse(self.driver)
@@ -165,23 +193,23 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher", *,
         else:
             motor[name] = None
     pwm = sec.boolean("motor_pwm", True)
-    speed = sec.number("speed", 1.0, minimum=0.1, maximum=1)
+    speed = _number(sec, "speed", 1.0)
     # without PWM the motor only knows full speed
-    reverse_speed = sec.number("reverse_speed", 0.6 if pwm else 1.0, minimum=0.1, maximum=1)
+    reverse_speed = _number(sec, "reverse_speed", 0.6 if pwm else 1.0)
     for name, value in (("speed", speed), ("reverse_speed", reverse_speed)):
         if not pwm and value != 1:
             raise ConfigError(sec.key(name), "must be 1 when motor_pwm is false")
-    reverse_s = sec.number("reverse_s", 0.2, minimum=0.01, maximum=2)
+    reverse_s = _number(sec, "reverse_s", 0.2)
     if not driver_can_reverse(driver) and sec.has("reverse_s"):
         raise ConfigError(sec.key("reverse_s"), f"driver {driver!r} cannot reverse")
 
     servo = sec.pin("servo", None)
-    min_angle = sec.number("servo_min_angle", -90.0, minimum=-360, maximum=360)
-    max_angle = sec.number("servo_max_angle", 90.0, minimum=-360, maximum=360)
+    min_angle = _number(sec, "servo_min_angle", -90.0)
+    max_angle = _number(sec, "servo_max_angle", 90.0)
     if max_angle <= min_angle:
         raise ConfigError(sec.key("servo_max_angle"), "must be above servo_min_angle")
-    min_pulse = sec.number("servo_min_pulse_ms", 1.0, minimum=0.1, maximum=5)
-    max_pulse = sec.number("servo_max_pulse_ms", 2.0, minimum=0.1, maximum=5)
+    min_pulse = _number(sec, "servo_min_pulse_ms", 1.0)
+    max_pulse = _number(sec, "servo_max_pulse_ms", 2.0)
     if max_pulse <= min_pulse:
         raise ConfigError(sec.key("servo_max_pulse_ms"), "must be above servo_min_pulse_ms")
     angles = _seat_angles(sec, servo, min_angle, max_angle)
@@ -206,17 +234,22 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher", *,
         servo_max_angle=max_angle,
         servo_min_pulse_ms=min_pulse,
         servo_max_pulse_ms=max_pulse,
-        aim_settle_s=sec.number("aim_settle_s", 0.3, minimum=0, maximum=5),
-        max_run_s=sec.number("max_run_s", 4.0, minimum=0.1, maximum=30),
-        jam_timeout_s=sec.number("jam_timeout_s", 1.0, minimum=0.05, maximum=10),
-        settle_s=sec.number("settle_s", 0.15, minimum=0, maximum=2),
-        max_cards=sec.integer("max_cards", 20, minimum=1, maximum=112),
+        aim_settle_s=_number(sec, "aim_settle_s", 0.3),
+        max_run_s=_number(sec, "max_run_s", 4.0),
+        jam_timeout_s=_number(sec, "jam_timeout_s", 1.0),
+        settle_s=_number(sec, "settle_s", 0.15),
+        max_cards=_number(sec, "max_cards", 20),
         model=parse_model_config(sec.raw("model", {}), path=sec.key("model")),
         path=path,
     )
     sec.finish()
     _check_pins_distinct(cfg.pins())
     return cfg
+
+
+def _number(sec: Section, name: str, default: float) -> Any:
+    low, high = BOUNDS[name]
+    return sec.number(name, default, minimum=low, maximum=high, integer=name in _WHOLE)
 
 
 def driver_can_reverse(driver: str) -> bool:
@@ -231,12 +264,12 @@ def _seat_angles(sec: Section, servo: int | None, low: float, high: float) -> tu
         return ()
     value = sec.raw("seat_angles")
     if not isinstance(value, list) or not value:
-        raise ConfigError(key, f"must be a non-empty list of angles, one per seat, not {value!r}")
+        raise ConfigError(key, f"must be a non-empty list of angles, one per seat, not {shown(value)}")
     for i, angle in enumerate(value):
         if isinstance(angle, bool) or not isinstance(angle, int | float):
-            raise ConfigError(f"{key}[{i}]", f"must be a number, not {angle!r}")
+            raise ConfigError(f"{key}[{i}]", f"must be a number, not {shown(angle)}")
         if not low <= angle <= high:
-            raise ConfigError(f"{key}[{i}]", f"must be within {low:g}..{high:g}, not {angle!r}")
+            raise ConfigError(f"{key}[{i}]", f"must be within {low:g}..{high:g}, not {shown(angle)}")
     return tuple(float(a) for a in value)
 
 

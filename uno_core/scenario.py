@@ -20,14 +20,13 @@ field or line. ``run_scenario`` applies the actions; an illegal one raises
 
 from __future__ import annotations
 
-import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from uno_core.actions import Action, action_from_dict
 from uno_core.cards import parse_cards
+from uno_core.documents import FORMATS, load_document
 from uno_core.effects import Effect
 from uno_core.engine import apply
 from uno_core.errors import IllegalAction, NotationError, RuleError
@@ -35,8 +34,6 @@ from uno_core.house_stack import value as stack_value
 from uno_core.record import FormatError
 from uno_core.setup import position
 from uno_core.state import MODES, SIMULATION, TABLE, State
-
-FORMATS = ("toml", "json")
 
 # key -> (type(s), description for errors)
 _FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
@@ -93,21 +90,9 @@ class ScenarioRun:
 
 
 def _load(text: str, fmt: str) -> dict[str, Any]:
-    if fmt == "toml":
-        try:
-            return tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise FormatError("TOML", str(exc)) from None
-    if fmt == "json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise FormatError(f"line {exc.lineno}", f"not JSON ({exc.msg}, column {exc.colno})"
-                              ) from None
-        if not isinstance(data, dict):
-            raise FormatError("JSON", "a scenario is one JSON object")
-        return data
-    raise FormatError("format", f"unknown scenario format {fmt!r} (known: {', '.join(FORMATS)})")
+    if fmt not in FORMATS:
+        raise FormatError("format", f"unknown scenario format {fmt!r} (known: {', '.join(FORMATS)})")
+    return load_document(text, fmt)
 
 
 def _cards(where: str, text: str) -> None:

@@ -70,11 +70,15 @@ def _load(path: Path) -> Any:
     import tomlkit
     from tomlkit.exceptions import TOMLKitError
 
+    from firmware.input_file import InputFileError, read_input_text
+
     if not path.exists():
         return tomlkit.document()
-    try:
-        return tomlkit.parse(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, TOMLKitError) as exc:
+    try:  # never blocks on a FIFO, never reads a device
+        return tomlkit.parse(read_input_text(path))
+    except InputFileError as exc:
+        raise EnrollFailed(f"{path}: {exc.message}") from None
+    except TOMLKitError as exc:
         raise EnrollFailed(f"cannot read {path}: {exc}") from exc
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import UsageError
+from firmware.input_file import InputFileError, read_input_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
     path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{args.file}: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_input_text(path)
+    except InputFileError as exc:
+        raise UsageError(f"{args.file}: {exc.message}") from None
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
     try:
         result = run_scenario(parse_scenario(text, fmt))

@@ -132,6 +132,8 @@ class Ejections:
             if job.count <= 0:
                 self.jobs.popleft()
         short = counted < want and job.kind != "fire"
+        if status == "recovered":  # a crash cut it short, not the hopper: ask the sensor
+            short = short and self.launcher.hopper_empty is True
         extra = counted - want if job.kind != "fire" else 0
         if status == "jam" or status == "fault":
             self.blocker = Jam(payload.get("fault"))

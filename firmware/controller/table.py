@@ -69,6 +69,18 @@ from firmware.journal import INTENT, RESULT, Entry
 from firmware.messages import ANSWER_LANGUAGE, Words
 from uno_core import effects as E
 
+# What a seat does on its own turn: refused for a seat that is not to act, that is "not
+# your turn", 409 (docs/api.md); calls, catches and hands may come from any seat.
+TURN_ACTIONS = (U.Play, U.Draw, U.Press, U.Pass, U.Accept, U.Verdict, U.FourTowerDiscard,
+                U.ChooseColour)
+
+
+def refusal_status(state: U.State, action: U.Action) -> int:
+    """409 for a turn's action by a seat that is not to act; 422 for what the rules forbid."""
+    if isinstance(action, TURN_ACTIONS) and action.seat != state.to_act:
+        return 409
+    return 422
+
 __all__ = ["SYSTEM_RNG", "Controller", "RngFor"]
 
 class Controller:
@@ -264,7 +276,8 @@ class Controller:
         try:  # on a copy: the table's state changes only once the journal holds the action
             new, fx = U.apply(self.state.clone(), action)
         except U.IllegalAction as exc:
-            raise Rejected(self.name_seats(exc.rule), status=422) from None
+            raise Rejected(self.name_seats(exc.rule), status=refusal_status(self.state, action)
+                           ) from None
         entry = self.journal.append("action", U.action_to_dict(action))
         self._adopt(action, new, fx, live=True)
         self.undo.note(entry.seq, action, fx)

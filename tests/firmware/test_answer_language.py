@@ -40,7 +40,7 @@ def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
         status, body = call(table.url, "/api/play", {"seat": other, "card": card}, lang="de")
         german = DEFAULT_NAMES["de"]  # the demo's compass names, in the language answered
         name = german.get(st["names"][other], st["names"][other])
-        assert status == 422 and body["reason"].startswith(f"{name} ist nicht am Zug (dran: ")
+        assert status == 409 and body["reason"].startswith(f"{name} ist nicht am Zug (dran: ")
         _, state = call(table.url, "/api/state", lang="de")
         mover = german.get(st["names"][seat], st["names"][seat])
         assert state["waiting"]["message"] == f"{mover}: du bist dran"

@@ -13,7 +13,7 @@ import json
 import pytest
 from test_api import TOKEN, FakeTable, with_api
 
-from firmware.api.guard import FrontDoor, split_host
+from firmware.api.guard import FrontDoor, Refused, split_host
 
 EVIL = "http://evil.example"
 
@@ -71,6 +71,36 @@ def test_a_simple_cross_origin_post_is_refused_and_changes_nothing():
             assert "access-control-allow-origin" not in headers
 
     served(test)
+
+
+def test_an_origin_that_only_begins_like_the_tables_is_another_origin():
+    """The table on port 2000: a page of http://127.0.0.1:20001 (its origin begins with
+    the table's) is refused, by POST, GET and Referer alike; the table's own passes."""
+    async def test(port, table):
+        host = "Host: 127.0.0.1:2000"
+        pause = b'{"reason": "pwned"}'
+        for extra in (["Origin: http://127.0.0.1:20001"], ["Origin: http://127.0.0.1:2000.evil.example"],
+                      ["Origin: http://127.0.0.1:200"], ["Referer: http://127.0.0.1:20001/x.html"]):
+            head = "\r\n".join(["POST /api/admin/pause HTTP/1.1", host, *extra,
+                                 "Content-Type: application/json"])
+            status, _, content = await raw(port, head, pause)
+            refused_without_change(table, status, content, 403, "foreign_origin")
+        status, _, _ = await raw(port, "\r\n".join(
+            ["GET /api/state HTTP/1.1", host, "Origin: http://127.0.0.1:20001"]))
+        assert status == 403
+        status, _, _ = await raw(port, "\r\n".join(
+            ["GET /api/state HTTP/1.1", host, "Origin: http://127.0.0.1:2000"]))
+        assert status == 200
+
+    served(test)
+    door = FrontDoor("127.0.0.1")
+    for origin in ("http://127.0.0.1:20001", "https://127.0.0.1:20001", "http://127.0.0.1:2000x"):
+        with pytest.raises(Refused) as info:
+            door.check("POST", host="127.0.0.1:2000", origin=origin, referer=None,
+                       content_type="application/json", has_body=True)
+        assert info.value.status == 403
+    door.check("POST", host="127.0.0.1:2000", origin="http://127.0.0.1:2000", referer=None,
+               content_type="application/json", has_body=True)
 
 
 def test_post_bodies_must_be_json():

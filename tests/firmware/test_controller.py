@@ -43,7 +43,7 @@ def test_requests_that_do_not_fit_are_refused_with_a_reason(table):
     seat = st["waiting"]["seat"]
     other = (seat + 1) % 4
     cases = [
-        (api.Play(other, "R1"), 422, f"it is not {st['names'][other]}'s turn"),
+        (api.Play(other, "R1"), 409, f"it is not {st['names'][other]}'s turn"),
         (api.Play(seat, "W+4", {"color": "blue", "target": other}), 422, "takes no target"),
         (api.Play(seat, f"{st['colour']}T2", {"towers": ("U",)}), 422, "takes 2 tower(s)"),
         (api.Hands(seat, ("R1",)), 422, "entering a hand is not possible now"),

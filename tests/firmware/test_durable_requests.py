@@ -268,6 +268,11 @@ def test_cards_counted_after_a_cut_ejection_survive_a_kill(tables, tmp_path):
     again = killed(table, tables, "b", "override-cards-out")
     came_back(again)
     st = again.settle()
-    assert st["waiting"]["kind"] != "cards-out"
-    assert [e.payload["counted"] for e in again.controller.journal.entries()
-            if e.kind == "result" and e.payload["status"] == "recovered"] == [3]
+    recovered = [e for e in again.controller.journal.entries()
+                 if e.kind == "result" and e.payload["status"] == "recovered"]
+    assert [e.payload["counted"] for e in recovered] == [3]
+    # The hopper is full, so the rest of that deal (4 cards) starts at once and the kill
+    # may cut it off too: then its own count is asked, never the counted one's again.
+    cut = again.controller.ejections.recover
+    assert st["waiting"]["kind"] != "cards-out" or (
+        cut is not None and cut.intent != recovered[0].ref and cut.want == 4)

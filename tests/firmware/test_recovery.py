@@ -75,6 +75,8 @@ def test_cut_off_ejection_is_counted_on_the_table_not_guessed(tmp_path):
         table.submit(api.Admin("override", {"kind": "cards-out", "count": 3}))
         st = table.settle()
         assert st["hand_counts"] == [7, 7, 7, 7] or st["waiting"]["kind"] != "cards-out"
+        # the crash cut the deal, not the hopper: the rest is dealt, no "reload" is asked
+        assert table.world.launcher_sim.stack and st["waiting"]["kind"] != "reload"
         st = table.play_until(lambda st: st["waiting"]["kind"] == "turn")
         assert table.world.check(st) == [] and table.world.agree, table.world.mismatches
         assert [len(h) for h in table.world.hands] == st["hand_counts"]

@@ -250,3 +250,25 @@ def test_a_signal_to_the_process_stops_the_running_motor(signum):
     assert proc.returncode == 128 + signum, err
     assert "finished" not in out
     assert json.loads(out.strip().splitlines()[-1]) == {"now": 0.0, "ever": 1.0}
+
+
+def motor_on_time(sim):
+    """Seconds the motor was driven (either way), summed over the motor log."""
+    total, started = 0.0, None
+    for t, direction, _ in sim.motor_log:
+        if started is not None:
+            total += t - started
+        started = None if direction == "stopped" else t
+    return total
+
+
+def test_the_reverse_that_frees_a_jam_ends_at_the_press_deadline(table):
+    # no card for 0.9 s: a jam at 0.9 s; the reverse may use only what is left of 1.0 s
+    sim, launcher = table(tokens=10, max_run_s=1.0, jam_timeout_s=0.9, reverse_s=0.5)
+    sim.inject_jam(clears_on_reverse=False)
+    result = launcher.deal(3)
+    assert result.status == "fault" and "max_run_s" in result.fault
+    assert [d for _, d, _ in sim.motor_log] == ["forward", "stopped", "backward", "stopped"]
+    assert motor_on_time(sim) <= 1.0 + 1e-9
+    assert sim.motor_log[-1][0] - sim.motor_log[0][0] <= 1.0 + 1e-9
+    assert sim.motor == ("stopped", 0.0)

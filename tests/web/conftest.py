@@ -1,7 +1,11 @@
 """The table's screen in a real browser: Debian's headless Chromium driven by Playwright.
 
-`browser` is one Chromium per test session (fresh user-data dir); every test gets a new
-800x480 page. `served(table)` serves a table through the real API server (tests/web/screen.py);
+`browser` is one Chromium per test module (fresh user-data dir); every test gets a new
+800x480 page. Not one per session: Playwright's sync API keeps its asyncio loop running
+in the main thread for as long as it is started, so every later test that calls
+asyncio.run() (tests/firmware/test_house_rules_api.py after tests/web/test_serve.py)
+failed with "cannot be called from a running event loop". Per module, the loop is gone
+once the module's browser tests are done, whatever order the modules run in. `served(table)` serves a table through the real API server (tests/web/screen.py);
 `shown(table)` serves it and opens its screen.
 """
 
@@ -31,7 +35,7 @@ def chromium(pw: Any, profile: str) -> Any:
         profile, executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, viewport=SCREEN)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     profile = tempfile.mkdtemp(prefix="unotable-chromium-")
     with sync_playwright() as pw:

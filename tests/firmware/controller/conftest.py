@@ -157,6 +157,7 @@ class FakeTable:
         for coro in self.loop.spawned:  # work a test left unstarted
             coro.close()
         self.hw.close()
+        self.world.close()  # the simulated readers' ptys: 20 descriptors a table otherwise
         self.journal.close()
 
 

@@ -7,8 +7,11 @@ import pytest
 
 import uno_core as U
 from firmware.controller.ejections import Job
+from firmware.controller.events import EjectionDone
 from firmware.errors import Rejected
 from firmware.journal import INTENT, RESULT
+from hal.ejection import fixed_model
+from hal.launcher import EjectionResult
 from uno_core import effects as E
 
 
@@ -104,3 +107,71 @@ def test_a_new_match_is_refused_while_the_launcher_runs(make_table):
         table.ejections.check_idle()
     table.loop.run_spawned()
     table.ejections.check_idle()
+
+
+def cut_off_deal(make_table, want, seat=3):
+    """A deal of `want` cards to `seat` that a crash cut off, as the replay finds it."""
+    s = U.position("classic", counts=[5, 5, 5, 5], discard="R5", turn=0, mode="table")
+    table = launcher_table(make_table, s)
+    ej = table.ejections
+    ej.adopt(U.Draw(seat), [E.Dispense(seat, want)], s)
+    intent = table.journal.intent({"job": "deal", "seat": seat, "want": want})
+    ej.started(intent.seq, intent.payload, replay=True)
+    ej.cut_off(intent.seq)
+    return table, ej
+
+
+def test_after_a_cut_off_a_full_hopper_deals_the_rest_without_asking_to_reload(make_table):
+    table, ej = cut_off_deal(make_table, 4)
+    assert table.world.launcher_sim.stack  # the hopper sensor sees cards
+    ej.recovered(2)  # people counted 2 of the 4 cards
+    assert ej.blocker is None
+    assert not [e for e in table.events if e["kind"] == "reload"]
+    assert list(ej.jobs) == [Job("deal", 3, 2)] and ej.pump() is True
+    table.loop.run_spawned()
+    assert len(table.world.launcher_sim.cards_at(3)) == 2 and not ej.jobs
+
+
+def test_after_a_cut_off_an_empty_hopper_asks_to_reload(make_table):
+    table, ej = cut_off_deal(make_table, 4)
+    table.world.launcher_sim.empty_hopper()
+    ej.recovered(2)
+    assert ej.blocker is not None
+    assert table.events[-1]["kind"] == "reload"
+    assert table.events[-1]["message"].startswith("the launcher's hopper is empty")
+
+
+def test_a_launcher_fault_stops_as_a_jam_not_as_a_reload(make_table):
+    """A result with status `fault` (the motor ran max_run_s, a stop) is a fault to
+    clear, whatever the count: never "the hopper is empty" while it is full."""
+    s = U.position("classic", counts=[5, 5, 5, 5], discard="R5", turn=0, mode="table")
+    table = launcher_table(make_table, s)
+    ej = table.ejections
+    ej.adopt(U.Draw(1), [E.Dispense(1, 3)], s)
+    assert ej.pump() is True
+    table.loop.spawned.pop().close()  # the motor's worker, replaced by its result:
+    fault = "motor ran max_run_s=4s without finishing"
+    table.loop.post(EjectionDone(ej.running[0], EjectionResult(3, 1, "fault", 1, fault=fault)))
+    table.loop.deliver()
+    stop = table.events[-1]
+    assert stop["kind"] == "jam" and stop["fault"] == fault
+    assert "hopper" not in stop["message"]
+    assert ej.blocker is not None and ej.blocker.to_json(table.words)["kind"] == "jam"
+
+
+def test_a_press_never_asks_the_launcher_for_more_cards_than_the_pile_holds(make_table):
+    # 112 cards: 1 on the discard pile, 109 in hands, 2 left in the launcher
+    s = U.position("attack", counts=[37, 36, 36], discard="R5", turn=1, mode="table")
+    assert s.pile_count == 2
+    s, fx = U.apply(s, U.Press(1))
+    table = launcher_table(make_table, s, edition="attack", seats=3)
+    table.world.launcher_sim.load(range(20))  # the hopper could give more than the pile
+    ej = table.ejections
+    ej.launcher.model = fixed_model(13)  # this press draws 13 cards
+    ej.adopt(U.Press(1), fx, s)
+    assert ej.pump() is True
+    [intent] = [e for e in table.journal.entries() if e.kind == INTENT]
+    assert intent.payload["want"] == 2
+    table.loop.run_spawned()
+    assert len(table.world.launcher_sim.cards_at(1)) == 2
+    assert table.adopted == [U.Eject(2)]

@@ -87,3 +87,12 @@ def test_an_alarm_an_admin_accepts_stays_quiet_until_the_tower_changes_hands(mak
     assert table.towers.alarm is None
     table.towers.adopt([E.TowerMoved("O", 0)], live=True)  # a capture ends the acceptance
     assert table.towers.get_status()["accepted"] == {}
+
+
+def test_a_capture_to_the_slot_where_the_tray_already_sees_the_tower_is_not_awaited(make_table):
+    table = watched(make_table)
+    tray(table, TowerRemoved("N", 0))  # N is carried to South before its capture is declared
+    tray(table, TowerPlaced("N", 2))
+    table.towers.adopt([E.TowerMoved("N", 2)], live=True)
+    assert table.towers.seats_awaited() == set() and table.towers.wait() is None
+    assert "N" not in table.towers.get_status()["waits"]

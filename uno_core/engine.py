@@ -95,6 +95,7 @@ from uno_core.turns import (
     check_deal,
     check_unseen,
     deal,
+    fits_drawn,
     give,
     hand_points,
     owe,
@@ -554,7 +555,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         if fx is not NOFX:
             fx.append(_DISPENSE_ONE[seat])
         if ((s.options.draw_then_play or s.options.forced_play)
-                and playable_mask(s, seat, card.bit)):
+                and fits_drawn(s, seat, (card,), card.bit)):
             s.drawn = (card,)  # after_turn_draw: the drawn card may be played
             s.phase = "drawn"
             s.actor = seat

@@ -44,20 +44,13 @@ from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_rules import allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
+from uno_core.listed import OP_BITS, OP_CHALLENGE, OP_DRAW, OP_PASS, OP_PLAY, OP_PRESS, PASS, PRESS
 from uno_core.listing import (
-    OP_BITS,
-    OP_CHALLENGE,
-    OP_DRAW,
     OP_NUMBER,
-    OP_PASS,
-    OP_PLAY,
-    OP_PRESS,
     OP_REVERSE,
     OP_SYMBOL,
     OP_TAKE,
-    PASS,
     PLAIN_VARIANTS,
-    PRESS,
     cached_variants,
     decisions_for,
     faces_of,

@@ -57,9 +57,9 @@ from uno_core.cards import (
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import _TAKES, apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
+from uno_core.listed import OP_PLAY
 from uno_core.listing import (
     OP_NUMBER,
-    OP_PLAY,
     OP_REVERSE,
     OP_SKIP,
     OP_TAKE,

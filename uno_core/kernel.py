@@ -67,7 +67,7 @@ from uno_core.listing import (
     plain_listing,
     plain_ops,
 )
-from uno_core.state import OWE_DRAW, State
+from uno_core.state import EJECT, OWE_DRAW, State
 from uno_core.tables import TARGETED, Tables, mask_of
 from uno_core.turns import NOFX, give
 
@@ -336,7 +336,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 while getbits(1):
                     pass
             s.to_act = CHANCE
-            s.chance = "eject"
+            s.chance = EJECT
             k = sample(chance, s.since_eject)
             eject(s, min(k, len(s._pile)), NOFX)
             actions += 2

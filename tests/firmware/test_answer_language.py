@@ -39,10 +39,9 @@ def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
         card = table.world.hands[other][0]
         status, body = call(table.url, "/api/play", {"seat": other, "card": card}, lang="de")
         german = DEFAULT_NAMES["de"]  # the demo's compass names, in the language answered
-        name = german.get(st["names"][other], st["names"][other])
-        assert status == 409 and body["reason"].startswith(f"{name} ist nicht am Zug (dran: ")
-        _, state = call(table.url, "/api/state", lang="de")
         mover = german.get(st["names"][seat], st["names"][seat])
+        assert (status, body["reason"]) == (409, f"{mover} ist dran, nicht du")
+        _, state = call(table.url, "/api/state", lang="de")
         assert state["waiting"]["message"] == f"{mover}: du bist dran"
         assert table.state()["waiting"]["message"] == f"{st['names'][seat]}: your turn"
 

@@ -10,7 +10,6 @@ has the table of German names with the seed each comes from.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 
@@ -524,7 +523,7 @@ def kind_noun(kind: str, lang: str, edition: str | None = None) -> str:
     name = kind_name(kind, lang, edition)
     if lang != "de":
         return name
-    return re.sub(r"\s*\+\s*|\s+", "-", name) + "-Karte"
+    return "-".join(name.replace("+", " ").split()) + "-Karte"
 
 
 def card_name(card: Card, lang: str, edition: str | None = None) -> str:

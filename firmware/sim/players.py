@@ -35,6 +35,7 @@ from typing import Any, TextIO
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.slots import slot_name
+from firmware.counting import count_of
 from firmware.errors import Rejected
 from firmware.messages import Words, seat_name
 from firmware.sim.api_client import ApiClient
@@ -88,6 +89,7 @@ class Narrator:
         self.names = names
         self.ctl = controller
         self.out = out
+        self._fired_to: int | None = None  # the seat of the last press's ejection
 
     def tell(self, event: Mapping[str, Any]) -> None:
         line = self.describe(event)
@@ -105,8 +107,11 @@ class Narrator:
         if kind == "action":
             return self._describe_action(e["action"], e["effects"])
         if kind == "ejected":
-            job = {"deal": "dealt", "turn": "turned up", "fire": "launcher fired"}[e["job"]]
-            return f"      {job}: {e['counted']} card(s) to {self._name(e['seat'])}"
+            if e["job"] == "fire":  # the press's Eject action tells it, under its step
+                self._fired_to = e["seat"]
+                return None
+            job = {"deal": "dealt", "turn": "turned up"}[e["job"]]
+            return f"      {job}: {count_of(e['counted'], 'card')} to {self._name(e['seat'])}"
         if kind == "tower_seen":
             return f"      tray sees tower {e['tower']} at {self._slot(e['slot'])}"
         if kind in ("protected", "alarm", "refused", "turn_warning", "turn_timeout", *STOPS):
@@ -129,7 +134,7 @@ class Narrator:
             if a.get("target") is not None and a.get("target", -1) >= 0:
                 extra += f", at {self._name(a['target'])}"
             if a.get("towers"):
-                extra += f", takes tower(s) {' '.join(a['towers'])}"
+                extra += f", takes {'towers' if len(a['towers']) > 1 else 'tower'} {' '.join(a['towers'])}"
             if a.get("laid"):
                 extra += f", lays {' '.join(a['laid'])}"
             if a.get("uno"):
@@ -144,7 +149,7 @@ class Narrator:
         elif t == "reveal":
             text = f"first card: {a['card']}"
         elif t == "eject":
-            return None
+            text = f"launcher fired: {count_of(a['count'], 'card')} to {self._name(self._fired_to)}"
         elif t == "call_uno":
             text = f"{who} calls UNO"
         elif t == "catch":

@@ -85,7 +85,7 @@ def test_demo_prints_a_readable_log_and_the_same_seed_plays_the_same_match(capsy
     first = capsys.readouterr().out
     assert main(["demo", "--fast", "--seed", "9"]) == 0
     assert capsys.readouterr().out == first
-    assert "North" in first and "plays" in first and "dealt: 7 card(s)" in first
+    assert "North" in first and "plays" in first and "dealt: 7 cards to" in first
     assert "world and referee agreed at every step" in first
 
 

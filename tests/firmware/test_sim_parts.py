@@ -137,7 +137,20 @@ def test_the_log_tells_ejections_and_actions_by_the_players_names():
     narrator.tell({"kind": "ejected", "job": "deal", "counted": 2, "seat": 1})
     narrator.tell({"kind": "ejecting", "seat": 1, "job": "deal"})  # nothing worth a line
     narrator.tell({"kind": "action", "action": {"type": "call_uno", "seat": 0}, "effects": []})
-    assert out.getvalue() == "      dealt: 2 card(s) to Bob\n[3] Ann calls UNO\n"
+    assert out.getvalue() == "      dealt: 2 cards to Bob\n[3] Ann calls UNO\n"
+
+
+def test_the_log_numbers_a_press_and_its_ejection_and_counts_one_card_as_one():
+    out = io.StringIO()
+    table = SimpleNamespace(step=4)
+    narrator = Narrator(["Ann", "Bob"], table, out)
+    narrator.tell({"kind": "ejected", "job": "turn", "counted": 1, "seat": 0})
+    narrator.tell({"kind": "action", "action": {"type": "press", "seat": 1}, "effects": []})
+    narrator.tell({"kind": "ejected", "job": "fire", "counted": 1, "seat": 1})
+    table.step = 5
+    narrator.tell({"kind": "action", "action": {"type": "eject", "count": 1}, "effects": []})
+    assert out.getvalue() == ("      turned up: 1 card to Ann\n[4] Bob presses the launcher\n"
+                              "[5] launcher fired: 1 card to Bob\n")
 
 
 def test_a_log_with_nowhere_to_write_stays_quiet():

@@ -30,6 +30,7 @@ from typing import Any
 
 import uno_core
 from firmware.errors import ConfigError
+from firmware.file_access import permission_hint
 from hal.config import Section
 from hal.errors import ConfigError as HalConfigError
 from hal.pins import PI_EXTRA, no_pin_library
@@ -221,7 +222,8 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        return None, [ConfigError("file", f"cannot read: {exc.strerror or exc}")]
+        hint = permission_hint(path, exc, default=SYSTEM_PATH)
+        return None, [ConfigError("file", f"cannot read: {exc.strerror or exc}{hint}")]
     try:
         doc = tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:

@@ -10,8 +10,9 @@
 #     root:unotable 0640, and you read it without sudo from your next login
 #   - switches the Pi's UART on and its serial console off (raspi-config; not with --no-uart)
 #   - makes sure the helper can drive pins: pinctrl or gpioset, else Debian's gpiod
-#   - enables the service; (re)starts it when an existing config passes `unotable config
-#     check` (a config it just wrote waits for your pins: edit it, then start the service)
+#   - with a config it just wrote: leaves the service off until you set your pins
+#     (`sudo systemctl enable --now unotable`); with your existing config: enables the
+#     service and restarts it when the config passes `unotable config check`
 #   - --kiosk: the screen opens the table's page at boot (desktop autologin of that user,
 #     Chromium in kiosk mode, screen blanking off); docs/operations.md, "The table's screen"
 # Where udevd or systemd does not run (a chroot, an image build) it skips what needs them,
@@ -126,14 +127,18 @@ echo "== systemd unit and udev rules"
 install -m 0644 "$SRC/systemd/unotable.service" /etc/systemd/system/unotable.service
 install -D -m 0644 "$SRC/systemd/99-unotable.rules" /etc/udev/rules.d/99-unotable.rules
 reload_udev
-enable_service
 
-if ! "$PREFIX/venv/bin/unotable" config check "$CONFIG"; then
-    echo "== fix $CONFIG, then: sudo systemctl start unotable" >&2
-elif [ "$FRESH_CONFIG" = yes ]; then
-    echo "== set your pins and readers in $CONFIG (sudoedit $CONFIG), then:" \
-        "sudo systemctl start unotable"
+if [ "$FRESH_CONFIG" = yes ]; then
+    # Not enabled yet: at the next boot it would hold the pins and readers that
+    # `enroll` and `selftest` need, on pins nobody has set yet.
+    "$PREFIX/venv/bin/unotable" config check "$CONFIG" || true
+    echo "== set your pins and readers (sudoedit $CONFIG), run unotable selftest, then:" \
+        "sudo systemctl enable --now unotable"
+elif ! "$PREFIX/venv/bin/unotable" config check "$CONFIG"; then
+    enable_service
+    echo "== fix $CONFIG, then: sudo systemctl restart unotable" >&2
 else
+    enable_service
     start_service
 fi
 summary

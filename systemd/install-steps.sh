@@ -25,6 +25,20 @@ systemd_runs() {
     [ -d "$SYSTEMD_RUNTIME" ]
 }
 
+# The package into the venv, built from a copy of the checkout: pip builds a local
+# directory in place, and its root-owned unotable.egg-info/ and build/ would then stop
+# your own `pip install -e .` in the checkout ("Cannot update time stamp").
+install_package() {
+    src=$1
+    build=$(mktemp -d)
+    tar -C "$src" --exclude=./.git --exclude=./.venv --exclude=./build \
+        --exclude='./*.egg-info' -cf - . | tar -C "$build" -xf -
+    status=0
+    "$PREFIX/venv/bin/pip" install -q --upgrade "$build[pi]" || status=$?
+    rm -rf "$build"
+    return "$status"
+}
+
 # `unotable` on the PATH of every user and of sudo (whose secure_path lacks the venv).
 link_command() {
     install -d -m 0755 "$BIN_DIR"

@@ -91,7 +91,7 @@ add_to_config_group "$INSTALLER"
 echo "== package into $PREFIX/venv"
 install -d -m 0755 "$PREFIX" "$PREFIX/bin"
 [ -x "$PREFIX/venv/bin/python" ] || python3 -m venv "$PREFIX/venv"
-"$PREFIX/venv/bin/pip" install -q --upgrade "$SRC[pi]"
+install_package "$SRC"
 install -m 0755 "$SRC/systemd/unotable-safe-pins" "$PREFIX/bin/unotable-safe-pins"
 link_command
 

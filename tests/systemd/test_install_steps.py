@@ -98,6 +98,27 @@ def test_without_raspi_config_the_uart_is_skipped_with_what_to_do(tmp_path):
     assert "enable_uart=1" in out
 
 
+def test_the_package_is_built_from_a_copy_and_the_checkout_stays_clean(tmp_path):
+    src = tmp_path / "checkout"
+    (src / "firmware").mkdir(parents=True)
+    (src / "pyproject.toml").write_text("[project]\nname = 'unotable'\n")
+    (src / ".git").mkdir()
+    pip = tmp_path / "opt" / "venv" / "bin" / "pip"
+    pip.parent.mkdir(parents=True)
+    # a stand-in pip that builds in place, as pip does a local directory: an egg-info
+    # appears in the directory it was given
+    pip.write_text('#!/bin/sh\nfor a; do :; done\nd=${a%"[pi]"}\n'
+                   f'echo "$d" > "{tmp_path}/built-in"\nls "$d" > "{tmp_path}/copied"\n'
+                   'mkdir "$d/unotable.egg-info"\n')
+    pip.chmod(0o755)
+    status, out, _ = steps(tmp_path, f'install_package "{src}"', {})
+    assert status == 0, out
+    built = (tmp_path / "built-in").read_text().strip()
+    assert built != str(src) and not Path(built).exists()  # a temporary copy, removed
+    assert (tmp_path / "copied").read_text().split() == ["firmware", "pyproject.toml"]  # no .git
+    assert sorted(p.name for p in src.iterdir()) == [".git", "firmware", "pyproject.toml"]
+
+
 def test_the_command_is_linked_where_sudo_and_every_user_find_it(tmp_path):
     status, out, _ = steps(tmp_path, "link_command; link_command", {})
     link = tmp_path / "usr-local-bin" / "unotable"

@@ -156,3 +156,17 @@ def test_install_sh_sources_the_steps_and_ends_with_the_summary():
     for name in ("reload_udev", "enable_service", "start_service", "enable_uart",
                  "link_command", "add_to_config_group", "install_kiosk"):
         assert name in text
+
+
+def test_install_sh_refuses_an_unknown_option_before_touching_anything(tmp_path):
+    for args in (["--bogus"], ["--user"]):
+        # stand-ins that would say so: nothing of the install may run
+        status, out, calls = steps(tmp_path, f'sh "{INSTALL}" {" ".join(args)}',
+                                   {name: "exit 0" for name in ("id", "useradd", "apt-get")})
+        assert status == 2 and calls == [], out
+        done = subprocess.run(["sh", str(INSTALL), *args], capture_output=True, text=True)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.splitlines()[-1].startswith("usage: sudo ")
+        assert "[--kiosk] [--user NAME] [--no-uart]" in done.stderr
+    done = subprocess.run(["sh", str(INSTALL), "--bogus"], capture_output=True, text=True)
+    assert done.stderr.splitlines()[0] == "install.sh: unknown option --bogus"

@@ -162,7 +162,9 @@ install_kiosk() {
     home=$(getent passwd "$user" | cut -d: -f6)
     group=$(id -gn "$user")
     install -m 0755 "$SRC/systemd/unotable-kiosk" "$PREFIX/bin/unotable-kiosk"
-    install -d -o "$user" -g "$group" "$home/.config" "$home/.config/autostart"
+    for dir in "$home/.config" "$home/.config/autostart"; do  # existing ones keep their mode
+        [ -d "$dir" ] || install -d -o "$user" -g "$group" -m 0755 "$dir"
+    done
     kiosk_entry > "$home/.config/autostart/unotable-kiosk.desktop"
     chown "$user:$group" "$home/.config/autostart/unotable-kiosk.desktop"
     echo "   $home/.config/autostart/unotable-kiosk.desktop starts $PREFIX/bin/unotable-kiosk"

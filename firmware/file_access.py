@@ -7,6 +7,7 @@ import getpass
 import grp
 import os
 import pwd
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 
@@ -31,7 +32,8 @@ def permission_hint(path: Path, exc: OSError, *, default: Path | None = None) ->
     return hint
 
 
-def _name(lookup, number: int) -> str:  # type: ignore[no-untyped-def]
+def _name(lookup: Callable[[int], Sequence[object]], number: int) -> str:
+    """A user's or group's name (pwd.getpwuid, grp.getgrgid), else its number."""
     try:
         return str(lookup(number)[0])
     except KeyError:

@@ -149,7 +149,8 @@ class Narrator:
         elif t == "reveal":
             text = f"first card: {a['card']}"
         elif t == "eject":
-            text = f"launcher fired: {count_of(a['count'], 'card')} to {self._name(self._fired_to)}"
+            to = "" if self._fired_to is None else f" to {self._name(self._fired_to)}"
+            text = f"launcher fired: {count_of(a['count'], 'card')}{to}"
         elif t == "call_uno":
             text = f"{who} calls UNO"
         elif t == "catch":

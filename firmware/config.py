@@ -29,9 +29,11 @@ from typing import Any
 
 import uno_core
 from firmware.errors import ConfigError
+from firmware.file_access import permission_hint
 from firmware.input_file import InputFileError, read_input_bytes
 from hal.config import Section, shown
 from hal.errors import ConfigError as HalConfigError
+from hal.pins import PI_EXTRA, no_pin_library
 from uno_core.documents import DocumentError, load_document
 from uno_core.errors import OptionError
 from uno_core.options import PRESETS, make_options, preset_options
@@ -53,7 +55,6 @@ REQUIRED_SECTIONS = {
 # The Pi's own UART sits on GPIO 14 (TXD) and 15 (RXD); these device names are it.
 UART_PINS = {14: "TXD", 15: "RXD"}
 UART_PORTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
-PI_EXTRA = "install the [pi] extra (pip install 'unotable[pi]')"
 # Hardware sections: "module:function" of the hal parser, imported only when used.
 SECTION_PARSERS: dict[str, str] = {
     "launcher": "hal.launcher:parse_config",
@@ -222,7 +223,8 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     try:
         data = read_input_bytes(path)
     except InputFileError as exc:
-        return None, [ConfigError("file", exc.message)]
+        hint = "" if exc.cause is None else permission_hint(path, exc.cause, default=SYSTEM_PATH)
+        return None, [ConfigError("file", exc.message + hint)]
     try:
         doc = load_document(data.decode("utf-8"), "toml")
     except UnicodeDecodeError as exc:
@@ -623,6 +625,7 @@ def pin_library_problem(needs_pwm: Sequence[str] = ()) -> str | None:
     from gpiozero import Device
     from gpiozero.exc import NativePinFactoryFallback, PinFactoryFallback
 
+
     if Device.pin_factory is not None:
         return None
     with warnings.catch_warnings(record=True) as seen:
@@ -632,8 +635,8 @@ def pin_library_problem(needs_pwm: Sequence[str] = ()) -> str | None:
         except Exception as exc:  # noqa: BLE001 - any failure means run cannot start
             tried = [str(w.message).removeprefix("Falling back from ") for w in seen
                      if issubclass(w.category, PinFactoryFallback)]
-            return (f"no GPIO pin library works on this machine ({'; '.join(tried) or exc}): "
-                    f"{PI_EXTRA}, or set [sim] enabled = true for the simulated table")
+            return no_pin_library(tried or [str(exc)],
+                                  ", or set [sim] enabled = true for the simulated table")
     factory, Device.pin_factory = Device.pin_factory, None
     factory.close()
     if needs_pwm and any(issubclass(w.category, NativePinFactoryFallback) for w in seen):

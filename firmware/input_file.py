@@ -26,9 +26,10 @@ _KINDS = (
 class InputFileError(Exception):
     """The file cannot be read as a text file; the message is one line without the path."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, cause: OSError | None = None) -> None:
         super().__init__(message)
         self.message = message
+        self.cause = cause  # the OSError behind "cannot read", for advice such as who may
 
 
 def _kind(mode: int) -> str:
@@ -46,13 +47,13 @@ def read_input_bytes(path: str | Path) -> bytes:
         _refuse_unless_regular(os.stat(path).st_mode)
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     except OSError as exc:
-        raise InputFileError(f"cannot read: {exc.strerror or exc}") from None
+        raise InputFileError(f"cannot read: {exc.strerror or exc}", exc) from None
     with os.fdopen(fd, "rb") as file:
         try:
             _refuse_unless_regular(os.fstat(fd).st_mode)
             data = file.read(MAX_BYTES + 1)
         except OSError as exc:
-            raise InputFileError(f"cannot read: {exc.strerror or exc}") from None
+            raise InputFileError(f"cannot read: {exc.strerror or exc}", exc) from None
     if len(data) > MAX_BYTES:
         raise InputFileError(f"cannot read: larger than {MAX_BYTES // 1024} KiB, "
                              "too large for a config or scenario file")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from firmware.counting import count_of
 from uno_core import EDITIONS, get_edition
 from uno_core import actions as A
 from uno_core.actions import Action
@@ -52,7 +53,7 @@ class Summary:
 
     def to_text(self) -> str:
         lines = [
-            f"{self.games} matches of {self.variant}, {self.players} players, "
+            f"{count_of(self.games, 'match', 'matches')} of {self.variant}, {self.players} players, "
             f"{self.bot} bots, seed {self.seed}"
             + "".join(f", {k}={v}" for k, v in self.options.items()),
             f"rounds {self.rounds}  turns {self.turns}  actions {self.actions}  "

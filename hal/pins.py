@@ -10,6 +10,7 @@ docs/wiring.md.
 from __future__ import annotations
 
 from importlib.metadata import entry_points
+from importlib.util import find_spec
 from typing import Any
 
 from hal.errors import HalError
@@ -26,6 +27,7 @@ PIN_FACTORIES = {
                "daemon (sudo apt install pigpiod; a Pi 4 or older)"),
 }
 CHOICES = (AUTO, *PIN_FACTORIES)
+PI_EXTRA = "install the [pi] extra (pip install 'unotable[pi]')"
 
 
 class PinLibraryError(HalError):
@@ -47,6 +49,29 @@ def load_pin_factory(choice: str) -> Any:
     except Exception as exc:  # noqa: BLE001 - not a Pi, no /dev/gpiochip0, no pigpiod...
         raise PinLibraryError(f"{choice}: {library} cannot drive the pins of this machine "
                               f"({type(exc).__name__}: {exc})") from exc
+
+
+def importable(name: str) -> bool:
+    """Is the module `name` installed (or already imported)?"""
+    try:
+        return find_spec(name) is not None
+    except ValueError:  # imported, without a spec
+        return True
+
+
+def no_pin_library(tried: list[str], otherwise: str = "") -> str:
+    """Why gpiozero's own search found no pin library, the real cause first, then
+    `otherwise` (another way out). `tried`: its fallback warnings, "NAME: reason" each.
+    An lgpio that imports but finds no Pi (not a Pi, or a container or chroot that hides
+    /proc/device-tree) needs no [pi] extra: it is installed."""
+    lgpio = next((t for t in tried if t.startswith("lgpio: ")), None)
+    if lgpio is not None and importable("lgpio"):
+        others = "; ".join(t for t in tried if t is not lgpio)
+        return (f"lgpio cannot drive the pins of this machine: {lgpio.removeprefix('lgpio: ')} "
+                "(lgpio is installed: run on a Raspberry Pi, not in a container or chroot "
+                f"that hides /proc/device-tree and /dev/gpiochip*){otherwise}"
+                + (f"; also tried {others}" if others else ""))
+    return f"no GPIO pin library works on this machine ({'; '.join(tried)}): {PI_EXTRA}{otherwise}"
 
 
 def use_pin_factory(choice: str) -> Any:

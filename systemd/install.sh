@@ -1,17 +1,45 @@
 #!/bin/sh
 # Install unotable as a service on Raspberry Pi OS (bookworm or later). Run as root
-# from a checkout:  sudo systemd/install.sh
-#   - creates the system user "unotable" (groups gpio, dialout)
-#   - installs the package into a venv in /opt/unotable/venv
+# from a checkout:  sudo systemd/install.sh [--kiosk] [--user NAME] [--no-uart]
+#   - creates the system user "unotable" (groups gpio, dialout, audio)
+#   - installs the package into a venv in /opt/unotable/venv, and the `unotable` command
+#     into /usr/local/bin (on every user's PATH and on sudo's)
 #   - installs the unit, the motor safety helper, the udev rules and, if there is none
 #     yet, /etc/unotable/config.toml (the built-in default with the simulation off)
+#   - adds you (the sudo user, or --user NAME) to group unotable: the config is
+#     root:unotable 0640, and you read it without sudo from your next login
+#   - switches the Pi's UART on and its serial console off (raspi-config; not with --no-uart)
 #   - makes sure the helper can drive pins: pinctrl or gpioset, else Debian's gpiod
-#   - enables the service; starts it when the config passes `unotable config check`
+#   - with a config it just wrote: leaves the service off until you set your pins
+#     (`sudo systemctl enable --now unotable`); with your existing config: enables the
+#     service and restarts it when the config passes `unotable config check`
+#   - --kiosk: the screen opens the table's page at boot (desktop autologin of that user,
+#     Chromium in kiosk mode, screen blanking off); docs/operations.md, "The table's screen"
+# Where udevd or systemd does not run (a chroot, an image build) it skips what needs them,
+# says so, and runs to the end. It ends by saying whether a reboot is needed.
 set -eu
 
-PREFIX=/opt/unotable
-CONFIG=/etc/unotable/config.toml
 SRC=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
+. "$SRC/systemd/install-steps.sh"
+
+usage() {
+    echo "usage: sudo $0 [--kiosk] [--user NAME] [--no-uart]" >&2
+    exit 2
+}
+
+KIOSK=no
+UART=yes
+INSTALLER=${SUDO_USER:-}
+while [ $# -gt 0 ]; do
+    case $1 in
+        --kiosk) KIOSK=yes ;;
+        --no-uart) UART=no ;;
+        --user) [ $# -ge 2 ] || usage; INSTALLER=$2; shift ;;
+        -h|--help) usage ;;
+        *) echo "install.sh: unknown option $1" >&2; usage ;;
+    esac
+    shift
+done
 
 # The motor safety helper (ExecStopPost) drives the motor pins low with pinctrl
 # (Raspberry Pi OS) or libgpiod's gpioset; without either, a crash leaves the motor running.
@@ -34,36 +62,48 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run as root (sudo $0)" >&2
     exit 1
 fi
-for tool in python3 systemctl udevadm; do
+for tool in python3 systemctl; do
     command -v "$tool" >/dev/null || { echo "install.sh: $tool is missing" >&2; exit 1; }
 done
-python3 -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || {
-    echo "install.sh: needs Python >= 3.11 with venv (apt install python3-venv)" >&2
+has_venv() {
+    python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
+}
+if ! has_venv; then  # a plain Debian lacks python3-venv (Raspberry Pi OS has it)
+    echo "== installing python3-venv"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv || true
+fi
+has_venv || {
+    echo "install.sh: needs Python >= 3.11 with venv (sudo apt-get install python3-venv)" >&2
     exit 1
 }
 
 echo "== user and groups"
-getent group gpio >/dev/null || groupadd --system gpio
-getent group dialout >/dev/null || groupadd --system dialout
+for group in gpio dialout audio; do
+    getent group "$group" >/dev/null || groupadd --system "$group"
+done
 if ! id unotable >/dev/null 2>&1; then
     useradd --system --home-dir /var/lib/unotable --no-create-home \
         --shell /usr/sbin/nologin --user-group unotable
 fi
-usermod -a -G gpio,dialout unotable
+usermod -a -G gpio,dialout,audio unotable
+add_to_config_group "$INSTALLER"
 
 echo "== package into $PREFIX/venv"
 install -d -m 0755 "$PREFIX" "$PREFIX/bin"
 [ -x "$PREFIX/venv/bin/python" ] || python3 -m venv "$PREFIX/venv"
-"$PREFIX/venv/bin/pip" install -q --upgrade "$SRC[pi]"
+install_package "$SRC"
 install -m 0755 "$SRC/systemd/unotable-safe-pins" "$PREFIX/bin/unotable-safe-pins"
+link_command
 
 echo "== config $CONFIG"
 install -d -m 0755 /etc/unotable
+FRESH_CONFIG=no
 if [ ! -e "$CONFIG" ]; then
     sed 's/^enabled = true /enabled = false/' "$SRC/firmware/default_config.toml" > "$CONFIG.new"
     chown root:unotable "$CONFIG.new"
     chmod 0640 "$CONFIG.new"
     mv "$CONFIG.new" "$CONFIG"
+    FRESH_CONFIG=yes
     echo "   wrote $CONFIG: set your pins and reader ports there"
 fi
 
@@ -71,17 +111,34 @@ echo "== motor safety helper"
 ensure_pin_tool || exit 1
 python3 "$PREFIX/bin/unotable-safe-pins" --check "$CONFIG" || true  # which tool, which commands
 
+echo "== the UART for the tower tray's reader on /dev/serial0"
+if [ "$UART" = yes ]; then
+    enable_uart
+else
+    skipped "the UART (--no-uart)"
+fi
+
+if [ "$KIOSK" = yes ]; then
+    echo "== the screen opens the table's page at boot (--kiosk)"
+    install_kiosk "$INSTALLER"
+fi
+
 echo "== systemd unit and udev rules"
 install -m 0644 "$SRC/systemd/unotable.service" /etc/systemd/system/unotable.service
-install -m 0644 "$SRC/systemd/99-unotable.rules" /etc/udev/rules.d/99-unotable.rules
-udevadm control --reload
-udevadm trigger --subsystem-match=tty || true
-systemctl daemon-reload
-systemctl enable unotable.service
+install -D -m 0644 "$SRC/systemd/99-unotable.rules" /etc/udev/rules.d/99-unotable.rules
+reload_udev
 
-if "$PREFIX/venv/bin/unotable" config check "$CONFIG"; then
-    systemctl restart unotable.service
-    echo "== unotable is running: journalctl -u unotable -f"
+if [ "$FRESH_CONFIG" = yes ]; then
+    # Not enabled yet: at the next boot it would hold the pins and readers that
+    # `enroll` and `selftest` need, on pins nobody has set yet.
+    "$PREFIX/venv/bin/unotable" config check "$CONFIG" || true
+    echo "== set your pins and readers (sudoedit $CONFIG), run unotable selftest, then:" \
+        "sudo systemctl enable --now unotable"
+elif ! "$PREFIX/venv/bin/unotable" config check "$CONFIG"; then
+    enable_service
+    echo "== fix $CONFIG, then: sudo systemctl restart unotable" >&2
 else
-    echo "== fix $CONFIG, then: sudo systemctl start unotable" >&2
+    enable_service
+    start_service
 fi
+summary

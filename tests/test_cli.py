@@ -127,3 +127,23 @@ def test_demo_serve_into_a_closed_pipe_stops_quietly():
         port = probe.getsockname()[1]
     done = into_closed_pipe("demo", "--serve", "--fast", "--port", str(port))
     assert (done.stderr, done.returncode) == ("", CLOSED_PIPE_STATUS)
+
+
+# -- the demo's log and bare commands (issue 24)
+
+
+@pytest.mark.parametrize("variant", ["attack", "extreme"])
+def test_the_demo_log_numbers_every_step_of_a_launcher_edition(variant, capsys):
+    assert main(["demo", "--fast", "--variant", variant]) == 0
+    out = capsys.readouterr().out
+    steps = [int(line[1:line.index("]")]) for line in out.splitlines() if line.startswith("[")]
+    assert steps == list(range(1, len(steps) + 1))  # no [12] -> [14]: the ejection has its line
+    assert "launcher fired: " in out and "(s)" not in out
+    assert "turned up: 1 card to " in out
+
+
+def test_bare_simulate_plays_one_classic_match_of_four(capsys):
+    assert main(["simulate"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 match of classic, 4 players, heuristic bots, seed 0\n")
+    assert "seat 4:" in out

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware.counting import count_of
+
 OK, FAIL, SKIP = "ok", "FAIL", "skipped"
 # Where install.sh puts the helper the unit's ExecStopPost= runs; else the checkout's copy.
 SAFE_PINS = Path("/opt/unotable/bin/unotable-safe-pins")
@@ -96,7 +98,7 @@ class Selftest:
         counted = launcher.cards_counted - before
         good = result.ok and result.counted == 1 == counted
         self.add("motor pulse", OK if good else FAIL,
-                 f"ejected {result.counted} card(s), exit sensor counted {counted}, "
+                 f"ejected {count_of(result.counted, 'card')}, exit sensor counted {counted}, "
                  f"status {result.status}" + (f" ({result.fault})" if result.fault else ""))
         if result.fault:
             launcher.reset_fault()
@@ -126,11 +128,12 @@ class Selftest:
             tray.scan()
         status = tray.get_status()
         for slot, reader in status["readers"].items():
-            self.add(f"reader {slot}", OK if reader["ok"] else FAIL,
+            self.add(f"reader at {slot_label(slot)}", OK if reader["ok"] else FAIL,
                      f"firmware {reader.get('firmware')}" if reader["ok"] else str(reader["error"]))
         seen = {t: s for t, s in status["towers"].items() if s is not None}
         self.add("towers", OK if len(seen) == len(status["towers"]) else SKIP,
-                 ", ".join(f"{t} at {s}" for t, s in seen.items()) or "none on the tray")
+                 ", ".join(f"{t} at {slot_label(s)}" for t, s in seen.items())
+                 or "none on the tray")
 
     def outputs(self) -> None:
         panel = self.hw.panel
@@ -172,6 +175,15 @@ class Selftest:
             finally:
                 unsubscribe()
             self.add(name, OK if got else FAIL, "pressed" if got else "no press seen")
+
+
+def slot_label(slot: object) -> str:
+    """A tray slot as the screen counts it: config ``slot = 0`` is "seat 1"."""
+    from hal.tray import NEUTRAL
+
+    if slot == NEUTRAL:
+        return "the neutral slot"
+    return f"seat {int(slot) + 1}"  # type: ignore[call-overload]
 
 
 def run(args: argparse.Namespace) -> int:

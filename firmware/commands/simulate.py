@@ -1,5 +1,6 @@
 """`unotable simulate`: play full bot matches (to 500) and print a summary.
 
+    unotable simulate                      (one classic match, 4 players, seed 0)
     unotable simulate --variant power --players 4 --games 100 --seed 1
     unotable simulate --variant attack --players 3 --games 5 --seed 7 --json --record out/
     unotable simulate --variant classic --players 2 --record out/ --effects
@@ -28,9 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Play GAMES full matches (to the target score, 500) of VARIANT between "
         "bots and print rounds, turns, errors and wins per seat. Deterministic per --seed.",
     )
-    parser.add_argument("--variant", required=True,
+    parser.add_argument("--variant", default="classic",
                         help="edition: classic, power, attack, attack-1999, extreme")
-    parser.add_argument("--players", type=int, required=True, help="seats at the table")
+    parser.add_argument("--players", type=int, default=4, help="seats at the table")
     parser.add_argument("--games", type=int, default=1, help="matches to play")
     parser.add_argument("--seed", type=int, default=0, help="random seed")
     parser.add_argument("--bot", choices=BOT_NAMES, default="heuristic",

@@ -3,8 +3,10 @@ engine ignores both).
 
 While the table waits for one seat's decision (its turn, the drawn card, an extra
 play, a challenge, a press it owes) and nothing physical is pending, a timer of
-``turn_timer_s`` runs on the loop's clock. In its last `WARN_S` seconds the seat's
-light blinks and the buzzer beeps once a second (``turn_warning``). When it runs out
+``turn_timer_s`` runs on the loop's clock. In its last `WARN_S` seconds (the last half
+of a timer shorter than twice that; none below `MIN_WARN_S` seconds left, where a
+warning would say little more than the turn itself) the seat's light blinks and the
+buzzer beeps once a second (``turn_warning``). When it runs out
 the table applies ``timeout_action`` for that seat, as if the player had asked:
 
 * ``draw``: the launcher button's action (`actions.press_action`: draw, press, or take
@@ -38,9 +40,17 @@ if TYPE_CHECKING:
 
 TIMEOUT = "timeout"  # journal kind: {"step", "seat", "action"}: a decision's time ran out
 WARN_S = 5  # the light blinks and the buzzer beeps in the last seconds
+MIN_WARN_S = 2  # a shorter warning is no warning: the timer runs without one
 WARNING_BUZZ = (0.1, 0.9, WARN_S)  # (on_s, off_s, repeats): a beep a second
 # the waits a timeout can answer for the seat (a colour, a verdict or four towers it cannot)
 TIMED = frozenset({Wait.TURN, Wait.PLAY_DRAWN, Wait.EXTRA_PLAY, Wait.CHALLENGE, Wait.PRESS})
+
+
+def warning_left(limit: int) -> int | None:
+    """The seconds left when the warning of a `limit`-second timer comes (never before
+    half the time is gone: a warning at the start of every turn tells nothing), or None."""
+    left = min(WARN_S, limit // 2)
+    return left if left >= MIN_WARN_S else None
 
 
 @dataclass(frozen=True)
@@ -155,17 +165,19 @@ class TurnTimer:
         limit = t.state.options.turn_timer_s
         self.running = key
         self.deadline = t.loop.now() + limit
-        self._timers = [t.loop.after(max(0, limit - WARN_S), TurnWarning(*key)),
-                        t.loop.after(limit, TurnTimeout(*key))]
+        left = warning_left(limit)
+        warning = None if left is None else t.loop.after(limit - left, TurnWarning(*key))
+        self._timers = [warning, t.loop.after(limit, TurnTimeout(*key))]
 
     def _on_warning(self, event: TurnWarning) -> None:
         if (event.step, event.seat) != self.running:
             return  # the decision was taken meanwhile
         t = self.table
         self.warned = True
-        t.hw.panel.buzz(WARNING_BUZZ)
+        left = warning_left(t.state.options.turn_timer_s) if t.state is not None else None
+        left = left or WARN_S
+        t.hw.panel.buzz((*WARNING_BUZZ[:2], left))
         words = t.words
-        left = min(WARN_S, t.state.options.turn_timer_s) if t.state is not None else WARN_S
         t.publish({"kind": "turn_warning", "seat": event.seat, "left_s": left,
                    "message": words("event.turn_warning", seat=words.seat(event.seat),
                                     seconds=left)})

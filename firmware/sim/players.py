@@ -35,6 +35,7 @@ from typing import Any, TextIO
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.slots import slot_name
+from firmware.counting import count_of
 from firmware.errors import Rejected
 from firmware.messages import Words, seat_name
 from firmware.sim.api_client import ApiClient
@@ -90,7 +91,7 @@ def hand_moves(state: U.State, play: U.Play) -> tuple[tuple[int, int] | None, in
 
 
 def _cards(count: int) -> str:
-    return "no cards" if count == 0 else "1 card" if count == 1 else f"{count} cards"
+    return "no cards" if count == 0 else count_of(count, "card")
 
 
 class Narrator:
@@ -155,7 +156,7 @@ class Narrator:
             if a.get("target") is not None and a.get("target", -1) >= 0:
                 extra += f", at {self._name(a['target'])}"
             if a.get("towers"):
-                extra += f", takes tower(s) {' '.join(a['towers'])}"
+                extra += f", takes {'towers' if len(a['towers']) > 1 else 'tower'} {' '.join(a['towers'])}"
             if a.get("laid"):
                 extra += f", lays {' '.join(a['laid'])}"
             if a.get("uno"):

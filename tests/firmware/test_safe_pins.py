@@ -147,7 +147,7 @@ def ensure_pin_tool(tools: FakeTools) -> subprocess.CompletedProcess[str]:
 
 def test_install_runs_ensure_pin_tool_before_the_unit_is_enabled():
     text = INSTALL.read_text()
-    assert text.index("\nensure_pin_tool || exit 1\n") < text.index("systemctl enable")
+    assert text.index("\nensure_pin_tool || exit 1\n") < text.index("    enable_service\n")
 
 
 def test_install_leaves_apt_alone_when_pinctrl_or_gpioset_exists(tools):

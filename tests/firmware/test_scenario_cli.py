@@ -22,8 +22,21 @@ def test_the_example_scenario_prints_state_and_effects(capsys):
     code, out, err = scenario(capsys, str(EXAMPLE))
     assert code == 0 and err == ""
     assert "top R+1" in out
-    assert "towers: U: seat 0" in out
-    assert "protection_used(seat=0, tower=U, card=R+1)" in out
+    # the text counts seats from 1, as the screen does (the file's seat 0 is seat 1)
+    assert "towers: U: seat 1" in out
+    assert "protection_used(seat=1, tower=U, card=R+1)" in out
+    assert "card_played(seat=3, card=R+1)" in out
+
+
+def test_the_text_counts_seats_from_1_as_the_screen(capsys):
+    code, out, _ = scenario(capsys, str(EXAMPLE))
+    assert code == 0
+    assert "to act seat 1" in out and "after 3 actions" in out
+    assert "hand counts: seat 1: 2  seat 2: 2  seat 3: 2" in out
+    assert "scores: seat 1: 0  seat 2: 0  seat 3: 0" in out
+    header, _, rest = out.partition("\n")
+    assert "the file's seat 0 is seat 1" in header
+    assert "seat 0" not in rest and "seat=0" not in rest
 
 
 def test_json_output(capsys):

@@ -34,8 +34,8 @@ def test_default_config_runs_on_the_twin_and_everything_works(capsys):
     assert report["ok"] is True and report["simulated"] is True
     got = {c["name"]: c for c in report["checks"]}
     assert got["motor pulse"]["outcome"] == OK
-    assert "ejected 1 card(s), exit sensor counted 1" in got["motor pulse"]["detail"]
-    assert got["seat 4 button"]["outcome"] == OK and got["reader neutral"]["outcome"] == OK
+    assert "ejected 1 card, exit sensor counted 1" in got["motor pulse"]["detail"]
+    assert got["seat 4 button"]["outcome"] == OK and got["reader at the neutral slot"]["outcome"] == OK
 
 
 def test_a_jammed_launcher_and_a_dead_reader_are_named(twin):
@@ -44,8 +44,10 @@ def test_a_jammed_launcher_and_a_dead_reader_are_named(twin):
     world.tray_sim.reader(2).close()
     checks = Selftest(hardware, twin=world, say=lambda line: None).run()
     got = outcomes(checks)
-    assert got["motor pulse"] == FAIL and got["reader 2"] == FAIL
-    assert got["reader 1"] == OK and got["launcher button"] == OK
+    # readers and towers named as the screen counts seats, from 1 (tray slot 2 is seat 3)
+    assert got["motor pulse"] == FAIL and got["reader at seat 3"] == FAIL
+    assert not any("seat 0" in c.name or "reader 0" in c.name for c in checks)
+    assert got["reader at seat 2"] == OK and got["launcher button"] == OK
     motor = next(c for c in checks if c.name == "motor pulse")
     assert "status jam" in motor.detail
 
@@ -55,7 +57,7 @@ def test_real_hardware_without_a_person_skips_what_needs_one(twin):
     checks = Selftest(hardware, twin=None, interactive=False, say=lambda line: None).run()
     got = outcomes(checks)
     assert got["motor pulse"] == SKIP and got["buttons"] == SKIP
-    assert got["seat LEDs"] == OK and got["reader 0"] == OK
+    assert got["seat LEDs"] == OK and got["reader at seat 1"] == OK
 
 
 def test_prompts_ask_a_person_to_load_a_card_and_press_each_button(twin):

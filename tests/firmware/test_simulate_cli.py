@@ -42,7 +42,7 @@ def test_text_summary_names_the_figures(capsys):
     code, out, _ = simulate(capsys, "--variant", "extreme", "--players", "2", "--seed", "1",
                             "--bot", "random")
     assert code == 0
-    assert "1 matches of extreme, 2 players, random bots, seed 1" in out
+    assert "1 match of extreme, 2 players, random bots, seed 1" in out
     assert "errors 0" in out and "seat 1:" in out and "seat 2:" in out and "seat 0" not in out
 
 

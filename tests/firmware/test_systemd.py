@@ -34,7 +34,7 @@ def test_unit_runs_a_notify_service_as_an_unprivileged_user():
     assert s["Type"] == ["notify"] and s["NotifyAccess"] == ["main"]
     assert re.fullmatch(r"\d+s", s["WatchdogSec"][0])
     assert s["User"] == ["unotable"]
-    assert set(s["SupplementaryGroups"][0].split()) == {"gpio", "dialout"}
+    assert set(s["SupplementaryGroups"][0].split()) == {"gpio", "dialout", "audio"}
     assert s["StateDirectory"] == ["unotable"]
     # the only writable place under ProtectSystem=strict; lgpio needs a writable cwd
     assert s["WorkingDirectory"] == ["%S/unotable"] and "LG_WD=%S/unotable" in s["Environment"]
@@ -51,6 +51,15 @@ def test_unit_reaches_only_gpio_and_serial_devices():
     assert {"char-ttyUSB", "char-ttyACM", "char-ttyAMA"} <= allowed
     assert all(entry.endswith(" rw") for entry in s["DeviceAllow"])
     assert "PrivateDevices" not in s  # it would hide /dev/gpiochip* and the serial ports
+
+
+def test_unit_lets_the_voice_play_through_the_sound_cards():
+    s = unit_settings()
+    assert "char-alsa rw" in s["DeviceAllow"]  # /dev/snd/* under DevicePolicy=closed
+    assert "audio" in s["SupplementaryGroups"][0].split()  # /dev/snd/* is root:audio 0660
+    text = INSTALL.read_text()
+    assert "usermod -a -G gpio,dialout,audio unotable" in text
+    assert "for group in gpio dialout audio" in text
 
 
 def test_unit_bounds_files_memory_and_tasks():

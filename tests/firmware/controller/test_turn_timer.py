@@ -13,6 +13,7 @@ from firmware.controller.turn_timer import (
     TurnTimer,
     TurnWarning,
     timeout_action,
+    warning_left,
 )
 from firmware.waits import Wait
 
@@ -46,6 +47,25 @@ def test_a_timer_runs_for_the_seat_to_act_and_says_what_is_left(make_table):
         "step": 0, "seat": 1, "left_s": 18.0, "warning": False}
     table.turn_timer.settle()  # the same decision: the same timer goes on
     assert len(table.loop.timers) == 2
+
+
+def test_a_short_timer_warns_after_half_its_time_or_not_at_all(make_table):
+    # a warning at the start of the turn ("2 seconds left" on every turn) tells nothing
+    assert [warning_left(limit) for limit in (1, 2, 3, 4, 6, 10, 30)] == [
+        None, None, None, 2, 3, 5, 5]
+    table = timed_table(make_table, limit=6)
+    table.turn_timer.settle()
+    assert table.loop.timers == [(3, TurnWarning(0, 1)), (6, TurnTimeout(0, 1))]
+    fire(table, TurnWarning(0, 1))
+    (event,) = [e for e in table.events if e["kind"] == "turn_warning"]
+    assert event["message"] == "Bo: 3 seconds left" and event["left_s"] == 3
+    assert table.hw.panel.get_status()["buzzer"] == [0.1, 0.9, 3]  # no beep past the end
+
+
+def test_a_timer_of_3_seconds_runs_without_a_warning(make_table):
+    table = timed_table(make_table, limit=3)
+    table.turn_timer.settle()
+    assert table.loop.timers == [(3, TurnTimeout(0, 1))]
 
 
 def test_no_timer_when_the_option_is_off(make_table):

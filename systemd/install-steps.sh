@@ -1,0 +1,194 @@
+# The steps of systemd/install.sh that depend on the machine it runs on (sourced by it;
+# POSIX sh). Each says what it did, or what it skipped and why, so that install.sh runs
+# to the end on a Pi, in a chroot and in an image build, and sums up at the end.
+
+PREFIX=${PREFIX:-/opt/unotable}
+CONFIG=${CONFIG:-/etc/unotable/config.toml}
+BIN_DIR=${BIN_DIR:-/usr/local/bin}               # on sudo's secure_path and every user's PATH
+SYSTEMD_RUNTIME=${SYSTEMD_RUNTIME:-/run/systemd/system}  # exists when systemd runs (sd_booted)
+SKIPPED=""
+REBOOT=""
+
+skipped() {
+    echo "   skipped: $*"
+    SKIPPED="$SKIPPED
+  - $*"
+}
+
+reboot_needed() {
+    echo "   $* (takes effect after a reboot)"
+    REBOOT="$REBOOT
+  - $*"
+}
+
+systemd_runs() {
+    [ -d "$SYSTEMD_RUNTIME" ]
+}
+
+# The package into the venv, built from a copy of the checkout: pip builds a local
+# directory in place, and its root-owned unotable.egg-info/ and build/ would then stop
+# your own `pip install -e .` in the checkout ("Cannot update time stamp").
+install_package() {
+    src=$1
+    build=$(mktemp -d)
+    tar -C "$src" --exclude=./.git --exclude=./.venv --exclude=./build \
+        --exclude='./*.egg-info' -cf - . | tar -C "$build" -xf -
+    status=0
+    "$PREFIX/venv/bin/pip" install -q --upgrade "$build[pi]" || status=$?
+    rm -rf "$build"
+    return "$status"
+}
+
+# `unotable` on the PATH of every user and of sudo (whose secure_path lacks the venv).
+link_command() {
+    install -d -m 0755 "$BIN_DIR"
+    ln -sfn "$PREFIX/venv/bin/unotable" "$BIN_DIR/unotable"
+    echo "   $BIN_DIR/unotable -> $PREFIX/venv/bin/unotable"
+}
+
+# The person installing reads the config (root:unotable 0640) without sudo: group unotable.
+add_to_config_group() {
+    user=$1
+    if [ -z "$user" ] || [ "$user" = root ]; then
+        skipped "adding you to group unotable (no sudo user; name one with --user NAME):" \
+            "without it, run the unotable commands with sudo"
+        return 0
+    fi
+    if ! id "$user" >/dev/null 2>&1; then
+        skipped "adding $user to group unotable: there is no user $user"
+        return 0
+    fi
+    if id -nG "$user" | tr ' ' '\n' | grep -qx unotable; then
+        echo "   $user is in group unotable (reads $CONFIG)"
+        return 0
+    fi
+    usermod -a -G unotable "$user"
+    reboot_needed "$user joined group unotable and reads $CONFIG without sudo from the next login"
+}
+
+# udevd reloads the rules now where it runs; in a chroot or an image build they apply at boot.
+reload_udev() {
+    if udevadm control --reload 2>/dev/null; then
+        udevadm trigger --subsystem-match=tty || true
+        echo "   udev rules reloaded"
+    else
+        skipped "udev reload (udevd is not running here): the reader names appear at the next boot"
+    fi
+}
+
+# Enabling works without a running systemd (it only makes links); reloading and starting do not.
+enable_service() {
+    if systemd_runs; then
+        systemctl daemon-reload
+    fi
+    systemctl enable unotable.service
+}
+
+start_service() {
+    if ! systemd_runs; then
+        skipped "starting unotable (systemd is not running here): it starts at the next boot"
+        return 0
+    fi
+    systemctl restart unotable.service
+    echo "== unotable is running: journalctl -u unotable -f"
+}
+
+# The tower tray's neutral reader sits on the Pi's UART (/dev/serial0, GPIO 14/15): switch
+# the UART on and the serial console (a login prompt on the same pins) off, as
+# `raspi-config` does (0 = on, 1 = off in its non-interactive mode).
+enable_uart() {
+    if ! command -v raspi-config >/dev/null 2>&1; then
+        skipped "the UART (no raspi-config: not Raspberry Pi OS): set enable_uart=1 in" \
+            "config.txt and remove console=serial0,... from cmdline.txt yourself"
+        return 0
+    fi
+    if [ "$(raspi-config nonint get_serial_hw)" = 0 ]; then
+        echo "   the UART on GPIO 14/15 is on"
+    else
+        raspi-config nonint do_serial_hw 0
+        reboot_needed "the UART on GPIO 14/15 (/dev/serial0) is switched on"
+    fi
+    if [ "$(raspi-config nonint get_serial_cons)" = 0 ]; then
+        raspi-config nonint do_serial_cons 1
+        reboot_needed "the serial console on /dev/serial0 is switched off"
+    else
+        echo "   no serial console on /dev/serial0"
+    fi
+}
+
+# --kiosk: the 7-inch screen opens the table's page at boot. An XDG autostart entry starts
+# unotable-kiosk (it waits for the page, then runs Chromium in kiosk mode): Raspberry Pi
+# OS's labwc session (/etc/xdg/labwc/autostart), wayfire's and LXDE's run these entries
+# through lxsession-xdg-autostart. ~/.config/labwc/autostart is left alone: it would
+# replace the system's (panel, desktop, kanshi). Blanking goes off where the desktop keeps
+# it: labwc's swayidle line (what raspi-config's do_blanking writes) and wayfire's dpms_timeout.
+kiosk_entry() {
+    cat <<EOF
+[Desktop Entry]
+Type=Application
+Name=unotable kiosk
+Comment=The table's page full screen on the table's screen (systemd/install.sh --kiosk)
+Exec=$PREFIX/bin/unotable-kiosk $CONFIG
+X-GNOME-Autostart-enabled=true
+EOF
+}
+
+blanking_off() {
+    home=$1
+    labwc="$home/.config/labwc/autostart"
+    if [ -f "$labwc" ] && grep -q swayidle "$labwc"; then
+        sed -i '/swayidle/d' "$labwc"
+        echo "   screen blanking off in $labwc"
+    fi
+    wayfire="$home/.config/wayfire.ini"
+    if [ -f "$wayfire" ]; then
+        if grep -q '^dpms_timeout' "$wayfire"; then
+            sed -i 's/^dpms_timeout.*/dpms_timeout=-1/' "$wayfire"
+        elif grep -q '^\[idle\]' "$wayfire"; then
+            sed -i 's/^\[idle\]/[idle]\ndpms_timeout=-1/' "$wayfire"
+        else
+            printf '\n[idle]\ndpms_timeout=-1\n' >> "$wayfire"
+        fi
+        echo "   screen blanking off in $wayfire"
+    fi
+}
+
+install_kiosk() {
+    user=$1
+    if [ -z "$user" ] || [ "$user" = root ] || ! id "$user" >/dev/null 2>&1; then
+        skipped "--kiosk: no desktop user (run with sudo from that user, or --user NAME)"
+        return 0
+    fi
+    home=$(getent passwd "$user" | cut -d: -f6)
+    group=$(id -gn "$user")
+    install -m 0755 "$SRC/systemd/unotable-kiosk" "$PREFIX/bin/unotable-kiosk"
+    for dir in "$home/.config" "$home/.config/autostart"; do  # existing ones keep their mode
+        [ -d "$dir" ] || install -d -o "$user" -g "$group" -m 0755 "$dir"
+    done
+    kiosk_entry > "$home/.config/autostart/unotable-kiosk.desktop"
+    chown "$user:$group" "$home/.config/autostart/unotable-kiosk.desktop"
+    echo "   $home/.config/autostart/unotable-kiosk.desktop starts $PREFIX/bin/unotable-kiosk"
+    blanking_off "$home"
+    if ! command -v chromium-browser >/dev/null 2>&1 && ! command -v chromium >/dev/null 2>&1; then
+        skipped "Chromium is not installed (Raspberry Pi OS with desktop has it):" \
+            "sudo apt-get install chromium-browser"
+    fi
+    if command -v raspi-config >/dev/null 2>&1; then
+        # B4: the desktop, logged in as $user without a password (raspi-config's own words)
+        SUDO_USER=$user raspi-config nonint do_boot_behaviour B4
+        reboot_needed "the desktop logs $user in at boot and opens the table's page full screen"
+    else
+        skipped "--kiosk autologin (no raspi-config): make the desktop log $user in at boot"
+    fi
+}
+
+summary() {
+    if [ -n "$SKIPPED" ]; then
+        echo "== skipped here:$SKIPPED"
+    fi
+    if [ -n "$REBOOT" ]; then
+        echo "== reboot needed (sudo reboot):$REBOOT"
+    else
+        echo "== no reboot needed"
+    fi
+}

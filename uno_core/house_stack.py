@@ -18,11 +18,12 @@ from __future__ import annotations
 
 from uno_core import effects as E
 from uno_core.actions import CHANCE
-from uno_core.cards import DRAW2, HIT2, WILD_CUSTOM, WILD_DRAW4, WILD_HIT4, Card
+from uno_core.cards import WILD_CUSTOM, Card
 from uno_core.state import OWE_DRAW, State
+from uno_core.tables import KINDS
 from uno_core.turns import NOFX, Effects, advance, owe, settle
 
-_VALUE = {DRAW2: 2, HIT2: 2, WILD_DRAW4: 4, WILD_HIT4: 4}
+_VALUE = {kind: r.draws for kind, r in KINDS.items() if r.stacks}
 
 
 def value(s: State, card: Card) -> int:

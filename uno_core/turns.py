@@ -38,7 +38,7 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import mask_of
+from uno_core.tables import KINDS, mask_of
 
 Effects = list[E.Effect]
 
@@ -300,7 +300,7 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     s.phase = "play"
     kind = card.kind
     if kind in (DRAW1, DRAW2, HIT2):
-        owe(s, fx, OWE_DRAW, first, {DRAW1: 1, DRAW2: 2, HIT2: 2}[kind])
+        owe(s, fx, OWE_DRAW, first, KINDS[kind].draws)
         fx.append(E.shared(E.PlayerSkipped, first))
         s.turn = s.dealer
         advance(s, 1)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from uno_core import actions as A
 from uno_core.cards import BY_ID, DISCARD_ALL, NUMBER, WILD_CUSTOM, WILD_DRAW4, WILD_HIT4, Card
+from uno_core.errors import Refusal
 from uno_core.house_stack import answers
 from uno_core.state import State
 
@@ -37,21 +38,21 @@ def _left(s: State, seat: int, card: Card, laid: int | None) -> int:
     return s._counts[seat] - 1 - (laid or 0)
 
 
-def refusal(s: State, seat: int, card: Card, laid: int | None = None) -> str:
-    """Why `seat` may not play `card` under the house rules now ("" if it may)."""
+def refusal(s: State, seat: int, card: Card, laid: int | None = None) -> Refusal | None:
+    """Why `seat` may not play `card` under the house rules now (None if it may)."""
     o = s.options
     if s.stack and not answers(s, card):
-        unit = "presses" if s.edition.launcher else "cards"
-        how = ("a +2 or a +4" if o.stack_draws == "cross"
-               else "a +2" if s._disc[-1].kind not in _BLUFF_KINDS else "a +4")
-        return (f"a stack of {s.stack[0]} {unit} is pending on seat {s.stack[1]}: "
-                f"answer with {how} or take them (stack_draws={o.stack_draws!r})")
+        key = ("stack_pending_cross" if o.stack_draws == "cross"
+               else "stack_pending" if s._disc[-1].kind not in _BLUFF_KINDS
+               else "stack_pending_draw4")
+        return Refusal(key, {"count": s.stack[0], "seat": s.stack[1], "mode": o.stack_draws,
+                             "unit": "presses" if s.edition.launcher else "cards"})
     if (o.no_bluff and not s.table and _kind(s, card) in _BLUFF_KINDS
             and s._masks[seat] & s.tables.colour_bits[s.colour]):
-        return f"a {card} only with no {s.colour} card in hand (no_bluff)"
+        return Refusal("no_bluff", {"card": card, "colour": s.colour})
     if o.no_action_finish and card.kind != NUMBER and _left(s, seat, card, laid) == 0:
-        return f"nobody may go out on an action or wild card like {card} (no_action_finish)"
-    return ""
+        return Refusal("no_action_finish", {"card": card})
+    return None
 
 
 def allowed(s: State, seat: int, cards: list[Card]) -> list[Card]:
@@ -59,7 +60,7 @@ def allowed(s: State, seat: int, cards: list[Card]) -> list[Card]:
     return [c for c in cards if not refusal(s, seat, c)]
 
 
-def play_refusal(s: State, p: A.Play) -> str:
+def play_refusal(s: State, p: A.Play) -> Refusal | None:
     """`refusal` for a play as declared (its laid cards counted as given)."""
     return refusal(s, p.seat, p.card, len(p.laid))
 

@@ -189,7 +189,8 @@ def _check_play(s: State, p: A.Play, jump: bool = False) -> None:
         if s.colour_only:
             raise IllegalAction(p, "turned_first", top=top, colour=s.colour, card=card)
         raise IllegalAction(p, "no_match", card=card, colour=s.colour, top=top)
-    if not s.table and card.bit & barred(tb, s._masks[seat], s.colour):
+    if (card.bit & tb.restricted_bits and not s.table
+            and card.bit & barred(tb, s._masks[seat], s.colour)):
         raise IllegalAction(p, "wild_restricted", colour=s.colour)
     if card.colour == "":
         if p.colour not in COLOURS:

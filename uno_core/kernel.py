@@ -282,7 +282,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                             code = _ENGINE
                     elif towers[ti] == (t - d if turns[j] else t + d) % n:
                         code = _ENGINE
-                if code > _SYMBOL or not code or c == 1 or len(pile) <= takes[j]:
+                if (code > _SYMBOL or not code or c == 1
+                        or (code == _MOVE and len(pile) <= takes[j])):
                     # the engine plays it (going out, too: the round ends)
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour

@@ -115,7 +115,8 @@ def plain_listing(s: State) -> Listing | None:
     index += 3 if c > 2 else c
     k = 17 * index + _NO_TOWER
     if m & tb.special_bits:
-        m &= ~barred(tb, s._masks[seat], s.colour)
+        if m & tb.restricted_bits:
+            m &= ~barred(tb, s._masks[seat], s.colour)
         if m & tb.tower_bits:  # the towers the seat may take
             towers = s.towers
             k = 17 * index + ((towers[0] != seat) | (towers[1] != seat) << 1

@@ -11,9 +11,12 @@ the checked path would be.
 
 How: plain turns (a seat to play, nothing owed, no UNO window, nothing pending) run in
 a loop that keeps the seat, direction, colour and the top card's match row in local
-variables and plays numbers (a power symbol's capture too), skips, reverses, plain
-wilds and (pile editions) Draw 1/2 and an unrestricted Wild Draw 4 itself: no legal
-list, no action object, no check. It makes the same ``rng.randrange`` draws over the
+variables and plays the plain cards itself, by their rule at the table
+(``Tables.rules``, from ``tables.KINDS``: the direction turns, seats are skipped, the
+victim takes cards from the pile; numbers, plain wilds, a power symbol's capture,
+skips, reverses and on pile editions Draw 1/2 and an unrestricted Wild Draw 4): no
+legal list, no action object, no check. A face the hand may not play is left out by
+``tables.barred``, the rule the listing asks too. It makes the same ``rng.randrange`` draws over the
 same plays in the listed order (by card id), inline from ``getrandbits`` where the
 rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
 it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
@@ -34,8 +37,7 @@ The engine internals this relies on (an adapter is due if they change): the stat
 (``turn``, ``actor``, ``to_act``, ``direction``, ``colour``, ``phase``, ``chance``,
 ``exposed``, ``pending``, ``drawn``, ``skip_pending``, ``colour_only``, ``out``,
 ``since_eject``, ``round_no``); the rule tables' ``match``, ``colour_bits``,
-``plain_wild_bits``, ``choice_bits``, ``custom_kind``, ``wild_restricted``,
-``launcher``; and the writing halves ``engine.play(s, play, fx)``,
+``restricted_bits``, ``choice_bits``, ``rules``, ``launcher``; and the writing halves ``engine.play(s, play, fx)``,
 ``engine.draw(s, seat, fx)`` and ``engine.eject(s, count, fx)``.
 """
 

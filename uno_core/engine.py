@@ -61,6 +61,7 @@ from uno_core.listing import (
 from uno_core.matching import (
     CUSTOM_KIND,
     free_towers,
+    kind_rule,
     match_mask,
     playable_mask,
     symbol_forbid,
@@ -488,7 +489,8 @@ def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
     s.pending = ()
     fx.append(E.ChallengeResolved(challenger, player, guilty))
     s.turn = player
-    count = taken(s, 4)  # stack_draws: the challenge is about the whole stack
+    # the +4's draws (on top still); stack_draws: the challenge is about the whole stack
+    count = taken(s, kind_rule(s, s._disc[-1]).draws)
     if guilty:
         owe(s, fx, OWE_DRAW, player, count)
         advance(s, 0)

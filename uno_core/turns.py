@@ -13,12 +13,7 @@ from uno_core import effects as E
 from uno_core.actions import CHANCE, MAX_SEATS, Action
 from uno_core.cards import (
     BITS,
-    DRAW1,
-    DRAW2,
-    HIT2,
     NUMBER,
-    REVERSE,
-    SKIP,
     TAKE2,
     TOWERS,
     WILD_DRAW4,
@@ -38,7 +33,7 @@ from uno_core.state import (
     TAG_TURN,
     State,
 )
-from uno_core.tables import KINDS, mask_of
+from uno_core.tables import KINDS, PLAIN, mask_of
 
 Effects = list[E.Effect]
 
@@ -299,16 +294,14 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     s.actor = first
     s.phase = "play"
     kind = card.kind
-    if kind in (DRAW1, DRAW2, HIT2):
-        owe(s, fx, OWE_DRAW, first, KINDS[kind].draws)
+    rule = KINDS.get(kind, PLAIN)  # (a Wild Customizable is a wild here: colour first)
+    if card.colour and rule.skips:  # Skip, Draw 1/2, Hit 2: the first player is skipped
+        if rule.draws:
+            owe(s, fx, OWE_DRAW, first, rule.draws)
         fx.append(E.shared(E.PlayerSkipped, first))
         s.turn = s.dealer
-        advance(s, 1)
-    elif kind == SKIP:
-        fx.append(E.shared(E.PlayerSkipped, first))
-        s.turn = s.dealer
-        advance(s, 1)
-    elif kind == REVERSE:
+        advance(s, rule.skips)
+    elif card.colour and rule.turns:
         s.direction = -1
         fx.append(E.shared(E.DirectionChanged, -1))
         s.turn = s.dealer

@@ -25,7 +25,6 @@ from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check, protected
 from uno_core.cards import (
     BY_ID,
     COLOURS,
-    DISCARD_ALL,
     TOWERS,
     TRADE_HANDS,
     WILD_CUSTOM,
@@ -228,7 +227,7 @@ def _check_choices(s: State, p: A.Play) -> None:
             raise IllegalAction(p, "towers", card=card, count=need, towers=tuple(free))
     elif p.towers:
         raise IllegalAction(p, "no_towers", card=card)
-    if card.kind == DISCARD_ALL:
+    if kind_rule(s, card).lays:  # Discard All
         if s.table:
             bad = [c for c in p.laid if c.colour != card.colour]
             if bad:

@@ -29,7 +29,6 @@ from uno_core.cards import (
     BITS,
     BY_ID,
     COLOURS,
-    DISCARD_ALL,
     WILD_CUSTOM,
     Card,
 )
@@ -365,7 +364,7 @@ def play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
     else:
         tower_sets = [()]
     laid: tuple[Card, ...] = ()
-    if card.kind == DISCARD_ALL and not s.table:
+    if kind_rule(s, card).lays and not s.table:
         laid = tuple(c for c in remove(s.hand(seat), (card,)) if c.colour == card.colour)
     left = s._counts[seat] - 1 - len(laid)
     unos = (False, True) if left == 1 else (False,)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from uno_core import actions as A
 from uno_core import effects as E
+from uno_core.actions import MAX_SEATS
 from uno_core.cards import (
     DISCARD_ALL,
     DRAW1,
@@ -51,7 +52,12 @@ def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
     towers = list(s.towers)
     towers[i] = seat
     s.towers = tuple(towers)
-    fx.append(E.shared(E.TowerMoved, tower, seat))
+    if fx is not NOFX:
+        fx.append(_TOWER_MOVED[tower][seat])
+
+
+# the effects of a capture, made once (a Power symbol's capture is a common play)
+_TOWER_MOVED = {t: tuple(E.TowerMoved(t, seat) for seat in range(MAX_SEATS)) for t in TOWER_INDEX}
 
 
 def protected(s: State, victim: int, card: Card, fx: Effects) -> bool:

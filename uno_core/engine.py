@@ -38,18 +38,11 @@ from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_rules import allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
+from uno_core.listed import OP_BITS, OP_CHALLENGE, OP_DRAW, OP_PASS, OP_PLAY, OP_PRESS, PASS, PRESS
 from uno_core.listing import (
-    OP_BITS,
-    OP_CHALLENGE,
-    OP_DRAW,
     OP_MOVE,
-    OP_PASS,
-    OP_PLAY,
-    OP_PRESS,
     OP_SYMBOL,
-    PASS,
     PLAIN_VARIANTS,
-    PRESS,
     cached_variants,
     decisions_for,
     faces_of,
@@ -88,6 +81,7 @@ from uno_core.turns import (
     check_deal,
     check_unseen,
     deal,
+    fits_drawn,
     give,
     hand_points,
     owe,
@@ -545,7 +539,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         if fx is not NOFX:
             fx.append(_DISPENSE_ONE[seat])
         if ((s.options.draw_then_play or s.options.forced_play)
-                and playable_mask(s, seat, card.bit)):
+                and fits_drawn(s, seat, (card,), card.bit)):
             s.drawn = (card,)  # after_turn_draw: the drawn card may be played
             s.phase = "drawn"
             s.actor = seat

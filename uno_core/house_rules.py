@@ -20,7 +20,7 @@ from __future__ import annotations
 from uno_core import actions as A
 from uno_core.cards import BY_ID, DISCARD_ALL, NUMBER, WILD_CUSTOM, WILD_DRAW4, WILD_HIT4, Card
 from uno_core.errors import Refusal
-from uno_core.house_stack import answers
+from uno_core.stacking import answers
 from uno_core.state import State
 
 _BLUFF_KINDS = frozenset({WILD_DRAW4, WILD_HIT4})

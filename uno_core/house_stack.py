@@ -18,30 +18,17 @@ from __future__ import annotations
 
 from uno_core import effects as E
 from uno_core.actions import CHANCE
-from uno_core.cards import WILD_CUSTOM, Card
+from uno_core.cards import Card
+from uno_core.stacking import answers, value
 from uno_core.state import OWE_DRAW, State
-from uno_core.tables import KINDS
 from uno_core.turns import NOFX, Effects, advance, owe, settle
 
-_VALUE = {kind: r.draws for kind, r in KINDS.items() if r.stacks}
-
-
-def value(s: State, card: Card) -> int:
-    """What `card` adds to a stack (its effective kind's draw count), 0 if it never stacks."""
-    return _VALUE.get(s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind, 0)
+__all__ = ["accepted", "added", "answers", "grow", "stacks", "take", "taken", "value"]
 
 
 def stacks(s: State, card: Card) -> bool:
     """Whether playing `card` starts or grows a stack under the match's options."""
     return s.options.stack_draws != "off" and value(s, card) > 0
-
-
-def answers(s: State, card: Card) -> bool:
-    """Whether `card` may answer the pending stack (its kind against the top card's)."""
-    mine = value(s, card)
-    if not mine:
-        return False
-    return s.options.stack_draws == "cross" or mine == value(s, s._disc[-1])
 
 
 def added(s: State, count: int) -> int:

@@ -16,9 +16,9 @@ variables and plays the plain cards itself, by their rule at the table
 victim takes cards from the pile; numbers, plain wilds, a power symbol's capture,
 skips, reverses and on pile editions Draw 1/2 and an unrestricted Wild Draw 4): no
 legal list, no action object, no check. A face the hand may not play is left out by
-``tables.barred``, the rule the listing asks too. It makes the same ``rng.randrange`` draws over the
-same plays in the listed order (by card id), inline from ``getrandbits`` where the
-rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
+``tables.barred``, the rule the listing asks too. It makes the same ``rng.randrange``
+draws over the same plays in the listed order (by card id), inline from
+``getrandbits`` where the rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
 it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
 writes the plain turn; under an option those two were not written for
 (``Tables.house``, ``options.house_rules_on``) every decision goes through ``choose_random`` + ``apply``. Any

@@ -22,15 +22,12 @@ In table mode hands are empty (only counts are known) and the pile is only a cou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from uno_core.actions import CHANCE
 from uno_core.cards import BY_ID, TOWERS, Card, format_card
 from uno_core.editions import Edition
+from uno_core.listed import Decisions, Listing
 from uno_core.options import Options
-
-if TYPE_CHECKING:
-    from uno_core.listing import Decisions, Listing
 from uno_core.tables import Tables, mask_of
 
 NOBODY = -2  # to_act when the match is over
@@ -110,7 +107,7 @@ class State:
     # stack_draws: (total, seat) while a stack of draw cards waits for `seat` to answer
     # or take it (uno_core.house_stack), else ()
     stack: tuple[int, int] | tuple[()]
-    # what legal_actions listed for the state as it is now (a shared listing.Listing), or
+    # what legal_actions listed for the state as it is now (a shared listed.Listing), or
     # None; every write clears it (apply, the engine's writers), copies and restores
     # start without it
     _listed: Listing | None

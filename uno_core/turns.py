@@ -7,7 +7,7 @@ the hot paths test ``fx is not NOFX`` before building one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from uno_core import effects as E
 from uno_core.actions import CHANCE, MAX_SEATS, Action
@@ -23,6 +23,7 @@ from uno_core.cards import (
 )
 from uno_core.errors import IllegalAction, SetupError
 from uno_core.house_draw import prompt_kind
+from uno_core.house_rules import allowed
 from uno_core.matching import playable_mask
 from uno_core.state import (
     NOBODY,
@@ -127,8 +128,18 @@ def needs_reshuffle(s: State) -> bool:
 
 
 def drawn_playable(s: State, seat: int) -> bool:
-    """Whether a card just drawn may be played now (simulation)."""
-    return playable_mask(s, seat, mask_of(s.drawn)) != 0
+    """Whether a card just drawn may be played now (simulation), the house rules applied."""
+    return fits_drawn(s, seat, s.drawn, mask_of(s.drawn))
+
+
+def fits_drawn(s: State, seat: int, drawn: Sequence[Card], faces: int) -> bool:
+    """Whether `seat` may play one of the cards it just drew (`faces`: their bits) now:
+    they fit, and no house rule refuses every one of them (no_bluff, no_action_finish:
+    then the drawn-card phase would offer a play the engine refuses)."""
+    m = playable_mask(s, seat, faces)
+    if not m or not s.tables.house:
+        return m != 0
+    return bool(allowed(s, seat, [c for c in drawn if c.bit & m]))
 
 
 def settle(s: State, fx: Effects) -> None:

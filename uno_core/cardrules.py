@@ -39,6 +39,8 @@ from uno_core.state import (
     OWE_PRESS,
     OWE_UNTIL,
     TAG_ALL,
+    Owe,
+    Phase,
     State,
 )
 from uno_core.tables import KindRule
@@ -72,7 +74,7 @@ def four_tower_check(s: State, seat: int, fx: Effects) -> bool:
     """Whether `seat` now holds all four towers and, keeping cards, must lay some down
     (phase "four_towers", which this starts)."""
     if s.towers == (seat, seat, seat, seat) and s._counts[seat] > 1:
-        s.phase = "four_towers"
+        s.phase = Phase.FOUR_TOWERS
         s.actor = seat
         fx.append(E.shared(E.Prompt, seat, "four_towers"))
         return True
@@ -121,7 +123,7 @@ def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         s.pending = (seat, victim, bool(s.pending and s.pending[2]))
         if r.stacks:
             s.stack = (added(s, r.draws), victim)
-        s.phase = "challenge"
+        s.phase = Phase.CHALLENGE
         s.actor = victim
         fx.append(E.shared(E.Prompt, victim, "challenge"))
         return
@@ -137,7 +139,7 @@ def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     advance(s, r.skips)
 
 
-def _hit(s: State, seat: int, victim: int, kind: str, r: KindRule, card: Card,
+def _hit(s: State, seat: int, victim: int, kind: Owe, r: KindRule, card: Card,
          fx: Effects) -> None:
     """A draw card's victim owes `r.draws` cards or presses (`kind`; launcher editions
     press) and is skipped; with stack_draws the count joins the stack instead, and the
@@ -158,7 +160,7 @@ def _extra_play(s: State, seat: int, fx: Effects) -> bool:
     has cards left, plays another card at once. Whether it was given."""
     if s._counts[seat] <= 0:
         return False
-    s.phase = "extra"
+    s.phase = Phase.EXTRA
     s.actor = seat
     fx.append(E.shared(E.Prompt, seat, "extra_play"))
     return True

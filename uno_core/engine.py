@@ -61,14 +61,21 @@ from uno_core.matching import (
 )
 from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
+    DRAWN,
+    EJECT,
     MODES,
+    NO_CHANCE,
     OWE_DRAW,
     OWE_PRESS,
     OWE_UNTIL,
+    PLAY,
     TABLE,
     TAG_PENALTY,
     TAG_TURN,
+    Chance,
+    Phase,
     State,
+    obligation,
 )
 from uno_core.tables import PLAIN, TARGETED, barred, mask_of, tables_for
 from uno_core.turns import (
@@ -127,9 +134,9 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.dealer = -1
     s.turn = -1
     s.actor = -1
-    s.phase = "dealer"
+    s.phase = Phase.DEALER
     s.to_act = CHANCE
-    s.chance = "dealer_cards"
+    s.chance = Chance.DEALER_CARDS
     s._queue = []
     s.drawn = ()
     s.towers = (-1, -1, -1, -1)
@@ -279,7 +286,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     card = p.card
     if s.drawn:  # phase "drawn": the drawn card is played, the turn's draw is over
         s.drawn = ()
-        s.phase = "play"
+        s.phase = PLAY
     hand = s._hands[seat]
     i = card.id
     hand.remove(i)
@@ -312,7 +319,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
                 k = r.draws
                 if k:
                     if len(s._pile) <= k:  # the pile runs out: settle owes the rest
-                        s._queue.append((OWE_DRAW, victim, k, ""))
+                        s._queue.append(obligation(OWE_DRAW, victim, k))
                     else:
                         give(s, victim, k)
                         if fx is not NOFX:
@@ -325,7 +332,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             settle(s, fx)
             return
     if s.out < 0 and s._pile and not s._queue:
-        s.chance = ""  # settle's quiet case (nothing owed, no UNO window: as before)
+        s.chance = NO_CHANCE  # settle's quiet case (nothing owed, no UNO window: as before)
         s.to_act = t
         return
     settle(s, fx)
@@ -400,10 +407,10 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         # the common case: the card only passes the turn on (cardrules._b_move)
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
-        s.phase = "play"
+        s.phase = PLAY
         if (not s._queue and s.out < 0 and s.exposed < 0
                 and (s._pcount if s.table else s._pile)):
-            s.chance = ""  # settle's quiet case
+            s.chance = NO_CHANCE  # settle's quiet case
             s.to_act = t
             return
     else:
@@ -520,7 +527,7 @@ def _press_owed(s: State, a: Action, fx: Effects) -> None:
     if s.exposed >= 0:
         _close_window(s, a.seat)
     s.to_act = CHANCE
-    s.chance = "eject"
+    s.chance = EJECT
     fx.append(_EJECT_PROMPT)
 
 
@@ -541,7 +548,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         if ((s.options.draw_then_play or s.options.forced_play)
                 and fits_drawn(s, seat, (card,), card.bit)):
             s.drawn = (card,)  # after_turn_draw: the drawn card may be played
-            s.phase = "drawn"
+            s.phase = DRAWN
             s.actor = seat
             fx.append(E.shared(E.Prompt, seat, "play_drawn"))
             settle(s, fx)
@@ -551,16 +558,16 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         s.skip_pending = 0
         s.colour_only = False
         if s.out < 0 and s.exposed < 0 and pile:
-            s.chance = ""  # settle's quiet case
+            s.chance = NO_CHANCE  # settle's quiet case
             s.to_act = t
             return
         settle(s, fx)
         return
     s.drawn = ()
     if s.edition.launcher:
-        s._queue = [(OWE_PRESS, seat, 1, TAG_TURN)]
+        s._queue = [_TURN_PRESS[seat]]
         s.to_act = CHANCE
-        s.chance = "eject"
+        s.chance = EJECT
         fx.append(_EJECT_PROMPT)
         return
     if s._pile or (s.table and s._pcount):  # the usual case: no reshuffle needed first
@@ -568,12 +575,13 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         fx.append(_DISPENSE_ONE[seat])
         after_turn_draw(s, seat, 1, fx)
     else:
-        s._queue = [(OWE_DRAW, seat, 1, TAG_TURN)]
+        s._queue = [obligation(OWE_DRAW, seat, 1, TAG_TURN)]
     settle(s, fx)
 
 
 _DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(MAX_SEATS))
 _EJECT_PROMPT = E.Prompt(CHANCE, "eject")
+_TURN_PRESS = tuple(obligation(OWE_PRESS, seat, 1, TAG_TURN) for seat in range(MAX_SEATS))
 _EJECTED = tuple(tuple(E.Ejected(seat, k) for k in range(8)) for seat in range(MAX_SEATS))
 
 
@@ -590,7 +598,7 @@ def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
 
 def _pass(s: State, a: Action, fx: Effects) -> None:
     if s.phase == "four_towers":
-        s.phase = "play"
+        s.phase = PLAY
         s.actor = s.turn
     else:
         advance(s, 0)
@@ -636,7 +644,7 @@ def _challenge(s: State, a: Action, fx: Effects) -> None:
         fx.append(E.shared(E.PlayerSkipped, a.seat))
         advance(s, 1)
     elif s.table:
-        s.phase = "verdict"
+        s.phase = Phase.VERDICT
         fx.append(E.Prompt(a.seat, "verdict"))
         return
     else:
@@ -655,7 +663,7 @@ def _apply_choose_colour(s: State, a: A.ChooseColour, fx: Effects) -> None:
     if a.colour not in COLOURS:
         raise IllegalAction(a, "colour_choice")
     s.colour = a.colour
-    s.phase = "play"
+    s.phase = PLAY
     fx.append(E.shared(E.ColourChosen, a.seat, a.colour))
     settle(s, fx)
 
@@ -700,7 +708,7 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
         fx.append(E.TowerMoved(t, E.NEUTRAL))
     s.towers = (-1, -1, -1, -1)
     _one_card_left(s, seat, a.uno, fx)
-    s.phase = "play"
+    s.phase = PLAY
     s.actor = s.turn
     settle(s, fx)
 
@@ -727,7 +735,7 @@ def _apply_reveal(s: State, a: A.Reveal, fx: Effects) -> None:
         return
     unseen_take(s, (a.card,))
     s._pcount -= 1
-    s.chance = ""
+    s.chance = NO_CHANCE
     start_with(s, a.card, fx)
 
 
@@ -783,7 +791,7 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
     else:  # one C call (half a comprehension's time); itemgetter of one index is no tuple
         order = a.order
         s._pile[:0] = itemgetter(*order)(cards) if len(order) > 1 else [cards[i] for i in order]
-    s.chance = ""
+    s.chance = NO_CHANCE
     if starting:
         deal(s, fx)
         turn_first_card(s, fx)
@@ -818,7 +826,7 @@ def eject(s: State, count: int, fx: Effects) -> None:
         s.since_eject += 1
     if fx is not NOFX:
         fx.append(_EJECTED[seat][count] if count < 8 else E.Ejected(seat, count))
-    s.chance = ""
+    s.chance = NO_CHANCE
     if kind == OWE_UNTIL:
         done = count > 0
     else:
@@ -829,7 +837,7 @@ def eject(s: State, count: int, fx: Effects) -> None:
         if tag == TAG_TURN:
             after_turn_draw(s, seat, count, fx)
     else:
-        queue[0] = (kind, seat, owed, tag)
+        queue[0] = obligation(kind, seat, owed, tag)
     settle(s, fx)
 
 

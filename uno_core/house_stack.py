@@ -20,7 +20,7 @@ from uno_core import effects as E
 from uno_core.actions import CHANCE
 from uno_core.cards import Card
 from uno_core.stacking import answers, value
-from uno_core.state import OWE_DRAW, State
+from uno_core.state import EJECT, OWE_DRAW, State
 from uno_core.turns import NOFX, Effects, advance, owe, settle
 
 __all__ = ["accepted", "added", "answers", "grow", "stacks", "take", "taken", "value"]
@@ -85,7 +85,7 @@ def take(s: State, seat: int, fx: Effects) -> None:
     advance(s, 0)
     if s.edition.launcher and (s._pcount if s.table else s._pile):
         s.to_act = CHANCE  # this press is the first of the total: the launcher ejects
-        s.chance = "eject"
+        s.chance = EJECT
         fx.append(E.shared(E.Prompt, CHANCE, "eject"))
         return
     settle(s, fx)

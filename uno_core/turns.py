@@ -26,13 +26,22 @@ from uno_core.house_draw import prompt_kind
 from uno_core.house_rules import allowed
 from uno_core.matching import playable_mask
 from uno_core.state import (
+    DRAWN,
+    NO_CHANCE,
+    NO_TAG,
     NOBODY,
     OWE_DRAW,
     OWE_PRESS,
     OWE_UNTIL,
+    PLAY,
     TAG_ALL,
     TAG_TURN,
+    Chance,
+    Owe,
+    Phase,
     State,
+    Tag,
+    obligation,
 )
 from uno_core.tables import KINDS, PLAIN, mask_of
 
@@ -61,7 +70,7 @@ def advance(s: State, skip: int) -> None:
     """End the current turn: the next turn goes `1 + skip (+ pending skip)` seats on."""
     s.turn = (s.turn + s.direction * (1 + skip + s.skip_pending)) % s.n  # next_seat
     s.skip_pending = 0
-    s.phase = "play"
+    s.phase = PLAY
     s.actor = s.turn
     s.drawn = ()
     s.colour_only = False
@@ -148,7 +157,7 @@ def settle(s: State, fx: Effects) -> None:
     table = s.table
     if not queue and s.out < 0 and s.exposed < 0 and (
             (s._pcount if table else s._pile) or len(s._disc) < 2):
-        s.chance = ""
+        s.chance = NO_CHANCE
         s.to_act = s.actor
         return
     while queue:
@@ -156,7 +165,7 @@ def settle(s: State, fx: Effects) -> None:
         left = s._pcount if table else len(s._pile)
         if not left and len(s._disc) > 1:  # needs_reshuffle
             s.to_act = CHANCE
-            s.chance = "shuffle"
+            s.chance = Chance.SHUFFLE
             if fx is not NOFX:
                 fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
             return
@@ -168,7 +177,7 @@ def settle(s: State, fx: Effects) -> None:
             if tag == TAG_TURN:
                 s.drawn = s.drawn + got
             if k < count and needs_reshuffle(s):
-                queue[0] = (kind, seat, count - k, tag)
+                queue[0] = obligation(kind, seat, count - k, tag)
                 continue
             del queue[0]  # an exhausted pile and discard forgive the rest
             if tag == TAG_TURN:
@@ -182,7 +191,7 @@ def settle(s: State, fx: Effects) -> None:
         if fx is not NOFX and (s.to_act != seat or s.chance):
             fx.append(_PRESS_PROMPT[seat])
         s.to_act = seat
-        s.chance = ""
+        s.chance = NO_CHANCE
         return
     if s.exposed >= 0 and s._counts[s.exposed] != 1:
         s.exposed = -1
@@ -193,11 +202,11 @@ def settle(s: State, fx: Effects) -> None:
         s.out = -1
     if needs_reshuffle(s):
         s.to_act = CHANCE
-        s.chance = "shuffle"
+        s.chance = Chance.SHUFFLE
         if fx is not NOFX:
             fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
         return
-    s.chance = ""
+    s.chance = NO_CHANCE
     s.to_act = s.actor
 
 
@@ -207,14 +216,14 @@ _PRESS_PROMPT = tuple(E.Prompt(seat, "press") for seat in range(MAX_SEATS))
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     o = s.options  # forced_play: a drawn card that fits is played, draw_then_play or not
     if o.draw_until_playable and got:  # (uno_core.house_draw) play it or draw again
-        s.phase = "drawn"
+        s.phase = DRAWN
         s.actor = seat
         if fx is not NOFX:
             fx.append(E.shared(E.Prompt, seat, prompt_kind(s, not s.table
                                                            and drawn_playable(s, seat))))
         return
     if (o.draw_then_play or o.forced_play) and got and (s.table or drawn_playable(s, seat)):
-        s.phase = "drawn"
+        s.phase = DRAWN
         s.actor = seat
         if fx is not NOFX:
             fx.append(E.shared(E.Prompt, seat, "play_drawn"))
@@ -222,11 +231,11 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     advance(s, 0)
 
 
-def owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
+def owe(s: State, fx: Effects, kind: Owe, seat: int, count: int, tag: Tag = NO_TAG,
          front: bool = False) -> None:
     if s.edition.launcher and kind == OWE_DRAW:
         kind = OWE_PRESS
-    ob = (kind, seat, count, tag)
+    ob = obligation(kind, seat, count, tag)
     if front:
         s._queue.insert(0, ob)
     else:
@@ -277,9 +286,9 @@ def check_deal(s: State) -> None:
 def turn_first_card(s: State, fx: Effects) -> None:
     """Simulation: turn pile cards until one may start; table: ask for a Reveal."""
     if s.table:
-        s.phase = "reveal"
+        s.phase = Phase.REVEAL
         s.to_act = CHANCE
-        s.chance = "reveal"
+        s.chance = Chance.REVEAL
         fx.append(E.shared(E.Prompt, CHANCE, "reveal"))
         return
     pile = s._pile
@@ -303,7 +312,7 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     first = (s.dealer + 1) % s.n
     s.turn = first
     s.actor = first
-    s.phase = "play"
+    s.phase = PLAY
     kind = card.kind
     rule = KINDS.get(kind, PLAIN)  # (a Wild Customizable is a wild here: colour first)
     if card.colour and rule.skips:  # Skip, Draw 1/2, Hit 2: the first player is skipped
@@ -320,7 +329,7 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     elif kind == TAKE2:  # seed 000: no towers for the first player, only its colour
         s.colour_only = True
     elif card.colour == "":
-        s.phase = "first_colour"
+        s.phase = Phase.FIRST_COLOUR
         fx.append(E.shared(E.Prompt, first, "colour"))
     settle(s, fx)
 
@@ -328,9 +337,9 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
 def start_round(s: State, fx: Effects) -> None:
     """Wait for the shuffle; the last round's hands stay visible until it comes."""
     s.round_no += 1
-    s.phase = "shuffle"
+    s.phase = Phase.SHUFFLE
     s.to_act = CHANCE
-    s.chance = "shuffle"
+    s.chance = Chance.SHUFFLE
     s.colour = ""
     s.direction = 1
     s._queue = []
@@ -360,11 +369,11 @@ def round_over(s: State, fx: Effects) -> None:
     s.exposed = -1
     s._queue = []
     if s.table and not all(s.entered[i] or s._counts[i] == 0 for i in range(s.n)):
-        s.phase = "hand_entry"
+        s.phase = Phase.HAND_ENTRY
         seat = next(i for i in range(s.n) if not s.entered[i] and s._counts[i] > 0)
         s.actor = seat
         s.to_act = seat
-        s.chance = ""
+        s.chance = NO_CHANCE
         fx.append(E.shared(E.Prompt, seat, "hand_entry"))
         return
     winner = s.out
@@ -382,10 +391,10 @@ def round_over(s: State, fx: Effects) -> None:
     if max(s.scores) >= target:
         best = (max(s.scores) if s.options.scoring == "winner_takes" else min(s.scores))
         s.winners = tuple(i for i, v in enumerate(s.scores) if v == best)
-        s.phase = "match_over"
+        s.phase = Phase.MATCH_OVER
         s.to_act = NOBODY
         s.actor = NOBODY
-        s.chance = ""
+        s.chance = NO_CHANCE
         fx.append(E.MatchOver(s.winners, s.scores))
         return
     s.dealer = (s.dealer + 1) % s.n

@@ -1,6 +1,7 @@
 """Benchmark the rules engine, and RLCard's UNO on the same workload.
 
-    python bench/engine.py [--rounds N] [--seed S] [--repeat R] [--json] [--profile]
+    python bench/engine.py [--rounds N] [--seed S] [--repeat R] [--clock cpu|wall] [--json]
+                           [--profile]
 
 Shared workload (issue 2, point 11; issue 11, point 4): 4-player classic rounds with
 known hands, a fixed seed. The policy (`choose`) picks uniformly among the plays that
@@ -14,6 +15,10 @@ RLCard's action set is the same in kind: its plays, or a draw when nothing fits.
   Effects are off (``apply(state, action, effects=False)``, the simulation's call; RLCard
   builds none); ``ours_with_effects`` / ``ratio_with_effects`` time the same path
   building every effect, in the same run.
+* ``ours_own_policy`` / ``ratio_own_policy``: the same checked path with the policy
+  written here over the public ``legal_actions`` (`own_policy`: no ``choose_random``,
+  no memo on the engine's listings), as a caller would write it; the same games
+  (``own_policy_same_games``).
 * The simulation kernel (``simulate``, ``simulate_ratio``): the engine's kernel
   (`simulation_kernel`, contract there) plays the same games from the same seeds;
   ``simulate_same_games`` checks the action counts agree.
@@ -27,7 +32,7 @@ repetitions of the quotient of the two runs made in the same repetition. Per edi
 rounds/s and actions/s of the checked path building effects (as the engine before issue
 11 always does) and the kernel's actions/s, with the same policy. ``--json`` prints
 ``{"ours_rounds_per_s", "rlcard_rounds_per_s", "ratio", "ratio_median",
-"ratio_with_effects", "simulate_rounds_per_s", "simulate_ratio", "simulate_same_games",
+"ratio_with_effects", "ratio_own_policy", "simulate_rounds_per_s", "simulate_ratio", "simulate_same_games",
 "editions": {...}, ...}`` (a side that cannot run has ``null`` figures and an
 ``*_error``). ``--profile`` prints a cProfile of the checked classic run.
 """
@@ -53,16 +58,27 @@ from uno_core import actions as A  # noqa: E402
 from uno_core.state import State  # noqa: E402
 
 WORKLOAD_SEATS = 4
+# what a run is timed by (--clock): this process's CPU time, so that other work on a
+# shared machine slows the figures less than wall time would; or wall time
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+clock = CLOCKS["cpu"]
 NEVER_ENDS = {"target_score": 100000}  # rounds follow each other; the match never ends
 
 
 def policy(engine: ModuleType) -> Callable[[State, random.Random], A.Action]:
     """The workload's policy over `engine`: the engine's own ``choose_random`` where it
-    has one (its simulation kernel plays exactly that policy), else the same policy
-    written here (for the engine before issue 11, the same-run baseline)."""
+    has one (its simulation kernel plays exactly that policy), else `own_policy` (for
+    the engine before issue 11, the same-run baseline)."""
     own = getattr(engine, "choose_random", None)
     if own is not None:
         return own  # type: ignore[no-any-return]
+    return own_policy(engine)
+
+
+def own_policy(engine: ModuleType) -> Callable[[State, random.Random], A.Action]:
+    """The same policy written here, as a caller would, over `engine`'s public
+    ``legal_actions`` alone (no engine helper, no memo on the engine's listings): the
+    ``ratio_own_policy`` side, and the policy for an engine without ``choose_random``."""
     listed, play, four = engine.legal_actions, engine.Play, engine.FourTowerDiscard
 
     def choose(state: State, rng: random.Random) -> A.Action:
@@ -70,7 +86,7 @@ def policy(engine: ModuleType) -> Callable[[State, random.Random], A.Action]:
         (one per card, colour of a wild, target, tower set; a play that leaves one card
         is taken with the UNO call: the player never forgets it); when there is none, a
         uniformly random other action of that seat. No other shortcut: every decision
-        asks `legal_actions` and picks by `rng.randrange`."""
+        asks `legal_actions` and picks by `rng.randrange` over the returned list."""
         seat = state.to_act
         legal = listed(state)
         left = state.counts[seat] - 1
@@ -118,25 +134,26 @@ def _chance_rng(seed: int) -> random.Random:
 
 
 def run_ours(edition: str, rounds: int, seed: int, engine: ModuleType = uno_core,
-             effects: bool = True) -> tuple[int, float]:
+             effects: bool = True, own: bool = False) -> tuple[int, float]:
     """Play `rounds` rounds on the checked path; return (actions applied, seconds).
     ``effects=False``: ``apply(state, action, effects=False)``, the simulation's call (the
     same checks and writes, no effect objects; the engine before issue 11 has no such
-    switch and always builds them)."""
+    switch and always builds them). ``own``: the policy is `own_policy`."""
     rng = random.Random(seed)
     chance = _chance_rng(seed)
     new_match, apply, sample_outcome = engine.new_match, engine.apply, engine.sample_outcome
-    pick = choose if engine is uno_core else policy(engine)
+    pick = (own_policy(engine) if own else choose if engine is uno_core
+            else policy(engine))
     state = new_match(edition, WORKLOAD_SEATS, NEVER_ENDS)
     stop = state.round_no + rounds  # round_no goes up by one as each round is over
     actions = 0
-    start = time.perf_counter()
+    start = clock()
     while state.round_no < stop:
         action = (sample_outcome(state, chance) if state.to_act == CHANCE
                   else pick(state, rng))
         state, _ = apply(state, action) if effects else apply(state, action, False)
         actions += 1
-    return actions, time.perf_counter() - start
+    return actions, clock() - start
 
 
 def run_rlcard(rounds: int, seed: int) -> tuple[int, float] | str:
@@ -150,14 +167,14 @@ def run_rlcard(rounds: int, seed: int) -> tuple[int, float] | str:
     game.np_random = np.random.RandomState(seed)
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(rounds):
         state, _player = game.init_game()
         while not game.is_over():
             legal = state["legal_actions"]
             state, _player = game.step(legal[rng.randrange(len(legal))])
             steps += 1
-    return steps, time.perf_counter() - start
+    return steps, clock() - start
 
 
 def simulation_kernel() -> Callable[..., int] | str:
@@ -187,9 +204,9 @@ def run_simulated(edition: str, rounds: int, seed: int) -> tuple[int, float] | s
     rng = random.Random(seed)
     chance = _chance_rng(seed)
     state = new_match(edition, WORKLOAD_SEATS, NEVER_ENDS)
-    start = time.perf_counter()
+    start = clock()
     actions = kernel(state, rng, chance, rounds)
-    return actions, time.perf_counter() - start
+    return actions, clock() - start
 
 
 def _faster(best: Any, got: Any) -> Any:
@@ -257,7 +274,9 @@ def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
         "ours": lambda k: run_ours("classic", rounds, k, effects=False),
         "simulate": lambda k: run_simulated("classic", rounds, k),
         "rlcard": lambda k: run_rlcard(rounds, k),
-        "ours_with_effects": lambda k: run_ours("classic", rounds, k)}, every)
+        "ours_with_effects": lambda k: run_ours("classic", rounds, k),
+        "ours_own_policy": lambda k: run_ours("classic", rounds, k, effects=False,
+                                              own=True)}, every)
     ours = _figures(best["ours"][0], rounds, best["ours"][1])
     result: dict[str, Any] = {
         "workload": (f"{WORKLOAD_SEATS}-player classic rounds, random play, seeds from "
@@ -265,7 +284,7 @@ def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
         "rounds": rounds, "ours_rounds_per_s": ours["rounds_per_s"],
         "ours_actions_per_s": ours["actions_per_s"],
         "ours_actions_per_round": ours["actions_per_round"], "ours_effects": False}
-    for side in ("rlcard", "simulate", "ours_with_effects"):
+    for side in ("rlcard", "simulate", "ours_with_effects", "ours_own_policy"):
         got = best[side]
         if isinstance(got, str):
             result.update({f"{side}_rounds_per_s": None, f"{side}_error": got})
@@ -279,15 +298,18 @@ def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
     fx = result["ours_with_effects_rounds_per_s"]
     result["ratio"] = round(ours["rounds_per_s"] / rl, 2) if rl else None
     result["ratio_with_effects"] = round(fx / rl, 2) if rl and fx else None
+    own = result["ours_own_policy_rounds_per_s"]
+    result["ratio_own_policy"] = round(own / rl, 2) if rl and own else None
     result["simulate_ratio"] = round(sim / rl, 2) if rl and sim else None
     theirs = every.get("rlcard", [])
     for key, side in (("ratio", "ours"), ("ratio_with_effects", "ours_with_effects"),
-                      ("simulate_ratio", "simulate")):
+                      ("ratio_own_policy", "ours_own_policy"), ("simulate_ratio", "simulate")):
         result[f"{key}_median"] = _paired_ratio(every.get(side, []), theirs)
     # the kernel plays the checked path's games: the same seed gives the same action count
     warm: Any = every[WARM]
     result["simulate_same_games"] = (None if sim is None
                                      else warm["simulate"][0] == warm["ours"][0])
+    result["own_policy_same_games"] = warm["ours_own_policy"][0] == warm["ours"][0]
     per_edition = max(1, rounds // 4)
     before = engine_before()
     result["before_error"] = before if isinstance(before, str) else None
@@ -314,12 +336,13 @@ def measure(rounds: int, seed: int, repeat: int) -> dict[str, Any]:
 
 
 def _print(result: dict[str, Any]) -> None:
-    print(f"workload: {result['workload']}, {result['rounds']} rounds")
+    print(f"workload: {result['workload']}, {result['rounds']} rounds, timed by "
+          f"{result.get('clock', 'cpu')} time")
     print(f"checked  {result['ours_rounds_per_s']:>10.1f} rounds/s  "
           f"{result['ours_actions_per_s']:>10.1f} actions/s  "
           f"({result['ours_actions_per_round']} actions/round incl. chance)")
-    for side, label in (("ours_with_effects", "+effects"), ("simulate", "simulate"),
-                        ("rlcard", "rlcard")):
+    for side, label in (("ours_with_effects", "+effects"), ("ours_own_policy", "own pol."),
+                        ("simulate", "simulate"), ("rlcard", "rlcard")):
         if result[f"{side}_rounds_per_s"] is None:
             print(f"{label:<8} unavailable: {result[f'{side}_error']}")
         else:
@@ -330,6 +353,9 @@ def _print(result: dict[str, Any]) -> None:
         print(f"ratio           {result['ratio']:.2f}  (checked, effects off / rlcard rounds "
               f"per second, fastest runs; median of paired runs {result['ratio_median']}; "
               "target >= 2)")
+    if result["ratio_own_policy"] is not None:
+        print(f"  own policy    {result['ratio_own_policy']:.2f}  (the bench's own policy over "
+              f"legal_actions, no choose_random; median {result['ratio_own_policy_median']})")
     if result["ratio_with_effects"] is not None:
         print(f"  with effects  {result['ratio_with_effects']:.2f}  (median "
               f"{result['ratio_with_effects_median']})")
@@ -356,10 +382,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5,
                         help="runs per figure; the fastest counts, the median of paired "
                              "runs is shown beside it (5)")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="time runs by this process's CPU time (cpu, the default: a "
+                             "busy shared machine moves it less) or by wall time")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", action="store_true",
                         help="cProfile our classic run (the ratio's: effects off)")
     args = parser.parse_args(argv)
+    global clock
+    clock = CLOCKS[args.clock]
     if args.profile:
         import cProfile
         import pstats
@@ -368,6 +399,7 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(prof).sort_stats("tottime").print_stats(25)
         return 0
     result = measure(args.rounds, args.seed, args.repeat)
+    result["clock"] = args.clock
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:

@@ -1,5 +1,7 @@
-"""What each card does when played: one small function per card kind (``BEHAVIOUR``).
-Adding a card kind means adding a function here and a row in an edition's deck."""
+"""What each card does when played (``BEHAVIOUR``, by kind): the turn's part, from the
+kind's parameters in ``tables.KINDS`` (`_b_move`), and what a kind does beyond them
+(captures, swaps, targets). Adding a card kind means a row in ``tables.KINDS``, a
+function here if its parameters do not say it all, and a row in an edition's deck."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ from collections.abc import Callable
 
 from uno_core import actions as A
 from uno_core import effects as E
+from uno_core.actions import MAX_SEATS
 from uno_core.cards import (
     DISCARD_ALL,
     DRAW1,
@@ -22,7 +25,6 @@ from uno_core.cards import (
     WILD,
     WILD_ALL_HIT,
     WILD_ATTACK,
-    WILD_CUSTOM,
     WILD_DRAW4,
     WILD_EXTREME,
     WILD_HIT4,
@@ -30,7 +32,7 @@ from uno_core.cards import (
     WILD_TAKE1,
     Card,
 )
-from uno_core.house_stack import added, grow, stacks
+from uno_core.house_stack import added, grow
 from uno_core.house_swaps import swap_after, trade
 from uno_core.state import (
     OWE_DRAW,
@@ -41,6 +43,7 @@ from uno_core.state import (
     Phase,
     State,
 )
+from uno_core.tables import KindRule
 from uno_core.turns import NOFX, Effects, advance, next_seat, owe
 
 
@@ -51,7 +54,12 @@ def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
     towers = list(s.towers)
     towers[i] = seat
     s.towers = tuple(towers)
-    fx.append(E.shared(E.TowerMoved, tower, seat))
+    if fx is not NOFX:
+        fx.append(_TOWER_MOVED[tower][seat])
+
+
+# the effects of a capture, made once (a Power symbol's capture is a common play)
+_TOWER_MOVED = {t: tuple(E.TowerMoved(t, seat) for seat in range(MAX_SEATS)) for t in TOWER_INDEX}
 
 
 def protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
@@ -78,72 +86,79 @@ def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         capture(s, seat, p.card.symbol, fx)
     if s.options.seven_zero:
         swap_after(s, seat, p.card, p.target, fx)
-    advance(s, 0)
+    _b_move(s, seat, p, fx)
     if p.card.symbol:
         four_tower_check(s, seat, fx)
 
 
-def _b_plain(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    advance(s, 0)
+def rule_of(s: State, card: Card) -> KindRule:
+    """`card`'s rule at this table: its kind's (a Wild Customizable's chosen kind) under
+    the options and seat count (``tables.at_table``)."""
+    return s.tables.rules[s.n][card.id]
 
 
-def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    """The card's rule at this table (``Tables.rules``, from ``tables.KINDS``): the
+    direction turns; the victim (the next seat, unless his tower wards the card off)
+    owes its draws and is skipped, or the challenge comes first; or the player plays
+    again at once (an extra turn); then the turn passes on."""
+    r = rule_of(s, p.card)
+    if r.turns:
+        s.direction = -s.direction
+        if fx is not NOFX:
+            fx.append(E.shared(E.DirectionChanged, s.direction))
+    if not (r.skips or r.draws or r.until):
+        if not (r.extra_turn and _extra_play(s, seat, fx)):
+            advance(s, 0)
+        return
     victim = next_seat(s, 1 + s.skip_pending)
     if protected(s, victim, p.card, fx):
-        s.stack = ()  # warded off: a plain card now, and a pending stack with it
+        s.pending = ()
+        if r.draws:
+            s.stack = ()  # warded off: a plain card now, and a pending stack with it
         advance(s, 0)
         return
-    _hit(s, seat, p, victim, OWE_DRAW, 1 if p.card.kind == DRAW1 else 2, stacks(s, p.card), fx)
+    if r.challenge:  # the challenge comes first; then the victim stacks or takes
+        # s.pending was set by engine.play: (player, challenger, guilty)
+        s.pending = (seat, victim, bool(s.pending and s.pending[2]))
+        if r.stacks:
+            s.stack = (added(s, r.draws), victim)
+        s.phase = Phase.CHALLENGE
+        s.actor = victim
+        fx.append(E.shared(E.Prompt, victim, "challenge"))
+        return
+    s.pending = ()
+    if r.draws or r.until:
+        _hit(s, seat, victim, OWE_UNTIL if r.until else OWE_DRAW, r, p.card, fx)
+        return
+    if fx is not NOFX:
+        fx.append(E.shared(E.PlayerSkipped, victim))
+    if r.extra_turn and _extra_play(s, seat, fx):
+        s.skip_pending += r.skips  # the extra card's own effect skips on from the victim
+        return
+    advance(s, r.skips)
 
 
-def _hit(s: State, seat: int, p: A.Play, victim: int, kind: Owe, count: int, stacking: bool,
+def _hit(s: State, seat: int, victim: int, kind: Owe, r: KindRule, card: Card,
          fx: Effects) -> None:
-    """A draw card's victim owes `count` cards or presses (`kind`) and is skipped; with
-    stack_draws the count joins the stack instead, and the victim may answer."""
-    if stacking:
-        count = grow(s, seat, p.card, victim, fx)
+    """A draw card's victim owes `r.draws` cards or presses (`kind`; launcher editions
+    press) and is skipped; with stack_draws the count joins the stack instead, and the
+    victim may answer."""
+    count = r.draws
+    if r.stacks:
+        count = grow(s, seat, card, victim, fx)
         if not count:
             return
     owe(s, fx, kind, victim, count)
-    if fx is not NOFX:
+    if fx is not NOFX and r.skips:
         fx.append(E.shared(E.PlayerSkipped, victim))
-    advance(s, 1)
-
-
-def _extra_turn(s: State) -> bool:
-    return s.options.skip_reverse_extra_turn == "always" and s.n > 2
-
-
-def _b_skip(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    victim = next_seat(s, 1 + s.skip_pending)
-    if protected(s, victim, p.card, fx):
-        advance(s, 0)
-        return
-    if fx is not NOFX:
-        fx.append(E.shared(E.PlayerSkipped, victim))
-    if _extra_play(s, seat, fx):
-        s.skip_pending += 1  # the extra card's own effect skips on from the victim
-        return
-    advance(s, 1)
-
-
-def _b_reverse(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    s.direction = -s.direction
-    if fx is not NOFX:
-        fx.append(E.shared(E.DirectionChanged, s.direction))
-    if s.n == 2 and s.options.two_player_reverse_skips:
-        fx.append(E.shared(E.PlayerSkipped, next_seat(s)))
-        advance(s, 1)
-        return
-    if _extra_play(s, seat, fx):
-        return
-    advance(s, 0)
+    advance(s, r.skips)
 
 
 def _extra_play(s: State, seat: int, fx: Effects) -> bool:
-    """A Skip's or Reverse's extra turn (option skip_reverse_extra_turn): the player, if he
+    """A Skip's or Reverse's extra turn (``KindRule.extra_turn``): the player, if he
     has cards left, plays another card at once. Whether it was given."""
-    if not (_extra_turn(s) and s._counts[seat] > 0):
+    if s._counts[seat] <= 0:
         return False
     s.phase = Phase.EXTRA
     s.actor = seat
@@ -154,50 +169,20 @@ def _extra_play(s: State, seat: int, fx: Effects) -> bool:
 def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     for t in p.towers:
         capture(s, seat, t, fx)
-    advance(s, 0)
+    _b_move(s, seat, p, fx)
     four_tower_check(s, seat, fx)
 
 
-def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    victim = next_seat(s, 1 + s.skip_pending)
-    if protected(s, victim, p.card, fx):
-        s.pending = ()
-        s.stack = ()  # warded off: a plain card now, and a pending stack with it
-        advance(s, 0)
-        return
-    stacking = stacks(s, p.card)
-    if s.options.wild_draw4_restricted and not s.options.no_bluff:
-        # s.pending was set by _apply_play: (player, challenger, guilty)
-        s.pending = (seat, victim, bool(s.pending and s.pending[2]))
-        if stacking:  # the challenge comes first; then the victim stacks or takes
-            s.stack = (added(s, 4), victim)
-        s.phase = Phase.CHALLENGE
-        s.actor = victim
-        fx.append(E.shared(E.Prompt, victim, "challenge"))
-        return
-    s.pending = ()
-    _hit(s, seat, p, victim, OWE_DRAW, 4, stacking, fx)
-
-
-def _b_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    victim = next_seat(s, 1 + s.skip_pending)
-    kind = s.tables.custom_kind if p.card.kind == WILD_CUSTOM else p.card.kind
-    if kind == WILD_HIT_FIRE:
-        _hit(s, seat, p, victim, OWE_UNTIL, 0, False, fx)
-    else:
-        _hit(s, seat, p, victim, OWE_PRESS, 4 if kind == WILD_HIT4 else 2, stacks(s, p.card), fx)
-
-
 def _b_attack(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    """Wild Attack-Attack: the target presses twice; play goes on normally."""
-    owe(s, fx, OWE_PRESS, p.target, 2)
+    """Wild Attack-Attack: the target presses (twice); play goes on normally."""
+    owe(s, fx, OWE_PRESS, p.target, rule_of(s, p.card).draws)
     advance(s, 0)
 
 
 def _b_extreme(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    """Extremer Zug: the target presses four times "and then passes" (loses his turn if
-    he is next)."""
-    owe(s, fx, OWE_PRESS, p.target, 4)
+    """Extremer Zug: the target presses (four times) "and then passes" (loses his turn
+    if he is next)."""
+    owe(s, fx, OWE_PRESS, p.target, rule_of(s, p.card).draws)
     if p.target == next_seat(s, 1 + s.skip_pending):
         fx.append(E.shared(E.PlayerSkipped, p.target))
         advance(s, 1)
@@ -209,8 +194,9 @@ def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     order = [(seat + s.direction * i) % s.n for i in range(1, s.n)]
     if s.options.all_hit_scope == "all":
         order.append(seat)
+    presses = rule_of(s, p.card).draws
     for victim in order:
-        owe(s, fx, OWE_PRESS, victim, 1, TAG_ALL)
+        owe(s, fx, OWE_PRESS, victim, presses, TAG_ALL)
     advance(s, 0)
 
 
@@ -222,20 +208,20 @@ def _b_trade(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 BEHAVIOUR: dict[str, Callable[[State, int, A.Play, Effects], None]] = {
     NUMBER: _b_number,
-    DRAW1: _b_draw,
-    DRAW2: _b_draw,
-    SKIP: _b_skip,
-    REVERSE: _b_reverse,
+    DRAW1: _b_move,
+    DRAW2: _b_move,
+    SKIP: _b_move,
+    REVERSE: _b_move,
     TAKE2: _b_towers,
     WILD_TAKE1: _b_towers,
-    WILD: _b_plain,
-    WILD_DRAW4: _b_draw4,
-    HIT2: _b_hit,
-    WILD_HIT4: _b_hit,
-    WILD_HIT_FIRE: _b_hit,
+    WILD: _b_move,
+    WILD_DRAW4: _b_move,
+    HIT2: _b_move,
+    WILD_HIT4: _b_move,
+    WILD_HIT_FIRE: _b_move,
     WILD_ATTACK: _b_attack,
     WILD_EXTREME: _b_extreme,
     WILD_ALL_HIT: _b_all_hit,
     TRADE_HANDS: _b_trade,
-    DISCARD_ALL: _b_plain,
+    DISCARD_ALL: _b_move,
 }

@@ -25,15 +25,9 @@ from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check, protected
 from uno_core.cards import (
     BY_ID,
     COLOURS,
-    DISCARD_ALL,
-    DRAW1,
-    DRAW2,
-    NUMBER,
     TOWERS,
     TRADE_HANDS,
-    WILD,
     WILD_CUSTOM,
-    WILD_DRAW4,
     Card,
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
@@ -46,10 +40,8 @@ from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
 from uno_core.listed import OP_BITS, OP_CHALLENGE, OP_DRAW, OP_PASS, OP_PLAY, OP_PRESS, PASS, PRESS
 from uno_core.listing import (
-    OP_NUMBER,
-    OP_REVERSE,
+    OP_MOVE,
     OP_SYMBOL,
-    OP_TAKE,
     PLAIN_VARIANTS,
     cached_variants,
     decisions_for,
@@ -61,6 +53,7 @@ from uno_core.listing import (
 from uno_core.matching import (
     CUSTOM_KIND,
     free_towers,
+    kind_rule,
     match_mask,
     playable_mask,
     symbol_forbid,
@@ -84,7 +77,7 @@ from uno_core.state import (
     State,
     obligation,
 )
-from uno_core.tables import TARGETED, mask_of, tables_for
+from uno_core.tables import PLAIN, TARGETED, barred, mask_of, tables_for
 from uno_core.turns import (
     NOFX,
     NOT_FIRST,
@@ -197,10 +190,10 @@ def _check_play(s: State, p: A.Play, jump: bool = False) -> None:
         if s.colour_only:
             raise IllegalAction(p, "turned_first", top=top, colour=s.colour, card=card)
         raise IllegalAction(p, "no_match", card=card, colour=s.colour, top=top)
+    if (card.bit & tb.restricted_bits and not s.table
+            and card.bit & barred(tb, s._masks[seat], s.colour)):
+        raise IllegalAction(p, "wild_restricted", colour=s.colour)
     if card.colour == "":
-        if (card.kind == WILD and s.options.wild_restricted and not s.table
-                and s._masks[seat] & tb.colour_bits[s.colour]):
-            raise IllegalAction(p, "wild_restricted", colour=s.colour)
         if p.colour not in COLOURS:
             raise IllegalAction(p, "wild_colour")
     elif p.colour:
@@ -235,7 +228,7 @@ def _check_choices(s: State, p: A.Play) -> None:
             raise IllegalAction(p, "towers", card=card, count=need, towers=tuple(free))
     elif p.towers:
         raise IllegalAction(p, "no_towers", card=card)
-    if card.kind == DISCARD_ALL:
+    if kind_rule(s, card).lays:  # Discard All
         if s.table:
             bad = [c for c in p.laid if c.colour != card.colour]
             if bad:
@@ -284,10 +277,11 @@ def _drawn_playable(s: State, seat: int) -> list[Card]:
 def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     """`play` for the plain turn's common cards, written out: simulation, the seat to act
     (phase "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only
-    turn) plays a card listed with `op` (``plain_ops``: a number, a plain Wild, a Skip, a
-    Reverse, or a card whose next seat takes cards from the pile and is skipped), no
-    tower at stake (but a Power number's symbol, `OP_SYMBOL`), and keeps two cards or
-    more, or one with the UNO call. It must be legal."""
+    turn) plays a card listed with `op` (``plain_ops``: OP_PLAIN, a card that only
+    passes the turn on; OP_MOVE, one whose rule at the table, ``Tables.rules``, turns
+    the direction, skips the victim and has him take cards from the pile), no tower at
+    stake (but a Power number's symbol, `OP_SYMBOL`), and keeps two cards or more, or
+    one with the UNO call. It must be legal."""
     seat = p.seat
     card = p.card
     if s.drawn:  # phase "drawn": the drawn card is played, the turn's draw is over
@@ -308,32 +302,28 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             fx.append(_UNO_CALLED[seat])
     s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
     step = 1 + s.skip_pending
-    if op > OP_SYMBOL:  # the next seat is skipped, or the direction turns
+    if op == OP_MOVE:  # the card's rule, as cardrules._b_move reads it
+        r = s.tables.rules[s.n][i]
         n = s.n
-        if op == OP_REVERSE:
+        if r.turns:
             s.direction = d = -s.direction
             if fx is not NOFX:
                 fx.append(_DIRECTION_CHANGED[d])
-            if n == 2 and s.options.two_player_reverse_skips:
-                if fx is not NOFX:
-                    fx.append(_SKIPPED[(s.turn + d) % n])
-                step += 1
-        else:
+        if r.skips or r.draws:
             victim = (s.turn + s.direction * step) % n
-            if protected(s, victim, card, fx):  # Power: the victim's tower wards it off
-                op = OP_NUMBER
-            elif fx is not NOFX:
-                fx.append(_SKIPPED[victim])
-            if op != OP_NUMBER:
-                step += 1
-            if op == OP_TAKE:
-                k = _TAKES[card.kind]
-                if len(s._pile) <= k:  # the pile runs out: settle owes the rest
-                    s._queue.append(obligation(OWE_DRAW, victim, k))
-                else:
-                    give(s, victim, k)
+            if not protected(s, victim, card, fx):  # Power: his tower wards it off
+                if r.skips:
                     if fx is not NOFX:
-                        fx.append(E.shared(E.Dispense, victim, k))
+                        fx.append(_SKIPPED[victim])
+                    step += r.skips
+                k = r.draws
+                if k:
+                    if len(s._pile) <= k:  # the pile runs out: settle owes the rest
+                        s._queue.append(obligation(OWE_DRAW, victim, k))
+                    else:
+                        give(s, victim, k)
+                        if fx is not NOFX:
+                            fx.append(E.shared(E.Dispense, victim, k))
     s.turn = s.actor = t = (s.turn + s.direction * step) % s.n
     s.skip_pending = 0
     if op == OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)
@@ -348,7 +338,6 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     settle(s, fx)
 
 
-_TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (OP_TAKE)
 # play_plain's effects per seat, made once (effects are immutable values)
 _COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(MAX_SEATS))
 _UNO_CALLED = tuple(E.UnoCalled(seat) for seat in range(MAX_SEATS))
@@ -364,6 +353,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     if s.exposed >= 0:
         _close_window(s, seat)
     kind = card.kind
+    rule = s.tables.rules[s.n][card.id]
     laid = p.laid
     guilty = False
     if s.table:
@@ -381,7 +371,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         elif i not in hand:
             s._masks[seat] ^= card.bit
         s._counts[seat] = left = len(hand)
-        if kind == WILD_DRAW4:
+        if rule.challenge:
             guilty = bool(s._masks[seat] & s.tables.colour_bits[s.colour])
     if laid:
         s._disc.extend(laid)
@@ -405,16 +395,16 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
                            != TRADE_HANDS and not gives_hand_away(s, card))
         else:
             s.out = seat
-    if kind == WILD_DRAW4:
+    if rule.challenge:  # the victim may challenge (cardrules._b_move)
         s.pending = (seat, -1, guilty)
     elif s.pending:
         s.pending = ()
     if s.drawn:
         s.drawn = ()
     s.colour_only = False
-    if kind == NUMBER and not card.symbol and not (
+    if rule is PLAIN and not card.symbol and not (
             s.options.seven_zero and card.number in SWAP_NUMBERS):
-        # the common case: just pass the turn on
+        # the common case: the card only passes the turn on (cardrules._b_move)
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
         s.phase = PLAY
@@ -499,7 +489,8 @@ def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
     s.pending = ()
     fx.append(E.ChallengeResolved(challenger, player, guilty))
     s.turn = player
-    count = taken(s, 4)  # stack_draws: the challenge is about the whole stack
+    # the +4's draws (on top still); stack_draws: the challenge is about the whole stack
+    count = taken(s, kind_rule(s, s._disc[-1]).draws)
     if guilty:
         owe(s, fx, OWE_DRAW, player, count)
         advance(s, 0)

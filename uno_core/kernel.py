@@ -11,11 +11,14 @@ the checked path would be.
 
 How: plain turns (a seat to play, nothing owed, no UNO window, nothing pending) run in
 a loop that keeps the seat, direction, colour and the top card's match row in local
-variables and plays numbers (a power symbol's capture too), skips, reverses, plain
-wilds and (pile editions) Draw 1/2 and an unrestricted Wild Draw 4 itself: no legal
-list, no action object, no check. It makes the same ``rng.randrange`` draws over the
-same plays in the listed order (by card id), inline from ``getrandbits`` where the
-rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
+variables and plays the plain cards itself, by their rule at the table
+(``Tables.rules``, from ``tables.KINDS``: the direction turns, seats are skipped, the
+victim takes cards from the pile; numbers, plain wilds, a power symbol's capture,
+skips, reverses and on pile editions Draw 1/2 and an unrestricted Wild Draw 4): no
+legal list, no action object, no check. A face the hand may not play is left out by
+``tables.barred``, the rule the listing asks too. It makes the same ``rng.randrange``
+draws over the same plays in the listed order (by card id), inline from
+``getrandbits`` where the rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
 it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
 writes the plain turn; under an option those two were not written for
 (``Tables.house``, ``options.house_rules_on``) every decision goes through ``choose_random`` + ``apply``. Any
@@ -34,8 +37,7 @@ The engine internals this relies on (an adapter is due if they change): the stat
 (``turn``, ``actor``, ``to_act``, ``direction``, ``colour``, ``phase``, ``chance``,
 ``exposed``, ``pending``, ``drawn``, ``skip_pending``, ``colour_only``, ``out``,
 ``since_eject``, ``round_no``); the rule tables' ``match``, ``colour_bits``,
-``plain_wild_bits``, ``choice_bits``, ``custom_kind``, ``wild_restricted``,
-``launcher``; and the writing halves ``engine.play(s, play, fx)``,
+``restricted_bits``, ``choice_bits``, ``rules``, ``launcher``; and the writing halves ``engine.play(s, play, fx)``,
 ``engine.draw(s, seat, fx)`` and ``engine.eject(s, count, fx)``.
 """
 
@@ -48,27 +50,16 @@ from uno_core.actions import CHANCE
 from uno_core.cards import (
     BY_ID,
     COLOURS,
-    DISCARD_ALL,
     PROTECTING_TOWER,
     TOWER_INDEX,
-    WILD_CUSTOM,
     Card,
 )
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import _TAKES, apply, draw, eject, legal_actions, play
+from uno_core.engine import apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
-from uno_core.listed import OP_PLAY
-from uno_core.listing import (
-    OP_NUMBER,
-    OP_REVERSE,
-    OP_SKIP,
-    OP_TAKE,
-    OP_WILD,
-    plain_listing,
-    plain_ops,
-)
+from uno_core.listing import OP_MOVE, OP_PLAIN, plain_listing, plain_ops
 from uno_core.state import EJECT, OWE_DRAW, State
-from uno_core.tables import TARGETED, Tables, mask_of
+from uno_core.tables import Tables, barred, mask_of
 from uno_core.turns import NOFX, give
 
 __all__ = ["choose_random", "run_random"]
@@ -151,16 +142,15 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     tb = s.tables
     if tb.house:  # a rule the loop below was not written for (options.house_rules_on)
         return _through_engine(s, rng, chance, rounds, launcher)
-    match, colour_bits, plain_wild = tb.match, tb.colour_bits, tb.plain_wild_bits
-    wild_restricted = tb.wild_restricted
-    wilds = colour_bits[""]
+    match, restricted = tb.match, tb.restricted_bits
+    wilds = tb.colour_bits[""]
     draw_then_play = s.options.draw_then_play
     pile_draws = not tb.launcher and not draw_then_play  # a draw ends the turn
     presses = tb.launcher
     n = s.n
-    reverse_step = 2 if n == 2 and s.options.two_player_reverse_skips else 1
     plan = _plan(s)
     codes, widths, extra = plan.codes, plan.widths, plan.extra
+    turns, steps, takes = plan.turns, plan.steps, plan.takes
     targeted, policy_bits = plan.targeted, plan.policy_bits
     towers_of = plan.tower if s.edition.towers else None
     by_id, colours = BY_ID, COLOURS
@@ -189,8 +179,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             while True:
                 hm = masks[t]
                 m = hm & row[colour]
-                if m and wild_restricted and hm & colour_bits[colour]:
-                    m &= ~plain_wild  # Extreme: a plain Wild only without the colour
+                if m & restricted:  # Extreme: a plain Wild only without the colour
+                    m &= ~barred(tb, hm, colour)
                 if not m:  # nothing fits: the one action listed is the draw (or press)
                     if getbits is None:
                         below(1)
@@ -212,9 +202,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                             if draw_then_play:  # a drawn card that fits: Play or Pass
                                 dm = mask_of(pile[-k:])
                                 fits = dm & row[colour]
-                                if (fits and wild_restricted
-                                        and (hm | dm) & colour_bits[colour]):
-                                    fits &= ~plain_wild
+                                if fits & restricted:
+                                    fits &= ~barred(tb, hm | dm, colour)
                             if not fits:
                                 give(s, t, k)
                                 s.since_eject = 0
@@ -273,7 +262,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 actions += 1
                 code = codes[j]
                 c = counts[t]
-                if towers_of is not None and code != _NUMBER and towers_of[j] >= 0:
+                if towers_of is not None and towers_of[j] >= 0:
                     # a capture that completes four towers (the four-tower discard
                     # follows) or a protected victim: the engine's play
                     ti = towers_of[j]
@@ -283,9 +272,10 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                             towers = towers[:ti] + (t,) + towers[ti + 1:]
                         if towers == (t, t, t, t):
                             code = _ENGINE
-                    elif towers[ti] == (t + d) % n:
+                    elif towers[ti] == (t - d if turns[j] else t + d) % n:
                         code = _ENGINE
-                if code > _SYMBOL or not code or c == 1 or (code < 0 and len(pile) <= -code):
+                if (code > _SYMBOL or not code or c == 1
+                        or (code == _MOVE and len(pile) <= takes[j])):
                     # the engine plays it (going out, too: the round ends)
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
@@ -306,27 +296,18 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 counts[t] = c - 1
                 disc.append(card)
                 row = match[j]
-                if code == _NUMBER:
-                    colour = card.colour
+                colour = card.colour or colours[i]
+                if code == _PLAIN:
                     t = (t + d) % n
                 elif code == _SYMBOL:  # the tower is the player's
                     s.towers = towers
-                    colour = card.colour
                     t = (t + d) % n
-                elif code == _WILD:
-                    colour = colours[i]
-                    t = (t + d) % n
-                elif code == _SKIP:
-                    colour = card.colour
-                    t = (t + 2 * d) % n
-                elif code == _REVERSE:
-                    colour = card.colour
-                    d = -d
-                    t = (t + reverse_step * d) % n
-                else:  # the next seat takes -code cards from the pile and is skipped
-                    colour = card.colour or colours[i]
-                    give(s, (t + d) % n, -code)
-                    t = (t + 2 * d) % n
+                else:  # the card's rule (Tables.rules), as cardrules._b_move reads it
+                    if turns[j]:
+                        d = -d
+                    if takes[j]:
+                        give(s, (t + d) % n, takes[j])
+                    t = (t + steps[j] * d) % n
         elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
               and s._queue[0][0] != OWE_DRAW):
             # a press this seat owes, the one action listed; the launcher ejects at once
@@ -362,12 +343,13 @@ def _through_engine(s: State, rng: Rng, chance: Rng, rounds: int,
 
 
 # How the kernel plays a card (per edition, options and seats: `_plan`). 0: the
-# engine's own `play` (a plain card whose effect needs it: presses, extra turns,
-# challenges); 1-5: the kernel itself; 6, 7: the engine's `play` of the listed play the
-# kernel builds; < 0: -k, the next seat takes k cards from the pile and is skipped
-# (Draw 1/2, and Wild Draw 4 unrestricted: no challenge). A power symbol's tower
-# capture that completes four towers, and a victim's protecting tower, go to the engine.
-_ENGINE, _NUMBER, _SKIP, _REVERSE, _WILD, _SYMBOL, _TARGETED, _DISCARD_ALL = range(8)
+# engine's own `play` (presses, extra turns, challenges, stacks); 1-3: the kernel
+# itself, by the card's rule at the table (``Tables.rules``, ``listing.plain_ops``):
+# _PLAIN passes the turn on, _MOVE turns the direction, skips and has the next seat
+# take cards from the pile, _SYMBOL captures a power symbol's tower; 4, 5: the engine's
+# `play` of the listed play the kernel builds. A power symbol's tower capture that
+# completes four towers, and a victim's protecting tower, go to the engine.
+_ENGINE, _PLAIN, _MOVE, _SYMBOL, _TARGETED, _DISCARD_ALL = range(6)
 
 
 class _Plan:
@@ -376,46 +358,56 @@ class _Plan:
     policy picks from: a wild one per colour, a targeted card one per colour and other
     seat), `extra` (width beyond a wild's 4 or a coloured card's 1), `targeted` (the
     bits of cards with a width beyond that), `policy_bits` (cards whose plays depend
-    on more than the card: the towers; their turns go to the full policy) and `tower`
-    (the tower a power symbol captures, or that protects the card's victim; -1)."""
+    on more than the card: the towers; their turns go to the full policy), `tower`
+    (the tower a power symbol captures, or that protects the card's victim; -1), and
+    for a _MOVE card its rule's `turns`, `steps` (1 + ``skips``) and `takes` (the
+    ``draws`` taken from the pile)."""
 
-    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits", "tower")
+    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits", "tower",
+                 "turns", "steps", "takes")
 
     def __init__(self, s: State) -> None:
         tb, ed, n = s.tables, s.edition, s.n
-        plain = plain_ops(s)  # what a card does when its own rule is all at stake
-        self.codes = [_ENGINE] * len(BY_ID)
-        self.widths = [1] * len(BY_ID)
-        self.extra = [0] * len(BY_ID)
-        self.tower = [-1] * len(BY_ID)
+        plain = plain_ops(s)  # how apply writes each card on the plain turn
+        rules = tb.rules[n]
+        size = len(BY_ID)
+        self.codes = [_ENGINE] * size
+        self.widths = [1] * size
+        self.extra = [0] * size
+        self.tower = [-1] * size
+        self.turns = [False] * size
+        self.steps = [1] * size
+        self.takes = [0] * size
         self.targeted = 0
         for card in ed.deck:
-            kind = tb.custom_kind if card.kind == WILD_CUSTOM else card.kind
+            r = rules[card.id]
             wild = card.colour == ""
             code = _ENGINE
-            if kind in TARGETED:
+            if r.targeted:
                 code = _TARGETED
                 self.widths[card.id] = (4 if wild else 1) * (n - 1)
                 self.extra[card.id] = self.widths[card.id] - (4 if wild else 1)
                 self.targeted |= card.bit
-            elif kind == DISCARD_ALL:
+            elif r.lays:
                 code = _DISCARD_ALL
             elif wild:
                 self.widths[card.id] = 4
-            if ed.towers:
-                symbol = card.symbol or PROTECTING_TOWER.get(kind, "")
-                self.tower[card.id] = TOWER_INDEX[symbol] if symbol else -1
             op = plain[card.id]
-            if op == OP_TAKE:
-                code = -_TAKES[kind]
-            elif op == OP_WILD or (op != OP_PLAY and not wild):  # a wild Skip: engine
-                code = _SYMBOL if card.symbol and ed.towers else _KERNEL_CODE[op]
+            if op == OP_PLAIN:
+                code = _SYMBOL if card.symbol and ed.towers else _PLAIN
+            elif op == OP_MOVE and not (card.symbol and ed.towers):
+                code = _MOVE
+                self.turns[card.id] = r.turns
+                self.steps[card.id] = 1 + r.skips
+                self.takes[card.id] = r.draws
+            if ed.towers and (code == _SYMBOL or r.skips or r.draws):
+                symbol = card.symbol or PROTECTING_TOWER.get(card.kind, "")
+                self.tower[card.id] = TOWER_INDEX[symbol] if symbol else -1
             self.codes[card.id] = code
         self.policy_bits = tb.choice_bits & ~mask_of(
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
 
 
-_KERNEL_CODE = {OP_NUMBER: _NUMBER, OP_WILD: _WILD, OP_SKIP: _SKIP, OP_REVERSE: _REVERSE}
 _PLANS: dict[tuple[Tables, int], _Plan] = {}
 
 

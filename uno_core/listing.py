@@ -29,19 +29,7 @@ from uno_core.cards import (
     BITS,
     BY_ID,
     COLOURS,
-    DISCARD_ALL,
-    DRAW1,
-    DRAW2,
-    HIT2,
-    NUMBER,
-    REVERSE,
-    SKIP,
-    WILD,
-    WILD_ALL_HIT,
     WILD_CUSTOM,
-    WILD_DRAW4,
-    WILD_HIT4,
-    WILD_HIT_FIRE,
     Card,
 )
 from uno_core.house_swaps import needs_target
@@ -56,15 +44,15 @@ from uno_core.listed import (
     Decisions,
     Listing,
 )
-from uno_core.matching import free_towers, tower_count
+from uno_core.matching import free_towers, kind_rule
 from uno_core.state import OWE_DRAW, State
-from uno_core.tables import TARGETED, Tables, mask_of
+from uno_core.tables import KINDS, TARGETED, KindRule, Tables, barred, mask_of
 from uno_core.turns import remove
 
 # how apply writes a listed action (Listing.ops): the plain plays (`plain_ops`) by
 # engine.play_plain, the others (uno_core.listed: OP_PLAY...) by engine.play, engine.draw
 # or engine._WRITERS
-OP_NUMBER, OP_WILD, OP_SYMBOL, OP_SKIP, OP_REVERSE, OP_TAKE = range(1, 7)
+OP_PLAIN, OP_SYMBOL, OP_MOVE = range(1, 4)
 
 
 def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
@@ -109,8 +97,8 @@ def plain_listing(s: State) -> Listing | None:
     index += 3 if c > 2 else c
     k = 17 * index + _NO_TOWER
     if m & tb.special_bits:
-        if tb.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
-            m &= ~tb.plain_wild_bits  # Extreme: a plain Wild only without the colour
+        if m & tb.restricted_bits:
+            m &= ~barred(tb, s._masks[seat], s.colour)
         if m & tb.tower_bits:  # the towers the seat may take
             towers = s.towers
             k = 17 * index + ((towers[0] != seat) | (towers[1] != seat) << 1
@@ -200,43 +188,43 @@ _PLAIN_OPS: dict[tuple[Tables, int], list[int]] = {}
 
 
 def plain_ops(s: State) -> list[int]:
-    """By card id, what a play of the card does on the plain turn or of the drawn card
-    (the seat keeps two cards or more) when its own rule is all that is at stake:
-    OP_NUMBER (the turn passes on), OP_WILD (a colour is named, the turn passes on),
-    OP_SKIP, OP_REVERSE, OP_TAKE (the next seat takes ``engine._TAKES[kind]`` cards from
-    the pile and is skipped), else OP_PLAY (presses, extra turns, challenges, targets,
-    laid cards, towers to take, or a house rule is on: ``Tables.house``). A power
-    symbol's capture (`_listed_op`) and a protecting tower (`engine.play_plain`) are
-    looked at elsewhere.
+    """By card id, how ``engine.play_plain`` writes a play of the card on the plain turn
+    or of the drawn card (the seat keeps two cards or more) when its rule at the table
+    (``Tables.rules``) is all that is at stake: OP_PLAIN (it only passes the turn on: a
+    number, a Wild), OP_MOVE (``KindRule.turns``, ``skips``, and on a pile edition
+    ``draws`` taken from the pile at once), else OP_PLAY: ``engine.play`` (presses,
+    extra turns, challenges, stacks, targets, laid cards, towers to take, or a house
+    rule is on: ``Tables.house``). A power symbol's capture (`_listed_op`) and a
+    protecting tower (``engine.play_plain``) are looked at elsewhere. The simulation
+    kernel plays the same cards itself (``kernel._Plan``).
     Per rule tables and seats."""
     key = (s.tables, s.n)
     found = _PLAIN_OPS.get(key)
     if found is None:
         found = _PLAIN_OPS[key] = [OP_PLAY] * len(BY_ID)
-        o = s.options
         if not s.tables.house:
-            extra = o.skip_reverse_extra_turn == "always" and s.n > 2  # an extra turn
-            pile = not s.edition.launcher
+            rules = s.tables.rules[s.n]
             for card in s.edition.deck:
-                kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
-                if kind in (NUMBER, WILD):
-                    found[card.id] = OP_NUMBER if kind == NUMBER else OP_WILD
-                elif kind in (SKIP, REVERSE) and not extra:
-                    found[card.id] = OP_SKIP if kind == SKIP else OP_REVERSE
-                elif pile and (kind in (DRAW1, DRAW2) or (
-                        kind == WILD_DRAW4 and not o.wild_draw4_restricted)):
-                    found[card.id] = OP_TAKE
+                found[card.id] = plain_op(rules[card.id], s.edition.launcher)
     return found
+
+
+def plain_op(r: KindRule, launcher: bool) -> int:
+    """How a card of rule `r` is written on the plain turn (`plain_ops`)."""
+    if (r.until or r.stacks or r.challenge or r.extra_turn or r.targeted or r.towers
+            or r.lays or (r.draws and launcher)):
+        return OP_PLAY
+    return OP_MOVE if r.turns or r.skips or r.draws else OP_PLAIN
 
 
 def _listed_op(s: State, card: Card, size: int) -> int:
     """How apply writes a listed play of `card` by a seat of hand size class `size`
     (``plain_ops``), before the UNO call is looked at: going out, in full (OP_PLAY); in
-    a tower edition a number with a symbol as OP_SYMBOL (its capture), another card
+    a tower edition a plain card with a symbol as OP_SYMBOL (its capture), another card
     with a symbol in full. (``engine.play_plain`` looks at a victim's protecting tower.)"""
     op = OP_PLAY if size < 2 else plain_ops(s)[card.id]
     if s.edition.towers and card.symbol and op != OP_PLAY:
-        return OP_SYMBOL if op == OP_NUMBER else OP_PLAY
+        return OP_SYMBOL if op == OP_PLAIN else OP_PLAY
     return op
 
 
@@ -300,8 +288,9 @@ def faces_of(m: int) -> list[Card]:
 
 # -- the plays of one card ----------------------------------------------------------------
 
-PLAIN_VARIANTS = frozenset({NUMBER, DRAW1, DRAW2, SKIP, REVERSE, HIT2, WILD, WILD_DRAW4,
-                             WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT})
+# the kinds whose plays have no choice but a wild's colour and the UNO call
+PLAIN_VARIANTS = frozenset(k for k, r in KINDS.items()
+                           if not (r.targeted or r.towers or r.lays))
 # per 2 * seat + (holds two cards): card id -> its play variants (cards without choices)
 VARIANTS: list[dict[int, list[A.Play]]] = [{} for _ in range(32)]
 
@@ -329,14 +318,14 @@ def play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
     colours = COLOURS if card.colour == "" else ("",)
     targets: list[int] = ([t for t in range(s.n) if t != seat]
                           if kind in TARGETED or needs_target(s, card) else [-1])
-    want = tower_count(s, card) if s.edition.towers else 0
+    want = kind_rule(s, card).towers if s.edition.towers else 0
     if want:
         free = free_towers(s, seat)
         tower_sets = [tuple(c) for c in combinations(free, min(want, len(free)))]
     else:
         tower_sets = [()]
     laid: tuple[Card, ...] = ()
-    if card.kind == DISCARD_ALL and not s.table:
+    if kind_rule(s, card).lays and not s.table:
         laid = tuple(c for c in remove(s.hand(seat), (card,)) if c.colour == card.colour)
     left = s._counts[seat] - 1 - len(laid)
     unos = (False, True) if left == 1 else (False,)

@@ -3,14 +3,10 @@ restrictions, and the effective kind of a Wild Customizable. Cached per top card
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from uno_core.cards import (
     HIT2,
     REVERSE,
     SKIP,
-    TAKE2,
-    TOWER_PROTECTS,
     TOWERS,
     TRADE_HANDS,
     WILD,
@@ -19,15 +15,13 @@ from uno_core.cards import (
     WILD_CUSTOM,
     WILD_HIT4,
     WILD_HIT_FIRE,
-    WILD_TAKE1,
     Card,
 )
 from uno_core.state import State
-from uno_core.tables import TARGETED, matches
+from uno_core.tables import TARGETED, KindRule, barred, forbidden_kind, matches
 
-__all__ = ["CUSTOM_KIND", "TARGETED", "effective_kind", "free_towers", "match_set", "matches",
-           "playable_cards", "playable_mask", "symbol_forbid", "tower_count", "wild_blocked"]
-
+__all__ = ["CUSTOM_KIND", "TARGETED", "effective_kind", "free_towers", "kind_rule", "match_set",
+           "matches", "playable_mask", "symbol_forbid", "tower_count"]
 
 
 CUSTOM_KIND = {
@@ -38,16 +32,12 @@ CUSTOM_KIND = {
 
 
 def symbol_forbid(s: State) -> str:
-    top = s._disc[-1]
-    return TOWER_PROTECTS[top.symbol] if top.symbol else ""
+    return forbidden_kind(s._disc[-1])
 
 
-def wild_blocked(s: State, card: Card, hand: tuple[Card, ...]) -> bool:
-    """Extreme's plain Wild needs a hand without the current colour (simulation only)."""
-    if card.kind != WILD or not s.options.wild_restricted or s.table:
-        return False
-    colour = s.colour
-    return any(c.colour == colour for c in hand)
+def kind_rule(s: State, card: Card) -> KindRule:
+    """`card`'s rule at this table (``Tables.rules``; `card` is of the edition's deck)."""
+    return s.tables.rules[s.n][card.id]
 
 
 _MATCH_CACHE: dict[tuple[str, int], frozenset[Card]] = {}
@@ -62,11 +52,10 @@ def match_mask(s: State) -> int:
 
 def playable_mask(s: State, seat: int, faces: int) -> int:
     """The faces among `faces` that `seat` may play now (simulation): they match, and
-    Extreme's plain Wild only with no card of the current colour in the hand."""
+    the hand does not bar them (``tables.barred``)."""
     m = faces & match_mask(s)
-    tb = s.tables
-    if m and tb.wild_restricted and s._masks[seat] & tb.colour_bits[s.colour]:
-        m &= ~tb.plain_wild_bits
+    if m & s.tables.restricted_bits:
+        m &= ~barred(s.tables, s._masks[seat], s.colour)
     return m
 
 
@@ -80,15 +69,6 @@ def match_set(s: State) -> frozenset[Card]:
     return found
 
 
-def playable_cards(s: State, hand: Iterable[Card], full: tuple[Card, ...]) -> list[Card]:
-    """The distinct cards of `hand` that may be played now."""
-    ok = match_set(s)
-    out = [c for c in dict.fromkeys(hand) if c in ok]
-    if s.options.wild_restricted and not s.table:
-        out = [c for c in out if not wild_blocked(s, c, full)]
-    return out
-
-
 def effective_kind(s: State, card: Card) -> str:
     if card.kind == WILD_CUSTOM:
         return CUSTOM_KIND[s.options.wild_customizable]
@@ -100,8 +80,5 @@ def free_towers(s: State, seat: int) -> list[str]:
 
 
 def tower_count(s: State, card: Card) -> int:
-    if card.kind == TAKE2:
-        return 2
-    if card.kind == WILD_TAKE1:
-        return 1
-    return 0
+    """The towers `card` takes (``KindRule.towers``; 0 without towers to take)."""
+    return kind_rule(s, card).towers

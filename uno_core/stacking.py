@@ -7,10 +7,11 @@ the turn machinery asks about a drawn card) can use them.
 
 from __future__ import annotations
 
-from uno_core.cards import DRAW2, HIT2, WILD_CUSTOM, WILD_DRAW4, WILD_HIT4, Card
+from uno_core.cards import WILD_CUSTOM, Card
 from uno_core.state import State
+from uno_core.tables import KINDS
 
-_VALUE = {DRAW2: 2, HIT2: 2, WILD_DRAW4: 4, WILD_HIT4: 4}
+_VALUE = {kind: r.draws for kind, r in KINDS.items() if r.stacks}  # (tables.KINDS)
 
 
 def value(s: State, card: Card) -> int:

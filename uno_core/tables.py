@@ -1,6 +1,8 @@
-"""Precomputed rule tables, one per (edition, options): which cards fit on which top
-card and colour as bitmasks over ``Card.bit``, and the masks the referee tests hands
-against. Built once and shared by every state of that edition and options.
+"""What each card kind does (``KINDS``, the one statement of it), and the rule tables
+made from it, one per (edition, options): which cards fit on which top card and colour
+as bitmasks over ``Card.bit``, the masks the referee tests hands against, and each
+card's rule under the options by seat count (``Tables.rules``). Built once and shared
+by every state of that edition and options.
 
 ``tables.match[top.id][colour]`` is the mask of the deck's cards that may go on `top`
 when `colour` is the current colour (wilds always; the power symbol's forbidden kind
@@ -10,28 +12,99 @@ never). A seat's playable faces are ``state._masks[seat] & match[...]``.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from uno_core.actions import MAX_SEATS, Action, Draw, Press
 from uno_core.cards import (
     COLOURS,
     DISCARD_ALL,
+    DRAW1,
+    DRAW2,
+    HIT2,
     NUMBER,
+    REVERSE,
+    SKIP,
     TAKE2,
     TOWER_PROTECTS,
     TRADE_HANDS,
     WILD,
+    WILD_ALL_HIT,
     WILD_ATTACK,
     WILD_CUSTOM,
+    WILD_DRAW4,
     WILD_EXTREME,
+    WILD_HIT4,
+    WILD_HIT_FIRE,
     WILD_TAKE1,
     Card,
 )
 from uno_core.editions import Edition
 from uno_core.options import Options, house_rules_on
 
+
+class KindRule(NamedTuple):
+    """What playing a card of one kind does, in small parameters. Every path that plays
+    a card reads them: ``cardrules.BEHAVIOUR`` (the checked path), ``engine.play_plain``
+    and the simulation kernel (through ``Tables.rules``, the options applied), the
+    listings, the first card and the stacks. The victim is the next seat in the
+    direction of play once the direction has turned."""
+
+    turns: bool = False  # the direction of play turns
+    skips: int = 0  # seats passed over: the victim first
+    draws: int = 0  # cards the victim (a target; All Hit: every seat) owes; presses on a
+    #                 launcher edition
+    until: bool = False  # the victim presses until a card comes out (Hit Fire)
+    stacks: bool = False  # answerable with another under stack_draws
+    challenge: bool = False  # wild_draw4_restricted: the victim may challenge the play
+    off_colour: bool = False  # wild_restricted: only from a hand without the colour
+    extra_turn: bool = False  # skip_reverse_extra_turn "always": the player plays again
+    targeted: bool = False  # names a target seat
+    towers: int = 0  # towers it takes (a tower edition)
+    lays: bool = False  # lays the rest of its colour with it (Discard All)
+
+
+PLAIN = KindRule()  # a card that only passes the turn on (a number, a Wild)
+KINDS: dict[str, KindRule] = {
+    NUMBER: PLAIN,
+    WILD: KindRule(off_colour=True),
+    SKIP: KindRule(skips=1, extra_turn=True),
+    REVERSE: KindRule(turns=True, extra_turn=True),
+    DRAW1: KindRule(skips=1, draws=1),
+    DRAW2: KindRule(skips=1, draws=2, stacks=True),
+    WILD_DRAW4: KindRule(skips=1, draws=4, stacks=True, challenge=True),
+    HIT2: KindRule(skips=1, draws=2, stacks=True),
+    WILD_HIT4: KindRule(skips=1, draws=4, stacks=True),
+    WILD_HIT_FIRE: KindRule(skips=1, until=True),
+    WILD_ATTACK: KindRule(draws=2, targeted=True),
+    WILD_EXTREME: KindRule(draws=4, targeted=True),  # skips the target if he is next
+    WILD_ALL_HIT: KindRule(draws=1),
+    TRADE_HANDS: KindRule(targeted=True),
+    TAKE2: KindRule(towers=2),
+    WILD_TAKE1: KindRule(towers=1),
+    DISCARD_ALL: KindRule(lays=True),
+}
 # kinds whose card needs a target seat
-TARGETED = frozenset({WILD_ATTACK, WILD_EXTREME, TRADE_HANDS})
-TOWER_COUNT = {TAKE2: 2, WILD_TAKE1: 1}
+TARGETED = frozenset(k for k, r in KINDS.items() if r.targeted)
+
+
+def at_table(rule: KindRule, options: Options, seats: int) -> KindRule:
+    """`rule` as `options` and the seat count make it (``PLAIN`` itself when it only
+    passes the turn on): two_player_reverse_skips, the extra turn, the challenge, the
+    wild restriction and stacking are on only under their options."""
+    made = rule._replace(
+        skips=rule.skips + (rule.turns and seats == 2 and options.two_player_reverse_skips),
+        extra_turn=(rule.extra_turn and options.skip_reverse_extra_turn == "always"
+                    and seats > 2),
+        challenge=(rule.challenge and options.wild_draw4_restricted
+                   and not options.no_bluff),
+        off_colour=rule.off_colour and options.wild_restricted,
+        stacks=rule.stacks and options.stack_draws != "off")
+    return PLAIN if made == PLAIN else made
+
+
+def forbidden_kind(top: Card) -> str:
+    """The kind the top card's power symbol forbids ("" for none)."""
+    return TOWER_PROTECTS[top.symbol] if top.symbol else ""
 
 
 def matches(card: Card, top: Card, colour: str, forbid: str) -> bool:
@@ -54,16 +127,23 @@ def mask_of(cards: Iterable[Card]) -> int:
 class Tables:
     """The masks of one edition under one set of options (see the module docstring)."""
 
-    __slots__ = ("match", "colour_bits", "plain_wild_bits", "choice_bits", "volatile_bits",
-                 "tower_bits", "laying_bits", "special_bits", "points",
-                 "custom_kind", "wild_restricted", "draw_when_playable", "launcher",
+    __slots__ = ("match", "colour_bits", "restricted_bits", "choice_bits", "volatile_bits",
+                 "tower_bits", "laying_bits", "special_bits", "points", "rules",
+                 "custom_kind", "draw_when_playable", "launcher",
                  "draw_action", "house")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
         size = max(c.id for c in faces) + 1
         self.custom_kind = custom_kind
-        self.wild_restricted = options.wild_restricted
+        # by seat count, by card id: the card's rule at the table (`at_table`)
+        self.rules: dict[int, list[KindRule]] = {}
+        for seats in range(edition.min_players, edition.max_players + 1):
+            self.rules[seats] = rules = [PLAIN] * size
+            for c in faces:
+                kind = custom_kind if c.kind == WILD_CUSTOM else c.kind
+                rules[c.id] = at_table(KINDS[kind], options, seats)
+        rules = self.rules[edition.min_players]
         self.draw_when_playable = options.draw_when_playable
         # an issue-12 house rule the engine plays is on: no shortcuts (uno_core.listing)
         self.house = house_rules_on(options)
@@ -73,19 +153,19 @@ class Tables:
             (Press if edition.launcher else Draw)(seat) for seat in range(MAX_SEATS))
         self.match: list[dict[str, int]] = [{} for _ in range(size)]
         for top in faces:
-            forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""
+            forbid = forbidden_kind(top)
             self.match[top.id] = {
                 colour: mask_of([c for c in faces if matches(c, top, colour, forbid)])
                 for colour in (*COLOURS, "")}
         self.colour_bits = {colour: mask_of([c for c in faces if c.colour == colour])
                             for colour in (*COLOURS, "")}
-        self.plain_wild_bits = mask_of([c for c in faces if c.kind == WILD])
+        # the faces only a hand without the current colour may play (`barred`)
+        self.restricted_bits = mask_of([c for c in faces if rules[c.id].off_colour])
         choice = []
-        towers = [c for c in faces if edition.towers and c.kind in TOWER_COUNT]
-        volatile = towers + [c for c in faces if c.kind == DISCARD_ALL]
+        towers = [c for c in faces if edition.towers and rules[c.id].towers]
+        volatile = towers + [c for c in faces if rules[c.id].lays]
         for c in faces:
-            kind = custom_kind if c.kind == WILD_CUSTOM else c.kind
-            if kind in TARGETED or c in volatile:
+            if rules[c.id].targeted or c in volatile:
                 choice.append(c)
         self.choice_bits = mask_of(choice)
         # cards whose plays depend on more than the seat, the seats and the faces held:
@@ -94,14 +174,20 @@ class Tables:
         self.tower_bits = mask_of(towers)
         self.laying_bits = self.volatile_bits & ~self.tower_bits  # Discard All
         # a playable face among these needs a second look (above, or a restricted Wild)
-        self.special_bits = self.volatile_bits | (self.plain_wild_bits
-                                                  if options.wild_restricted else 0)
+        self.special_bits = self.volatile_bits | self.restricted_bits
         # each card's points at the round's end, by card id
         wd4 = (options.wild_draw4_points if "wild_draw4_points" in edition.option_defaults
                else None)
         self.points = [0] * size
         for c in faces:
             self.points[c.id] = edition.card_points(c, wd4)
+
+
+def barred(tb: Tables, held: int, colour: str) -> int:
+    """The faces a hand of faces `held` may not play while `colour` is the colour: those
+    whose rule wants a hand without it (``KindRule.off_colour``: Extreme's plain Wild
+    under wild_restricted; simulation, where the hand is known)."""
+    return tb.restricted_bits if held & tb.colour_bits[colour] else 0
 
 
 _TABLES: dict[tuple[str, Options], Tables] = {}

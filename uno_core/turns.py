@@ -13,12 +13,7 @@ from uno_core import effects as E
 from uno_core.actions import CHANCE, MAX_SEATS, Action
 from uno_core.cards import (
     BITS,
-    DRAW1,
-    DRAW2,
-    HIT2,
     NUMBER,
-    REVERSE,
-    SKIP,
     TAKE2,
     TOWERS,
     WILD_DRAW4,
@@ -48,7 +43,7 @@ from uno_core.state import (
     Tag,
     obligation,
 )
-from uno_core.tables import mask_of
+from uno_core.tables import KINDS, PLAIN, mask_of
 
 Effects = list[E.Effect]
 
@@ -319,16 +314,14 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     s.actor = first
     s.phase = PLAY
     kind = card.kind
-    if kind in (DRAW1, DRAW2, HIT2):
-        owe(s, fx, OWE_DRAW, first, {DRAW1: 1, DRAW2: 2, HIT2: 2}[kind])
+    rule = KINDS.get(kind, PLAIN)  # (a Wild Customizable is a wild here: colour first)
+    if card.colour and rule.skips:  # Skip, Draw 1/2, Hit 2: the first player is skipped
+        if rule.draws:
+            owe(s, fx, OWE_DRAW, first, rule.draws)
         fx.append(E.shared(E.PlayerSkipped, first))
         s.turn = s.dealer
-        advance(s, 1)
-    elif kind == SKIP:
-        fx.append(E.shared(E.PlayerSkipped, first))
-        s.turn = s.dealer
-        advance(s, 1)
-    elif kind == REVERSE:
+        advance(s, rule.skips)
+    elif card.colour and rule.turns:
         s.direction = -1
         fx.append(E.shared(E.DirectionChanged, -1))
         s.turn = s.dealer

@@ -1,0 +1,102 @@
+"""Each card kind's rule is stated once (``tables.KINDS``), and every path that plays a
+card executes that statement: the checked path (``apply`` of an action it must check,
+``cardrules``), the listed path (``engine.play_plain``) and the simulation kernel's own
+loop. Changing one kind's definition changes all three alike."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from uno_core import actions as A
+from uno_core import apply, kernel, legal_actions, listing, snapshot, tables
+from uno_core.cards import DRAW2, REVERSE, parse_card
+from uno_core.setup import position
+from uno_core.tables import KindRule
+
+# seat 0 can play only its red card on R5; seat 2 goes out on R3 when its turn comes
+HANDS = ["G7 B8", "G1 G2", "R3", "B1 B2"]
+PILE = "Y1 Y2 Y3 Y4 Y5 Y6"
+OPTIONS = {"target_score": 1}
+
+
+@pytest.fixture
+def redefine(monkeypatch):
+    """Give card kinds new definitions for one test, with fresh rule tables and the
+    caches made from them (nothing built here outlives the test)."""
+    def redefine(kind: str, rule: KindRule) -> None:
+        monkeypatch.setitem(tables.KINDS, kind, rule)
+        monkeypatch.setattr(tables, "_TABLES", {})
+        monkeypatch.setattr(listing, "_PLAIN_OPS", {})
+        monkeypatch.setattr(listing, "_DECISIONS", {})
+        monkeypatch.setattr(kernel, "_PLANS", {})
+    return redefine
+
+
+def _start(card: str):
+    hands = [f"{card} {HANDS[0]}", *HANDS[1:]]
+    return position("classic", hands=hands, discard="R5", pile=PILE, options=OPTIONS)
+
+
+def _checked(card: str):
+    """Seat 0 plays `card` as a new action object: apply checks it in full."""
+    state, effects = apply(_start(card), A.Play(0, parse_card(card)))
+    return state, effects
+
+
+def _listed(card: str):
+    """Seat 0 plays `card` as the very object legal_actions listed (engine.play_plain)."""
+    state = _start(card)
+    (play,) = [a for a in legal_actions(state) if isinstance(a, A.Play)]
+    assert play.card == parse_card(card)
+    return apply(state, play)
+
+
+def _kernel(card: str, monkeypatch):
+    """The kernel plays the round on: seat 0's card (its only play), and seat 2 goes
+    out. Returns the end state and the plays the kernel handed to the engine."""
+    handed: list[A.Play] = []
+    engine_play = kernel.play
+
+    def spy(s, p, fx):
+        handed.append(p)
+        engine_play(s, p, fx)
+
+    monkeypatch.setattr(kernel, "play", spy)
+    state = _start(card)
+    kernel.run_random(state, random.Random(1), random.Random(2), 1)
+    return state, handed
+
+
+def _then_seat_2_goes_out(state):
+    state, _ = apply(state, A.Play(2, parse_card("R3")))
+    return state
+
+
+def test_a_draw_two_that_draws_three_does_so_on_every_path(redefine, monkeypatch):
+    stock, _ = _checked("R+2")
+    assert stock.counts[1] == 2 + 2
+    redefine(DRAW2, tables.KINDS[DRAW2]._replace(draws=3))
+    for state, effects in (_checked("R+2"), _listed("R+2")):
+        assert state.counts[1] == 2 + 3
+        assert len(state._pile) == len(PILE.split()) - 3
+        assert state.turn == 2  # seat 1 was skipped
+        assert any(type(e).__name__ == "PlayerSkipped" and e.seat == 1 for e in effects)
+    in_kernel, handed = _kernel("R+2", monkeypatch)
+    assert [p.card for p in handed] == [parse_card("R3")]  # the +2 was the kernel's own
+    assert in_kernel.counts[1] == 2 + 3
+    assert snapshot(in_kernel) == snapshot(_then_seat_2_goes_out(_checked("R+2")[0]))
+
+
+def test_a_reverse_redefined_as_a_skip_skips_on_every_path(redefine, monkeypatch):
+    stock, _ = _checked("RR")
+    assert (stock.direction, stock.turn) == (-1, 3)
+    redefine(REVERSE, KindRule(skips=1))
+    for state, effects in (_checked("RR"), _listed("RR")):
+        assert (state.direction, state.turn) == (1, 2)
+        assert not any(type(e).__name__ == "DirectionChanged" for e in effects)
+    in_kernel, handed = _kernel("RR", monkeypatch)
+    assert [p.card for p in handed] == [parse_card("R3")]
+    assert in_kernel.direction == 1
+    assert snapshot(in_kernel) == snapshot(_then_seat_2_goes_out(_checked("RR")[0]))

@@ -164,7 +164,8 @@ def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         advance(s, 0)
         return
     stacking = stacks(s, p.card)
-    if s.options.wild_draw4_restricted and not s.options.no_bluff:
+    o = s.options  # a +4 joining a pending stack is not challenged (stacked_draw4_challenge)
+    if o.wild_draw4_restricted and not o.no_bluff and (not s.stack or o.stacked_draw4_challenge):
         # s.pending was set by _apply_play: (player, challenger, guilty)
         s.pending = (seat, victim, bool(s.pending and s.pending[2]))
         if stacking:  # the challenge comes first; then the victim stacks or takes

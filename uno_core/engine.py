@@ -38,7 +38,7 @@ from uno_core.cards import (
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.house_draw import PASS_REFUSED, drawing
+from uno_core.house_draw import drawing
 from uno_core.house_jump import jumpers, take_over
 from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_penalties import (
@@ -50,7 +50,7 @@ from uno_core.house_penalties import (
     punish_draw,
     punish_finish,
 )
-from uno_core.house_rules import allowed, finish_ban, must_play_drawn, play_refusal
+from uno_core.house_rules import FINISH_BANS, allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
 from uno_core.listing import (
@@ -184,50 +184,46 @@ def _check_play(s: State, p: A.Play, jump: bool = False) -> bool:
     seat = p.seat
     if not jump and (seat != s.to_act or seat != s.actor or s._queue
                      or s.phase not in _PLAY_PHASES):
-        raise IllegalAction(p, f"it is not seat {seat}'s turn to play "
-                               f"(to act: {s.to_act}, phase {s.phase})")
+        raise IllegalAction(p, "not_your_turn", seat=seat, to_act=s.to_act, phase=s.phase)
     card = p.card
     if type(card) is not Card:
-        raise IllegalAction(p, f"not a card: {card!r}")
+        raise IllegalAction(p, "not_a_card", card=card)
     tb = s.tables
     if s.table:
         if s._unseen.get(card, 0) <= 0:
-            raise IllegalAction(p, f"no {card} is left unseen: it cannot be in a hand")
+            raise IllegalAction(p, "all_seen", card=card)
         if s._counts[seat] < 1 + len(p.laid):
-            raise IllegalAction(p, f"seat {seat} holds only {s._counts[seat]} cards")
+            raise IllegalAction(p, "holds_only", seat=seat, count=s._counts[seat])
     else:
         if not s._masks[seat] & card.bit:
-            raise IllegalAction(p, f"seat {seat} does not hold {card}")
+            raise IllegalAction(p, "not_held", seat=seat, card=card)
         if s.phase == "drawn" and card not in s.drawn and not jump:
-            raise IllegalAction(p, "after drawing only the drawn card may be played")
+            raise IllegalAction(p, "drawn_only")
     if not match_mask(s) & card.bit:
         top = s._disc[-1]
         if card.kind == symbol_forbid(s):
-            raise IllegalAction(p, f"no {card} on a power symbol {top.symbol} card ({top})")
+            raise IllegalAction(p, "symbol", card=card, symbol=top.symbol, top=top)
         if s.colour_only:
-            raise IllegalAction(p, f"on a turned {top} the first player takes no towers and "
-                                   f"lays only a {s.colour} card, not {card}")
-        raise IllegalAction(p, f"{card} matches neither colour {s.colour} nor {top}")
+            raise IllegalAction(p, "turned_first", top=top, colour=s.colour, card=card)
+        raise IllegalAction(p, "no_match", card=card, colour=s.colour, top=top)
     if card.colour == "":
         if (card.kind == WILD and s.options.wild_restricted and not s.table
                 and s._masks[seat] & tb.colour_bits[s.colour]):
-            raise IllegalAction(p, f"a Wild may only be played with no {s.colour} card in hand")
+            raise IllegalAction(p, "wild_restricted", colour=s.colour)
         if p.colour not in COLOURS:
-            raise IllegalAction(p, f"a wild needs a colour (one of {' '.join(COLOURS)})")
+            raise IllegalAction(p, "wild_colour")
     elif p.colour:
-        raise IllegalAction(p, "only a wild card names a colour")
+        raise IllegalAction(p, "colour_not_wild")
     if s.tables.house:
         why = play_refusal(s, p)  # issue 12's house rules (uno_core.house_rules)
         if why:
-            if (not jump and s.options.banned_finish_penalty
-                    and why == finish_ban(s, seat, card, len(p.laid))):
+            if not jump and s.options.banned_finish_penalty and why.key in FINISH_BANS:
                 return True
-            raise IllegalAction(p, why)
+            raise IllegalAction(p, why.key, **why.values)
     if (card.kind in PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid
             and not needs_target(s, card)):
         if p.uno and s._counts[seat] != 2 and not false_play_call(s, s._counts[seat] - 1):
-            raise IllegalAction(p, f"UNO is called with one card left, not "
-                                   f"{s._counts[seat] - 1}")
+            raise IllegalAction(p, "uno_count", count=s._counts[seat] - 1)
         return False
     _check_choices(s, p)
     return False
@@ -240,44 +236,43 @@ def _check_choices(s: State, p: A.Play) -> None:
     kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
     if kind in TARGETED or needs_target(s, card):
         if not (0 <= p.target < s.n) or p.target == seat:
-            raise IllegalAction(p, f"{card} needs a target seat other than {seat}")
+            raise IllegalAction(p, "target", card=card, seat=seat)
     elif p.target != -1:
-        raise IllegalAction(p, f"{card} takes no target")
+        raise IllegalAction(p, "no_target", card=card)
     want = tower_count(s, card)
     if want and s.edition.towers:
         free = free_towers(s, seat)
         need = min(want, len(free))
         if len(p.towers) != need or len(set(p.towers)) != need or not set(p.towers) <= set(free):
-            raise IllegalAction(p, f"{card} takes {need} tower(s) from {' '.join(free)}")
+            raise IllegalAction(p, "towers", card=card, count=need, towers=tuple(free))
     elif p.towers:
-        raise IllegalAction(p, f"{card} takes no towers")
+        raise IllegalAction(p, "no_towers", card=card)
     if card.kind == DISCARD_ALL:
         if s.table:
             bad = [c for c in p.laid if c.colour != card.colour]
             if bad:
-                raise IllegalAction(p, f"Discard All lays only {card.colour} cards, not {bad[0]}")
+                raise IllegalAction(p, "discard_colour", colour=card.colour, card=bad[0])
             need_unseen = Counter(p.laid)
             need_unseen[card] += 1
             for c, k in need_unseen.items():
                 if s._unseen.get(c, 0) < k:
-                    raise IllegalAction(p, f"not enough {c} left unseen")
+                    raise IllegalAction(p, "not_enough_unseen", card=c)
         else:
             rest = remove(s.hand(seat), (card,))
             expect = Counter(c for c in rest if c.colour == card.colour)
             if Counter(p.laid) != expect:
-                raise IllegalAction(p, f"Discard All must lay all other {card.colour} cards: "
-                                       f"{' '.join(str(c) for c in sorted(expect.elements(), key=Card.sort_key))}")
+                raise IllegalAction(p, "discard_all", colour=card.colour,
+                                     cards=tuple(sorted(expect.elements(), key=Card.sort_key)))
     elif p.laid:
-        raise IllegalAction(p, f"{card} lays no other cards")
+        raise IllegalAction(p, "lays_none", card=card)
     left = s._counts[seat] - 1 - len(p.laid)
     if p.uno and left != 1 and not false_play_call(s, left):
-        raise IllegalAction(p, f"UNO is called with one card left, not {left}")
+        raise IllegalAction(p, "uno_count", count=left)
 
 
-def _check_seat(s: State, action: Action, phases: tuple[str, ...], what: str) -> None:
+def _check_seat(s: State, action: Action, phases: tuple[str, ...], key: str) -> None:
     if s.phase not in phases or s._queue or action.seat != s.to_act or s.to_act != s.actor:
-        raise IllegalAction(action, f"{what} is not possible now "
-                                    f"(to act: {s.to_act}, phase {s.phase})")
+        raise IllegalAction(action, key, to_act=s.to_act, phase=s.phase)
 
 
 def _can_draw(s: State, seat: int) -> bool:
@@ -483,7 +478,7 @@ def _jump_in(s: State, p: A.Play, fx: Effects) -> None:
     """jump_in: a seat not to act plays the top card's twin; play goes on from it."""
     why = jump_refusal(s, p)
     if why:
-        raise IllegalAction(p, why)
+        raise IllegalAction(p, why.key, **why.values)
     _check_play(s, p, jump=True)
     take_over(s, p.seat)
     play(s, p, fx)
@@ -527,15 +522,12 @@ def _close_window(s: State, seat: int) -> None:
         s.exposed = -1
 
 
-def _no_window(s: State, a: A.CallUno | A.Catch) -> str:
+def _no_window(s: State, a: A.CallUno | A.Catch) -> IllegalAction:
     if s.options.forgotten_uno == AT_PLAY:
-        return ("UNO is called before the second-to-last card is laid, with the play; a "
-                "forgotten call was penalised at once: there is nothing to call late or "
-                "to catch (option forgotten_uno='at_play')")
+        return IllegalAction(a, "uno_at_play")
     if isinstance(a, A.CallUno):
-        return f"seat {a.seat} has no uncalled UNO to call"
-    return (f"seat {a.target} cannot be caught: no forgotten UNO open "
-            "(the window closes when the next player starts a turn)")
+        return IllegalAction(a, "nothing_to_call", seat=a.seat)
+    return IllegalAction(a, "no_catch", seat=a.target)
 
 
 _PLAYED: list[dict[Card, E.CardPlayed]] = [{} for _ in range(16)]  # per seat
@@ -569,23 +561,21 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
     queue = s._queue
     if type(a) is A.Press and queue and s.to_act == seat:
         if queue[0][0] == OWE_DRAW or queue[0][1] != seat:
-            raise IllegalAction(a, "no launcher press is owed now")
+            raise IllegalAction(a, "no_press")
         _press_owed(s, a, fx)
         return
     launcher = s.edition.launcher
     if (type(a) is A.Draw) == launcher:
-        raise IllegalAction(a, "this edition draws by pressing the launcher" if launcher
-                            else "this edition has no launcher: draw from the pile")
+        raise IllegalAction(a, "draw_by_press" if launcher else "draw_from_pile")
     if s.tables.house and draws_with_playable(s, seat):  # playable_draw_penalty
         if s.exposed >= 0:
             _close_window(s, seat)
         punish_draw(s, seat, fx)
         return
     if not _can_draw(s, seat):
-        raise IllegalAction(a, "you may only draw on your turn when you cannot play"
-                            if s.phase == "play" and s.to_act == seat
-                            else f"seat {seat} cannot draw now (to act: {s.to_act}, "
-                                 f"phase {s.phase})")
+        if s.phase == "play" and s.to_act == seat:
+            raise IllegalAction(a, "draw_only_stuck")
+        raise IllegalAction(a, "no_draw", seat=seat, to_act=s.to_act, phase=s.phase)
     if s.stack:  # stack_draws: not stacking is taking the total
         take(s, seat, fx)
         return
@@ -657,11 +647,11 @@ _EJECTED = tuple(tuple(E.Ejected(seat, k) for k in range(8)) for seat in range(1
 # -- the other seat actions -------------------------------------------------------------
 
 def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
-    _check_seat(s, a, ("drawn", "extra", "four_towers"), "passing")
+    _check_seat(s, a, ("drawn", "extra", "four_towers"), "pass_not_now")
     if drawing(s):
-        raise IllegalAction(a, PASS_REFUSED)
+        raise IllegalAction(a, "draw_until")
     if s.options.forced_play and must_play_drawn(s, _drawn_playable(s, a.seat)):
-        raise IllegalAction(a, "a drawn card that fits must be played (forced_play)")
+        raise IllegalAction(a, "forced_play")
     _pass(s, a, fx)
 
 
@@ -679,16 +669,16 @@ def _apply_call_uno(s: State, a: A.CallUno, fx: Effects) -> None:
         if false_call(s, a.seat):  # false_uno_penalty (house_penalties)
             punish_call(s, a.seat, fx)
             return
-        raise IllegalAction(a, _no_window(s, a))
+        raise _no_window(s, a)
     s.exposed = -1
     fx.append(E.shared(E.UnoCalled, a.seat))
 
 
 def _apply_catch(s: State, a: A.Catch, fx: Effects) -> None:
     if s.exposed != a.target or a.target < 0:
-        raise IllegalAction(a, _no_window(s, a))
+        raise _no_window(s, a)
     if a.seat == a.target or not 0 <= a.seat < s.n:
-        raise IllegalAction(a, "a player cannot catch himself")
+        raise IllegalAction(a, "catch_self")
     s.exposed = -1
     fx.append(E.UnoPenalty(a.target, a.seat))
     if s.options.uno_penalty:
@@ -697,7 +687,7 @@ def _apply_catch(s: State, a: A.Catch, fx: Effects) -> None:
 
 
 def _apply_challenge(s: State, a: A.Challenge | A.Accept, fx: Effects) -> None:
-    _check_seat(s, a, ("challenge",), "deciding a challenge")
+    _check_seat(s, a, ("challenge",), "challenge_not_now")
     _challenge(s, a, fx)
 
 
@@ -725,15 +715,15 @@ def _challenge(s: State, a: Action, fx: Effects) -> None:
 
 
 def _apply_verdict(s: State, a: A.Verdict, fx: Effects) -> None:
-    _check_seat(s, a, ("verdict",), "a challenge verdict")
+    _check_seat(s, a, ("verdict",), "verdict_not_now")
     _resolve_challenge(s, a.guilty, fx)
     settle(s, fx)
 
 
 def _apply_choose_colour(s: State, a: A.ChooseColour, fx: Effects) -> None:
-    _check_seat(s, a, ("first_colour",), "choosing the first colour")
+    _check_seat(s, a, ("first_colour",), "first_colour_not_now")
     if a.colour not in COLOURS:
-        raise IllegalAction(a, f"colour must be one of {' '.join(COLOURS)}")
+        raise IllegalAction(a, "colour_choice")
     s.colour = a.colour
     s.phase = "play"
     fx.append(E.shared(E.ColourChosen, a.seat, a.colour))
@@ -741,11 +731,11 @@ def _apply_choose_colour(s: State, a: A.ChooseColour, fx: Effects) -> None:
 
 
 def _apply_enter_hand(s: State, a: A.EnterHand, fx: Effects) -> None:
-    _check_seat(s, a, ("hand_entry",), "entering a hand")
+    _check_seat(s, a, ("hand_entry",), "hand_entry_not_now")
     if len(a.cards) != s._counts[a.seat]:
-        raise IllegalAction(a, f"seat {a.seat} holds {s._counts[a.seat]} cards, "
-                               f"not {len(a.cards)}")
-    check_unseen(s, a.cards, a, "hand entry")
+        raise IllegalAction(a, "hand_count", seat=a.seat, count=s._counts[a.seat],
+                            given=len(a.cards))
+    check_unseen(s, a.cards, a, "hand_entry_public")
     unseen_take(s, a.cards)
     s._hands[a.seat] = [c.id for c in a.cards]
     s._masks[a.seat] = mask_of(a.cards)
@@ -756,12 +746,12 @@ def _apply_enter_hand(s: State, a: A.EnterHand, fx: Effects) -> None:
 
 
 def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
-    _check_seat(s, a, ("four_towers",), "the four-tower discard")
+    _check_seat(s, a, ("four_towers",), "four_towers_not_now")
     seat = a.seat
     if s.table:
         if len(a.laid) != s._counts[seat] - 1:
-            raise IllegalAction(a, f"lay all cards but one: {s._counts[seat] - 1} cards")
-        check_unseen(s, a.laid, a, "four-tower discard")
+            raise IllegalAction(a, "all_but_one", count=s._counts[seat] - 1)
+        check_unseen(s, a.laid, a, "four_towers_public")
         unseen_take(s, a.laid)
         s._counts[seat] = 1
     else:
@@ -769,9 +759,9 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
         try:
             rest = remove(hand, a.laid)
         except ValueError:
-            raise IllegalAction(a, f"seat {seat} does not hold all of those cards") from None
+            raise IllegalAction(a, "not_all_held", seat=seat) from None
         if len(rest) != 1:
-            raise IllegalAction(a, f"lay all cards but one: {len(hand) - 1} cards")
+            raise IllegalAction(a, "all_but_one", count=len(hand) - 1)
         set_hand(s, seat, rest)
     # the laid cards go under the top card: out of play until the next reshuffle
     s._disc[-1:-1] = a.laid
@@ -789,10 +779,10 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
 
 def _apply_chance(s: State, a: Action, fx: Effects) -> None:
     if s.to_act != CHANCE:
-        raise IllegalAction(a, f"no chance outcome is due (to act: seat {s.to_act})")
+        raise IllegalAction(a, "no_chance", to_act=s.to_act)
     need = s.chance
     if need != a.name:
-        raise IllegalAction(a, f"the chance player must supply {need!r} now")
+        raise IllegalAction(a, "wrong_chance", chance=need)
     handler = _CHANCE_APPLY.get(type(a))
     if handler is None:  # a subclass of a chance action
         handler = next(h for k, h in _CHANCE_APPLY.items() if isinstance(a, k))
@@ -801,7 +791,7 @@ def _apply_chance(s: State, a: Action, fx: Effects) -> None:
 
 def _apply_reveal(s: State, a: A.Reveal, fx: Effects) -> None:
     if s._unseen.get(a.card, 0) <= 0:
-        raise IllegalAction(a, f"no {a.card} is left unseen")
+        raise IllegalAction(a, "not_unseen", card=a.card)
     if a.card.kind in NOT_FIRST:
         fx.append(E.CardReturned(a.card))
         return
@@ -813,11 +803,11 @@ def _apply_reveal(s: State, a: A.Reveal, fx: Effects) -> None:
 
 def _apply_dealer_cards(s: State, a: A.DealerCards, fx: Effects) -> None:
     if len(a.cards) != s.n:
-        raise IllegalAction(a, f"one card per seat: {s.n} cards, not {len(a.cards)}")
+        raise IllegalAction(a, "dealer_count", seats=s.n, count=len(a.cards))
     have = Counter(s.edition.deck)
     for c, k in Counter(a.cards).items():
         if have[c] < k:
-            raise IllegalAction(a, f"the {s.edition.name} deck has only {have[c]} of {c}")
+            raise IllegalAction(a, "deck_has_only", edition=s.edition.name, count=have[c], card=c)
     ranks = [card_rank(c) for c in a.cards]
     best = max(ranks)
     if ranks.count(best) > 1:
@@ -844,9 +834,9 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
     cards = s.edition.deck if starting else s._disc[:-1]
     if s.table:
         if a.order:
-            raise IllegalAction(a, "table mode: the shuffle order is unknown (leave it empty)")
+            raise IllegalAction(a, "shuffle_unknown")
     elif len(a.order) != len(cards) or set(a.order) != _indices(len(cards)):
-        raise IllegalAction(a, f"the order must be a permutation of 0..{len(cards) - 1}")
+        raise IllegalAction(a, "shuffle_order", last=len(cards) - 1)
     if starting:
         check_deal(s)
         if s.table:  # (simulation: the deal sets the hands)
@@ -877,10 +867,10 @@ def _apply_eject(s: State, a: A.Eject, fx: Effects) -> None:
     count = a.count
     if (type(count) is not int and (isinstance(count, bool) or not isinstance(count, int))
             or count < 0):
-        raise IllegalAction(a, "the card count must be an integer >= 0")
+        raise IllegalAction(a, "eject_count")
     left = s._pcount if s.table else len(s._pile)
     if count > left:
-        raise IllegalAction(a, f"the launcher holds only {left} cards")
+        raise IllegalAction(a, "launcher_holds", count=left)
     eject(s, count, fx)
 
 
@@ -960,7 +950,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
                 _WRITERS[op](s, action, fx)
             return s, (fx if effects else [])
     if s.phase == "match_over":
-        raise IllegalAction(action, "the match is over")
+        raise IllegalAction(action, "match_over")
     fx = [] if effects else NOFX
     kind = type(action)
     if kind is A.Play:
@@ -976,10 +966,10 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
         _apply_chance(s, action, fx)
     else:
         if s.to_act == CHANCE:
-            raise IllegalAction(action, f"the chance player must supply {s.chance!r} first")
+            raise IllegalAction(action, "chance_first", chance=s.chance)
         handler = _SEAT_ACTIONS.get(kind)
         if handler is None:
-            raise IllegalAction(action, "not an action of this game")
+            raise IllegalAction(action, "not_an_action")
         handler(s, action, fx)  # type: ignore[operator]
     return s, (fx if effects else [])
 

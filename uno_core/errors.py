@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from uno_core.refusals import english
+
 
 class RuleError(Exception):
     """Root of every error raised by uno_core."""
@@ -30,9 +34,28 @@ class SetupError(RuleError, ValueError):
 
 
 class IllegalAction(RuleError):
-    """`action` breaks `rule`. The state it was applied to is unchanged."""
+    """`action` breaks the rule `key` (a stable snake_case name, one of
+    `uno_core.refusals.ENGLISH`), with its `values` (seats as ints, cards as `Card`,
+    colours as codes). The state it was applied to is unchanged. `rule` is the English
+    wording, rendered only when read."""
 
-    def __init__(self, action: object, rule: str) -> None:
-        super().__init__(f"illegal action {action}: {rule}")
+    def __init__(self, action: object, key: str, /, **values: object) -> None:
+        super().__init__(action, key)
         self.action = action
-        self.rule = rule
+        self.key = key
+        self.values: dict[str, object] = values
+
+    @property
+    def rule(self) -> str:
+        return english(self.key, self.values)
+
+    def __str__(self) -> str:
+        return f"illegal action {self.action}: {self.rule}"
+
+
+class Refusal(NamedTuple):
+    """Why a rule refuses an action, before an `IllegalAction` is raised for it (the
+    house rules' checks return one, or None when the action is fine)."""
+
+    key: str
+    values: dict[str, object]

@@ -24,9 +24,6 @@ WHY_NOT_LAUNCHER = ("pile editions only: this edition draws by pressing the laun
                     "which ejects a random number of cards, so there is no drawing one "
                     "card at a time until one fits")
 
-PASS_REFUSED = ("draw_until_playable: play the drawn card if it fits, else draw again; "
-                "the turn ends only when a card is played or nothing is left to draw")
-
 
 def drawing(s: State) -> bool:
     """Whether the seat to act is drawing until a card fits (a drawn card waits)."""

@@ -35,49 +35,48 @@ drawn card, its extra play) and nothing is owed. So:
 from __future__ import annotations
 
 from uno_core.actions import CHANCE, Play
+from uno_core.errors import Refusal
 from uno_core.state import State
 
 _PLAY_PHASES = ("play", "drawn", "extra")
 
 
-def window(s: State) -> str:
-    """Why no seat may jump in now ("" if one may, given the card)."""
+def window(s: State) -> Refusal | None:
+    """Why no seat may jump in now (None if one may, given the card)."""
     if s.to_act == CHANCE:
-        return f"no jump-in now: the chance player must supply {s.chance!r} first"
+        return Refusal("jump_chance", {"chance": s.chance})
     if s.phase in ("challenge", "verdict"):
-        return "no jump-in while a Wild Draw 4 challenge is open"
+        return Refusal("jump_challenge", {})
     if s.phase not in _PLAY_PHASES:
-        return f"no jump-in in phase {s.phase}"
+        return Refusal("jump_phase", {"phase": s.phase})
     if s._queue:
-        return "no jump-in while draws or presses are owed: they come first"
+        return Refusal("jump_owed", {})
     if s.stack and s.options.no_jump_in_on_stack:
-        return "no jump-in while a stack is pending (no_jump_in_on_stack)"
+        return Refusal("jump_stack", {})
     if not s._disc[-1].colour and not s.options.jump_in_wilds:
-        return "no jump-in on a wild: its colour was named, no card in a hand carries it"
-    return ""
+        return Refusal("jump_wild", {})
+    return None
 
 
-def refusal(s: State, p: Play) -> str:
-    """Why `p`, a play by a seat not to act, is no legal jump-in ("" if it is, as far as
-    the jump-in goes: the engine then checks the play itself)."""
+def refusal(s: State, p: Play) -> Refusal | None:
+    """Why `p`, a play by a seat not to act, is no legal jump-in (None if it is, as far
+    as the jump-in goes: the engine then checks the play itself)."""
     if not s.options.jump_in:
-        return f"it is not seat {p.seat}'s turn to play (to act: {s.to_act}, phase {s.phase})"
+        return Refusal("not_your_turn", {"seat": p.seat, "to_act": s.to_act, "phase": s.phase})
     if not 0 <= p.seat < s.n:
-        return f"there is no seat {p.seat}"
+        return Refusal("no_seat", {"seat": p.seat})
     why = window(s)
     if why:
         return why
     top = s._disc[-1]
     if p.card != top:
-        return (f"out of turn only a card identical to the top card {top} may be played "
-                f"(jump_in), not {p.card}")
+        return Refusal("jump_identical", {"top": top, "card": p.card})
     if s.table:
         if s._unseen.get(top, 0) <= 0:
-            return (f"no {top} is left unseen: an earlier jump-in laid the last one "
-                    "(the first declaration wins)")
+            return Refusal("jump_first", {"card": top})
     elif not s._masks[p.seat] & top.bit:
-        return f"seat {p.seat} does not hold {top}"
-    return ""
+        return Refusal("not_held", {"seat": p.seat, "card": top})
+    return None
 
 
 def jumpers(s: State) -> list[int]:

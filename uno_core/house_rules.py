@@ -37,10 +37,13 @@ from uno_core.cards import (
     WILD_HIT_FIRE,
     Card,
 )
+from uno_core.errors import Refusal
 from uno_core.house_stack import answers
 from uno_core.state import State
 
 _BLUFF_KINDS = frozenset({WILD_DRAW4, WILD_HIT4})
+# the refusals of a finishing ban (finish_ban): banned_finish_penalty may charge instead
+FINISH_BANS = frozenset({"no_action_finish", "no_draw_finish"})
 # no_draw_finish (issue 23): the cards that make a seat draw or press
 DRAW_KINDS = frozenset({DRAW1, DRAW2, WILD_DRAW4, HIT2, WILD_HIT4, WILD_HIT_FIRE,
                         WILD_ALL_HIT, WILD_ATTACK, WILD_EXTREME})
@@ -58,33 +61,33 @@ def _left(s: State, seat: int, card: Card, laid: int | None) -> int:
     return s._counts[seat] - 1 - (laid or 0)
 
 
-def refusal(s: State, seat: int, card: Card, laid: int | None = None) -> str:
-    """Why `seat` may not play `card` under the house rules now ("" if it may)."""
+def refusal(s: State, seat: int, card: Card, laid: int | None = None) -> Refusal | None:
+    """Why `seat` may not play `card` under the house rules now (None if it may)."""
     o = s.options
     if s.stack and not answers(s, card):
-        unit = "presses" if s.edition.launcher else "cards"
         on_two = s._disc[-1].kind not in _BLUFF_KINDS
-        how = ("a +2 or a +4" if o.stack_draws == "cross" or (o.stack_draws == "up" and on_two)
-               else "a +2" if on_two else "a +4")
-        return (f"a stack of {s.stack[0]} {unit} is pending on seat {s.stack[1]}: "
-                f"answer with {how} or take them (stack_draws={o.stack_draws!r})")
+        key = ("stack_pending_cross"
+               if o.stack_draws == "cross" or (o.stack_draws == "up" and on_two)
+               else "stack_pending" if on_two else "stack_pending_draw4")
+        return Refusal(key, {"count": s.stack[0], "seat": s.stack[1], "mode": o.stack_draws,
+                             "unit": "presses" if s.edition.launcher else "cards"})
     if (o.no_bluff and not s.table and _kind(s, card) in _BLUFF_KINDS
             and s._masks[seat] & s.tables.colour_bits[s.colour]):
-        return f"a {card} only with no {s.colour} card in hand (no_bluff)"
+        return Refusal("no_bluff", {"card": card, "colour": s.colour})
     return finish_ban(s, seat, card, laid)
 
 
-def finish_ban(s: State, seat: int, card: Card, laid: int | None = None) -> str:
-    """Why `seat` may not go out on `card` (no_action_finish, no_draw_finish; "" if it
+def finish_ban(s: State, seat: int, card: Card, laid: int | None = None) -> Refusal | None:
+    """Why `seat` may not go out on `card` (no_action_finish, no_draw_finish; None if it
     may, or the card is not its last)."""
     o = s.options
     if not (o.no_action_finish or o.no_draw_finish) or _left(s, seat, card, laid):
-        return ""
+        return None
     if o.no_action_finish and card.kind != NUMBER:
-        return f"nobody may go out on an action or wild card like {card} (no_action_finish)"
+        return Refusal("no_action_finish", {"card": card})
     if o.no_draw_finish and _kind(s, card) in DRAW_KINDS:
-        return f"nobody may go out on a draw card like {card} (no_draw_finish)"
-    return ""
+        return Refusal("no_draw_finish", {"card": card})
+    return None
 
 
 def allowed(s: State, seat: int, cards: list[Card]) -> list[Card]:
@@ -92,7 +95,7 @@ def allowed(s: State, seat: int, cards: list[Card]) -> list[Card]:
     return [c for c in cards if not refusal(s, seat, c)]
 
 
-def play_refusal(s: State, p: A.Play) -> str:
+def play_refusal(s: State, p: A.Play) -> Refusal | None:
     """`refusal` for a play as declared (its laid cards counted as given)."""
     return refusal(s, p.seat, p.card, len(p.laid))
 

@@ -85,14 +85,14 @@ def set_hand(s: State, seat: int, hand: list[Card]) -> None:
     s._counts[seat] = len(hand)
 
 
-def check_unseen(s: State, cards: Iterable[Card], action: Action, what: str) -> None:
-    """Raise unless every card (with multiplicity) is still unseen (table mode)."""
+def check_unseen(s: State, cards: Iterable[Card], action: Action, key: str) -> None:
+    """Raise the refusal `key` unless every card (with multiplicity) is still unseen
+    (table mode)."""
     need: dict[Card, int] = {}
     for c in cards:
         need[c] = need.get(c, 0) + 1
         if s._unseen.get(c, 0) < need[c]:
-            raise IllegalAction(action, f"{what}: no {c} is left unseen (all copies are "
-                                        "public since the last reshuffle)")
+            raise IllegalAction(action, key, card=c)
 
 
 def unseen_take(s: State, cards: Iterable[Card]) -> None:

@@ -15,7 +15,7 @@ from contextvars import ContextVar
 
 from firmware.field_words import FIELD_WORDS
 from firmware.page_words import PAGE
-from firmware.rule_words import RULE_WORDS, say_rule
+from firmware.refusal_words import REFUSAL_WORDS, say_refusal
 from uno_core.cards import (
     COLOUR_NAMES,
     DISCARD_ALL,
@@ -39,6 +39,7 @@ from uno_core.cards import (
     WILD_TAKE1,
     Card,
 )
+from uno_core.errors import IllegalAction
 
 LANGUAGES = ("en", "de")
 DEFAULT_LANGUAGE = "en"
@@ -395,7 +396,7 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 for _lang in LANGUAGES:  # the screen's words, the engine's refusals, bad fields: one catalog
     MESSAGES[_lang].update(PAGE[_lang])
-    MESSAGES[_lang].update(RULE_WORDS[_lang])
+    MESSAGES[_lang].update(REFUSAL_WORDS[_lang])
     MESSAGES[_lang].update(FIELD_WORDS[_lang])
 
 
@@ -449,9 +450,22 @@ class Words:
     def seat(self, seat: int) -> str:
         return seat_name(seat, self.names, self.lang)
 
-    def rule(self, rule: str) -> str:
-        """An engine refusal (`IllegalAction.rule`: English, seats from 0) in these words."""
-        return say_rule(rule, self)
+    def card(self, card: Card, edition: str | None = None) -> str:
+        return card_name(card, self.lang, edition)
+
+    def kind(self, kind: str, edition: str | None = None) -> str:
+        return kind_name(kind, self.lang, edition)
+
+    def colour(self, colour: str) -> str:
+        return colour_name(colour, self.lang)
+
+    def tower(self, tower: str) -> str:
+        return tower_name(tower, self.lang)
+
+    def refusal(self, exc: IllegalAction, edition: str | None = None) -> str:
+        """An engine refusal (`IllegalAction`: its rule's key and values) in these words,
+        said to the seat that tried the action (`firmware.refusal_words`)."""
+        return say_refusal(exc, self, edition)
 
 
 def screen_catalog(lang: str, table_language: str = DEFAULT_LANGUAGE) -> dict[str, object]:

@@ -15,6 +15,8 @@ from uno_core.cards import Card, format_card, parse_card
 from uno_core.errors import NotationError
 
 CHANCE = -1
+# the seats any table of per-seat values is made for (no edition seats more than 10)
+MAX_SEATS = 16
 
 
 class _Printable:

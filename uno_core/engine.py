@@ -20,7 +20,7 @@ from typing import Any
 
 from uno_core import actions as A
 from uno_core import effects as E
-from uno_core.actions import CHANCE, Action
+from uno_core.actions import CHANCE, MAX_SEATS, Action
 from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check, protected
 from uno_core.cards import (
     BY_ID,
@@ -362,9 +362,9 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
 
 _TAKES = {DRAW1: 1, DRAW2: 2, WILD_DRAW4: 4}  # the cards the next seat takes (OP_TAKE)
 # play_plain's effects per seat, made once (effects are immutable values)
-_COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(16))
-_UNO_CALLED = tuple(E.UnoCalled(seat) for seat in range(16))
-_SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(16))
+_COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(MAX_SEATS))
+_UNO_CALLED = tuple(E.UnoCalled(seat) for seat in range(MAX_SEATS))
+_SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(MAX_SEATS))
 _DIRECTION_CHANGED = {d: E.DirectionChanged(d) for d in (1, -1)}
 
 
@@ -530,7 +530,7 @@ def _no_window(s: State, a: A.CallUno | A.Catch) -> IllegalAction:
     return IllegalAction(a, "no_catch", seat=a.target)
 
 
-_PLAYED: list[dict[Card, E.CardPlayed]] = [{} for _ in range(16)]  # per seat
+_PLAYED: list[dict[Card, E.CardPlayed]] = [{} for _ in range(MAX_SEATS)]  # per seat
 
 
 def _played(seat: int, card: Card) -> E.CardPlayed:
@@ -639,9 +639,9 @@ def draw(s: State, seat: int, fx: Effects) -> None:
     settle(s, fx)
 
 
-_DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(16))
+_DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(MAX_SEATS))
 _EJECT_PROMPT = E.Prompt(CHANCE, "eject")
-_EJECTED = tuple(tuple(E.Ejected(seat, k) for k in range(8)) for seat in range(16))
+_EJECTED = tuple(tuple(E.Ejected(seat, k) for k in range(8)) for seat in range(MAX_SEATS))
 
 
 # -- the other seat actions -------------------------------------------------------------

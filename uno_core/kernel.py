@@ -14,7 +14,7 @@ a loop that keeps the seat, direction, colour and the top card's match row in lo
 variables and plays numbers (a power symbol's capture too), skips, reverses, plain
 wilds and (pile editions) Draw 1/2 and an unrestricted Wild Draw 4 itself: no legal
 list, no action object, no check. It makes the same ``rng.randrange`` draws over the
-same plays in the listed order (`PLAYS_BY_ID`), inline from ``getrandbits`` where the
+same plays in the listed order (by card id), inline from ``getrandbits`` where the
 rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
 it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
 writes the plain turn; under an option those two were not written for
@@ -46,7 +46,6 @@ from collections.abc import Callable, Sequence
 from uno_core import actions as A
 from uno_core.actions import CHANCE
 from uno_core.cards import (
-    BITS,
     BY_ID,
     COLOURS,
     DISCARD_ALL,
@@ -164,7 +163,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     codes, widths, extra = plan.codes, plan.widths, plan.extra
     targeted, policy_bits = plan.targeted, plan.policy_bits
     towers_of = plan.tower if s.edition.towers else None
-    bits, by_id, colours, by_hand = BITS, BY_ID, COLOURS, not PLAYS_BY_ID
+    by_id, colours = BY_ID, COLOURS
     below = randbelow(rng)
     getbits = _bits_source(rng)
     sample = launcher.eject
@@ -262,16 +261,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         i = getbits(kb)
                 if not m & (m - 1):  # one face: its id is its bit's place
                     j = m.bit_length() - 1
-                elif by_hand:  # each face where it first comes in the hand
-                    for j in hands[t]:
-                        b = bits[j]
-                        if b & m:
-                            k = widths[j]
-                            if i < k:
-                                break
-                            i -= k
-                            m ^= b
-                else:  # by card id: the lowest bit first
+                else:  # by card id (the listed order): the lowest bit first
                     while True:
                         b = m & -m
                         k = widths[b.bit_length() - 1]
@@ -468,11 +458,6 @@ def _discard_all_play(seat: int, card: Card, hand: list[int]) -> A.Play:
     rest.remove(card.id)
     laid = tuple(c for c in map(BY_ID.__getitem__, rest) if c.colour == card.colour)
     return A.Play(seat, card, laid=laid, uno=len(rest) - len(laid) == 1)
-
-
-# The order legal_actions lists a plain turn's plays in: False, by the hand's order
-# (each face where it first comes); True, by card id. The kernel picks the same way.
-PLAYS_BY_ID = True
 
 
 def _bits_source(rng: Rng) -> Callable[[int], int] | None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from uno_core import actions as A
-from uno_core.actions import Action
+from uno_core.actions import MAX_SEATS, Action
 from uno_core.cards import (
     BITS,
     BY_ID,
@@ -80,8 +80,8 @@ class Listing:
         self.faces = faces
 
 
-PRESS = tuple(A.Press(i) for i in range(16))
-PASS = tuple(A.Pass(i) for i in range(16))
+PRESS = tuple(A.Press(i) for i in range(MAX_SEATS))
+PASS = tuple(A.Pass(i) for i in range(MAX_SEATS))
 
 
 def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
@@ -89,9 +89,9 @@ def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
 
 
 # the listings that depend on the seat alone: a press owed, deciding a challenge
-_OWED_PRESS = tuple(_fixed_listing((PRESS[seat],), OP_PRESS) for seat in range(16))
+_OWED_PRESS = tuple(_fixed_listing((PRESS[seat],), OP_PRESS) for seat in range(MAX_SEATS))
 _DECIDE = tuple(_fixed_listing((A.Challenge(seat), A.Accept(seat)), OP_CHALLENGE)
-                for seat in range(16))
+                for seat in range(MAX_SEATS))
 
 _DRAWN = 4  # a seat's decisions: 8 * seat + _DRAWN (drawn card) + hand size class
 _NO_TOWER = 16  # Decisions index: 17 * decision + free towers, or this with no tower card
@@ -226,7 +226,7 @@ def decisions_for(tables: Tables, seats: int) -> Decisions | None:
     key = (tables, seats)
     found = _DECISIONS.get(key)
     if found is None:
-        found = _DECISIONS[key] = [None] * (17 * 8 * 16)
+        found = _DECISIONS[key] = [None] * (17 * 8 * MAX_SEATS)
     return found
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from uno_core.actions import Action, Draw, Press
+from uno_core.actions import MAX_SEATS, Action, Draw, Press
 from uno_core.cards import (
     COLOURS,
     DISCARD_ALL,
@@ -70,7 +70,7 @@ class Tables:
         self.launcher = edition.launcher
         # the turn's draw per seat: Press on launcher editions, Draw on pile editions
         self.draw_action: tuple[Action, ...] = tuple(
-            (Press if edition.launcher else Draw)(seat) for seat in range(16))
+            (Press if edition.launcher else Draw)(seat) for seat in range(MAX_SEATS))
         self.match: list[dict[str, int]] = [{} for _ in range(size)]
         for top in faces:
             forbid = TOWER_PROTECTS[top.symbol] if top.symbol else ""

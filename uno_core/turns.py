@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from uno_core import effects as E
-from uno_core.actions import CHANCE, Action
+from uno_core.actions import CHANCE, MAX_SEATS, Action
 from uno_core.cards import (
     BITS,
     DRAW1,
@@ -195,7 +195,7 @@ def settle(s: State, fx: Effects) -> None:
     s.to_act = s.actor
 
 
-_PRESS_PROMPT = tuple(E.Prompt(seat, "press") for seat in range(16))
+_PRESS_PROMPT = tuple(E.Prompt(seat, "press") for seat in range(MAX_SEATS))
 
 
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:

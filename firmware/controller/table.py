@@ -264,7 +264,7 @@ class Controller:
         try:  # on a copy: the table's state changes only once the journal holds the action
             new, fx = U.apply(self.state.clone(), action)
         except U.IllegalAction as exc:
-            raise Rejected(self.name_seats(exc.rule), status=422) from None
+            raise Rejected(self.words.refusal(exc, self.state.edition.name), status=422) from None
         entry = self.journal.append("action", U.action_to_dict(action))
         self._adopt(action, new, fx, live=True)
         self.undo.note(entry.seq, action, fx)
@@ -333,11 +333,6 @@ class Controller:
         """The table's messages in its `[table] language` (or, answering a request, the
         language the request asked for), naming seats as the screen does."""
         return Words(ANSWER_LANGUAGE.get() or self.config.table.language, self.names)
-
-    def name_seats(self, rule: str) -> str:
-        """An engine refusal (`IllegalAction.rule`, English, seats numbered from 0) in the
-        table's language, each seat said as the table names it (`firmware.rule_words`)."""
-        return self.words.rule(rule)
 
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (with the step) to the event stream and the listeners."""

@@ -37,8 +37,7 @@ def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
         other = (seat + 1) % 3
         card = table.world.hands[other][0]
         status, body = call(table.url, "/api/play", {"seat": other, "card": card}, lang="de")
-        name = st["names"][other]
-        assert status == 422 and body["reason"].startswith(f"{name} ist nicht am Zug (dran: ")
+        assert (status, body["reason"]) == (422, f"{st['names'][seat]} ist dran, nicht du")
         _, state = call(table.url, "/api/state", lang="de")
         assert state["waiting"]["message"] == f"{st['names'][seat]}: du bist dran"
         assert table.state()["waiting"]["message"] == f"{st['names'][seat]}: your turn"

@@ -43,11 +43,11 @@ def test_requests_that_do_not_fit_are_refused_with_a_reason(table):
     seat = st["waiting"]["seat"]
     other = (seat + 1) % 4
     cases = [
-        (api.Play(other, "R1"), 422, f"it is not {st['names'][other]}'s turn"),
+        (api.Play(other, "R1"), 422, f"it is {st['names'][seat]}'s turn, not yours"),
         (api.Play(seat, "W+4", {"color": "blue", "target": other}), 422, "takes no target"),
         (api.Play(seat, f"{st['colour']}T2", {"towers": ("U",)}), 422, "takes 2 tower(s)"),
-        (api.Hands(seat, ("R1",)), 422, "entering a hand is not possible now"),
-        (api.Decide(seat, "pass"), 422, "passing is not possible now"),
+        (api.Hands(seat, ("R1",)), 422, "no hand is entered now"),
+        (api.Decide(seat, "pass"), 422, "there is nothing to pass now"),
         (api.Decide(seat, "guilty"), 422, "verdict"),
         (api.Reveal("R1"), 409, "no card is waiting to be turned"),
         (api.Catch(seat, other), 422, "cannot be caught"),

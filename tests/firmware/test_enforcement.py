@@ -334,7 +334,7 @@ def test_a_double_feed_stops_the_game_until_the_extra_card_is_back(table_factory
 # ---------------------------------------------------------------- bad requests over HTTP
 @pytest.mark.parametrize("body_for, status, words", [
     (lambda seat, st: {"seat": (seat + 1) % 4, "card": "W", "choices": {"color": "red"}},
-     422, "'s turn to play"),
+     422, "'s turn, not yours"),
     (lambda seat, st: {"seat": seat, "card": "W"}, 422, "needs a colour"),
     (lambda seat, st: {"seat": 7, "card": "R1"}, 404, "seat 7"),
 ])

@@ -76,3 +76,9 @@ def test_scoring_tables(name, text, points):
 def test_unknown_edition_is_named():
     with pytest.raises(SetupError, match="'uno-flip'"):
         get_edition("uno-flip")
+
+
+def test_every_edition_seats_fit_the_per_seat_tables():
+    from uno_core.actions import MAX_SEATS
+
+    assert all(ed.max_players <= MAX_SEATS for ed in EDITIONS.values())

@@ -34,3 +34,16 @@ def test_every_rule_row_names_existing_tests():
         assert refs, f"row without a test: {row[:60]}"
         for key, name in refs:
             assert name in known[key], f"{key}::{name} does not exist"
+
+
+def test_every_refusal_key_is_named_next_to_its_rules_with_its_wording():
+    from uno_core.refusals import ENGLISH
+
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    numbers = set(re.findall(r"^\| (\d+) \|", text, re.M))
+    listed = {m[0]: (m[1], m[2]) for m in
+              re.findall(r"^\| `(\w+)` \| ([\d, ]+) \| (.*) \|$", text, re.M)}
+    assert set(listed) == set(ENGLISH)
+    for key, (rows, wording) in listed.items():
+        assert wording == ENGLISH[key], key
+        assert {r.strip() for r in rows.split(",")} <= numbers, (key, rows)

@@ -67,7 +67,7 @@ class EngineTable:
             self.state, effects = apply(self.state, action)
         except IllegalAction as exc:  # worded as the controller words it, in the asked language
             words = Words(ANSWER_LANGUAGE.get() or "en", self.names or ())
-            raise Rejected(words.rule(exc.rule), status=422) from None
+            raise Rejected(words.refusal(exc, self.state.edition.name), status=422) from None
         self._chance()
         if isinstance(action, A.Play):
             self.armed.discard(action.seat)

@@ -90,7 +90,7 @@ def test_in_german_the_event_line_refusals_and_reasons_are_german(page, served):
         page.click('[data-declare="R"]')  # the daemon's refusal, in the page's language
         page.click('.grid [data-card="R9"]')
         page.click("#confirm")
-        expect(page.locator("#error")).to_have_text("Anna hat keine R9")
+        expect(page.locator("#error")).to_have_text("du hast keine rote 9")
         page.click("#close")
         page.click('[data-hand="R7"]')
         page.click("#confirm")

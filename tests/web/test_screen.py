@@ -23,11 +23,11 @@ def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_
     page.click('.grid [data-card="B3"]')
     expect(page.locator("#error")).to_have_text("B3 matches neither colour R nor R5")
     assert table.requests == [] and format_card(table.state.discard[-1]) == "R5"
-    # what only the table knows is its to say: the first seat does not hold R9 (said from 1)
+    # what only the table knows is its to say, to the seat that asked: it does not hold R9
     page.click('[data-tab="R"]')
     page.click('.grid [data-card="R9"]')
     page.click("#confirm")
-    expect(page.locator("#error")).to_have_text("seat 1 does not hold R9")
+    expect(page.locator("#error")).to_have_text("you do not hold red 9")
     expect(page.locator("#sheet")).to_be_visible()
     assert len(table.requests) == 1 and table.state.counts == (3, 2, 2)
 

@@ -82,22 +82,19 @@ def test_editions_list_every_new_option_with_its_type_default_and_limits():
     with_api(test)
 
 
-@pytest.fixture
-def table(tmp_path, mock_factory):
-    t = SimTable(tmp_path, "power", seed=2, factory=mock_factory)
-    yield t
-    t.stop()
-
-
-def test_a_new_match_at_the_table_plays_the_new_options(table):
-    result = table.submit(api.Admin("new-match", {"edition": "classic", "seats": 4,
-                                                  "options": {"false_uno_penalty": 2,
-                                                              "no_draw_finish": True}}))
-    assert result == {"match": 2}
-    assert table.state()["options"]["false_uno_penalty"] == 2
-    err = table_refused(table, api.Admin("new-match", {"edition": "classic", "seats": 4,
-                                                       "options": {"swap_uno_called": 3}}))
-    assert err.status == 422 and "swap_uno_called" in err.reason
+def test_a_new_match_at_the_table_plays_the_new_options(tmp_path, mock_factory):
+    table = SimTable(tmp_path, "power", seed=2, factory=mock_factory)
+    try:
+        result = table.submit(api.Admin("new-match", {
+            "edition": "classic", "seats": 4,
+            "options": {"false_uno_penalty": 2, "no_draw_finish": True}}))
+        assert result == {"match": 2}
+        assert table.state()["options"]["false_uno_penalty"] == 2
+        err = table_refused(table, api.Admin("new-match", {
+            "edition": "classic", "seats": 4, "options": {"swap_uno_called": 3}}))
+        assert err.status == 422 and "swap_uno_called" in err.reason
+    finally:
+        table.stop()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -5,7 +5,7 @@ source describes."""
 import pytest
 
 from tests.uno_core.scen import c, cs, illegal, of, run
-from tests.uno_core.test_house_swaps import scenario_file
+from tests.uno_core.test_house_swaps import kernel_agrees, scenario_file
 from uno_core import (
     Accept,
     CallUno,
@@ -16,6 +16,7 @@ from uno_core import (
     Press,
     legal_actions,
     make_options,
+    new_match,
     position,
 )
 from uno_core.effects import (
@@ -342,3 +343,23 @@ def test_the_scenario_files_of_the_new_options():
     assert list(stacked.effects) == [CardPlayed(1, c("W+4")), ColourChosen(1, "Y"),
                                      Prompt(2, "stack")]
     assert stacked.state.stack == (6, 2) and stacked.state.phase == "play"
+
+
+# -- the shortcuts ---------------------------------------------------------------------
+
+NEW = {"stacked_draw4_challenge": True, "jump_in_wilds": True, "no_jump_in_on_stack": True,
+       "no_draw_finish": True, "banned_finish_penalty": 1, "false_uno_penalty": 2,
+       "swap_uno_called": True, "playable_draw_penalty": 2, "stack_draws": "up"}
+
+
+@pytest.mark.parametrize(("name", "value"), sorted(NEW.items()))
+def test_each_new_option_on_routes_the_match_to_the_checked_path(name, value):
+    assert not new_match("classic", 4).tables.house  # all off: the shortcuts stay
+    assert new_match("classic", 4, {name: value}).tables.house
+
+
+def test_the_kernel_hands_matches_under_the_new_options_to_the_engine():
+    options = {**NEW, "jump_in": True, "seven_zero": True, "forgotten_uno": "catch",
+               "wild_draw4_restricted": True, "target_score": 100000}
+    names = kernel_agrees("classic", 4, options, 4, 11)
+    assert names["card_played"] > 0

@@ -37,6 +37,8 @@ from uno_core.state import (
     OWE_PRESS,
     OWE_UNTIL,
     TAG_ALL,
+    Owe,
+    Phase,
     State,
 )
 from uno_core.turns import NOFX, Effects, advance, next_seat, owe
@@ -64,7 +66,7 @@ def four_tower_check(s: State, seat: int, fx: Effects) -> bool:
     """Whether `seat` now holds all four towers and, keeping cards, must lay some down
     (phase "four_towers", which this starts)."""
     if s.towers == (seat, seat, seat, seat) and s._counts[seat] > 1:
-        s.phase = "four_towers"
+        s.phase = Phase.FOUR_TOWERS
         s.actor = seat
         fx.append(E.shared(E.Prompt, seat, "four_towers"))
         return True
@@ -94,7 +96,7 @@ def _b_draw(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     _hit(s, seat, p, victim, OWE_DRAW, 1 if p.card.kind == DRAW1 else 2, stacks(s, p.card), fx)
 
 
-def _hit(s: State, seat: int, p: A.Play, victim: int, kind: str, count: int, stacking: bool,
+def _hit(s: State, seat: int, p: A.Play, victim: int, kind: Owe, count: int, stacking: bool,
          fx: Effects) -> None:
     """A draw card's victim owes `count` cards or presses (`kind`) and is skipped; with
     stack_draws the count joins the stack instead, and the victim may answer."""
@@ -143,7 +145,7 @@ def _extra_play(s: State, seat: int, fx: Effects) -> bool:
     has cards left, plays another card at once. Whether it was given."""
     if not (_extra_turn(s) and s._counts[seat] > 0):
         return False
-    s.phase = "extra"
+    s.phase = Phase.EXTRA
     s.actor = seat
     fx.append(E.shared(E.Prompt, seat, "extra_play"))
     return True
@@ -170,7 +172,7 @@ def _b_draw4(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         s.pending = (seat, victim, bool(s.pending and s.pending[2]))
         if stacking:  # the challenge comes first; then the victim stacks or takes
             s.stack = (added(s, 4), victim)
-        s.phase = "challenge"
+        s.phase = Phase.CHALLENGE
         s.actor = victim
         fx.append(E.shared(E.Prompt, victim, "challenge"))
         return

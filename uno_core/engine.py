@@ -53,20 +53,13 @@ from uno_core.house_penalties import (
 from uno_core.house_rules import FINISH_BANS, allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
+from uno_core.listed import OP_BITS, OP_CHALLENGE, OP_DRAW, OP_PASS, OP_PLAY, OP_PRESS, PASS, PRESS
 from uno_core.listing import (
-    OP_BITS,
-    OP_CHALLENGE,
-    OP_DRAW,
     OP_NUMBER,
-    OP_PASS,
-    OP_PLAY,
-    OP_PRESS,
     OP_REVERSE,
     OP_SYMBOL,
     OP_TAKE,
-    PASS,
     PLAIN_VARIANTS,
-    PRESS,
     cached_variants,
     decisions_for,
     faces_of,
@@ -84,14 +77,21 @@ from uno_core.matching import (
 )
 from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
+    DRAWN,
+    EJECT,
     MODES,
+    NO_CHANCE,
     OWE_DRAW,
     OWE_PRESS,
     OWE_UNTIL,
+    PLAY,
     TABLE,
     TAG_PENALTY,
     TAG_TURN,
+    Chance,
+    Phase,
     State,
+    obligation,
 )
 from uno_core.tables import TARGETED, mask_of, tables_for
 from uno_core.turns import (
@@ -104,6 +104,7 @@ from uno_core.turns import (
     check_deal,
     check_unseen,
     deal,
+    fits_drawn,
     give,
     hand_points,
     owe,
@@ -149,9 +150,9 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.dealer = -1
     s.turn = -1
     s.actor = -1
-    s.phase = "dealer"
+    s.phase = Phase.DEALER
     s.to_act = CHANCE
-    s.chance = "dealer_cards"
+    s.chance = Chance.DEALER_CARDS
     s._queue = []
     s.drawn = ()
     s.towers = (-1, -1, -1, -1)
@@ -304,7 +305,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     card = p.card
     if s.drawn:  # phase "drawn": the drawn card is played, the turn's draw is over
         s.drawn = ()
-        s.phase = "play"
+        s.phase = PLAY
     hand = s._hands[seat]
     i = card.id
     hand.remove(i)
@@ -341,7 +342,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             if op == OP_TAKE:
                 k = _TAKES[card.kind]
                 if len(s._pile) <= k:  # the pile runs out: settle owes the rest
-                    s._queue.append((OWE_DRAW, victim, k, ""))
+                    s._queue.append(obligation(OWE_DRAW, victim, k))
                 else:
                     give(s, victim, k)
                     if fx is not NOFX:
@@ -354,7 +355,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             settle(s, fx)
             return
     if s.out < 0 and s._pile and not s._queue:
-        s.chance = ""  # settle's quiet case (nothing owed, no UNO window: as before)
+        s.chance = NO_CHANCE  # settle's quiet case (nothing owed, no UNO window: as before)
         s.to_act = t
         return
     settle(s, fx)
@@ -432,10 +433,10 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         # the common case: just pass the turn on
         s.turn = s.actor = t = (s.turn + s.direction * (1 + s.skip_pending)) % s.n
         s.skip_pending = 0
-        s.phase = "play"
+        s.phase = PLAY
         if (not s._queue and s.out < 0 and s.exposed < 0
                 and (s._pcount if s.table else s._pile)):
-            s.chance = ""  # settle's quiet case
+            s.chance = NO_CHANCE  # settle's quiet case
             s.to_act = t
             return
     else:
@@ -587,7 +588,7 @@ def _press_owed(s: State, a: Action, fx: Effects) -> None:
     if s.exposed >= 0:
         _close_window(s, a.seat)
     s.to_act = CHANCE
-    s.chance = "eject"
+    s.chance = EJECT
     fx.append(_EJECT_PROMPT)
 
 
@@ -606,9 +607,9 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         if fx is not NOFX:
             fx.append(_DISPENSE_ONE[seat])
         if ((s.options.draw_then_play or s.options.forced_play)
-                and playable_mask(s, seat, card.bit)):
+                and fits_drawn(s, seat, (card,), card.bit)):
             s.drawn = (card,)  # after_turn_draw: the drawn card may be played
-            s.phase = "drawn"
+            s.phase = DRAWN
             s.actor = seat
             fx.append(E.shared(E.Prompt, seat, "play_drawn"))
             settle(s, fx)
@@ -618,16 +619,16 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         s.skip_pending = 0
         s.colour_only = False
         if s.out < 0 and s.exposed < 0 and pile:
-            s.chance = ""  # settle's quiet case
+            s.chance = NO_CHANCE  # settle's quiet case
             s.to_act = t
             return
         settle(s, fx)
         return
     s.drawn = ()
     if s.edition.launcher:
-        s._queue = [(OWE_PRESS, seat, 1, TAG_TURN)]
+        s._queue = [_TURN_PRESS[seat]]
         s.to_act = CHANCE
-        s.chance = "eject"
+        s.chance = EJECT
         fx.append(_EJECT_PROMPT)
         return
     if s._pile or (s.table and s._pcount):  # the usual case: no reshuffle needed first
@@ -635,12 +636,13 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         fx.append(_DISPENSE_ONE[seat])
         after_turn_draw(s, seat, 1, fx)
     else:
-        s._queue = [(OWE_DRAW, seat, 1, TAG_TURN)]
+        s._queue = [obligation(OWE_DRAW, seat, 1, TAG_TURN)]
     settle(s, fx)
 
 
 _DISPENSE_ONE = tuple(E.Dispense(seat, 1) for seat in range(MAX_SEATS))
 _EJECT_PROMPT = E.Prompt(CHANCE, "eject")
+_TURN_PRESS = tuple(obligation(OWE_PRESS, seat, 1, TAG_TURN) for seat in range(MAX_SEATS))
 _EJECTED = tuple(tuple(E.Ejected(seat, k) for k in range(8)) for seat in range(MAX_SEATS))
 
 
@@ -657,7 +659,7 @@ def _apply_pass(s: State, a: A.Pass, fx: Effects) -> None:
 
 def _pass(s: State, a: Action, fx: Effects) -> None:
     if s.phase == "four_towers":
-        s.phase = "play"
+        s.phase = PLAY
         s.actor = s.turn
     else:
         advance(s, 0)
@@ -706,7 +708,7 @@ def _challenge(s: State, a: Action, fx: Effects) -> None:
         fx.append(E.shared(E.PlayerSkipped, a.seat))
         advance(s, 1)
     elif s.table:
-        s.phase = "verdict"
+        s.phase = Phase.VERDICT
         fx.append(E.Prompt(a.seat, "verdict"))
         return
     else:
@@ -725,7 +727,7 @@ def _apply_choose_colour(s: State, a: A.ChooseColour, fx: Effects) -> None:
     if a.colour not in COLOURS:
         raise IllegalAction(a, "colour_choice")
     s.colour = a.colour
-    s.phase = "play"
+    s.phase = PLAY
     fx.append(E.shared(E.ColourChosen, a.seat, a.colour))
     settle(s, fx)
 
@@ -770,7 +772,7 @@ def _apply_four_towers(s: State, a: A.FourTowerDiscard, fx: Effects) -> None:
         fx.append(E.TowerMoved(t, E.NEUTRAL))
     s.towers = (-1, -1, -1, -1)
     _one_card_left(s, seat, a.uno, fx)
-    s.phase = "play"
+    s.phase = PLAY
     s.actor = s.turn
     settle(s, fx)
 
@@ -797,7 +799,7 @@ def _apply_reveal(s: State, a: A.Reveal, fx: Effects) -> None:
         return
     unseen_take(s, (a.card,))
     s._pcount -= 1
-    s.chance = ""
+    s.chance = NO_CHANCE
     start_with(s, a.card, fx)
 
 
@@ -853,7 +855,7 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
     else:  # one C call (half a comprehension's time); itemgetter of one index is no tuple
         order = a.order
         s._pile[:0] = itemgetter(*order)(cards) if len(order) > 1 else [cards[i] for i in order]
-    s.chance = ""
+    s.chance = NO_CHANCE
     if starting:
         deal(s, fx)
         turn_first_card(s, fx)
@@ -888,7 +890,7 @@ def eject(s: State, count: int, fx: Effects) -> None:
         s.since_eject += 1
     if fx is not NOFX:
         fx.append(_EJECTED[seat][count] if count < 8 else E.Ejected(seat, count))
-    s.chance = ""
+    s.chance = NO_CHANCE
     if kind == OWE_UNTIL:
         done = count > 0
     else:
@@ -899,7 +901,7 @@ def eject(s: State, count: int, fx: Effects) -> None:
         if tag == TAG_TURN:
             after_turn_draw(s, seat, count, fx)
     else:
-        queue[0] = (kind, seat, owed, tag)
+        queue[0] = obligation(kind, seat, owed, tag)
     settle(s, fx)
 
 

@@ -52,6 +52,13 @@ class IllegalAction(RuleError):
     def __str__(self) -> str:
         return f"illegal action {self.action}: {self.rule}"
 
+    def __reduce__(self) -> tuple[object, ...]:  # a pickled refusal keeps its values
+        return (_illegal_action, (self.action, self.key, self.values))
+
+
+def _illegal_action(action: object, key: str, values: dict[str, object]) -> IllegalAction:
+    return IllegalAction(action, key, **values)
+
 
 class Refusal(NamedTuple):
     """Why a rule refuses an action, before an `IllegalAction` is raised for it (the

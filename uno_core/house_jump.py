@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from uno_core.actions import CHANCE, Play
 from uno_core.errors import Refusal
-from uno_core.state import State
+from uno_core.state import PLAY, State
 
 _PLAY_PHASES = ("play", "drawn", "extra")
 
@@ -95,7 +95,7 @@ def jumpers(s: State) -> list[int]:
 def take_over(s: State, seat: int) -> None:
     """The jumper's play counts as his turn: the turn of the seat to act ends unplayed."""
     s.turn = s.actor = s.to_act = seat  # (a victim who was to act is prompted anew)
-    s.phase = "play"
+    s.phase = PLAY
     s.drawn = ()
     s.skip_pending = 0
     s.colour_only = False

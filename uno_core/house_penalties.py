@@ -31,10 +31,10 @@ from uno_core import effects as E
 from uno_core.house_rules import allowed
 from uno_core.listing import faces_of
 from uno_core.matching import playable_mask
-from uno_core.state import OWE_DRAW, TAG_PENALTY, State
+from uno_core.state import OWE_DRAW, TAG_PENALTY, Phase, State
 from uno_core.turns import NOFX, Effects, advance, owe, settle
 
-_NO_CALL_PHASES = frozenset(("hand_entry", "match_over"))
+_NO_CALL_PHASES = frozenset((Phase.HAND_ENTRY, Phase.MATCH_OVER))
 
 
 def false_play_call(s: State, left: int) -> bool:
@@ -52,7 +52,7 @@ def false_call(s: State, seat: int) -> bool:
 def draws_with_playable(s: State, seat: int) -> bool:
     """Whether `seat`'s draw now is one that playable_draw_penalty penalises: its turn's
     draw (nothing stacked or owed) while it holds a card the house rules let it play."""
-    if not (s.options.playable_draw_penalty and not s.table and s.phase == "play"
+    if not (s.options.playable_draw_penalty and not s.table and s.phase == Phase.PLAY
             and not s._queue and not s.stack and s.to_act == seat == s.actor):
         return False
     return bool(allowed(s, seat, faces_of(playable_mask(s, seat, s._masks[seat]))))

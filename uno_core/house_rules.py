@@ -38,7 +38,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.errors import Refusal
-from uno_core.house_stack import answers
+from uno_core.stacking import answers
 from uno_core.state import State
 
 _BLUFF_KINDS = frozenset({WILD_DRAW4, WILD_HIT4})

@@ -19,31 +19,17 @@ from __future__ import annotations
 
 from uno_core import effects as E
 from uno_core.actions import CHANCE
-from uno_core.cards import DRAW2, HIT2, WILD_CUSTOM, WILD_DRAW4, WILD_HIT4, Card
-from uno_core.state import OWE_DRAW, State
+from uno_core.cards import Card
+from uno_core.stacking import answers, value
+from uno_core.state import EJECT, OWE_DRAW, State
 from uno_core.turns import NOFX, Effects, advance, owe, settle
 
-_VALUE = {DRAW2: 2, HIT2: 2, WILD_DRAW4: 4, WILD_HIT4: 4}
-
-
-def value(s: State, card: Card) -> int:
-    """What `card` adds to a stack (its effective kind's draw count), 0 if it never stacks."""
-    return _VALUE.get(s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind, 0)
+__all__ = ["accepted", "added", "answers", "grow", "stacks", "take", "taken", "value"]
 
 
 def stacks(s: State, card: Card) -> bool:
     """Whether playing `card` starts or grows a stack under the match's options."""
     return s.options.stack_draws != "off" and value(s, card) > 0
-
-
-def answers(s: State, card: Card) -> bool:
-    """Whether `card` may answer the pending stack (its kind against the top card's)."""
-    mine = value(s, card)
-    if not mine:
-        return False
-    mode = s.options.stack_draws
-    top = value(s, s._disc[-1])
-    return mode == "cross" or mine == top or (mode == "up" and mine > top)
 
 
 def added(s: State, count: int) -> int:
@@ -100,7 +86,7 @@ def take(s: State, seat: int, fx: Effects) -> None:
     advance(s, 0)
     if s.edition.launcher and (s._pcount if s.table else s._pile):
         s.to_act = CHANCE  # this press is the first of the total: the launcher ejects
-        s.chance = "eject"
+        s.chance = EJECT
         fx.append(E.shared(E.Prompt, CHANCE, "eject"))
         return
     settle(s, fx)

@@ -57,9 +57,9 @@ from uno_core.cards import (
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import _TAKES, apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
+from uno_core.listed import OP_PLAY
 from uno_core.listing import (
     OP_NUMBER,
-    OP_PLAY,
     OP_REVERSE,
     OP_SKIP,
     OP_TAKE,
@@ -67,7 +67,7 @@ from uno_core.listing import (
     plain_listing,
     plain_ops,
 )
-from uno_core.state import OWE_DRAW, State
+from uno_core.state import EJECT, OWE_DRAW, State
 from uno_core.tables import TARGETED, Tables, mask_of
 from uno_core.turns import NOFX, give
 
@@ -336,7 +336,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 while getbits(1):
                     pass
             s.to_act = CHANCE
-            s.chance = "eject"
+            s.chance = EJECT
             k = sample(chance, s.since_eject)
             eject(s, min(k, len(s._pile)), NOFX)
             actions += 2

@@ -45,43 +45,26 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.house_swaps import needs_target
+from uno_core.listed import (
+    FACE_SHIFT,
+    OP_CHALLENGE,
+    OP_PLAY,
+    OP_PRESS,
+    PRESS,
+    TAIL_BIT,
+    Decision,
+    Decisions,
+    Listing,
+)
 from uno_core.matching import free_towers, tower_count
 from uno_core.state import OWE_DRAW, State
 from uno_core.tables import TARGETED, Tables, mask_of
 from uno_core.turns import remove
 
 # how apply writes a listed action (Listing.ops): the plain plays (`plain_ops`) by
-# engine.play_plain, the others by engine.play, engine.draw or engine._WRITERS
+# engine.play_plain, the others (uno_core.listed: OP_PLAY...) by engine.play, engine.draw
+# or engine._WRITERS
 OP_NUMBER, OP_WILD, OP_SYMBOL, OP_SKIP, OP_REVERSE, OP_TAKE = range(1, 7)
-OP_PLAY, OP_DRAW, OP_PRESS, OP_PASS, OP_CHALLENGE = range(7, 12)
-# a Listing.ops value: the op in the low bits, above them the tail's bit or the card's
-OP_BITS, TAIL_BIT, FACE_SHIFT = 15, 16, 5
-
-
-class Listing:
-    """A decision's legal actions (``plain_listing``): the `actions` in listed order,
-    `ops` (``id`` of an action -> how ``apply`` writes it, in the value's low bits),
-    `faces`, and `picks`: what the uniform policy picks from (``kernel.choose_random``).
-    Never mutate `actions`.
-
-    An action is listed (so completely legal) when `ops` has it and its value shares a
-    bit with `faces`. With `faces` -1, `ops` holds exactly the listed actions. Otherwise
-    `ops` is shared by every listing of the same `Decision` and holds the plays of every
-    face made there, each value carrying its card's bit (the draw or pass after the
-    plays: the tail bit), and `faces` has the bits of this listing's."""
-
-    __slots__ = ("actions", "ops", "picks", "faces")
-
-    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int],
-                 faces: int = -1, picks: tuple[Action, ...] | None = None) -> None:
-        self.actions = actions
-        self.ops = ops
-        self.picks = picks
-        self.faces = faces
-
-
-PRESS = tuple(A.Press(i) for i in range(MAX_SEATS))
-PASS = tuple(A.Pass(i) for i in range(MAX_SEATS))
 
 
 def _fixed_listing(actions: tuple[Action, ...], op: int) -> Listing:
@@ -139,80 +122,58 @@ def plain_listing(s: State) -> Listing | None:
     if not m:
         return dec.empty
     if m & (m - 1):
-        return dec.listing(s, seat, m)
+        return face_listing(dec, s, seat, m)
     i = m.bit_length() - 1
-    return dec.single[i] or dec.listing(s, seat, m)
+    return dec.single[i] or face_listing(dec, s, seat, m)
 
 
-class Decision:
-    """One decision's parts (see the module docstring), made as they are first needed:
-    `faces` by card id (the face's plays, the policy's picks among them: with two cards
-    the plays with the UNO call, else all, as ``kernel._candidates``), `ops` for every
-    play made here and the tail (the draw, or the pass on a drawn card), `empty` (no
-    face playable) and `single` by card id (one face playable)."""
+def face_listing(dec: Decision, s: State, seat: int, m: int) -> Listing:
+    """`dec`'s listing of the playable faces `m` (not 0)."""
+    faces = dec.faces
+    actions: list[Action] = []
+    rest = m
+    if dec.size == 2:  # the picks are the plays with the call
+        calls: list[Action] = []
+        while rest:
+            b = rest & -rest
+            rest ^= b
+            got = faces[b.bit_length() - 1] or _add_face(dec, s, seat, b.bit_length() - 1)
+            actions += got[0]
+            calls += got[1]
+        picks: tuple[Action, ...] | None = tuple(calls)
+    else:  # the picks are every play
+        while rest:
+            b = rest & -rest
+            rest ^= b
+            actions += (faces[b.bit_length() - 1]
+                        or _add_face(dec, s, seat, b.bit_length() - 1))[0]
+        picks = None
+    bits = m << FACE_SHIFT
+    if dec.tail_listed:
+        actions.append(dec.tail)
+        listed = tuple(actions)
+        listing = Listing(listed, dec.ops, bits | TAIL_BIT, picks or listed[:-1])
+    else:
+        listed = tuple(actions)
+        listing = Listing(listed, dec.ops, bits, picks or listed)
+    if not m & (m - 1):
+        dec.single[m.bit_length() - 1] = listing
+    return listing
 
-    __slots__ = ("faces", "ops", "size", "drawn", "tail", "tail_listed", "empty", "single")
-
-    def __init__(self, s: State, seat: int, size: int, drawn: bool) -> None:
-        self.faces: list[tuple[tuple[Action, ...], tuple[Action, ...]] | None] = (
-            [None] * len(BY_ID))
-        self.single: list[Listing | None] = [None] * len(BY_ID)
-        self.size = size
-        self.drawn = drawn
-        self.tail: Action = PASS[seat] if drawn else s.tables.draw_action[seat]
-        # the tail is listed after the plays: always on a drawn card, else where the
-        # turn may draw with a playable card (else only when none is)
-        self.tail_listed = drawn or s.tables.draw_when_playable
-        self.ops = {id(self.tail): (OP_PASS if drawn else OP_DRAW) | TAIL_BIT}
-        self.empty = Listing((self.tail,), self.ops, TAIL_BIT, (self.tail,))
-
-    def listing(self, s: State, seat: int, m: int) -> Listing:
-        """The listing of the playable faces `m` (not 0)."""
-        faces = self.faces
-        actions: list[Action] = []
-        rest = m
-        if self.size == 2:  # the picks are the plays with the call
-            calls: list[Action] = []
-            while rest:
-                b = rest & -rest
-                rest ^= b
-                got = faces[b.bit_length() - 1] or self._add(s, seat, b.bit_length() - 1)
-                actions += got[0]
-                calls += got[1]
-            picks: tuple[Action, ...] | None = tuple(calls)
-        else:  # the picks are every play
-            while rest:
-                b = rest & -rest
-                rest ^= b
-                actions += (faces[b.bit_length() - 1]
-                            or self._add(s, seat, b.bit_length() - 1))[0]
-            picks = None
-        bits = m << FACE_SHIFT
-        if self.tail_listed:
-            actions.append(self.tail)
-            listed = tuple(actions)
-            listing = Listing(listed, self.ops, bits | TAIL_BIT, picks or listed[:-1])
-        else:
-            listed = tuple(actions)
-            listing = Listing(listed, self.ops, bits, picks or listed)
-        if not m & (m - 1):
-            self.single[m.bit_length() - 1] = listing
-        return listing
-
-    def _add(self, s: State, seat: int, i: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
-        """Make face `i`'s plays and their ops (`s`: a state of this decision)."""
-        card = BY_ID[i]
-        plays = tuple(play_variants(s, seat, card))
-        size = self.size
-        op = _listed_op(s, card, size)
-        face = card.bit << FACE_SHIFT
-        for p in plays:  # one card left: written plain with the call only
-            self.ops[id(p)] = face | (op if size == 3 or p.uno else OP_PLAY)
-        got = self.faces[i] = (plays, tuple([p for p in plays if p.uno == (size == 2)]))
-        return got
+def _add_face(dec: Decision, s: State, seat: int,
+          i: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
+    """Make `dec`'s face `i`'s plays and their ops (`s`: a state of this decision)."""
+    card = BY_ID[i]
+    plays = tuple(play_variants(s, seat, card))
+    size = dec.size
+    op = _listed_op(s, card, size)
+    face = card.bit << FACE_SHIFT
+    for p in plays:  # one card left: written plain with the call only
+        dec.ops[id(p)] = face | (op if size == 3 or p.uno else OP_PLAY)
+    got = dec.faces[i] = (plays, tuple([p for p in plays if p.uno == (size == 2)]))
+    return got
 
 
-Decisions = list[Decision | None]
 _DECISIONS: dict[tuple[Tables, int], Decisions] = {}
 
 
@@ -231,7 +192,7 @@ def decisions_for(tables: Tables, seats: int) -> Decisions | None:
 
 
 def _new_decision(s: State, decisions: Decisions, k: int, seat: int, index: int) -> Decision:
-    dec = decisions[k] = Decision(s, seat, index & 3, index & _DRAWN > 0)
+    dec = decisions[k] = Decision(s.tables, seat, index & 3, index & _DRAWN > 0)
     return dec
 
 
@@ -298,7 +259,7 @@ def _laying_listing(s: State, seat: int, m: int, dec: Decision) -> Listing:
             for p in plays:
                 ops[id(p)] = OP_PLAY
         else:
-            plays, pk = dec.faces[i] or dec._add(s, seat, i)
+            plays, pk = dec.faces[i] or _add_face(dec, s, seat, i)
             for p in plays:
                 ops[id(p)] = shared[id(p)]
         actions += plays

@@ -115,9 +115,12 @@ ENGLISH: dict[str, str] = {
 
 
 def plain(value: object) -> object:
-    """A value as a wording shows it: a tuple or list of codes joined by spaces."""
+    """A value as a wording shows it: a tuple or list of codes joined by spaces, a
+    StrEnum (a phase, a chance outcome) as its text."""
     if isinstance(value, tuple | list):
         return " ".join(str(v) for v in value)
+    if isinstance(value, str):
+        return str(value)
     return value
 
 

@@ -16,7 +16,7 @@ from uno_core.cards import COLOURS, TOWER_INDEX, TOWERS, Card, parse_cards
 from uno_core.editions import Edition, get_edition
 from uno_core.engine import new_match
 from uno_core.errors import SetupError
-from uno_core.state import TABLE, State
+from uno_core.state import NO_CHANCE, PLAY, TABLE, State
 from uno_core.tables import mask_of
 
 CardsLike = str | Sequence[Card]
@@ -116,8 +116,8 @@ def position(
     s.turn = turn
     s.actor = turn
     s.to_act = turn
-    s.chance = ""
-    s.phase = "play"
+    s.chance = NO_CHANCE
+    s.phase = PLAY
     s.direction = direction
     s.dealer = (turn - 1) % n if dealer is None else dealer
     s.round_no = round_no

@@ -15,7 +15,7 @@ from uno_core.errors import SetupError
 from uno_core.listing import decisions_for
 from uno_core.matching import CUSTOM_KIND
 from uno_core.options import make_options
-from uno_core.state import TABLE, State
+from uno_core.state import TABLE, Chance, Owe, Phase, State, Tag, obligation
 from uno_core.tables import mask_of, tables_for
 
 VERSION = 1
@@ -75,8 +75,9 @@ def restore(data: Mapping[str, Any]) -> State:
         s.table = data["mode"] == TABLE
         for k in _INTS:
             setattr(s, k, int(data[k]))
-        for k in _STRS:
-            setattr(s, k, str(data[k]))
+        s.colour = str(data["colour"])
+        s.phase = Phase(data["phase"])
+        s.chance = Chance(data["chance"])
         hands = [_parse_cards(h) for h in data["hands"]]
         s._hands = [[c.id for c in h] for h in hands]
         s._masks = [mask_of(h) for h in hands]
@@ -84,7 +85,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s._pile = list(_parse_cards(data["pile"]))
         s._pcount = int(data["pile_count"])
         s._disc = list(_parse_cards(data["discard"]))
-        s._queue = [(str(q[0]), int(q[1]), int(q[2]), str(q[3])) for q in data["queue"]]
+        s._queue = [obligation(Owe(q[0]), int(q[1]), int(q[2]), Tag(q[3])) for q in data["queue"]]
         s.drawn = _parse_cards(data["drawn"])
         s.towers = tuple(int(t) for t in data["towers"])
         p = data["pending"]

@@ -22,15 +22,14 @@ In table mode hands are empty (only counts are known) and the pile is only a cou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from enum import StrEnum
+from typing import NamedTuple
 
 from uno_core.actions import CHANCE
 from uno_core.cards import BY_ID, TOWERS, Card, format_card
 from uno_core.editions import Edition
+from uno_core.listed import Decisions, Listing
 from uno_core.options import Options
-
-if TYPE_CHECKING:
-    from uno_core.listing import Decisions, Listing
 from uno_core.tables import Tables, mask_of
 
 NOBODY = -2  # to_act when the match is over
@@ -39,16 +38,81 @@ NOBODY = -2  # to_act when the match is over
 # by tests/test_layering.py).
 NEUTRAL_SLOT = "neutral"
 
-# obligation kinds
-OWE_DRAW = "draw"
-OWE_PRESS = "press"
-OWE_UNTIL = "until"
-# obligation tags
-TAG_TURN = "turn"  # the turn's own draw/press: afterwards the drawn card may be played
-TAG_ALL = "all"  # one press of a Wild All Hit
-TAG_PENALTY = "penalty"
 
-Obligation = tuple[str, int, int, str]  # (kind, seat, count, tag)
+
+class Phase(StrEnum):
+    """What the match waits for (``State.phase``). A StrEnum: it equals its text, which
+    records, snapshots and the firmware use ("play" == Phase.PLAY)."""
+
+    SHUFFLE = "shuffle"  # the deck is to be shuffled (a round's start)
+    DEALER = "dealer"  # the seats turn a card each to choose the dealer
+    REVEAL = "reveal"  # table mode: the first card is to be turned
+    FIRST_COLOUR = "first_colour"  # the first player names the colour of a first wild
+    PLAY = "play"  # the seat to act plays or draws
+    DRAWN = "drawn"  # the seat may play what it drew, or pass
+    EXTRA = "extra"  # an extra play after a Skip or Reverse (skip_reverse_extra_turn)
+    CHALLENGE = "challenge"  # a Wild Draw 4's victim challenges or accepts
+    VERDICT = "verdict"  # table mode: the challenger reports what the hand showed
+    FOUR_TOWERS = "four_towers"  # Power: the four-tower discard may be made
+    HAND_ENTRY = "hand_entry"  # table mode: the round's other hands are entered
+    MATCH_OVER = "match_over"
+
+
+class Chance(StrEnum):
+    """The chance outcome the match waits for (``State.chance``; NONE: none)."""
+
+    NONE = ""
+    SHUFFLE = "shuffle"
+    DEALER_CARDS = "dealer_cards"
+    REVEAL = "reveal"
+    EJECT = "eject"
+
+
+class Owe(StrEnum):
+    """What an obligation owes: cards from the pile, launcher presses, or presses until
+    cards come (a Wild Hit Fire)."""
+
+    DRAW = "draw"
+    PRESS = "press"
+    UNTIL = "until"
+
+
+class Tag(StrEnum):
+    """Why an obligation is owed, where that matters afterwards."""
+
+    NONE = ""
+    TURN = "turn"  # the turn's own draw/press: afterwards the drawn card may be played
+    ALL = "all"  # one press of a Wild All Hit
+    PENALTY = "penalty"
+
+
+class Obligation(NamedTuple):
+    """Cards or presses a seat owes (``State.queue``, the first is run first)."""
+
+    kind: Owe
+    seat: int
+    amount: int  # cards or presses (OWE_UNTIL: 0)
+    tag: Tag
+
+
+_OBLIGATIONS: dict[tuple[Owe, int, int, Tag], Obligation] = {}
+
+
+def obligation(kind: Owe, seat: int, amount: int, tag: Tag = Tag.NONE) -> Obligation:
+    """The obligation of these fields, made once (a NamedTuple costs twenty plain tuples
+    to make, and the launcher editions owe presses on most turns)."""
+    key = (kind, seat, amount, tag)
+    found = _OBLIGATIONS.get(key)
+    if found is None:
+        found = _OBLIGATIONS[key] = Obligation(kind, seat, amount, tag)
+    return found
+
+
+# the members by their own names: the hot paths read a module global, not the enum class
+OWE_DRAW, OWE_PRESS, OWE_UNTIL = Owe.DRAW, Owe.PRESS, Owe.UNTIL
+TAG_TURN, TAG_ALL, TAG_PENALTY, NO_TAG = Tag.TURN, Tag.ALL, Tag.PENALTY, Tag.NONE
+PLAY, DRAWN = Phase.PLAY, Phase.DRAWN
+NO_CHANCE, EJECT = Chance.NONE, Chance.EJECT
 
 SIMULATION = "simulation"
 TABLE = "table"
@@ -88,9 +152,9 @@ class State:
     dealer: int
     turn: int
     actor: int
-    phase: str
+    phase: Phase
     to_act: int
-    chance: str
+    chance: Chance
     _queue: list[Obligation]
     drawn: tuple[Card, ...]
     towers: tuple[int, ...]
@@ -110,7 +174,7 @@ class State:
     # stack_draws: (total, seat) while a stack of draw cards waits for `seat` to answer
     # or take it (uno_core.house_stack), else ()
     stack: tuple[int, int] | tuple[()]
-    # what legal_actions listed for the state as it is now (a shared listing.Listing), or
+    # what legal_actions listed for the state as it is now (a shared listed.Listing), or
     # None; every write clears it (apply, the engine's writers), copies and restores
     # start without it
     _listed: Listing | None

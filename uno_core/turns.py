@@ -7,7 +7,7 @@ the hot paths test ``fx is not NOFX`` before building one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from uno_core import effects as E
 from uno_core.actions import CHANCE, MAX_SEATS, Action
@@ -28,15 +28,25 @@ from uno_core.cards import (
 )
 from uno_core.errors import IllegalAction, SetupError
 from uno_core.house_draw import prompt_kind
+from uno_core.house_rules import allowed
 from uno_core.matching import playable_mask
 from uno_core.state import (
+    DRAWN,
+    NO_CHANCE,
+    NO_TAG,
     NOBODY,
     OWE_DRAW,
     OWE_PRESS,
     OWE_UNTIL,
+    PLAY,
     TAG_ALL,
     TAG_TURN,
+    Chance,
+    Owe,
+    Phase,
     State,
+    Tag,
+    obligation,
 )
 from uno_core.tables import mask_of
 
@@ -65,7 +75,7 @@ def advance(s: State, skip: int) -> None:
     """End the current turn: the next turn goes `1 + skip (+ pending skip)` seats on."""
     s.turn = (s.turn + s.direction * (1 + skip + s.skip_pending)) % s.n  # next_seat
     s.skip_pending = 0
-    s.phase = "play"
+    s.phase = PLAY
     s.actor = s.turn
     s.drawn = ()
     s.colour_only = False
@@ -132,8 +142,18 @@ def needs_reshuffle(s: State) -> bool:
 
 
 def drawn_playable(s: State, seat: int) -> bool:
-    """Whether a card just drawn may be played now (simulation)."""
-    return playable_mask(s, seat, mask_of(s.drawn)) != 0
+    """Whether a card just drawn may be played now (simulation), the house rules applied."""
+    return fits_drawn(s, seat, s.drawn, mask_of(s.drawn))
+
+
+def fits_drawn(s: State, seat: int, drawn: Sequence[Card], faces: int) -> bool:
+    """Whether `seat` may play one of the cards it just drew (`faces`: their bits) now:
+    they fit, and no house rule refuses every one of them (no_bluff, no_action_finish:
+    then the drawn-card phase would offer a play the engine refuses)."""
+    m = playable_mask(s, seat, faces)
+    if not m or not s.tables.house:
+        return m != 0
+    return bool(allowed(s, seat, [c for c in drawn if c.bit & m]))
 
 
 def settle(s: State, fx: Effects) -> None:
@@ -142,7 +162,7 @@ def settle(s: State, fx: Effects) -> None:
     table = s.table
     if not queue and s.out < 0 and s.exposed < 0 and (
             (s._pcount if table else s._pile) or len(s._disc) < 2):
-        s.chance = ""
+        s.chance = NO_CHANCE
         s.to_act = s.actor
         return
     while queue:
@@ -150,7 +170,7 @@ def settle(s: State, fx: Effects) -> None:
         left = s._pcount if table else len(s._pile)
         if not left and len(s._disc) > 1:  # needs_reshuffle
             s.to_act = CHANCE
-            s.chance = "shuffle"
+            s.chance = Chance.SHUFFLE
             if fx is not NOFX:
                 fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
             return
@@ -162,7 +182,7 @@ def settle(s: State, fx: Effects) -> None:
             if tag == TAG_TURN:
                 s.drawn = s.drawn + got
             if k < count and needs_reshuffle(s):
-                queue[0] = (kind, seat, count - k, tag)
+                queue[0] = obligation(kind, seat, count - k, tag)
                 continue
             del queue[0]  # an exhausted pile and discard forgive the rest
             if tag == TAG_TURN:
@@ -176,7 +196,7 @@ def settle(s: State, fx: Effects) -> None:
         if fx is not NOFX and (s.to_act != seat or s.chance):
             fx.append(_PRESS_PROMPT[seat])
         s.to_act = seat
-        s.chance = ""
+        s.chance = NO_CHANCE
         return
     if s.exposed >= 0 and s._counts[s.exposed] != 1:
         s.exposed = -1
@@ -187,11 +207,11 @@ def settle(s: State, fx: Effects) -> None:
         s.out = -1
     if needs_reshuffle(s):
         s.to_act = CHANCE
-        s.chance = "shuffle"
+        s.chance = Chance.SHUFFLE
         if fx is not NOFX:
             fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
         return
-    s.chance = ""
+    s.chance = NO_CHANCE
     s.to_act = s.actor
 
 
@@ -201,14 +221,14 @@ _PRESS_PROMPT = tuple(E.Prompt(seat, "press") for seat in range(MAX_SEATS))
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     o = s.options  # forced_play: a drawn card that fits is played, draw_then_play or not
     if o.draw_until_playable and got:  # (uno_core.house_draw) play it or draw again
-        s.phase = "drawn"
+        s.phase = DRAWN
         s.actor = seat
         if fx is not NOFX:
             fx.append(E.shared(E.Prompt, seat, prompt_kind(s, not s.table
                                                            and drawn_playable(s, seat))))
         return
     if (o.draw_then_play or o.forced_play) and got and (s.table or drawn_playable(s, seat)):
-        s.phase = "drawn"
+        s.phase = DRAWN
         s.actor = seat
         if fx is not NOFX:
             fx.append(E.shared(E.Prompt, seat, "play_drawn"))
@@ -216,11 +236,11 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
     advance(s, 0)
 
 
-def owe(s: State, fx: Effects, kind: str, seat: int, count: int, tag: str = "",
+def owe(s: State, fx: Effects, kind: Owe, seat: int, count: int, tag: Tag = NO_TAG,
          front: bool = False) -> None:
     if s.edition.launcher and kind == OWE_DRAW:
         kind = OWE_PRESS
-    ob = (kind, seat, count, tag)
+    ob = obligation(kind, seat, count, tag)
     if front:
         s._queue.insert(0, ob)
     else:
@@ -271,9 +291,9 @@ def check_deal(s: State) -> None:
 def turn_first_card(s: State, fx: Effects) -> None:
     """Simulation: turn pile cards until one may start; table: ask for a Reveal."""
     if s.table:
-        s.phase = "reveal"
+        s.phase = Phase.REVEAL
         s.to_act = CHANCE
-        s.chance = "reveal"
+        s.chance = Chance.REVEAL
         fx.append(E.shared(E.Prompt, CHANCE, "reveal"))
         return
     pile = s._pile
@@ -297,7 +317,7 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     first = (s.dealer + 1) % s.n
     s.turn = first
     s.actor = first
-    s.phase = "play"
+    s.phase = PLAY
     kind = card.kind
     if kind in (DRAW1, DRAW2, HIT2):
         owe(s, fx, OWE_DRAW, first, {DRAW1: 1, DRAW2: 2, HIT2: 2}[kind])
@@ -316,7 +336,7 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
     elif kind == TAKE2:  # seed 000: no towers for the first player, only its colour
         s.colour_only = True
     elif card.colour == "":
-        s.phase = "first_colour"
+        s.phase = Phase.FIRST_COLOUR
         fx.append(E.shared(E.Prompt, first, "colour"))
     settle(s, fx)
 
@@ -324,9 +344,9 @@ def start_with(s: State, card: Card, fx: Effects) -> None:
 def start_round(s: State, fx: Effects) -> None:
     """Wait for the shuffle; the last round's hands stay visible until it comes."""
     s.round_no += 1
-    s.phase = "shuffle"
+    s.phase = Phase.SHUFFLE
     s.to_act = CHANCE
-    s.chance = "shuffle"
+    s.chance = Chance.SHUFFLE
     s.colour = ""
     s.direction = 1
     s._queue = []
@@ -356,11 +376,11 @@ def round_over(s: State, fx: Effects) -> None:
     s.exposed = -1
     s._queue = []
     if s.table and not all(s.entered[i] or s._counts[i] == 0 for i in range(s.n)):
-        s.phase = "hand_entry"
+        s.phase = Phase.HAND_ENTRY
         seat = next(i for i in range(s.n) if not s.entered[i] and s._counts[i] > 0)
         s.actor = seat
         s.to_act = seat
-        s.chance = ""
+        s.chance = NO_CHANCE
         fx.append(E.shared(E.Prompt, seat, "hand_entry"))
         return
     winner = s.out
@@ -378,10 +398,10 @@ def round_over(s: State, fx: Effects) -> None:
     if max(s.scores) >= target:
         best = (max(s.scores) if s.options.scoring == "winner_takes" else min(s.scores))
         s.winners = tuple(i for i, v in enumerate(s.scores) if v == best)
-        s.phase = "match_over"
+        s.phase = Phase.MATCH_OVER
         s.to_act = NOBODY
         s.actor = NOBODY
-        s.chance = ""
+        s.chance = NO_CHANCE
         fx.append(E.MatchOver(s.winners, s.scores))
         return
     s.dealer = (s.dealer + 1) % s.n

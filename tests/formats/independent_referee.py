@@ -396,12 +396,12 @@ class Table:
     def after_turn_draw(self, seat: int, got: int) -> None:
         if self.opt_get("draw_until_playable") and got:  # rules 138-140
             self.phase, self.actor = "drawn", seat
-            fits = self.playable(self.drawn, self.hands[seat])
+            fits = self.allowed(seat, self.drawn)  # formats.md: the house rules applied
             self.effect("prompt", seat=seat, kind="play_or_draw_again" if self.table
                         else "play_drawn" if fits else "draw_again")
             return
         if ((self.opt("draw_then_play") or self.opt_get("forced_play")) and got
-                and (self.table or self.playable(self.drawn, self.hands[seat]))):
+                and (self.table or self.allowed(seat, self.drawn))):
             self.phase = "drawn"
             self.actor = seat
             self.effect("prompt", seat=seat, kind="play_drawn")

@@ -35,6 +35,10 @@ PILE = "G1 G2 G3 G6 G7 G8 G9 B1 B2 B3 B4 B7"
 LOAD = "G1 G2 G3 G6 G7 G8 G9 B1 B2 B3 B4 B7"
 
 
+def names_of(effects):
+    return [e.name for e in effects]
+
+
 def plays(s):
     return sorted({str(a.card) for a in legal_actions(s) if isinstance(a, Play)})
 
@@ -283,8 +287,8 @@ def test_forced_play_launcher_an_ejected_card_that_fits_must_be_played():
 def test_forced_play_keeps_the_other_rules_no_bluff_and_table_mode():
     s = position("classic", hands=["R5 G6", "Y8 Y9", "G4 G5"], discard="R7", pile="W+4",
                  options={"forced_play": True, "no_bluff": True, "draw_when_playable": True})
-    s, _ = run(s, Draw(0))  # the drawn +4 may not be played (holds red): keep it
-    assert legal_actions(s) == [Pass(0)]
+    s, fx = run(s, Draw(0))  # the drawn +4 may not be played (holds red): kept, turn over
+    assert names_of(fx) == ["dispense"] and s.phase == "play" and s.to_act == 1
     table = position("classic", counts=[2, 2, 2], discard="R7", mode="table",
                      options={"forced_play": True})
     table, _ = run(table, Draw(0))
@@ -418,3 +422,50 @@ def test_stack_scenario_file_onto_a_protected_seat_in_power_table_mode():
                       ("stack = [4, 1]\n", "stack = [4]\n")):
         with pytest.raises(FormatError, match="stack"):
             parse_scenario(text.replace(bad, says))
+
+
+# -- a drawn card the house rules refuse (issue 23, point 4) --------------------------
+
+def test_no_bluff_a_drawn_plus4_that_may_not_be_played_is_not_offered():
+    """Power with no_bluff: seat 0 draws a Wild Draw 4 while holding the current colour.
+    The drawn-card phase would offer a play the engine refuses (only Pass was left):
+    the turn ends with the draw instead, as after any drawn card that does not fit."""
+    s = position("power", hands=["R+2 B8 G8", "G2 G3 G4", "Y5 Y6 Y7"], discard="R6N",
+                 pile="G9 W+4", options={"no_bluff": True})
+    s, fx = run(s, Draw(0))
+    assert fx == [Dispense(0, 1)]  # no prompt play_drawn
+    assert s.phase == "play" and s.to_act == 1 and c("W+4") in s.hands[0]
+    assert all(a.seat == 1 for a in legal_actions(s))
+    # without the rule the same draw offers the +4
+    free = position("power", hands=["R+2 B8 G8", "G2 G3 G4", "Y5 Y6 Y7"], discard="R6N",
+                    pile="G9 W+4")
+    free, fx = run(free, Draw(0))
+    assert names_of(fx) == ["dispense", "prompt"] and fx[1].kind == "play_drawn"
+    assert Play(0, c("W+4"), colour="G") in legal_actions(free)
+
+
+def test_no_action_finish_an_ejected_card_that_would_end_the_hand_is_not_offered():
+    """Extreme with no_action_finish: the press ejects a green Discard All, which would
+    lay every other green card and end the hand on an action card (refused): no
+    play_drawn prompt, the turn ends; a drawn card that may be played is still offered."""
+    opts = {"no_action_finish": True}
+    s = position("extreme", hands=["G2 G3 GR", "Y8 Y9", "B4 B5"], discard="YDA",
+                 pile="B9 GDA", options=opts)
+    s, _ = run(s, Press(0))
+    s, fx = run(s, Eject(1))
+    assert not of(fx, "prompt") or all(e.kind != "play_drawn" for e in of(fx, "prompt"))
+    assert s.phase == "play" and s.to_act == 1 and c("GDA") in s.hands[0]
+    assert all(a.seat == 1 for a in legal_actions(s))
+    kept = position("extreme", hands=["G2 G3 GR B1", "Y8 Y9", "B4 B5"], discard="YDA",
+                    pile="B9 GDA", options=opts)  # a blue card stays: the play is fine
+    kept, fx = run(kept, Press(0), Eject(1))
+    assert [e.kind for e in of(fx, "prompt")][-1] == "play_drawn"
+    assert any(isinstance(a, Play) and a.card == c("GDA") for a in legal_actions(kept))
+
+
+@pytest.mark.parametrize("name", ["power-no-bluff-drawn.toml",
+                                  "extreme-no-action-finish-drawn.toml"])
+def test_scenario_files_a_drawn_card_the_house_rule_forbids_ends_the_turn(name):
+    done = run_scenario(parse_scenario((SCENARIOS / name).read_text(encoding="utf-8")))
+    assert names_of(done.effects) in (["dispense"], ["ejected"])  # no prompt play_drawn
+    assert done.state.phase == "play" and done.state.to_act == 1

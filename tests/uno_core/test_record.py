@@ -209,3 +209,13 @@ def test_header_seats_outside_the_edition_are_rejected():
 def test_cards_in_records_use_the_notation():
     text = write_record("power", 2, [Play(0, parse_card("G3O"))])
     assert json.loads(text.splitlines()[1]) == {"type": "play", "seat": 0, "card": "G3O"}
+
+
+def test_the_example_header_in_formats_md_is_the_one_written_today():
+    from pathlib import Path
+
+    from uno_core.record import header_line
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "formats.md").read_text(encoding="utf-8")
+    example = next(line for line in doc.splitlines() if line.startswith('{"edition": "classic"'))
+    assert example == header_line("classic", 3, seed=1)

@@ -1,0 +1,72 @@
+"""What ``legal_actions`` lists for a common decision, as the state holds it.
+
+`Listing` (a decision's legal actions and how ``apply`` writes each) and `Decision` (the
+parts a decision's listings are made from) are the types ``State._listed`` and
+``State._decisions`` hold; ``uno_core.listing`` builds them (``plain_listing``), so
+they sit below both it and ``uno_core.state``.
+"""
+
+from __future__ import annotations
+
+from uno_core import actions as A
+from uno_core.actions import MAX_SEATS, Action
+from uno_core.cards import BY_ID
+from uno_core.tables import Tables
+
+# how apply writes a listed action that is not a plain play (``listing.plain_ops``)
+OP_PLAY, OP_DRAW, OP_PRESS, OP_PASS, OP_CHALLENGE = range(7, 12)
+# a Listing.ops value: the op in the low bits, above them the tail's bit or the card's
+OP_BITS, TAIL_BIT, FACE_SHIFT = 15, 16, 5
+
+
+class Listing:
+    """A decision's legal actions (``plain_listing``): the `actions` in listed order,
+    `ops` (``id`` of an action -> how ``apply`` writes it, in the value's low bits),
+    `faces`, and `picks`: what the uniform policy picks from (``kernel.choose_random``).
+    Never mutate `actions`.
+
+    An action is listed (so completely legal) when `ops` has it and its value shares a
+    bit with `faces`. With `faces` -1, `ops` holds exactly the listed actions. Otherwise
+    `ops` is shared by every listing of the same `Decision` and holds the plays of every
+    face made there, each value carrying its card's bit (the draw or pass after the
+    plays: the tail bit), and `faces` has the bits of this listing's."""
+
+    __slots__ = ("actions", "ops", "picks", "faces")
+
+    def __init__(self, actions: tuple[Action, ...], ops: dict[int, int],
+                 faces: int = -1, picks: tuple[Action, ...] | None = None) -> None:
+        self.actions = actions
+        self.ops = ops
+        self.picks = picks
+        self.faces = faces
+
+
+PRESS = tuple(A.Press(i) for i in range(MAX_SEATS))
+PASS = tuple(A.Pass(i) for i in range(MAX_SEATS))
+
+
+class Decision:
+    """One decision's parts (``uno_core.listing``'s docstring), made as they are first
+    needed (``listing.face_listing`` fills them):
+    `faces` by card id (the face's plays, the policy's picks among them: with two cards
+    the plays with the UNO call, else all, as ``kernel._candidates``), `ops` for every
+    play made here and the tail (the draw, or the pass on a drawn card), `empty` (no
+    face playable) and `single` by card id (one face playable)."""
+
+    __slots__ = ("faces", "ops", "size", "drawn", "tail", "tail_listed", "empty", "single")
+
+    def __init__(self, tables: Tables, seat: int, size: int, drawn: bool) -> None:
+        self.faces: list[tuple[tuple[Action, ...], tuple[Action, ...]] | None] = (
+            [None] * len(BY_ID))
+        self.single: list[Listing | None] = [None] * len(BY_ID)
+        self.size = size
+        self.drawn = drawn
+        self.tail: Action = PASS[seat] if drawn else tables.draw_action[seat]
+        # the tail is listed after the plays: always on a drawn card, else where the
+        # turn may draw with a playable card (else only when none is)
+        self.tail_listed = drawn or tables.draw_when_playable
+        self.ops = {id(self.tail): (OP_PASS if drawn else OP_DRAW) | TAIL_BIT}
+        self.empty = Listing((self.tail,), self.ops, TAIL_BIT, (self.tail,))
+
+
+Decisions = list[Decision | None]

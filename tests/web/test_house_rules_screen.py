@@ -38,7 +38,7 @@ def test_the_set_up_offers_a_control_per_option_and_starts_with_the_timer_chosen
     expect(timer).to_have_attribute("max", "600")
     expect(page.locator('[data-option="timeout_action"] option')).to_have_text(["draw", "pass", "warn"])
     expect(page.locator('[data-option="jump_in"]')).to_have_attribute("type", "checkbox")
-    expect(page.locator('[data-option="stack_draws"] option')).to_have_text(["off", "same", "cross"])
+    expect(page.locator('[data-option="stack_draws"] option')).to_have_text(["off", "same", "cross", "up"])
     timer.fill("30")
     timer.dispatch_event("change")
     page.select_option('[data-option="timeout_action"]', "pass")

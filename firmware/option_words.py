@@ -73,6 +73,30 @@ OPTION_WORDS: dict[str, dict[str, str]] = {
         "option.stack_draws.off": "no",
         "option.stack_draws.same": "the same kind",
         "option.stack_draws.cross": "any draw card",
+        "option.stack_draws.up": "upwards only: +4 on +2",
+        "option.stacked_draw4_challenge": "Challenge a Wild Draw 4 on a stack",
+        "option.stacked_draw4_challenge.help": "a Wild Draw 4 laid on draw cards already "
+                                               "stacked may be challenged too",
+        "option.jump_in_wilds": "Jump in with wilds",
+        "option.jump_in_wilds.help": "a Wild may jump in on a Wild, a Wild Draw 4 on a "
+                                     "Wild Draw 4",
+        "option.no_jump_in_on_stack": "No jumping in on a stack",
+        "option.no_jump_in_on_stack.help": "while draw cards are stacked nobody may jump in",
+        "option.no_draw_finish": "No going out on a draw card",
+        "option.no_draw_finish.help": "the last card may not make anyone draw; Skip and "
+                                      "Reverse may finish",
+        "option.banned_finish_penalty": "Cards for a banned last card",
+        "option.banned_finish_penalty.help": "who tries to go out on a banned card takes "
+                                             "these and keeps playing (0: only refused)",
+        "option.false_uno_penalty": "Cards for a false UNO call",
+        "option.false_uno_penalty.help": "who calls UNO with two cards or more takes these "
+                                         "(0: the call is only refused)",
+        "option.swap_uno_called": "A swapped-in last card counts as called",
+        "option.swap_uno_called.help": "whoever gets a one-card hand by a 7 or 0 cannot "
+                                       "be caught",
+        "option.playable_draw_penalty": "Cards for drawing instead of playing",
+        "option.playable_draw_penalty.help": "bots only (the table cannot see a hand): "
+                                             "drawing with a card that fits costs these",
         "option.seven_zero": "Seven swaps, zero passes",
         "option.seven_zero.help": "a 7 swaps hands with a player you choose; a 0 passes "
                                   "every hand on",
@@ -171,6 +195,31 @@ OPTION_WORDS: dict[str, dict[str, str]] = {
         "option.stack_draws.off": "nein",
         "option.stack_draws.same": "nur gleiche",
         "option.stack_draws.cross": "alle Ziehkarten",
+        "option.stack_draws.up": "nur aufwärts: +4 auf +2",
+        "option.stacked_draw4_challenge": "Zieh 4 auf dem Stapel anzweifeln",
+        "option.stacked_draw4_challenge.help": "auch eine Zieh-4-Karte, die auf schon "
+                                               "gestapelte Ziehkarten kommt, darf man anzweifeln",
+        "option.jump_in_wilds": "Mit Farbenwahl dazwischenwerfen",
+        "option.jump_in_wilds.help": "Farbenwahl auf Farbenwahl und Zieh 4 auf Zieh 4 dürfen "
+                                     "dazwischengeworfen werden",
+        "option.no_jump_in_on_stack": "Nicht auf einen Stapel dazwischenwerfen",
+        "option.no_jump_in_on_stack.help": "solange Ziehkarten gestapelt sind, wirft niemand "
+                                           "dazwischen",
+        "option.no_draw_finish": "Nicht mit Ziehkarte beenden",
+        "option.no_draw_finish.help": "die letzte Karte darf niemanden ziehen lassen; "
+                                      "Aussetzen und Retour sind erlaubt",
+        "option.banned_finish_penalty": "Strafkarten für verbotenes Beenden",
+        "option.banned_finish_penalty.help": "wer mit einer verbotenen Karte ausgehen will, "
+                                             "nimmt so viele und spielt weiter (0: nur abgelehnt)",
+        "option.false_uno_penalty": "Strafkarten für falsches UNO",
+        "option.false_uno_penalty.help": "wer mit zwei oder mehr Karten UNO ruft, nimmt so "
+                                         "viele (0: der Ruf wird nur abgelehnt)",
+        "option.swap_uno_called": "Getauschte letzte Karte gilt als gerufen",
+        "option.swap_uno_called.help": "wer durch eine 7 oder 0 nur noch eine Karte hat, "
+                                       "kann nicht erwischt werden",
+        "option.playable_draw_penalty": "Strafkarten für Ziehen statt Legen",
+        "option.playable_draw_penalty.help": "nur für Bots (der Tisch sieht keine Hand): wer "
+                                             "zieht, obwohl eine Karte passt, nimmt so viele",
         "option.seven_zero": "Sieben tauscht, Null gibt weiter",
         "option.seven_zero.help": "mit einer 7 tauscht man die Karten mit jemandem; bei einer "
                                   "0 geben alle ihre Karten weiter",

@@ -121,6 +121,7 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
                                            "+2 or a +4, or take them",
         "refusal.no_bluff": "{card} only when you hold no {colour} card (no bluffing)",
         "refusal.no_action_finish": "nobody goes out on an action or wild card like {card}",
+        "refusal.no_draw_finish": "nobody goes out on a draw card like {card}",
         "refusal.forced_play": "the drawn card fits: it must be played",
         "refusal.draw_until": "play the drawn card if it fits, else draw again",
         "refusal.jump_chance": "no jump-in now: the table waits for {chance} first",
@@ -128,6 +129,7 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
         "refusal.jump_phase": "no jump-in now",
         "refusal.jump_owed": "no jump-in while cards or presses are owed: they come first",
         "refusal.jump_wild": "no jump-in on a wild card",
+        "refusal.jump_stack": "no jump-in while a stack is pending",
         "refusal.jump_identical": "out of turn only the very same card as {top} may jump in, "
                                   "not {card}",
         "refusal.jump_first": "no {card} is left: an earlier jump-in laid the last one (the "
@@ -230,6 +232,7 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
         "refusal.no_bluff": "{card} nur, wenn du keine Karte in {colour} hast (kein Bluff)",
         "refusal.no_action_finish": "niemand geht mit einer Aktions- oder Farbwahlkarte wie "
                                     "{card} aus",
+        "refusal.no_draw_finish": "niemand geht mit einer Ziehkarte wie {card} aus",
         "refusal.forced_play": "die gezogene Karte passt: sie muss gelegt werden",
         "refusal.draw_until": "die gezogene Karte legen, wenn sie passt, sonst weiter ziehen",
         "refusal.jump_chance": "jetzt kein Reinwerfen: der Tisch wartet zuerst auf {chance}",
@@ -238,6 +241,7 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
         "refusal.jump_owed": "kein Reinwerfen, solange Karten oder Drücke offen sind: die "
                              "kommen zuerst",
         "refusal.jump_wild": "kein Reinwerfen auf eine Farbwahlkarte",
+        "refusal.jump_stack": "kein Reinwerfen, solange ein Stapel offen ist",
         "refusal.jump_identical": "außer der Reihe darf nur genau dieselbe Karte wie {top} "
                                   "reingeworfen werden, nicht {card}",
         "refusal.jump_first": "keine {card} mehr übrig: ein früheres Reinwerfen hat die "

@@ -118,7 +118,9 @@ def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
             s.stack = ()  # warded off: a plain card now, and a pending stack with it
         advance(s, 0)
         return
-    if r.challenge:  # the challenge comes first; then the victim stacks or takes
+    if r.challenge and (not s.stack or s.options.stacked_draw4_challenge):
+        # the challenge comes first; then the victim stacks or takes (a +4 joining a
+        # pending stack is not challenged unless stacked_draw4_challenge)
         # s.pending was set by engine.play: (player, challenger, guilty)
         s.pending = (seat, victim, bool(s.pending and s.pending[2]))
         if r.stacks:

@@ -97,11 +97,17 @@ _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
            # house rules (issue 12), off by default: the seed's behaviour
            "stack_draws": "off", "seven_zero": False, "jump_in": False, "forced_play": False,
            "no_action_finish": False, "turn_timer_s": 0,
-           "timeout_action": "draw"}
+           "timeout_action": "draw",
+           # the rules other tables play (issue 23), off by default
+           "jump_in_wilds": False, "no_jump_in_on_stack": False, "no_draw_finish": False,
+           "banned_finish_penalty": 0, "false_uno_penalty": 0, "swap_uno_called": False,
+           "playable_draw_penalty": 0}
 _PILE_ONLY = {"draw_until_playable": False}
 # no_bluff restricts the +4 wild to the next seat: only decks that have one
 _BLUFF = {"no_bluff": False}
 _BLUFF_KINDS = (WILD_DRAW4, WILD_HIT4)
+# the Wild Draw 4's challenge (wild_draw4_restricted) against a stack: decks with one
+_CHALLENGE = {"stacked_draw4_challenge": False}
 
 
 def _edition(name: str, deck: list[Card], points: Mapping[str, int], players: tuple[int, int],
@@ -112,7 +118,8 @@ def _edition(name: str, deck: list[Card], points: Mapping[str, int], players: tu
         min_players=players[0], max_players=players[1], draw_mode=draw_mode, towers=towers,
         dealer_rule=dealer_rule, option_defaults=MappingProxyType(
             {**_COMMON, **(_PILE_ONLY if draw_mode == PILE else {}),
-             **(_BLUFF if any(c.kind in _BLUFF_KINDS for c in deck) else {}), **defaults}),
+             **(_BLUFF if any(c.kind in _BLUFF_KINDS for c in deck) else {}),
+             **(_CHALLENGE if any(c.kind == WILD_DRAW4 for c in deck) else {}), **defaults}),
         description=description, kinds=frozenset(c.kind for c in deck),
     )
 

@@ -35,7 +35,16 @@ from uno_core.errors import IllegalAction, SetupError
 from uno_core.house_draw import drawing
 from uno_core.house_jump import jumpers, take_over
 from uno_core.house_jump import refusal as jump_refusal
-from uno_core.house_rules import allowed, must_play_drawn, play_refusal
+from uno_core.house_penalties import (
+    draws_with_playable,
+    false_call,
+    false_play_call,
+    owe_penalty,
+    punish_call,
+    punish_draw,
+    punish_finish,
+)
+from uno_core.house_rules import FINISH_BANS, allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
 from uno_core.listed import OP_BITS, OP_CHALLENGE, OP_DRAW, OP_PASS, OP_PLAY, OP_PRESS, PASS, PRESS
@@ -103,7 +112,7 @@ from uno_core.turns import (
     unseen_take,
 )
 
-__all__ = ["apply", "legal_actions", "new_match", "replay", "hand_points"]
+__all__ = ["apply", "legal_actions", "new_match", "replay", "hand_points", "costs_penalty"]
 
 
 def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] | None = None,
@@ -162,9 +171,10 @@ _PLAY_PHASES = frozenset(("play", "drawn", "extra"))
 
 # -- validation: raise IllegalAction or return; never write ---------------------------
 
-def _check_play(s: State, p: A.Play, jump: bool = False) -> None:
+def _check_play(s: State, p: A.Play, jump: bool = False) -> bool:
     """Raise IllegalAction unless `p` is legal; `jump`: a jump-in (jump_in) whose
-    out-of-turn part house_jump has checked."""
+    out-of-turn part house_jump has checked. True: `p` is a try to go out on a banned
+    card that costs banned_finish_penalty instead (``house_penalties``)."""
     seat = p.seat
     if not jump and (seat != s.to_act or seat != s.actor or s._queue
                      or s.phase not in _PLAY_PHASES):
@@ -201,13 +211,16 @@ def _check_play(s: State, p: A.Play, jump: bool = False) -> None:
     if s.tables.house:
         why = play_refusal(s, p)  # issue 12's house rules (uno_core.house_rules)
         if why:
+            if not jump and s.options.banned_finish_penalty and why.key in FINISH_BANS:
+                return True
             raise IllegalAction(p, why.key, **why.values)
     if (card.kind in PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid
             and not needs_target(s, card)):
-        if p.uno and s._counts[seat] != 2:
+        if p.uno and s._counts[seat] != 2 and not false_play_call(s, s._counts[seat] - 1):
             raise IllegalAction(p, "uno_count", count=s._counts[seat] - 1)
-        return
+        return False
     _check_choices(s, p)
+    return False
 
 
 def _check_choices(s: State, p: A.Play) -> None:
@@ -247,7 +260,7 @@ def _check_choices(s: State, p: A.Play) -> None:
     elif p.laid:
         raise IllegalAction(p, "lays_none", card=card)
     left = s._counts[seat] - 1 - len(p.laid)
-    if p.uno and left != 1:
+    if p.uno and left != 1 and not false_play_call(s, left):
         raise IllegalAction(p, "uno_count", count=left)
 
 
@@ -395,6 +408,9 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
                            != TRADE_HANDS and not gives_hand_away(s, card))
         else:
             s.out = seat
+    elif p.uno:  # a false call that false_uno_penalty lets through (house_penalties)
+        fx.append(E.UnoPenalty(seat, E.BY_TABLE))
+        owe_penalty(s, seat, s.options.false_uno_penalty, fx)
     if rule.challenge:  # the victim may challenge (cardrules._b_move)
         s.pending = (seat, -1, guilty)
     elif s.pending:
@@ -416,6 +432,37 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     else:
         BEHAVIOUR[s.tables.custom_kind if kind == WILD_CUSTOM else kind](s, seat, p, fx)
     settle(s, fx)
+
+
+def _try_banned_finish(s: State, seat: int, fx: Effects) -> None:
+    """banned_finish_penalty: `seat` tried to go out on a banned card (house_penalties)."""
+    if s.exposed >= 0:
+        _close_window(s, seat)
+    punish_finish(s, seat, fx)
+
+
+def costs_penalty(state: State, action: Action) -> bool:
+    """Whether ``apply`` takes `action` as a mistake that costs a penalty instead of
+    refusing it (``uno_core.house_penalties``); ``legal_actions`` lists none of them."""
+    s = state
+    if not s.tables.house or s.to_act == CHANCE:
+        return False
+    kind = type(action)
+    if kind is A.CallUno:
+        return s.exposed != action.seat and false_call(s, action.seat)
+    if kind is A.Draw or kind is A.Press:
+        return (kind is A.Press) == s.edition.launcher and draws_with_playable(s, action.seat)
+    if kind is not A.Play:
+        return False
+    p: A.Play = action  # type: ignore[assignment]
+    jump = p.seat != s.to_act and s.options.jump_in
+    try:
+        if jump and jump_refusal(s, p):
+            return False
+        banned = _check_play(s, p, jump)
+    except IllegalAction:
+        return False
+    return banned or (p.uno and false_play_call(s, s._counts[p.seat] - 1 - len(p.laid)))
 
 
 def _jump_in(s: State, p: A.Play, fx: Effects) -> None:
@@ -512,6 +559,11 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
     launcher = s.edition.launcher
     if (type(a) is A.Draw) == launcher:
         raise IllegalAction(a, "draw_by_press" if launcher else "draw_from_pile")
+    if s.tables.house and draws_with_playable(s, seat):  # playable_draw_penalty
+        if s.exposed >= 0:
+            _close_window(s, seat)
+        punish_draw(s, seat, fx)
+        return
     if not _can_draw(s, seat):
         if s.phase == "play" and s.to_act == seat:
             raise IllegalAction(a, "draw_only_stuck")
@@ -607,6 +659,9 @@ def _pass(s: State, a: Action, fx: Effects) -> None:
 
 def _apply_call_uno(s: State, a: A.CallUno, fx: Effects) -> None:
     if s.exposed != a.seat:
+        if false_call(s, a.seat):  # false_uno_penalty (house_penalties)
+            punish_call(s, a.seat, fx)
+            return
         raise _no_window(s, a)
     s.exposed = -1
     fx.append(E.shared(E.UnoCalled, a.seat))
@@ -894,8 +949,9 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     if kind is A.Play:
         if action.seat != s.to_act and s.options.jump_in:
             _jump_in(s, action, fx)  # type: ignore[arg-type]
+        elif _check_play(s, action):  # type: ignore[arg-type]
+            _try_banned_finish(s, action.seat, fx)
         else:
-            _check_play(s, action)  # type: ignore[arg-type]
             play(s, action, fx)  # type: ignore[arg-type]
     elif (kind is A.Draw or kind is A.Press) and s.to_act != CHANCE:
         _apply_draw(s, action, fx)  # type: ignore[arg-type]
@@ -955,7 +1011,8 @@ def legal_actions(state: State) -> list[Action]:
             elif s.phase != "play":
                 if not must_play_drawn(s, playable):
                     out.append(PASS[seat])
-            elif s.options.draw_when_playable or s.table or not playable or s.stack:
+            elif ((s.options.draw_when_playable and not s.options.playable_draw_penalty)
+                  or s.table or not playable or s.stack):
                 out.append(s.tables.draw_action[seat])
         elif s._queue:
             out.append(PRESS[seat])

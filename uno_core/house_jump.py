@@ -13,12 +13,15 @@ When a jump-in is possible (``window``): a seat is to act in a play phase (its t
 drawn card, its extra play) and nothing is owed. So:
 
 - wilds are never jumped in on: a wild's face includes the colour its player named,
-  which no card in a hand carries;
+  which no card in a hand carries; unless ``jump_in_wilds`` (issue 23, letsuno): then
+  the same wild is identical whatever colour was named (a Wild on a Wild, a Wild Draw 4
+  on a Wild Draw 4), and the jumper names a colour anew;
 - draws or presses owed (a Draw 2's victim at a launcher, a penalty, a Wild All Hit)
   come first: no jump-in until they are done;
 - a Wild Draw 4 challenge is decided first (it is a wild anyway);
 - a pending stack (``stack_draws``): an identical draw card joins the stack, and the
   total passes to the seat after the jumper; the seat that was to answer is passed over;
+  with ``no_jump_in_on_stack`` (issue 23, letsuno's jump-in.ts) nobody jumps in then;
 - the UNO catch window: a jump-in is the next play, so it closes the window as the next
   player's turn would (a catch must come before it); the jumper's own UNO goes with his
   play as usual;
@@ -48,7 +51,9 @@ def window(s: State) -> Refusal | None:
         return Refusal("jump_phase", {"phase": s.phase})
     if s._queue:
         return Refusal("jump_owed", {})
-    if not s._disc[-1].colour:
+    if s.stack and s.options.no_jump_in_on_stack:
+        return Refusal("jump_stack", {})
+    if not s._disc[-1].colour and not s.options.jump_in_wilds:
         return Refusal("jump_wild", {})
     return None
 

@@ -11,6 +11,9 @@ cards ``legal_actions`` lists, ``refusal`` names the rule a play breaks (``apply
 - ``no_action_finish``: no play may leave its player without cards when the card is
   an action card or a wild (every card but a number card, power symbols included as
   numbers). A seat with nothing else may always draw, so play never stops.
+- ``no_draw_finish`` (issue 23, letsuno's noFunctionCardFinish): the same for the cards
+  that make a seat draw or press only (``DRAW_KINDS``); Skip, Reverse and the plain
+  wilds may finish. ``banned_finish_penalty`` (``house_penalties``): trying costs cards.
 - ``forced_play``: a playable drawn card must be played (simulation; at the table the
   drawn card is unknown and keeping it is trusted).
 """
@@ -18,12 +21,32 @@ cards ``legal_actions`` lists, ``refusal`` names the rule a play breaks (``apply
 from __future__ import annotations
 
 from uno_core import actions as A
-from uno_core.cards import BY_ID, DISCARD_ALL, NUMBER, WILD_CUSTOM, WILD_DRAW4, WILD_HIT4, Card
+from uno_core.cards import (
+    BY_ID,
+    DISCARD_ALL,
+    DRAW1,
+    DRAW2,
+    HIT2,
+    NUMBER,
+    WILD_ALL_HIT,
+    WILD_ATTACK,
+    WILD_CUSTOM,
+    WILD_DRAW4,
+    WILD_EXTREME,
+    WILD_HIT4,
+    WILD_HIT_FIRE,
+    Card,
+)
 from uno_core.errors import Refusal
 from uno_core.stacking import answers
 from uno_core.state import State
 
 _BLUFF_KINDS = frozenset({WILD_DRAW4, WILD_HIT4})
+# the refusals of a finishing ban (finish_ban): banned_finish_penalty may charge instead
+FINISH_BANS = frozenset({"no_action_finish", "no_draw_finish"})
+# no_draw_finish (issue 23): the cards that make a seat draw or press
+DRAW_KINDS = frozenset({DRAW1, DRAW2, WILD_DRAW4, HIT2, WILD_HIT4, WILD_HIT_FIRE,
+                        WILD_ALL_HIT, WILD_ATTACK, WILD_EXTREME})
 
 
 def _kind(s: State, card: Card) -> str:
@@ -42,16 +65,28 @@ def refusal(s: State, seat: int, card: Card, laid: int | None = None) -> Refusal
     """Why `seat` may not play `card` under the house rules now (None if it may)."""
     o = s.options
     if s.stack and not answers(s, card):
-        key = ("stack_pending_cross" if o.stack_draws == "cross"
-               else "stack_pending" if s._disc[-1].kind not in _BLUFF_KINDS
-               else "stack_pending_draw4")
+        on_two = s._disc[-1].kind not in _BLUFF_KINDS
+        key = ("stack_pending_cross"
+               if o.stack_draws == "cross" or (o.stack_draws == "up" and on_two)
+               else "stack_pending" if on_two else "stack_pending_draw4")
         return Refusal(key, {"count": s.stack[0], "seat": s.stack[1], "mode": o.stack_draws,
                              "unit": "presses" if s.edition.launcher else "cards"})
     if (o.no_bluff and not s.table and _kind(s, card) in _BLUFF_KINDS
             and s._masks[seat] & s.tables.colour_bits[s.colour]):
         return Refusal("no_bluff", {"card": card, "colour": s.colour})
-    if o.no_action_finish and card.kind != NUMBER and _left(s, seat, card, laid) == 0:
+    return finish_ban(s, seat, card, laid)
+
+
+def finish_ban(s: State, seat: int, card: Card, laid: int | None = None) -> Refusal | None:
+    """Why `seat` may not go out on `card` (no_action_finish, no_draw_finish; None if it
+    may, or the card is not its last)."""
+    o = s.options
+    if not (o.no_action_finish or o.no_draw_finish) or _left(s, seat, card, laid):
+        return None
+    if o.no_action_finish and card.kind != NUMBER:
         return Refusal("no_action_finish", {"card": card})
+    if o.no_draw_finish and _kind(s, card) in DRAW_KINDS:
+        return Refusal("no_draw_finish", {"card": card})
     return None
 
 

@@ -8,7 +8,8 @@ total with its turn's Draw (pile: the cards are dealt at once) or Press (launche
 press is the first of `total` owed presses) and loses its turn (``take``).
 
 ``"same"`` stacks a +2 on a +2 and a +4 on a +4; ``"cross"`` also a +4 on a +2 and a
-+2 on a +4 (the +2 must still match the colour named). Draw 1 (Power) never stacks.
++2 on a +4 (the +2 must still match the colour named); ``"up"`` (issue 23, Wikibooks'
+one-way cross-stacking) a +4 on a +2 but not a +2 on a +4. Draw 1 (Power) never stacks.
 Power's towers: a victim holding the tower against the card laid against him wards it
 off (seed 000): the card is then a plain card and the whole stack is dropped. A card
 that ends its player's hand ends the round: its victim takes the total at once.

@@ -18,6 +18,8 @@
   the call goes with one's own play, and the receiver made none: nothing is owed. A
   hand that already held one card before the play (its UNO moment is past) opens no
   window when it moves, and a window open on a seat whose hand moves closes.
+  ``swap_uno_called`` (issue 23, letsuno's seven-swap): the received one-card hand
+  counts as called, so no window opens.
 - Table mode: the engine knows only counts; the counts follow and the effects tell the
   table to have the players swap or pass their cards.
 """
@@ -80,5 +82,5 @@ def swap_after(s: State, seat: int, card: Card, target: int, fx: Effects) -> Non
     else:
         pass_on(s, fx)
         receiver = (seat + s.direction) % s.n
-    if left == 1 and s.options.forgotten_uno == CATCH:
+    if left == 1 and s.options.forgotten_uno == CATCH and not s.options.swap_uno_called:
         s.exposed = receiver  # he must call UNO before someone catches him

@@ -85,14 +85,25 @@ OPTION_SPECS: dict[str, OptionSpec] = {
                    "answered with another, a Wild Draw 4 (Wild Hit 4) with another, and the "
                    "count adds up until someone cannot or will not stack; he takes "
                    "(presses) the total and loses his turn. cross: also a Wild Draw 4 "
-                   "(Wild Hit 4) on a Draw 2 (Hit 2) and the reverse",
-                   choices=("off", "same", "cross")),
+                   "(Wild Hit 4) on a Draw 2 (Hit 2) and the reverse. up: same, and a Wild "
+                   "Draw 4 (Wild Hit 4) on a Draw 2 (Hit 2) but not the reverse",
+                   choices=("off", "same", "cross", "up")),
+        OptionSpec("stacked_draw4_challenge", bool,
+                   "with stack_draws and wild_draw4_restricted: a Wild Draw 4 laid on a "
+                   "pending stack may be challenged too (false: only a Wild Draw 4 that "
+                   "starts a stack is open to a challenge)"),
         OptionSpec("seven_zero", bool,
                    "a 7 swaps hands with a seat its player chooses; a 0 passes every hand "
                    "one seat on in the direction of play (where the deck has 0s)"),
         OptionSpec("jump_in", bool,
                    "a card identical to the top card (colour and face) may be played out of "
                    "turn; play goes on from the jumper; the first declaration wins"),
+        OptionSpec("jump_in_wilds", bool,
+                   "with jump_in: a wild may be jumped in on the same wild (a Wild on a "
+                   "Wild, a Wild Draw 4 on a Wild Draw 4); the jumper names the colour"),
+        OptionSpec("no_jump_in_on_stack", bool,
+                   "with jump_in and stack_draws: nobody may jump in while a stack is "
+                   "pending (false: an identical draw card jumps in and joins the stack)"),
         OptionSpec("draw_until_playable", bool,
                    "pile editions: a seat that cannot play draws one card at a time until "
                    "it draws a playable card"),
@@ -102,6 +113,29 @@ OPTION_SPECS: dict[str, OptionSpec] = {
                    "colour, and no challenge"),
         OptionSpec("no_action_finish", bool,
                    "nobody may go out on an action or wild card"),
+        OptionSpec("no_draw_finish", bool,
+                   "nobody may go out on a card that makes a seat draw or press (Draw 1, "
+                   "Draw 2, Wild Draw 4, Hit 2, Wild Hit 4, Wild Hit Fire, Wild All Hit, "
+                   "Wild Attack-Attack, Extremer Zug); Skip, Reverse and the other cards "
+                   "may finish"),
+        OptionSpec("banned_finish_penalty", int,
+                   "cards (launcher editions: presses) a player takes for trying to go out "
+                   "on a card no_action_finish or no_draw_finish bans; the card stays in "
+                   "his hand and his turn goes on (0: the play is only refused)",
+                   minimum=0, maximum=20),
+        OptionSpec("false_uno_penalty", int,
+                   "cards (launcher editions: presses) for a false UNO call: a play with "
+                   "the call that leaves two cards or more, or a call by a seat holding "
+                   "two cards or more (0: such a call is refused)", minimum=0, maximum=20),
+        OptionSpec("swap_uno_called", bool,
+                   "with seven_zero: a hand of one card that a 7 or 0 gives a seat counts "
+                   "as called; nobody can catch it"),
+        OptionSpec("playable_draw_penalty", int,
+                   "simulation: cards (launcher editions: presses) a seat takes instead of "
+                   "its draw when it draws although it holds a card it may play; its turn "
+                   "ends (0: no penalty; the draw is refused unless draw_when_playable). "
+                   "At the table nobody sees the hand: every draw is trusted",
+                   minimum=0, maximum=20),
         OptionSpec("turn_timer_s", int,
                    "seconds a seat has for its turn (0: no timer); the seat's light blinks "
                    "and the buzzer warns in the last 5 s", minimum=0, maximum=600),
@@ -135,12 +169,20 @@ class Options:
     forgotten_uno: str = CATCH
     hand_size: int = 7
     stack_draws: str = "off"
+    stacked_draw4_challenge: bool = False
     seven_zero: bool = False
     jump_in: bool = False
+    jump_in_wilds: bool = False
+    no_jump_in_on_stack: bool = False
     draw_until_playable: bool = False
     forced_play: bool = False
     no_bluff: bool = False
     no_action_finish: bool = False
+    no_draw_finish: bool = False
+    banned_finish_penalty: int = 0
+    false_uno_penalty: int = 0
+    swap_uno_called: bool = False
+    playable_draw_penalty: int = 0
     turn_timer_s: int = 0
     timeout_action: str = "draw"
 
@@ -154,6 +196,9 @@ class Options:
 ENGINE_HOUSE_RULES: tuple[str, ...] = (
     "stack_draws", "seven_zero", "jump_in", "draw_until_playable", "forced_play",
     "no_bluff", "no_action_finish",
+    # issue 23: the rules other tables play
+    "stacked_draw4_challenge", "jump_in_wilds", "no_jump_in_on_stack", "no_draw_finish",
+    "banned_finish_penalty", "false_uno_penalty", "swap_uno_called", "playable_draw_penalty",
 )
 # the options the engine's shortcuts (uno_core.listing, engine.play_plain, the simulation
 # kernel's loop) were written for (issue 11); turn_timer_s/timeout_action are the table's

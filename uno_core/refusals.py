@@ -97,6 +97,7 @@ ENGLISH: dict[str, str] = {
     "no_bluff": "a {card} only with no {colour} card in hand (no_bluff)",
     "no_action_finish": "nobody may go out on an action or wild card like {card} "
                         "(no_action_finish)",
+    "no_draw_finish": "nobody may go out on a draw card like {card} (no_draw_finish)",
     "forced_play": "a drawn card that fits must be played (forced_play)",
     "draw_until": "draw_until_playable: play the drawn card if it fits, else draw again; "
                   "the turn ends only when a card is played or nothing is left to draw",
@@ -104,6 +105,7 @@ ENGLISH: dict[str, str] = {
     "jump_challenge": "no jump-in while a Wild Draw 4 challenge is open",
     "jump_phase": "no jump-in in phase {phase}",
     "jump_owed": "no jump-in while draws or presses are owed: they come first",
+    "jump_stack": "no jump-in while a stack is pending (no_jump_in_on_stack)",
     "jump_wild": "no jump-in on a wild: its colour was named, no card in a hand carries it",
     "jump_identical": "out of turn only a card identical to the top card {top} may be "
                       "played (jump_in), not {card}",

@@ -24,4 +24,6 @@ def answers(s: State, card: Card) -> bool:
     mine = value(s, card)
     if not mine:
         return False
-    return s.options.stack_draws == "cross" or mine == value(s, s._disc[-1])
+    mode = s.options.stack_draws  # "up" (issue 23): a +4 on a +2, not a +2 on a +4
+    top = value(s, s._disc[-1])
+    return mode == "cross" or mine == top or (mode == "up" and mine > top)

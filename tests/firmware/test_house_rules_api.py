@@ -25,7 +25,7 @@ def test_editions_describe_every_option_with_its_type_default_limits_and_doc():
         assert classic["turn_timer_s"] == {"type": "int", "default": 0, "minimum": 0,
                                            "maximum": 600, "doc": classic["turn_timer_s"]["doc"]}
         assert classic["timeout_action"]["choices"] == ["draw", "pass", "warn"]
-        assert classic["stack_draws"]["choices"] == ["off", "same", "cross"]
+        assert classic["stack_draws"]["choices"] == ["off", "same", "cross", "up"]  # issue 23
         assert "draw_until_playable" in classic  # a pile edition
         assert "draw_until_playable" not in by_name["attack"]["options"]  # a launcher edition
 

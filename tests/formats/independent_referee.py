@@ -58,7 +58,11 @@ _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
            "no_action_finish": False, "turn_timer_s": 0,
            "timeout_action": "draw"}
 # rules: "House rules": what this referee does not model yet; a record using one is refused
-NOT_MODELLED: dict[str, object] = {}  # every house rule of issue 12 is modelled
+NOT_MODELLED: dict[str, object] = {  # every house rule of issue 12 is modelled
+    "jump_in_wilds": False, "no_jump_in_on_stack": False, "no_draw_finish": False,
+    "banned_finish_penalty": 0, "false_uno_penalty": 0, "swap_uno_called": False,
+    "playable_draw_penalty": 0}
+_COMMON.update(NOT_MODELLED)
 # rules 120: what a draw card adds to a stack (stack_draws); rules 124: no_bluff's cards
 STACKS = {"+2": 2, "H2": 2, "W+4": 4, "WH4": 4}
 
@@ -68,7 +72,8 @@ EDITIONS = {
         True, False, (("+2", 2), ("S", 2), ("R", 2)), (("W", 4), ("W+4", 4)),
         {"+2": 20, "S": 20, "R": 20, "W": 50}, False, False, False,
         {**_COMMON, "draw_then_play": False, "draw_when_playable": False,
-         "wild_draw4_restricted": False, "wild_draw4_points": 70, "forgotten_uno": "at_play",
+         "wild_draw4_restricted": False, "stacked_draw4_challenge": False,
+         "wild_draw4_points": 70, "forgotten_uno": "at_play",
          "draw_until_playable": False, "no_bluff": False},
         (2, 10)),
     "power": EditionData(
@@ -77,7 +82,8 @@ EDITIONS = {
         {"+1": 20, "+2": 20, "S": 20, "R": 20, "T2": 20, "WT1": 50, "W+4": 50},
         False, True, False,
         {**_COMMON, "draw_then_play": True, "draw_when_playable": True,
-         "wild_draw4_restricted": True, "draw_until_playable": False, "no_bluff": False},
+         "wild_draw4_restricted": True, "draw_until_playable": False, "no_bluff": False,
+         "stacked_draw4_challenge": False},
         (2, 6)),
     "attack": EditionData(
         False, False, (("R", 1), ("H2", 2), ("S", 2), ("DA", 2)),
@@ -222,9 +228,10 @@ class Table:
         """Why `seat` may not lay `card` under the house rules ("" if it may); `laid`:
         the cards laid with it, None for a Discard All that lays its colour (simulation)."""
         mine = STACKS.get(self.effective(card), 0)
-        same = self.opt_get("stack_draws") == "same"
+        mode = self.opt_get("stack_draws")
         top = STACKS.get(self.effective(self.discard[-1]), 0)
-        if self.stack is not None and (not mine or (same and mine != top)):
+        if self.stack is not None and (not mine or (mode == "same" and mine != top)
+                                       or (mode == "up" and mine < top)):
             return f"a stack of {self.stack[0]} waits: only a draw card that stacks"
         if (self.opt_get("no_bluff") and not self.table and mine == 4
                 and any(colour(c) == self.colour for c in +self.hands[seat])):
@@ -817,7 +824,10 @@ class Table:
             self.stack = None
             self.advance(0)
             return
-        if self.opt_get("wild_draw4_restricted") and not self.opt_get("no_bluff"):
+        # rules 123: a +4 laid on a pending stack is challenged only with
+        # stacked_draw4_challenge
+        if (self.opt_get("wild_draw4_restricted") and not self.opt_get("no_bluff")
+                and (self.stack is None or self.opt_get("stacked_draw4_challenge"))):
             assert self.pending is not None
             self.pending = (seat, victim, self.pending[2])
             if self.stacking("W+4"):  # rules 123: the challenge comes first

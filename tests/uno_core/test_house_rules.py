@@ -171,7 +171,9 @@ def test_stack_power_tower_against_the_other_card_does_not_protect():
 
 
 def test_stack_with_challenge_the_victim_decides_first_then_stacks_or_takes():
-    opts = {"stack_draws": "cross", "wild_draw4_restricted": True}
+    # a +4 on a pending stack is challenged only with stacked_draw4_challenge (issue 23)
+    opts = {"stack_draws": "cross", "wild_draw4_restricted": True,
+            "stacked_draw4_challenge": True}
     s = position("classic", hands=["R+2 R1 R3", "W+4 B5", "W+4 Y2 Y3", "G1 G2"],
                  discard="R7", pile=PILE, options=opts)
     s, _ = run(s, Play(0, c("R+2")), Play(1, c("W+4"), colour="Y"))  # seat 1: no red
@@ -186,14 +188,14 @@ def test_stack_with_challenge_the_victim_decides_first_then_stacks_or_takes():
 
 
 def test_stack_with_challenge_guilty_the_bluffer_takes_the_total():
+    opts = {"stack_draws": "cross", "wild_draw4_restricted": True,
+            "stacked_draw4_challenge": True}  # (issue 23: not the default any more)
     s = position("classic", hands=["R+2 R1 R3", "W+4 R5 B5", "Y1 Y2"], discard="R7",
-                 pile=PILE, mode="simulation",
-                 options={"stack_draws": "cross", "wild_draw4_restricted": True})
+                 pile=PILE, mode="simulation", options=opts)
     s, _ = run(s, Play(0, c("R+2")), Play(1, c("W+4"), colour="Y"))
     s, fx = run(s, Challenge(2))
     assert of(fx, "dispense") == [Dispense(1, 6)] and s.to_act == 2 and s.stack == ()
-    table = position("classic", counts=[3, 3, 2], discard="R7", mode="table",
-                     options={"stack_draws": "cross", "wild_draw4_restricted": True})
+    table = position("classic", counts=[3, 3, 2], discard="R7", mode="table", options=opts)
     table, _ = run(table, Play(0, c("R+2")), Play(1, c("W+4"), colour="Y"), Challenge(2))
     table, fx = run(table, Verdict(2, True))
     assert of(fx, "dispense") == [Dispense(1, 6)] and table.counts == (2, 8, 2)

@@ -42,6 +42,7 @@ from uno_core import (
 )
 from uno_core.bots import HeuristicBot, RandomBot, play_match
 from uno_core.cards import NUMBER, REVERSE, SKIP
+from uno_core.engine import costs_penalty
 from uno_core.options import NOT_YET
 from uno_core.record import replay_record, write_record
 
@@ -72,7 +73,9 @@ def _option_values(name: str) -> st.SearchStrategy[object]:
     if spec.choices:
         return st.sampled_from(spec.choices)
     ranges = {"target_score": (60, 250), "hand_size": (3, 7), "uno_penalty": (0, 4),
-              "wild_draw4_points": (0, 70), "turn_timer_s": (0, 30)}
+              "wild_draw4_points": (0, 70), "turn_timer_s": (0, 30),
+              "false_uno_penalty": (0, 2), "banned_finish_penalty": (0, 2),
+              "playable_draw_penalty": (0, 2)}
     low, high = ranges[name]
     return st.integers(low, high)
 
@@ -190,8 +193,9 @@ class Checker:
         legal = set(legal_actions(s))
         for a in self._candidates(s):
             if a in legal or (self.table and isinstance(a, Play)
-                              and s.unseen.get(a.card, 0) > 0):
-                continue  # legal, or a declaration the table cannot refute
+                              and s.unseen.get(a.card, 0) > 0) or costs_penalty(s, a):
+                continue  # legal, a declaration the table cannot refute, or a mistake
+                # a house rule penalises (uno_core.house_penalties) instead of refusing
             if isinstance(a, Shuffle) and s.to_act == CHANCE:
                 continue
             self.probes += 1

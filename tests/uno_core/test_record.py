@@ -50,7 +50,12 @@ def test_header_carries_edition_options_seats_mode_and_seed():
              # the house rules, off (issue 12)
              "stack_draws": "off", "seven_zero": False, "jump_in": False,
              "draw_until_playable": False, "forced_play": False, "no_bluff": False,
-             "no_action_finish": False, "turn_timer_s": 0, "timeout_action": "draw"}
+             "no_action_finish": False, "turn_timer_s": 0, "timeout_action": "draw",
+             # the rules other tables play, off (issue 23)
+             "stacked_draw4_challenge": False, "jump_in_wilds": False,
+             "no_jump_in_on_stack": False, "no_draw_finish": False,
+             "banned_finish_penalty": 0, "false_uno_penalty": 0,
+             "swap_uno_called": False, "playable_draw_penalty": 0}
     assert head == {"record": "unotable-game", "version": 1, "edition": "power", "seats": 4,
                     "mode": "simulation", "options": every, "seed": 9}
     rec = read_record(text)

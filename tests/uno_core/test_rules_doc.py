@@ -12,7 +12,8 @@ FILES = {  # under tests/
     "M": "uno_core/test_match.py", "E": "uno_core/test_editions.py",
     "O": "uno_core/test_options.py", "S": "uno_core/test_house_swaps.py",
     "J": "uno_core/test_house_jump.py", "D": "uno_core/test_house_draw.py",
-    "H": "uno_core/test_house_rules.py",
+    "H": "uno_core/test_house_rules.py", "U": "uno_core/test_house_rules_others.py",
+    "B": "uno_core/test_house_mistakes.py",
     # the table's side of a rule (issue 12's turn timer, the twin's whole-table tests)
     "Q": "firmware/controller/test_turn_timer.py", "W": "e2e/test_house_rules_twin.py",
 }

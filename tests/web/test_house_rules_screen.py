@@ -39,7 +39,8 @@ def test_the_set_up_offers_a_control_per_option_and_starts_with_the_timer_chosen
     expect(page.locator('[data-option="timeout_action"] option')).to_have_text(
         ["the player draws", "the player passes", "only a warning"])
     expect(page.locator('[data-option="jump_in"]')).to_have_attribute("type", "checkbox")
-    expect(page.locator('[data-option="stack_draws"] option')).to_have_text(["no", "the same kind", "any draw card"])
+    expect(page.locator('[data-option="stack_draws"] option')).to_have_text(
+        ["no", "the same kind", "any draw card", "upwards only: +4 on +2"])
     timer.fill("30")
     timer.dispatch_event("change")
     page.select_option('[data-option="timeout_action"]', "pass")

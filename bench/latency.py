@@ -1,0 +1,290 @@
+"""Latency through the daemon on the twin, this tree against a baseline commit, same run.
+
+    python bench/latency.py [--samples N] [--baseline REV] [--quick] [--json]
+
+Two walks, each through the whole daemon (`firmware.sim.testbed.SimTable`: the real
+`Daemon`, its loop, the controller, the journal in SQLite on disk in a temporary folder
+of this machine's file system, the API server), on the production device classes over
+the twin's mock pins:
+
+- **launcher press -> motor on**: the launcher button's pin is driven low (gpiozero's
+  edge, in this thread) until the launcher's motor pin goes high (in the ejection's
+  worker thread): the press's journal commit, the adoption, the ejection's ``intent``
+  commit, the thread hop. Attack, 4 seats, each sample a press for the seat to act when
+  a press is legal (its turn, or presses it owes); a press whose model draws no card
+  never starts the motor and is left out (counted as ``no_motor``).
+- **seat press -> its LED**: a seat's button catches a forgotten UNO (``forgotten_uno =
+  "catch"``, the bots always forget) until the caught seat's LED goes on (it owes the
+  penalty's presses and is to act): the gate, the ``catch`` commit, the adoption and the
+  settle that lights the seats.
+
+The baseline (default 47d74db, `--baseline`) is checked out with ``git worktree add
+--detach`` into a temporary folder; each tree is measured in a process of its own with
+that tree first on ``sys.path`` (`--tree`), the two taking turns (`ROUNDS` each), and
+the samples of a tree's turns are pooled. Printed: p50 and p99 (µs) per walk and tree,
+and after / before. The virtual clock of the twin makes the servo and card travel
+instant, so only the code path and the disk are measured.
+
+Then what one commit's sync costs on this disk: a bare ``pwrite`` + ``fdatasync`` of 4
+KiB, and one `Journal.append` (SQLite WAL, ``synchronous=FULL``, plus the journal's
+high-water mark): docs/operations.md, "What a commit's sync costs".
+"""
+
+from __future__ import annotations
+
+if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
+    import _path  # noqa: F401
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.common import PYTHON, REPO, Figure, Result, at_most, machine_load, progress, report
+
+BASELINE = "47d74db"
+ROUNDS = 2  # turns each tree takes (before, after, before, after)
+SAMPLES = 150  # launcher samples per turn; a quarter as many catches
+QUICK_SAMPLES = 20
+SYNC_SAMPLES = 200
+EDITION = "attack"
+SEATS = 4
+
+
+# -- the worker: one tree, imported from --tree --------------------------------------
+class _Stamp:
+    """Patches one pin instance's `_change_state`: the first change to high while armed
+    is stamped (perf_counter_ns)."""
+
+    def __init__(self, pin: Any) -> None:
+        self.armed = False
+        self.at: int | None = None
+        original = pin._change_state
+
+        def change(value: Any) -> Any:
+            changed = original(value)
+            if self.armed and changed and value:
+                self.at = time.perf_counter_ns()
+                self.armed = False
+            return changed
+
+        pin._change_state = change
+
+    def arm(self) -> None:
+        self.at = None
+        self.armed = True
+
+    def taken(self) -> int | None:
+        """The stamp (None: the pin did not go high); call once the table settled."""
+        self.armed = False
+        return self.at
+
+
+def _tick(walk: str, done: int, samples: int) -> None:
+    if done and done % 10 == 0:
+        print(f"[bench] latency: {walk} {done}/{samples}", file=sys.stderr, flush=True)
+
+
+def _launcher_samples(directory: Path, samples: int, seed: int) -> dict[str, Any]:
+    import uno_core as U
+    from firmware.sim.testbed import SimTable
+
+    out: list[float] = []
+    no_motor = 0
+    with SimTable(directory, EDITION, SEATS, seed, forget_uno=0.0) as table:
+        ctl = table.controller
+        motor = _Stamp(table.world.factory.pin(
+            f"GPIO{table.config.hardware['launcher'].motor_forward}"))
+
+        def pressable(st: Any) -> bool:
+            seat = st["waiting"].get("seat")
+            if st["waiting"]["kind"] not in ("press", "turn") or seat is None:
+                return False
+            return bool(table.call(lambda: U.Press(seat) in U.legal_actions(ctl.state)))
+
+        while len(out) < samples:
+            table.play_until(pressable)
+            motor.arm()
+            start = time.perf_counter_ns()
+            table.world.seats_sim.press_launcher()
+            table.settle()  # the ejection is over: its motor ran, or never started
+            at = motor.taken()
+            if at is None:
+                no_motor += 1
+            else:
+                out.append((at - start) / 1000)
+            _tick("launcher", len(out), samples)
+    return {"us": out, "no_motor": no_motor}
+
+
+def _seat_samples(directory: Path, samples: int, seed: int) -> dict[str, Any]:
+    from firmware.sim.testbed import SimTable
+
+    out: list[float] = []
+    unlit = 0
+    with SimTable(directory, EDITION, SEATS, seed, forget_uno=1.0,
+                  options={"forgotten_uno": "catch"}) as table:
+        config = table.config.hardware["seats"]
+        leds = [_Stamp(table.world.factory.pin(f"GPIO{n}")) for n in config.leds]
+        while len(out) < samples:
+            st = table.play_until(lambda st: st["uno_exposed"] is not None
+                                  and st["waiting"]["kind"] == "turn")
+            exposed = st["uno_exposed"]
+            catcher = (exposed + 1) % SEATS
+            leds[exposed].arm()
+            start = time.perf_counter_ns()
+            table.world.seats_sim.press_seat(catcher)
+            table.settle()
+            at = leds[exposed].taken()
+            if at is None:
+                unlit += 1
+            else:
+                out.append((at - start) / 1000)
+            _tick("seat", len(out), samples)
+    return {"us": out, "unlit": unlit}
+
+
+def worker(tree: Path, samples: int, seed: int) -> dict[str, Any]:
+    """Measure `tree` (its firmware, hal and uno_core first on sys.path)."""
+    sys.path.insert(0, str(tree))
+    import firmware
+
+    where = Path(firmware.__file__).resolve()
+    if tree.resolve() not in where.parents:
+        raise RuntimeError(f"firmware came from {where}, not from {tree}")
+    with tempfile.TemporaryDirectory(prefix="unotable-bench-latency-") as tmp:
+        launcher = _launcher_samples(Path(tmp) / "press", samples, seed)
+        seat = _seat_samples(Path(tmp) / "seat", max(2, samples // 4), seed)
+    return {"tree": str(tree), "launcher": launcher, "seat": seat}
+
+
+# -- the sync a commit costs -----------------------------------------------------------
+def _quantiles(values: list[float]) -> dict[str, float]:
+    if len(values) < 2:
+        return {"p50": round(values[0], 1), "p99": round(values[0], 1), "n": len(values)}
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return {"p50": round(statistics.median(values), 1), "p99": round(cuts[98], 1),
+            "n": len(values)}
+
+
+def sync_costs(samples: int) -> dict[str, Any]:
+    """µs of one 4 KiB pwrite + fdatasync, and of one Journal.append, on this disk."""
+    from firmware.journal import Journal
+
+    with tempfile.TemporaryDirectory(prefix="unotable-bench-sync-") as tmp:
+        fd = os.open(Path(tmp) / "probe", os.O_RDWR | os.O_CREAT, 0o600)
+        block = os.urandom(4096)
+        raw = []
+        try:
+            for i in range(samples):
+                t0 = time.perf_counter_ns()
+                os.pwrite(fd, block, (i % 64) * 4096)
+                os.fdatasync(fd)
+                raw.append((time.perf_counter_ns() - t0) / 1000)
+        finally:
+            os.close(fd)
+        journal = Journal.open(Path(tmp) / "journal.db")
+        journal.start_match(edition=EDITION, options={}, seats=SEATS, seed=1, config_hash="h")
+        commits = []
+        try:
+            for _ in range(samples):
+                t0 = time.perf_counter_ns()
+                journal.append("action", {"type": "press", "seat": 0})
+                commits.append((time.perf_counter_ns() - t0) / 1000)
+        finally:
+            journal.close()
+    return {"fdatasync_4k_us": _quantiles(raw), "journal_append_us": _quantiles(commits),
+            "path": tempfile.gettempdir()}
+
+
+# -- the run: both trees, taking turns --------------------------------------------------
+def _baseline_tree(rev: str, into: Path) -> Path:
+    tree = into / "baseline"
+    subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", "--quiet",
+                    str(tree), rev], check=True, capture_output=True, text=True)
+    return tree
+
+
+def _measure(tree: Path, samples: int, seed: int) -> dict[str, Any]:
+    done = subprocess.run([PYTHON, str(Path(__file__).resolve()), "--tree", str(tree),
+                           "--samples", str(samples), "--seed", str(seed)],
+                          stdout=subprocess.PIPE, text=True, cwd=REPO, timeout=3600)
+    if done.returncode != 0:
+        raise RuntimeError(f"measuring {tree} exited {done.returncode}")
+    return dict(json.loads(done.stdout.splitlines()[-1]))
+
+
+def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASELINE,
+        rounds: int = ROUNDS, seed: int = 1) -> Result:
+    samples = samples if samples is not None else (QUICK_SAMPLES if quick else SAMPLES)
+    pooled: dict[str, dict[str, list[float]]] = {
+        side: {"launcher": [], "seat": []} for side in ("before", "after")}
+    left_out = {"no_motor": 0, "unlit": 0}
+    with tempfile.TemporaryDirectory(prefix="unotable-bench-baseline-") as tmp:
+        before = _baseline_tree(baseline, Path(tmp))
+        try:
+            for turn in range(rounds):
+                for side, tree in (("before", before), ("after", REPO)):
+                    progress(f"latency: {side} ({tree}), turn {turn + 1}/{rounds}, "
+                             f"{samples} presses")
+                    got = _measure(tree, samples, seed + turn)
+                    pooled[side]["launcher"] += got["launcher"]["us"]
+                    pooled[side]["seat"] += got["seat"]["us"]
+                    left_out["no_motor"] += got["launcher"]["no_motor"]
+                    left_out["unlit"] += got["seat"]["unlit"]
+        finally:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
+                            str(before)], capture_output=True)
+    result = Result("latency")
+    stats = {side: {walk: _quantiles(v) for walk, v in walks.items()}
+             for side, walks in pooled.items()}
+    for walk, label in (("launcher", "launcher press -> motor on"),
+                        ("seat", "seat press (catch) -> its LED")):
+        b, a = stats["before"][walk], stats["after"][walk]
+        for q in ("p50", "p99"):
+            result.add(Figure(f"{label}, {q}, before ({baseline})", b[q], "us"))
+            result.add(Figure(f"{label}, {q}, after", a[q], "us"))
+            result.add(at_most(f"{label}, {q}, after / before", round(a[q] / b[q], 3), 1.0,
+                               "x"))
+    sync = sync_costs(SYNC_SAMPLES // 4 if quick else SYNC_SAMPLES)
+    for key, label in (("fdatasync_4k_us", "one 4 KiB pwrite + fdatasync"),
+                       ("journal_append_us", "one Journal.append (a commit)")):
+        result.add(Figure(f"{label}, p50", sync[key]["p50"], "us"))
+        result.add(Figure(f"{label}, p99", sync[key]["p99"], "us"))
+    result.detail = {"baseline": baseline, "samples_per_turn": samples, "rounds": rounds,
+                     "stats": stats, "left_out": left_out, "sync": sync,
+                     "load": machine_load()}
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int,
+                        help=f"launcher presses per tree and turn ({SAMPLES}; --quick "
+                             f"{QUICK_SAMPLES}); a quarter as many catches")
+    parser.add_argument("--baseline", default=BASELINE,
+                        help=f"the commit to compare with (default {BASELINE})")
+    parser.add_argument("--rounds", type=int, default=ROUNDS,
+                        help=f"turns each tree takes (default {ROUNDS})")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)  # the worker
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if (args.samples is not None and args.samples < 1) or args.rounds < 1:
+        parser.error("--samples and --rounds must be at least 1")
+    if args.tree is not None:
+        print(json.dumps(worker(args.tree, args.samples or SAMPLES, args.seed)))
+        return 0
+    return report(run(args.quick, samples=args.samples, baseline=args.baseline,
+                      rounds=args.rounds, seed=args.seed), args.json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -59,7 +59,7 @@ class Requests(Part):
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.reset()
-        ctx.subscribe(Adopted, lambda a: self.adopt(a.action))
+        ctx.subscribe(Adopted, lambda a: self.adopt(a.action), actions=(U.DealerCards,))
         ctx.journal_kind(DEALER_CARD, lambda e: self.replay_dealer_card(e.payload))
 
     def reset(self) -> None:

@@ -135,7 +135,8 @@ class Context(Protocol):
 
     def on(self, event_type: type, handler: Handler) -> None: ...
 
-    def subscribe(self, event_type: type, handler: Handler) -> None: ...
+    def subscribe(self, event_type: type, handler: Handler,
+                  actions: tuple[type, ...] | None = None) -> None: ...
 
     def announce(self, event: Any) -> None: ...  # to the subscribers of its type
 

@@ -21,7 +21,9 @@ class Hub:
     def __init__(self, loop: Any) -> None:
         self._loop = loop
         self.named: dict[str, Any] = {}  # the parts by name (`lookup` is its `get`)
-        self._subscribers: dict[type, list[tuple[str, Handler]]] = defaultdict(list)
+        # event type -> (owner, handler, the actions it is for: None for every event)
+        self._subscribers: dict[type, list[tuple[str, Handler, tuple[type, ...] | None]]] = \
+            defaultdict(list)
         self._kinds: dict[str, tuple[str, Callable[[Entry], None]]] = {}
         self._stops: list[tuple[int, str, StopAnswer]] = []
         self._dropped_on: dict[type, list[tuple[str, Handler]]] = {}  # of droppable parts
@@ -67,13 +69,17 @@ class Hub:
                 handler(event)
         return dispatch
 
-    def subscribe(self, owner: str, event_type: type, handler: Handler) -> None:
-        self._subscribers[event_type].append((owner, handler))
+    def subscribe(self, owner: str, event_type: type, handler: Handler,
+                  actions: tuple[type, ...] | None = None) -> None:
+        """`actions`: an `Adopted` reaches `handler` only for these kinds of action (the
+        hub sorts them out: a part hears nothing of the others)."""
+        self._subscribers[event_type].append((owner, handler, actions))
 
     def announce(self, event: Any) -> None:
         """Hand `event` to its subscribers, in the order they subscribed."""
-        for _owner, handler in list(self._subscribers.get(type(event), ())):
-            handler(event)
+        for _owner, handler, actions in list(self._subscribers.get(type(event), ())):
+            if actions is None or isinstance(event.action, actions):
+                handler(event)
 
     def journal_kind(self, owner: str, kind: str, replay: Callable[[Entry], None]) -> None:
         assert kind not in self._kinds, f"two parts replay {kind!r}"

@@ -33,7 +33,8 @@ class SeatButtons(Part):
         self.reset()
         ctx.on(LauncherPressed, self._on_launcher)
         ctx.on(SeatPressed, self._on_seat)
-        ctx.subscribe(Adopted, lambda a: self.adopt(a.action))
+        ctx.subscribe(Adopted, lambda a: self.adopt(a.action),
+                      actions=(U.Play, U.FourTowerDiscard))
         ctx.subscribe(Settles, self._on_settles)
         ctx.journal_kind(ARM, lambda e: self.replay_arm(e.payload))
 

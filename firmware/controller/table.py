@@ -123,6 +123,7 @@ class Controller:
         self._building = ("table", False)  # who registers now: (owner, droppable)
         self.journal_kind("meta", self._replay_meta)
         self.journal_kind("action", self._replay_action)
+        self.gate: Callable[..., U.State] = self._gate
         self.state: U.State | None = None
         self.match: Any = None
         self.names: list[str] = []
@@ -135,6 +136,7 @@ class Controller:
         for name, part in (("seats", SeatButtons), ("requests", Requests), ("admin", Admin),
                            ("undo", Undo), ("waits", Waits), ("round_end", RoundEnds)):
             self._build(name, part)
+        self.gate = self.lookup("waits").gate
         self.loop.on_safe_state(hardware.close)
         self._load()
         voice = services.voice
@@ -162,8 +164,9 @@ class Controller:
         owner, droppable = self._building
         self.hub.on(owner, event_type, handler, droppable=droppable)
 
-    def subscribe(self, event_type: type, handler: Handler) -> None:
-        self.hub.subscribe(self._building[0], event_type, handler)
+    def subscribe(self, event_type: type, handler: Handler,
+                  actions: tuple[type, ...] | None = None) -> None:
+        self.hub.subscribe(self._building[0], event_type, handler, actions)
 
     def journal_kind(self, kind: str, replay: Callable[[Entry], None]) -> None:
         self.hub.journal_kind(self._building[0], kind, replay)
@@ -295,9 +298,9 @@ class Controller:
 
     # ------------------------------------------------------------------ state changes
     def _adopt(self, action: U.Action, new: U.State, fx: list[Any], *, live: bool,
-               seq: int | None) -> None:
+               seq: int | None, said: dict[str, Any] | None = None) -> None:
         """The engine took `action`: every part follows (live, after the journal write,
-        and in replay: the same code)."""
+        and in replay: the same code). `said`: the action as JSON, when already made."""
         self.state = new
         self.step += 1
         self._counts["actions"] += 1
@@ -309,7 +312,7 @@ class Controller:
             if isinstance(e, E.RoundOver):
                 hub.announce(RoundEnded(e, live))
         if live:
-            self._announce(action, fx)
+            self._announce(action, fx, U.action_to_dict(action) if said is None else said)
 
     def adopt(self, action: U.Action, *, live: bool = True) -> list[Any]:
         """Apply an action the journal already holds with something else: live, a press's
@@ -327,13 +330,15 @@ class Controller:
             new, fx = U.apply(self.state.clone(), action)
         except U.IllegalAction as exc:
             raise Rejected(self.name_seats(exc.rule), status=422) from None
-        entry = self.journal.append("action", U.action_to_dict(action))
-        self._adopt(action, new, fx, live=True, seq=entry.seq)
+        said = U.action_to_dict(action)
+        entry = self.journal.append("action", said)
+        self._adopt(action, new, fx, live=True, seq=entry.seq, said=said)
         self.settle()
         return fx
 
-    def gate(self, *, chance_ok: bool = False) -> U.State:
-        """Raise Rejected while the table waits for something (`Waits.gate`)."""
+    def _gate(self, *, chance_ok: bool = False) -> U.State:
+        """Raise Rejected while the table waits for something (`Waits.gate`, which
+        `gate` is once the part is built: a part's gate goes straight there)."""
         return self.lookup("waits").gate(chance_ok=chance_ok)  # type: ignore[no-any-return]
 
     def held(self) -> bool:
@@ -409,9 +414,8 @@ class Controller:
         for listener in list(self.listeners):
             listener(event)
 
-    def _announce(self, action: U.Action, fx: list[Any]) -> None:
-        self.publish({"kind": "action", "action": U.action_to_dict(action),
-                      "effects": effects_json(fx)})
+    def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any]) -> None:
+        self.publish({"kind": "action", "action": said, "effects": effects_json(fx)})
         for e in fx:
             self.hub.announce(Said(action, e))  # the parts say theirs (a capture)
             if isinstance(e, E.ProtectionUsed):

@@ -60,7 +60,7 @@ class Undo(Part):
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.reset()
-        ctx.subscribe(Adopted, self._on_adopted)
+        ctx.subscribe(Adopted, self._on_adopted, actions=(U.Play,))  # `note` keeps Plays
 
     def _on_adopted(self, adopted: Adopted) -> None:
         if adopted.seq is not None:  # (a press's Eject is journaled with its ejection)

@@ -62,15 +62,14 @@ class Waits(Part):
         t = self.ctx
         t.lookup("journal_watch").gate()
         s = t.state
-        words = t.words
         if s is None:
-            raise Rejected(words("refused.no_match"))
+            raise Rejected(t.words("refused.no_match"))
         if s.over:
-            raise Rejected(words("refused.match_over"))
-        stop = self.physical()
+            raise Rejected(t.words("refused.match_over"))
+        stop = t.first_stop()
+        if stop is None and s.to_act == U.CHANCE and not chance_ok:
+            stop = self.engine(s)
         if stop is not None:
+            words = t.words
             raise Rejected(words("refused.waits", message=stop.to_json(words)["message"]))
-        if s.to_act == U.CHANCE and not chance_ok:
-            raise Rejected(words("refused.waits",
-                                 message=self.engine(s).to_json(words)["message"]))
         return s

@@ -141,8 +141,9 @@ class FakeTable:
     def on(self, event_type: type, handler: Callable[[Any], Any]) -> None:
         self.loop.on(event_type, handler)
 
-    def subscribe(self, event_type: type, handler: Callable[[Any], Any]) -> None:
-        self.hub.subscribe("test", event_type, handler)
+    def subscribe(self, event_type: type, handler: Callable[[Any], Any],
+                  actions: tuple[type, ...] | None = None) -> None:
+        self.hub.subscribe("test", event_type, handler, actions)
 
     def announce(self, event: Any) -> None:
         self.hub.announce(event)

@@ -42,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -65,6 +66,7 @@ class _Stamp:
     def __init__(self, pin: Any) -> None:
         self.armed = False
         self.at: int | None = None
+        self.mark: int | None = None  # a walk's length when the pin went high
         original = pin._change_state
 
         def change(value: Any) -> Any:
@@ -72,6 +74,8 @@ class _Stamp:
             if self.armed and changed and value:
                 self.at = time.perf_counter_ns()
                 self.armed = False
+                on = getattr(self, "on", None)
+                self.mark = on() if on is not None else None
             return changed
 
         pin._change_state = change
@@ -148,6 +152,124 @@ def _seat_samples(directory: Path, samples: int, seed: int) -> dict[str, Any]:
                 out.append((at - start) / 1000)
             _tick("seat", len(out), samples)
     return {"us": out, "unlit": unlit}
+
+
+class _Walk:
+    """Counts the hand-offs of one walk: every call of a function of the tree
+    (firmware/, hal/, uno_core/) from another file, on every thread. The harness is left
+    out with all it calls (firmware/sim/: the testbed, the bots, the world's follower,
+    the simulated rng), and so are calls into or from the twin's devices (hal/sim/);
+    gpiozero, asyncio and the standard library are not followed, but a call from them
+    into the tree counts (gpiozero's edge into hal/seats.py)."""
+
+    def __init__(self, tree: Path) -> None:
+        self.tree = str(tree.resolve()) + os.sep
+        self.roots = tuple(self.tree + name + os.sep for name in ("firmware", "hal", "uno_core"))
+        self.harness = self.tree + os.path.join("firmware", "sim") + os.sep
+        self.twin = self.tree + os.path.join("hal", "sim") + os.sep
+        self.armed = False
+        self.calls: list[tuple[int, str, str, str]] = []  # thread, caller, callee, function
+        self._hidden: dict[int, list[bool]] = {}
+
+    def _ours(self, path: str) -> bool:
+        return path.startswith(self.roots) and not path.startswith(self.twin) \
+            and not path.startswith(self.harness)
+
+    def profile(self, frame: Any, event: str, _arg: Any) -> None:
+        if event not in ("call", "return"):
+            return
+        stack = self._hidden.setdefault(threading.get_ident(), [])
+        if event == "return":
+            if stack:
+                stack.pop()
+            return
+        callee = frame.f_code.co_filename
+        caller = frame.f_back.f_code.co_filename if frame.f_back is not None else ""
+        # the harness hides what it calls, but not the daemon's thread it starts
+        hidden = (bool(stack) and stack[-1]) or (
+            callee.startswith(self.harness) and not caller.endswith("threading.py"))
+        stack.append(hidden)
+        if not self.armed or hidden or not self._ours(callee):
+            return
+        if caller != callee and not caller.startswith(self.twin):
+            self.calls.append((threading.get_ident(), caller, callee, frame.f_code.co_name))
+
+    def summary(self, upto: int) -> dict[str, Any]:
+        calls = self.calls[:upto]
+        tree = len(self.tree)
+        entered: dict[str, int] = {}
+        for _thread, _caller, callee, _name in calls:
+            entered[callee[tree:]] = entered.get(callee[tree:], 0) + 1
+        engine = [c for c in calls if c[2][tree:].startswith("uno_core")
+                  and c[1].startswith(self.tree + "uno_core")]
+        hops = sum(1 for a, b in zip(calls, calls[1:], strict=False) if a[0] != b[0])
+        middle = self.tree + os.path.join("firmware", "controller") + os.sep
+        at_middle = [c for c in calls if c[1].startswith(middle) or c[2].startswith(middle)]
+        middle_entered: dict[str, int] = {}
+        for c in at_middle:
+            if c[2].startswith(middle):
+                middle_entered[c[2][tree:]] = middle_entered.get(c[2][tree:], 0) + 1
+        return {"middle_handoffs": len(at_middle), "middle_entered": middle_entered,
+                "handoffs": len(calls), "inside_uno_core": len(engine),
+                "outside_uno_core": len(calls) - len(engine), "thread_changes": hops,
+                "files": len(entered), "entered": dict(sorted(entered.items()))}
+
+
+def walks(tree: Path, seed: int) -> dict[str, Any]:
+    """The hand-offs of one launcher press (to its last card's ``card`` entry) and of
+    one seat press (a catch, to the caught seat's LED), on the tree imported."""
+    import uno_core as U
+    from firmware.sim.testbed import SimTable
+
+    walk = _Walk(tree)
+    threading.setprofile(walk.profile)
+    sys.setprofile(walk.profile)
+    out: dict[str, Any] = {}
+    try:
+        with tempfile.TemporaryDirectory(prefix="unotable-bench-walk-") as tmp:
+            with SimTable(Path(tmp) / "press", EDITION, SEATS, seed, forget_uno=0.0) as table:
+                ctl = table.controller
+
+                def pressable(st: Any) -> bool:
+                    seat = st["waiting"].get("seat")
+                    return st["waiting"]["kind"] in ("press", "turn") and seat is not None \
+                        and bool(table.call(lambda: U.Press(seat) in U.legal_actions(ctl.state)))
+
+                for _ in range(20):  # until a press ejects at least one card
+                    table.play_until(pressable)
+                    walk.calls.clear()
+                    walk.armed = True
+                    table.world.seats_sim.press_launcher()
+                    table.settle()
+                    walk.armed = False
+                    cards = [i for i, c in enumerate(walk.calls) if c[3] == "append"
+                             and c[2].endswith("journal.py") and c[1].endswith("ejections.py")]
+                    if cards:  # the first card's ``card`` entry; then each card's own
+                        out["launcher"] = walk.summary(cards[0] + 1)
+                        out["launcher"]["cards"] = len(cards)
+                        out["launcher"]["per_card"] = round(
+                            (cards[-1] - cards[0]) / (len(cards) - 1), 1) if len(cards) > 1 \
+                            else None
+                        break
+            with SimTable(Path(tmp) / "seat", EDITION, SEATS, seed, forget_uno=1.0,
+                          options={"forgotten_uno": "catch"}) as table:
+                st = table.play_until(lambda st: st["uno_exposed"] is not None
+                                      and st["waiting"]["kind"] == "turn")
+                exposed = st["uno_exposed"]
+                led = _Stamp(table.world.factory.pin(
+                    f"GPIO{table.config.hardware['seats'].leds[exposed]}"))
+                led.on = lambda: len(walk.calls)  # type: ignore[attr-defined]
+                walk.calls.clear()
+                led.arm()
+                walk.armed = True
+                table.world.seats_sim.press_seat((exposed + 1) % SEATS)
+                table.settle()
+                walk.armed = False
+                out["seat"] = walk.summary(led.mark if led.mark is not None else 0)
+    finally:
+        sys.setprofile(None)
+        threading.setprofile(None)  # type: ignore[arg-type]
+    return out
 
 
 def worker(tree: Path, samples: int, seed: int) -> dict[str, Any]:
@@ -274,11 +396,16 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"turns each tree takes (default {ROUNDS})")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--tree", type=Path, help=argparse.SUPPRESS)  # the worker
+    parser.add_argument("--walks", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if (args.samples is not None and args.samples < 1) or args.rounds < 1:
         parser.error("--samples and --rounds must be at least 1")
+    if args.tree is not None and args.walks:
+        sys.path.insert(0, str(args.tree))
+        print(json.dumps(walks(args.tree, args.seed)))
+        return 0
     if args.tree is not None:
         print(json.dumps(worker(args.tree, args.samples or SAMPLES, args.seed)))
         return 0

@@ -12,7 +12,7 @@ attributes. `firmware.controller.hub.Hub` keeps those registries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -131,8 +131,6 @@ class Context(Protocol):
     # the registries (`Hub`)
     def lookup(self, name: str) -> Any: ...
 
-    def parts(self) -> Iterator[Any]: ...
-
     def on(self, event_type: type, handler: Handler) -> None: ...
 
     def subscribe(self, event_type: type, handler: Handler,
@@ -145,6 +143,10 @@ class Context(Protocol):
     def stop(self, order: str, answer: StopAnswer) -> None: ...
 
     def first_stop(self) -> Any: ...  # the first physical stop that holds (or None)
+
+    def blinks(self, answer: Callable[[], set[int]]) -> None: ...  # seats to blink, asked
+
+    def blinking(self) -> set[int]: ...  # every seat a part wants blinking now
 
 
 class Part:
@@ -166,10 +168,6 @@ class Part:
     def stats(self) -> dict[str, int]:
         """The part's counts in the table's ``stats``."""
         return {}
-
-    def blinking(self) -> set[int]:
-        """Seats whose light blinks for this part's sake."""
-        return set()
 
     def carried(self) -> Any:
         """What only the hardware knows, kept across a rebuild from the journal (None:

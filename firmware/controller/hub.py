@@ -27,6 +27,7 @@ class Hub:
         self._kinds: dict[str, tuple[str, Callable[[Entry], None]]] = {}
         self._stops: list[tuple[int, str, StopAnswer]] = []
         self._dropped_on: dict[type, list[tuple[str, Handler]]] = {}  # of droppable parts
+        self._blinkers: list[tuple[str, Callable[[], set[int]]]] = []
 
     # ------------------------------------------------------------------ parts
     def add(self, name: str, part: Any) -> None:
@@ -43,6 +44,7 @@ class Hub:
             subs[:] = [s for s in subs if s[0] != name]
         self._kinds = {k: v for k, v in self._kinds.items() if v[0] != name}
         self._stops = [s for s in self._stops if s[1] != name]
+        self._blinkers = [b for b in self._blinkers if b[0] != name]
 
     def lookup(self, name: str) -> Any:
         """The part called `name`, or None where the table has none."""
@@ -96,6 +98,16 @@ class Hub:
         the part keeps the stop in a field (read without a call: the gate is hot)."""
         self._stops.append((ORDER.index(order), owner, answer))
         self._stops.sort(key=lambda s: s[0])
+
+    def blinks(self, owner: str, answer: Callable[[], set[int]]) -> None:
+        self._blinkers.append((owner, answer))
+
+    def blinking(self) -> set[int]:
+        """Every seat a part wants blinking now (none asked: no call at all)."""
+        seats: set[int] = set()
+        for _owner, answer in self._blinkers:
+            seats |= answer()
+        return seats
 
     def first_stop(self) -> Any:
         """The first physical stop that holds now (None: nothing physical)."""

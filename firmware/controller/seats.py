@@ -49,7 +49,7 @@ class SeatButtons(Part):
 
     def _on_settles(self, event: Settles) -> None:
         if not event.launcher_started:
-            self.lights(set().union(*(part.blinking() for part in self.ctx.parts())))
+            self.lights(self.ctx.blinking())
 
     def adopt(self, action: U.Action) -> None:
         """A play (or a four-tower discard) uses the seat's armed call (live and replay)."""

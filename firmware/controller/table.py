@@ -118,8 +118,8 @@ class Controller:
         self.tower_confirm = tower_confirm or self.config.table.tower_confirm
         hub = self.hub = Hub(self.loop)
         # the parts' Context: the coordinator itself, the hub's calls handed straight on
-        self.lookup, self.parts, self.announce = hub.named.get, hub.parts, hub.announce
-        self.first_stop = hub.first_stop
+        self.lookup, self.announce = hub.named.get, hub.announce
+        self.first_stop, self.blinking = hub.first_stop, hub.blinking
         self._building = ("table", False)  # who registers now: (owner, droppable)
         self.journal_kind("meta", self._replay_meta)
         self.journal_kind("action", self._replay_action)
@@ -173,6 +173,9 @@ class Controller:
 
     def stop(self, order: str, answer: StopAnswer) -> None:
         self.hub.stop(self._building[0], order, answer)
+
+    def blinks(self, answer: Callable[[], set[int]]) -> None:
+        self.hub.blinks(self._building[0], answer)
 
     @property
     def notifier(self) -> Any:

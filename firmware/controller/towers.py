@@ -106,6 +106,7 @@ class TowerWatch(Part):
         ctx.journal_kind(OVERRIDE, lambda e: self.overridden(e.payload))
         ctx.stop("alarm", (self, "alarm"))
         ctx.stop("tower", self.on_its_way)
+        ctx.blinks(self.seats_awaited)
         ctx.subscribe(MatchBegins, lambda _e: self.begin())
 
     @property
@@ -145,8 +146,6 @@ class TowerWatch(Part):
     def stats(self) -> dict[str, int]:
         return {"tower_moves": self.moves}
 
-    def blinking(self) -> set[int]:
-        return self.seats_awaited()
 
     def awaited(self) -> bool:
         """True while the table waits for a tower to move (the tray polls faster then).

@@ -108,6 +108,7 @@ class TurnTimer(Part):
         ctx.on(TurnTimeout, self._on_timeout)
         ctx.subscribe(Settles, lambda _e: self.settle())
         ctx.journal_kind(TIMEOUT, lambda e: self.replay(e.payload))
+        ctx.blinks(self.blinking)
 
     def reset(self) -> None:
         self._stop()

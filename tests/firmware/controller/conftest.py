@@ -157,6 +157,12 @@ class FakeTable:
     def first_stop(self) -> Any:
         return self.hub.first_stop()
 
+    def blinks(self, answer: Callable[[], set[int]]) -> None:
+        self.hub.blinks("test", answer)
+
+    def blinking(self) -> set[int]:
+        return self.hub.blinking()
+
     def check_new_match(self, edition: str, seats: int) -> None:
         pass
 

@@ -54,6 +54,9 @@ ROUNDS = 2  # turns each tree takes (before, after, before, after)
 SAMPLES = 150  # launcher samples per turn; a quarter as many catches
 QUICK_SAMPLES = 20
 SYNC_SAMPLES = 200
+LAUNCHER_HANDOFFS = 30  # issue 22, point 6 (counted at the middle: `_Walk`)
+SEAT_HANDOFFS = 20
+TRAY_POLL = ("_tower_awaited", "awaited")  # the tray's watcher asks at its pace (after, before)
 EDITION = "attack"
 SEATS = 4
 
@@ -189,7 +192,8 @@ class _Walk:
         hidden = (bool(stack) and stack[-1]) or (
             callee.startswith(self.harness) and not caller.endswith("threading.py"))
         stack.append(hidden)
-        if not self.armed or hidden or not self._ours(callee):
+        if not self.armed or hidden or not self._ours(callee) \
+                or frame.f_code.co_name in TRAY_POLL:  # another thread's pace, not the walk
             return
         if caller != callee and not caller.startswith(self.twin):
             self.calls.append((threading.get_ident(), caller, callee, frame.f_code.co_name))
@@ -210,6 +214,7 @@ class _Walk:
             if c[2].startswith(middle):
                 middle_entered[c[2][tree:]] = middle_entered.get(c[2][tree:], 0) + 1
         return {"middle_handoffs": len(at_middle), "middle_entered": middle_entered,
+                "middle_walk": [f"{c[1][tree:]} -> {c[2][tree:]}:{c[3]}" for c in at_middle],
                 "handoffs": len(calls), "inside_uno_core": len(engine),
                 "outside_uno_core": len(calls) - len(engine), "thread_changes": hops,
                 "files": len(entered), "entered": dict(sorted(entered.items()))}
@@ -342,6 +347,15 @@ def _measure(tree: Path, samples: int, seed: int) -> dict[str, Any]:
     return dict(json.loads(done.stdout.splitlines()[-1]))
 
 
+def _walks(tree: Path, seed: int) -> dict[str, Any]:
+    done = subprocess.run([PYTHON, str(Path(__file__).resolve()), "--tree", str(tree),
+                           "--walks", "--seed", str(seed)],
+                          stdout=subprocess.PIPE, text=True, cwd=REPO, timeout=1800)
+    if done.returncode != 0:
+        raise RuntimeError(f"walking {tree} exited {done.returncode}")
+    return dict(json.loads(done.stdout.splitlines()[-1]))
+
+
 def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASELINE,
         rounds: int = ROUNDS, seed: int = 1) -> Result:
     samples = samples if samples is not None else (QUICK_SAMPLES if quick else SAMPLES)
@@ -360,6 +374,8 @@ def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASE
                     pooled[side]["seat"] += got["seat"]["us"]
                     left_out["no_motor"] += got["launcher"]["no_motor"]
                     left_out["unlit"] += got["seat"]["unlit"]
+            progress("latency: the hand-offs of each walk, before and after")
+            walked = {"before": _walks(before, seed), "after": _walks(REPO, seed)}
         finally:
             subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force",
                             str(before)], capture_output=True)
@@ -374,13 +390,26 @@ def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASE
             result.add(Figure(f"{label}, {q}, after", a[q], "us"))
             result.add(at_most(f"{label}, {q}, after / before", round(a[q] / b[q], 3), 1.0,
                                "x"))
+    for walk, label, target in (("launcher", "launcher press to its first card's entry",
+                                  LAUNCHER_HANDOFFS),
+                                 ("seat", "seat press (catch) to its LED", SEAT_HANDOFFS)):
+        result.add(Figure(f"{label}: hand-offs at the middle, before",
+                          walked["before"][walk]["middle_handoffs"]))
+        result.add(at_most(f"{label}: hand-offs at the middle, after",
+                           walked["after"][walk]["middle_handoffs"], target))
+        result.add(Figure(f"{label}: every cross-file call, before / after",
+                          f"{walked['before'][walk]['handoffs']} / "
+                          f"{walked['after'][walk]['handoffs']}"))
+    result.add(Figure("launcher press: hand-offs per card after the first, before / after",
+                      f"{walked['before']['launcher']['per_card']} / "
+                      f"{walked['after']['launcher']['per_card']}"))
     sync = sync_costs(SYNC_SAMPLES // 4 if quick else SYNC_SAMPLES)
     for key, label in (("fdatasync_4k_us", "one 4 KiB pwrite + fdatasync"),
                        ("journal_append_us", "one Journal.append (a commit)")):
         result.add(Figure(f"{label}, p50", sync[key]["p50"], "us"))
         result.add(Figure(f"{label}, p99", sync[key]["p99"], "us"))
     result.detail = {"baseline": baseline, "samples_per_turn": samples, "rounds": rounds,
-                     "stats": stats, "left_out": left_out, "sync": sync,
+                     "stats": stats, "left_out": left_out, "sync": sync, "walks": walked,
                      "load": machine_load()}
     return result
 

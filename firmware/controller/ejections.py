@@ -131,9 +131,9 @@ class Ejections(Part):
             elif isinstance(e, E.CardReturned):
                 self.turned = False
         s = state
-        owed = first_owed(s)
-        if s.to_act == U.CHANCE and s.chance == "eject" and owed is not None \
-                and not self._has_job("fire"):
+        if s.to_act == U.CHANCE and s.chance == "eject" and not self._has_job("fire"):
+            owed = first_owed(s)
+            assert owed is not None  # the chance player ejects for the seat that owes
             self.jobs.appendleft(Job("fire", owed.seat, 0))
         if s.to_act == U.CHANCE and s.chance == "reveal" and not self.turned \
                 and not self._has_job("turn"):

@@ -27,7 +27,8 @@ class Owed(NamedTuple):
 
 def first_owed(s: U.State) -> Owed | None:
     """The obligation the engine serves next (None: nobody owes anything)."""
-    return Owed(*s.queue[0]) if s.queue else None
+    queue = s.queue
+    return Owed(*queue[0]) if queue else None
 
 
 @dataclass(frozen=True)

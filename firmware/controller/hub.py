@@ -22,7 +22,7 @@ class Hub:
         self._loop = loop
         self.named: dict[str, Any] = {}  # the parts by name (`lookup` is its `get`)
         # event type -> (owner, handler, the actions it is for: None for every event)
-        self._subscribers: dict[type, list[tuple[str, Handler, tuple[type, ...] | None]]] = \
+        self.subscribers: dict[type, list[tuple[str, Handler, tuple[type, ...] | None]]] = \
             defaultdict(list)
         self._kinds: dict[str, tuple[str, Callable[[Entry], None]]] = {}
         self._stops: list[tuple[int, str, StopAnswer]] = []
@@ -40,7 +40,7 @@ class Hub:
         if part is None:
             return
         part.close()
-        for subs in (*self._subscribers.values(), *self._dropped_on.values()):
+        for subs in (*self.subscribers.values(), *self._dropped_on.values()):
             subs[:] = [s for s in subs if s[0] != name]
         self._kinds = {k: v for k, v in self._kinds.items() if v[0] != name}
         self._stops = [s for s in self._stops if s[1] != name]
@@ -75,11 +75,11 @@ class Hub:
                   actions: tuple[type, ...] | None = None) -> None:
         """`actions`: an `Adopted` reaches `handler` only for these kinds of action (the
         hub sorts them out: a part hears nothing of the others)."""
-        self._subscribers[event_type].append((owner, handler, actions))
+        self.subscribers[event_type].append((owner, handler, actions))
 
     def announce(self, event: Any) -> None:
         """Hand `event` to its subscribers, in the order they subscribed."""
-        for _owner, handler, actions in list(self._subscribers.get(type(event), ())):
+        for _owner, handler, actions in list(self.subscribers.get(type(event), ())):
             if actions is None or isinstance(event.action, actions):
                 handler(event)
 

@@ -419,8 +419,10 @@ class Controller:
 
     def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any]) -> None:
         self.publish({"kind": "action", "action": said, "effects": effects_json(fx)})
+        said_by = self.hub.subscribers[Said]  # (none on a table without towers)
         for e in fx:
-            self.hub.announce(Said(action, e))  # the parts say theirs (a capture)
+            if said_by:
+                self.hub.announce(Said(action, e))  # the parts say theirs (a capture)
             if isinstance(e, E.ProtectionUsed):
                 self.hw.panel.buzz("ok")
                 self.publish({"kind": "protected", "seat": e.seat, "tower": e.tower,

@@ -10,24 +10,49 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 from firmware.controller.context import Handler, StopAnswer
 from firmware.controller.stops import ORDER
 from firmware.journal import Entry
 
 
+class Subscriber(NamedTuple):
+    owner: str
+    handler: Handler
+    actions: tuple[type, ...] | None  # an Adopted only for these actions (None: all)
+
+
+class Replayer(NamedTuple):
+    owner: str
+    replay: Callable[[Entry], None]
+
+
+class StopAt(NamedTuple):
+    rank: int  # its place in `ORDER`
+    owner: str
+    answer: StopAnswer
+
+
+class Blinker(NamedTuple):
+    owner: str
+    answer: Callable[[], set[int]]
+
+
+class LoopHandler(NamedTuple):
+    owner: str
+    handler: Handler
+
+
 class Hub:
     def __init__(self, loop: Any) -> None:
         self._loop = loop
         self.named: dict[str, Any] = {}  # the parts by name (`lookup` is its `get`)
-        # event type -> (owner, handler, the actions it is for: None for every event)
-        self.subscribers: dict[type, list[tuple[str, Handler, tuple[type, ...] | None]]] = \
-            defaultdict(list)
-        self._kinds: dict[str, tuple[str, Callable[[Entry], None]]] = {}
-        self._stops: list[tuple[int, str, StopAnswer]] = []
-        self._dropped_on: dict[type, list[tuple[str, Handler]]] = {}  # of droppable parts
-        self._blinkers: list[tuple[str, Callable[[], set[int]]]] = []
+        self.subscribers: dict[type, list[Subscriber]] = defaultdict(list)  # by event type
+        self._kinds: dict[str, Replayer] = {}
+        self._stops: list[StopAt] = []
+        self._dropped_on: dict[type, list[LoopHandler]] = {}  # of droppable parts
+        self._blinkers: list[Blinker] = []
 
     # ------------------------------------------------------------------ parts
     def add(self, name: str, part: Any) -> None:
@@ -40,11 +65,13 @@ class Hub:
         if part is None:
             return
         part.close()
-        for subs in (*self.subscribers.values(), *self._dropped_on.values()):
-            subs[:] = [s for s in subs if s[0] != name]
-        self._kinds = {k: v for k, v in self._kinds.items() if v[0] != name}
-        self._stops = [s for s in self._stops if s[1] != name]
-        self._blinkers = [b for b in self._blinkers if b[0] != name]
+        for subscribers in self.subscribers.values():
+            subscribers[:] = [s for s in subscribers if s.owner != name]
+        for handlers in self._dropped_on.values():
+            handlers[:] = [h for h in handlers if h.owner != name]
+        self._kinds = {k: r for k, r in self._kinds.items() if r.owner != name}
+        self._stops = [s for s in self._stops if s.owner != name]
+        self._blinkers = [b for b in self._blinkers if b.owner != name]
 
     def lookup(self, name: str) -> Any:
         """The part called `name`, or None where the table has none."""
@@ -63,55 +90,56 @@ class Hub:
         if event_type not in self._dropped_on:
             self._dropped_on[event_type] = []
             self._loop.on(event_type, self._dispatcher(event_type))
-        self._dropped_on[event_type].append((owner, handler))
+        self._dropped_on[event_type].append(LoopHandler(owner, handler))
 
     def _dispatcher(self, event_type: type) -> Handler:
         def dispatch(event: Any) -> None:
-            for _owner, handler in list(self._dropped_on[event_type]):
-                handler(event)
+            for registered in list(self._dropped_on[event_type]):
+                registered.handler(event)
         return dispatch
 
     def subscribe(self, owner: str, event_type: type, handler: Handler,
                   actions: tuple[type, ...] | None = None) -> None:
         """`actions`: an `Adopted` reaches `handler` only for these kinds of action (the
         hub sorts them out: a part hears nothing of the others)."""
-        self.subscribers[event_type].append((owner, handler, actions))
+        self.subscribers[event_type].append(Subscriber(owner, handler, actions))
 
     def announce(self, event: Any) -> None:
         """Hand `event` to its subscribers, in the order they subscribed."""
-        for _owner, handler, actions in list(self.subscribers.get(type(event), ())):
-            if actions is None or isinstance(event.action, actions):
-                handler(event)
+        for sub in list(self.subscribers.get(type(event), ())):
+            if sub.actions is None or isinstance(event.action, sub.actions):
+                sub.handler(event)
 
     def journal_kind(self, owner: str, kind: str, replay: Callable[[Entry], None]) -> None:
         assert kind not in self._kinds, f"two parts replay {kind!r}"
-        self._kinds[kind] = (owner, replay)
+        self._kinds[kind] = Replayer(owner, replay)
 
     def replay(self, entry: Entry) -> None:
         """Rebuild what `entry` left (kinds nobody registered leave nothing: ``card``)."""
         found = self._kinds.get(entry.kind)
         if found is not None:
-            found[1](entry)
+            found.replay(entry)
 
     def stop(self, owner: str, order: str, answer: StopAnswer) -> None:
         """`answer`: a function giving the stop or None, or (holder, attribute) where
         the part keeps the stop in a field (read without a call: the gate is hot)."""
-        self._stops.append((ORDER.index(order), owner, answer))
-        self._stops.sort(key=lambda s: s[0])
+        self._stops.append(StopAt(ORDER.index(order), owner, answer))
+        self._stops.sort(key=lambda s: s.rank)
 
     def blinks(self, owner: str, answer: Callable[[], set[int]]) -> None:
-        self._blinkers.append((owner, answer))
+        self._blinkers.append(Blinker(owner, answer))
 
     def blinking(self) -> set[int]:
         """Every seat a part wants blinking now (none asked: no call at all)."""
         seats: set[int] = set()
-        for _owner, answer in self._blinkers:
-            seats |= answer()
+        for blinker in self._blinkers:
+            seats |= blinker.answer()
         return seats
 
     def first_stop(self) -> Any:
         """The first physical stop that holds now (None: nothing physical)."""
-        for _rank, _owner, answer in self._stops:
+        for at in self._stops:
+            answer = at.answer
             stop = getattr(*answer) if isinstance(answer, tuple) else answer()
             if stop is not None:
                 return stop

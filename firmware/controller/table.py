@@ -51,7 +51,7 @@ Journal entries of a match:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import uno_core as U
 from firmware.api import requests as api
@@ -97,6 +97,13 @@ OPTIONAL: dict[str, tuple[Callable[[U.State], bool], Callable[[Any, Controller],
 }
 
 
+class Building(NamedTuple):
+    """Whose registrations the coordinator takes now: a part's, while it is built."""
+
+    owner: str
+    droppable: bool
+
+
 class Controller:
     """The `Table` the API serves. Build with the daemon's `Services` and a `Hardware`."""
 
@@ -120,7 +127,7 @@ class Controller:
         # the parts' Context: the coordinator itself, the hub's calls handed straight on
         self.lookup, self.announce = hub.named.get, hub.announce
         self.first_stop, self.blinking = hub.first_stop, hub.blinking
-        self._building = ("table", False)  # who registers now: (owner, droppable)
+        self._building = Building("table", False)  # whose registrations these are now
         self.journal_kind("meta", self._replay_meta)
         self.journal_kind("action", self._replay_action)
         self.gate: Callable[..., U.State] = self._gate
@@ -150,32 +157,32 @@ class Controller:
                ) -> None:
         """Build part `name` on this table as its `Context`; what it registers meanwhile
         is its own (a droppable part's goes with it)."""
-        self._building = (name, droppable)
+        self._building = Building(name, droppable)
         try:
             part = build(self)
         finally:
-            self._building = ("table", False)
+            self._building = Building("table", False)
         self.hub.add(name, part)
         if not droppable:  # a droppable part is built fresh for its match
             self.hub.subscribe(name, MatchBegins, lambda _e: part.reset())
 
     # the registrations of the part being built (`Context`)
     def on(self, event_type: type, handler: Handler) -> None:
-        owner, droppable = self._building
-        self.hub.on(owner, event_type, handler, droppable=droppable)
+        self.hub.on(self._building.owner, event_type, handler,
+                    droppable=self._building.droppable)
 
     def subscribe(self, event_type: type, handler: Handler,
                   actions: tuple[type, ...] | None = None) -> None:
-        self.hub.subscribe(self._building[0], event_type, handler, actions)
+        self.hub.subscribe(self._building.owner, event_type, handler, actions)
 
     def journal_kind(self, kind: str, replay: Callable[[Entry], None]) -> None:
-        self.hub.journal_kind(self._building[0], kind, replay)
+        self.hub.journal_kind(self._building.owner, kind, replay)
 
     def stop(self, order: str, answer: StopAnswer) -> None:
-        self.hub.stop(self._building[0], order, answer)
+        self.hub.stop(self._building.owner, order, answer)
 
     def blinks(self, answer: Callable[[], set[int]]) -> None:
-        self.hub.blinks(self._building[0], answer)
+        self.hub.blinks(self._building.owner, answer)
 
     @property
     def notifier(self) -> Any:

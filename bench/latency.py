@@ -45,7 +45,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from bench.common import PYTHON, REPO, Figure, Result, at_most, machine_load, progress, report
 
@@ -121,84 +121,95 @@ def _stuck(table: Any) -> dict[str, Any]:
                                "launcher": ctl.ejections.get_status()})
 
 
-def _launcher_samples(directory: Path, samples: int, seed: int) -> dict[str, Any]:
+def _samples(directory: Path, samples: int, seed: int, *, forget_uno: float,
+             options: dict[str, Any], setup: Any) -> dict[str, Any]:
+    """Time `samples` presses, each from its pin's edge to its output pin going high.
+    `setup(table)` patches the output pins once per table and gives `(wanted, press)`:
+    `wanted(state)` says when to press, `press()` presses and names the `_Stamp` to
+    read. Outputs that did not go high are counted in ``missed``."""
+    from firmware.sim.testbed import SimTable
+
+    out: list[float] = []
+    missed = 0
+    stuck: list[dict[str, Any]] = []
+    tables = 0
+    while len(out) < samples and len(stuck) < 3:
+        tables += 1
+        with SimTable(directory / f"t{tables}", EDITION, SEATS, seed + tables - 1,
+                      forget_uno=forget_uno, options=options) as table:
+            wanted, press = setup(table)
+            upto = min(samples, len(out) + PER_TABLE)
+            while len(out) < upto:
+                if _over(table, wanted):
+                    continue
+                stamp = press(None)  # which pin to watch, armed
+                start = time.perf_counter_ns()
+                press(stamp)
+                try:  # the output changed, or never will for this press
+                    table.settle(timeout=SETTLE_S)
+                except TimeoutError:
+                    stuck.append(_stuck(table))
+                    break
+                at = stamp.taken()
+                if at is None:
+                    missed += 1
+                else:
+                    out.append((at - start) / 1000)
+                _tick(directory.name, len(out), samples)
+    return {"us": out, "missed": missed, "stuck": stuck}
+
+
+def _press_setup(table: Any) -> tuple[Any, Any]:
+    """The launcher button for the seat to act, where a press is legal; the motor pin."""
     import uno_core as U
-    from firmware.sim.testbed import SimTable
 
-    out: list[float] = []
-    no_motor = 0
-    stuck: list[dict[str, Any]] = []
-    tables = 0
-    while len(out) < samples and len(stuck) < 3:
-        tables += 1
-        with SimTable(directory / f"t{tables}", EDITION, SEATS, seed + tables - 1,
-                      forget_uno=0.0) as table:
-            ctl = table.controller
-            motor = _Stamp(table.world.factory.pin(
-                f"GPIO{table.config.hardware['launcher'].motor_forward}"))
+    ctl = table.controller
+    motor = _Stamp(table.world.factory.pin(
+        f"GPIO{table.config.hardware['launcher'].motor_forward}"))
 
-            def pressable(st: Any, table: Any = table, ctl: Any = ctl) -> bool:
-                seat = st["waiting"].get("seat")
-                if st["waiting"]["kind"] not in ("press", "turn") or seat is None:
-                    return False
-                return bool(table.call(lambda: U.Press(seat) in U.legal_actions(ctl.state)))
+    def wanted(st: Any) -> bool:
+        seat = st["waiting"].get("seat")
+        if st["waiting"]["kind"] not in ("press", "turn") or seat is None:
+            return False
+        return bool(table.call(lambda: U.Press(seat) in U.legal_actions(ctl.state)))
 
-            upto = min(samples, len(out) + PER_TABLE)
-            while len(out) < upto:
-                if _over(table, pressable):
-                    continue
-                motor.arm()
-                start = time.perf_counter_ns()
-                table.world.seats_sim.press_launcher()
-                try:  # the ejection is over: its motor ran, or never started
-                    table.settle(timeout=SETTLE_S)
-                except TimeoutError:
-                    stuck.append(_stuck(table))
-                    break
-                at = motor.taken()
-                if at is None:
-                    no_motor += 1
-                else:
-                    out.append((at - start) / 1000)
-                _tick("launcher", len(out), samples)
-    return {"us": out, "no_motor": no_motor, "stuck": stuck}
+    def press(stamp: Any) -> Any:
+        if stamp is None:
+            motor.arm()
+            return motor
+        table.world.seats_sim.press_launcher()
+        return stamp
+
+    return wanted, press
 
 
-def _seat_samples(directory: Path, samples: int, seed: int) -> dict[str, Any]:
-    from firmware.sim.testbed import SimTable
+def _catch_setup(table: Any) -> tuple[Any, Any]:
+    """The next seat's button while a forgotten UNO is open; the caught seat's LED."""
+    leds = [_Stamp(table.world.factory.pin(f"GPIO{n}"))
+            for n in table.config.hardware["seats"].leds]
+    exposed: list[int] = []
 
-    out: list[float] = []
-    unlit = 0
-    stuck: list[dict[str, Any]] = []
-    tables = 0
-    while len(out) < samples and len(stuck) < 3:
-        tables += 1
-        with SimTable(directory / f"t{tables}", EDITION, SEATS, seed + tables - 1,
-                      forget_uno=1.0, options={"forgotten_uno": "catch"}) as table:
-            config = table.config.hardware["seats"]
-            leds = [_Stamp(table.world.factory.pin(f"GPIO{n}")) for n in config.leds]
-            upto = min(samples, len(out) + PER_TABLE)
-            while len(out) < upto:
-                if _over(table, lambda st: st["uno_exposed"] is not None
-                         and st["waiting"]["kind"] == "turn"):
-                    continue
-                exposed = table.state()["uno_exposed"]
-                catcher = (exposed + 1) % SEATS
-                leds[exposed].arm()
-                start = time.perf_counter_ns()
-                table.world.seats_sim.press_seat(catcher)
-                try:
-                    table.settle(timeout=SETTLE_S)
-                except TimeoutError:
-                    stuck.append(_stuck(table))
-                    break
-                at = leds[exposed].taken()
-                if at is None:
-                    unlit += 1
-                else:
-                    out.append((at - start) / 1000)
-                _tick("seat", len(out), samples)
-    return {"us": out, "unlit": unlit, "stuck": stuck}
+    def wanted(st: Any) -> bool:
+        return st["uno_exposed"] is not None and st["waiting"]["kind"] == "turn"
+
+    def press(stamp: Any) -> Any:
+        if stamp is None:
+            exposed[:] = [table.state()["uno_exposed"]]
+            leds[exposed[0]].arm()
+            return leds[exposed[0]]
+        table.world.seats_sim.press_seat((exposed[0] + 1) % SEATS)
+        return stamp
+
+    return wanted, press
+
+
+class Call(NamedTuple):
+    """One hand-off: on which thread, from which file into which, which function."""
+
+    thread: int
+    caller: str
+    callee: str
+    function: str
 
 
 class _Walk:
@@ -215,7 +226,7 @@ class _Walk:
         self.harness = self.tree + os.path.join("firmware", "sim") + os.sep
         self.twin = self.tree + os.path.join("hal", "sim") + os.sep
         self.armed = False
-        self.calls: list[tuple[int, str, str, str]] = []  # thread, caller, callee, function
+        self.calls: list[Call] = []
         self._hidden: dict[int, list[bool]] = {}
 
     def _ours(self, path: str) -> bool:
@@ -240,25 +251,27 @@ class _Walk:
                 or frame.f_code.co_name in TRAY_POLL:  # another thread's pace, not the walk
             return
         if caller != callee and not caller.startswith(self.twin):
-            self.calls.append((threading.get_ident(), caller, callee, frame.f_code.co_name))
+            self.calls.append(Call(threading.get_ident(), caller, callee, frame.f_code.co_name))
 
     def summary(self, upto: int) -> dict[str, Any]:
         calls = self.calls[:upto]
         tree = len(self.tree)
         entered: dict[str, int] = {}
-        for _thread, _caller, callee, _name in calls:
-            entered[callee[tree:]] = entered.get(callee[tree:], 0) + 1
-        engine = [c for c in calls if c[2][tree:].startswith("uno_core")
-                  and c[1].startswith(self.tree + "uno_core")]
-        hops = sum(1 for a, b in zip(calls, calls[1:], strict=False) if a[0] != b[0])
+        for c in calls:
+            entered[c.callee[tree:]] = entered.get(c.callee[tree:], 0) + 1
+        engine = [c for c in calls if c.callee[tree:].startswith("uno_core")
+                  and c.caller.startswith(self.tree + "uno_core")]
+        hops = sum(1 for a, b in zip(calls, calls[1:], strict=False) if a.thread != b.thread)
         middle = self.tree + os.path.join("firmware", "controller") + os.sep
-        at_middle = [c for c in calls if c[1].startswith(middle) or c[2].startswith(middle)]
+        at_middle = [c for c in calls if c.caller.startswith(middle)
+                     or c.callee.startswith(middle)]
         middle_entered: dict[str, int] = {}
         for c in at_middle:
-            if c[2].startswith(middle):
-                middle_entered[c[2][tree:]] = middle_entered.get(c[2][tree:], 0) + 1
+            if c.callee.startswith(middle):
+                middle_entered[c.callee[tree:]] = middle_entered.get(c.callee[tree:], 0) + 1
         return {"middle_handoffs": len(at_middle), "middle_entered": middle_entered,
-                "middle_walk": [f"{c[1][tree:]} -> {c[2][tree:]}:{c[3]}" for c in at_middle],
+                "middle_walk": [f"{c.caller[tree:]} -> {c.callee[tree:]}:{c.function}"
+                                for c in at_middle],
                 "handoffs": len(calls), "inside_uno_core": len(engine),
                 "outside_uno_core": len(calls) - len(engine), "thread_changes": hops,
                 "files": len(entered), "entered": dict(sorted(entered.items()))}
@@ -267,7 +280,6 @@ class _Walk:
 def walks(tree: Path, seed: int) -> dict[str, Any]:
     """The hand-offs of one launcher press (to its last card's ``card`` entry) and of
     one seat press (a catch, to the caught seat's LED), on the tree imported."""
-    import uno_core as U
     from firmware.sim.testbed import SimTable
 
     walk = _Walk(tree)
@@ -277,13 +289,7 @@ def walks(tree: Path, seed: int) -> dict[str, Any]:
     try:
         with tempfile.TemporaryDirectory(prefix="unotable-bench-walk-") as tmp:
             with SimTable(Path(tmp) / "press", EDITION, SEATS, seed, forget_uno=0.0) as table:
-                ctl = table.controller
-
-                def pressable(st: Any) -> bool:
-                    seat = st["waiting"].get("seat")
-                    return st["waiting"]["kind"] in ("press", "turn") and seat is not None \
-                        and bool(table.call(lambda: U.Press(seat) in U.legal_actions(ctl.state)))
-
+                pressable, _press = _press_setup(table)
                 for _ in range(20):  # until a press ejects at least one card
                     table.play_until(pressable)
                     walk.calls.clear()
@@ -291,8 +297,9 @@ def walks(tree: Path, seed: int) -> dict[str, Any]:
                     table.world.seats_sim.press_launcher()
                     table.settle()
                     walk.armed = False
-                    cards = [i for i, c in enumerate(walk.calls) if c[3] == "append"
-                             and c[2].endswith("journal.py") and c[1].endswith("ejections.py")]
+                    cards = [i for i, c in enumerate(walk.calls) if c.function == "append"
+                             and c.callee.endswith("journal.py")
+                             and c.caller.endswith("ejections.py")]
                     if cards:  # the first card's ``card`` entry; then each card's own
                         out["launcher"] = walk.summary(cards[0] + 1)
                         out["launcher"]["cards"] = len(cards)
@@ -330,8 +337,10 @@ def worker(tree: Path, samples: int, seed: int) -> dict[str, Any]:
     if tree.resolve() not in where.parents:
         raise RuntimeError(f"firmware came from {where}, not from {tree}")
     with tempfile.TemporaryDirectory(prefix="unotable-bench-latency-") as tmp:
-        launcher = _launcher_samples(Path(tmp) / "press", samples, seed)
-        seat = _seat_samples(Path(tmp) / "seat", max(2, samples // 2), seed)
+        launcher = _samples(Path(tmp) / "launcher", samples, seed, forget_uno=0.0,
+                            options={}, setup=_press_setup)
+        seat = _samples(Path(tmp) / "seat", max(2, samples // 2), seed, forget_uno=1.0,
+                        options={"forgotten_uno": "catch"}, setup=_catch_setup)
     return {"tree": str(tree), "launcher": launcher, "seat": seat}
 
 
@@ -416,8 +425,8 @@ def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASE
                     got = _measure(tree, samples, seed + turn)
                     pooled[side]["launcher"] += got["launcher"]["us"]
                     pooled[side]["seat"] += got["seat"]["us"]
-                    left_out["no_motor"] += got["launcher"]["no_motor"]
-                    left_out["unlit"] += got["seat"]["unlit"]
+                    left_out["no_motor"] += got["launcher"]["missed"]
+                    left_out["unlit"] += got["seat"]["missed"]
                     left_out["stuck"] += [{"tree": side, **x} for x in
                                           got["launcher"]["stuck"] + got["seat"]["stuck"]]
             progress("latency: the hand-offs of each walk, before and after")

@@ -9,19 +9,7 @@ import pytest
 from firmware.api import requests as api
 from firmware.controller.turn_timer import TurnTimer
 from firmware.sim.testbed import SimTable
-
-
-class Recorder:
-    """A speaker that keeps what it is asked to say."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-
-    def problem(self) -> None:
-        return None
-
-    def speak(self, text: str) -> None:
-        self.said.append(text)
+from tests.firmware.test_voice_table import Recorder
 
 
 @pytest.fixture

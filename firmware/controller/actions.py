@@ -61,6 +61,7 @@ class Requests(Part):
         self.reset()
         ctx.subscribe(Adopted, lambda a: self.adopt(a.action), actions=(U.DealerCards,))
         ctx.journal_kind(DEALER_CARD, lambda e: self.replay_dealer_card(e.payload))
+        ctx.answers(api.Request, self.submit)  # every request no other part answers
 
     def reset(self) -> None:
         self.dealer_cards: dict[int, U.Card] = {}

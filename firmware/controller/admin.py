@@ -29,6 +29,7 @@ class Admin(Part):
         self.reset()
         ctx.journal_kind(ADMIN, lambda e: self.effect(e.payload))
         ctx.stop("paused", (self, "stopped"))
+        ctx.answers(api.Admin, self.submit)
 
     def reset(self) -> None:
         self.paused: str | None = None  # why the admin paused the table
@@ -46,6 +47,9 @@ class Admin(Part):
         return {"paused": self.paused}
 
     def journaled(self) -> dict[str, Any]:
+        return self.get_status()
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
         return self.get_status()
 
     def submit(self, r: api.Admin) -> dict[str, Any]:

@@ -146,6 +146,8 @@ class Context(Protocol):
 
     def blinks(self, answer: Callable[[], set[int]]) -> None: ...  # seats to blink, asked
 
+    def answers(self, request_type: type, handler: Handler) -> None: ...  # API requests
+
     def blinking(self) -> set[int]: ...  # every seat a part wants blinking now
 
 
@@ -159,6 +161,10 @@ class Part:
 
     def get_status(self) -> dict[str, Any]:
         """What the part holds, as plain JSON values."""
+        return {}
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        """Its keys of ``GET /api/state`` (the coordinator gives each its default)."""
         return {}
 
     def journaled(self) -> dict[str, Any]:

@@ -53,6 +53,7 @@ class Hub:
         self._stops: list[StopAt] = []
         self._dropped_on: dict[type, list[LoopHandler]] = {}  # of droppable parts
         self._blinkers: list[Blinker] = []
+        self._answerers: dict[type, LoopHandler] = {}  # API request type -> who answers
 
     # ------------------------------------------------------------------ parts
     def add(self, name: str, part: Any) -> None:
@@ -72,6 +73,7 @@ class Hub:
         self._kinds = {k: r for k, r in self._kinds.items() if r.owner != name}
         self._stops = [s for s in self._stops if s.owner != name]
         self._blinkers = [b for b in self._blinkers if b.owner != name]
+        self._answerers = {t: a for t, a in self._answerers.items() if a.owner != name}
 
     def lookup(self, name: str) -> Any:
         """The part called `name`, or None where the table has none."""
@@ -125,6 +127,18 @@ class Hub:
         the part keeps the stop in a field (read without a call: the gate is hot)."""
         self._stops.append(StopAt(ORDER.index(order), owner, answer))
         self._stops.sort(key=lambda s: s.rank)
+
+    def answers(self, owner: str, request_type: type, handler: Handler) -> None:
+        assert request_type not in self._answerers, f"two parts answer {request_type}"
+        self._answerers[request_type] = LoopHandler(owner, handler)
+
+    def answer(self, request: Any) -> Any:
+        """The answer of the part registered for the request's type (or a base of it)."""
+        for cls in type(request).__mro__:
+            found = self._answerers.get(cls)
+            if found is not None:
+                return found.handler(request)
+        raise LookupError(f"nobody answers {type(request).__name__}")
 
     def blinks(self, owner: str, answer: Callable[[], set[int]]) -> None:
         self._blinkers.append(Blinker(owner, answer))

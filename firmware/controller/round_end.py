@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import uno_core as U
+from firmware.api import requests as api
 from firmware.controller.context import Adopted, Context, Part, Settles
 from firmware.errors import Rejected
 from firmware.messages import Words
@@ -65,6 +66,7 @@ class RoundEnds(Part):
         ctx.subscribe(Adopted, lambda a: self.adopt(a.action, a.effects))
         ctx.subscribe(Settles, lambda _e: self.settle())
         ctx.journal_kind(NEXT_ROUND, lambda e: self.replay(e.payload))
+        ctx.answers(api.NextRound, lambda _r: self.next_round())
 
     def reset(self) -> None:
         self.rounds: list[dict[str, Any]] = []  # one per round played, in order
@@ -80,6 +82,10 @@ class RoundEnds(Part):
 
     def stats(self) -> dict[str, int]:
         return {"rounds": len(self.rounds)}
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        # each round's result; the round just over, while the table pauses
+        return {"rounds": [dict(r) for r in self.rounds], "round_end": self.pause}
 
     def adopt(self, action: U.Action, fx: list[Any]) -> None:
         """Every accepted action (live and in replay): a round's result, the pause."""

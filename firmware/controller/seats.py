@@ -47,6 +47,9 @@ class SeatButtons(Part):
     def journaled(self) -> dict[str, Any]:
         return self.get_status()
 
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        return {} if state is None else {"uno_armed": sorted(self.armed)}
+
     def _on_settles(self, event: Settles) -> None:
         if not event.launcher_started:
             self.lights(self.ctx.blinking())

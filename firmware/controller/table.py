@@ -184,6 +184,9 @@ class Controller:
     def blinks(self, answer: Callable[[], set[int]]) -> None:
         self.hub.blinks(self._building.owner, answer)
 
+    def answers(self, request_type: type, handler: Handler) -> None:
+        self.hub.answers(self._building.owner, request_type, handler)
+
     @property
     def notifier(self) -> Any:
         return self.services.notifier
@@ -364,25 +367,18 @@ class Controller:
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
         s = self.state
-        part = self.hub.lookup
-        towers = part("towers")
-        alarm = None if towers is None else towers.alarm
+        # every key in its place, each with its default; the parts fill in theirs
         out: dict[str, Any] = {"match": None, "step": self.step, "names": list(self.names),
-                               "stats": self.stats, "paused": part("admin").paused,
-                               "alarm": None if alarm is None else alarm.to_json(),
+                               "stats": self.stats, "paused": None, "alarm": None,
                                "tower_confirm": self.tower_confirm}
         if s is not None:
             out.update(U.public_state(s))
             out["match"] = {"id": self.match.id, "seed": self.match.seed}
-            out["uno_armed"] = sorted(part("seats").armed)
-            out["undoable"] = part("undo").undoable()
-            out["towers_seen"] = towers.get_status()["seen"] if towers is not None else None
-        round_end = part("round_end")
-        out["rounds"] = [dict(r) for r in round_end.rounds]  # each round's result
-        out["round_end"] = round_end.pause  # the round just over, while the table pauses
-        out["waiting"] = self.waiting()
-        timer = part("turn_timer")
-        out["turn_timer"] = None if timer is None else timer.get_status()["turn_timer"]
+            out.update(dict.fromkeys(("uno_armed", "undoable", "towers_seen")))
+        out.update({"rounds": [], "round_end": None, "waiting": self.waiting(),
+                    "turn_timer": None})
+        for part in self.hub.parts():
+            out.update(part.public(s))
         return out
 
     def waiting(self) -> dict[str, Any]:
@@ -398,12 +394,7 @@ class Controller:
         return {"ok": ok, **status, "voice": self.services.voice.get_status()}
 
     def submit(self, request: api.Request) -> dict[str, Any]:
-        part = self.hub.lookup
-        if isinstance(request, api.Admin):
-            return part("admin").submit(request)  # type: ignore[no-any-return]
-        if isinstance(request, api.NextRound):
-            return part("round_end").next_round()  # type: ignore[no-any-return]
-        return part("requests").submit(request)  # type: ignore[no-any-return]
+        return self.hub.answer(request)  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ announcements
     @property

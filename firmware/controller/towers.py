@@ -143,6 +143,11 @@ class TowerWatch(Part):
     def journaled(self) -> dict[str, Any]:
         return {"accepted": dict(self.accepted)}
 
+    def public(self, state: Any) -> dict[str, Any]:
+        seen = self.seen
+        return {"alarm": None if self.alarm is None else self.alarm.to_json(),
+                **({} if state is None else {"towers_seen": {t: seen.get(t) for t in TOWERS}})}
+
     def stats(self) -> dict[str, int]:
         return {"tower_moves": self.moves}
 

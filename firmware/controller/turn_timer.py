@@ -117,6 +117,9 @@ class TurnTimer(Part):
     def close(self) -> None:
         self._stop()
 
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        return {"turn_timer": self.get_status()["turn_timer"]}
+
     def _stop(self) -> None:
         for timer in self._timers:
             if timer is not None:

@@ -69,6 +69,9 @@ class Undo(Part):
     def journaled(self) -> dict[str, Any]:
         return self.get_status()
 
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        return {} if state is None else {"undoable": self.undoable()}
+
     def reset(self) -> None:
         self.declared: Declared | None = None  # the last Play journaled
 

@@ -110,6 +110,7 @@ class FakeTable:
         self.hub = Hub(self.loop)
         self.built: list[str] = []
         self.replays: dict[str, Callable[[Any], None]] = {}  # journal kind -> its replay
+        self.answerers: dict[type, Callable[[Any], Any]] = {}
         self.state: U.State | None = state
         self.match = self.journal.match
         self.step = 0
@@ -156,6 +157,9 @@ class FakeTable:
 
     def first_stop(self) -> Any:
         return self.hub.first_stop()
+
+    def answers(self, request_type: type, handler: Callable[[Any], Any]) -> None:
+        self.answerers[request_type] = handler  # (tests call the parts' submit directly)
 
     def blinks(self, answer: Callable[[], set[int]]) -> None:
         self.hub.blinks("test", answer)

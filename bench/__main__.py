@@ -36,7 +36,7 @@ from bench.common import (
     table,
 )
 
-OWN = ("footprint", "crash", "serial_soak", "fuzz", "longrun", "fairness")
+OWN = ("footprint", "crash", "serial_soak", "fuzz", "longrun", "fairness", "latency")
 SCRIPTS = ("engine", "hal", "table")
 ALL = SCRIPTS + OWN
 QUICK_ARGS = {"engine": ["--rounds", "300", "--repeat", "1"],

@@ -107,11 +107,14 @@ def import_cycles(edges: dict[str, dict[str, str]]) -> list[list[str]]:
     return cycles
 
 
+def cycles_said(edges: dict[str, dict[str, str]]) -> list[str]:
+    """Each cycle as its path, every import on it with its file and line."""
+    return [" -> ".join(f"{a} ({edges[a][b]})" for a, b in pairwise(cycle)) + f" -> {cycle[-1]}"
+            for cycle in import_cycles(edges)]
+
+
 def test_firmware_parts_import_each_other_in_one_direction_only():
-    edges = part_imports(ROOT, "firmware")
-    found = [" -> ".join(f"{a} ({edges[a][b]})" for a, b in pairwise(cycle)) + f" -> {cycle[-1]}"
-             for cycle in import_cycles(edges)]
-    assert found == []
+    assert cycles_said(part_imports(ROOT, "firmware")) == []
 
 
 def test_uno_core_modules_import_each_other_in_one_direction_only():
@@ -183,3 +186,61 @@ def test_the_class_size_check_sees_a_long_class(tmp_path):
     body = "".join(f"    x{i} = {i}\n" for i in range(5))
     (tmp_path / "pkg" / "m.py").write_text(f"class Short:\n{body}\nclass Long:\n{body * 2}")
     assert classes_over(tmp_path, ("pkg",), 6) == {"pkg/m.py::Long": 11}
+
+
+# -- file level (issue 22): every import counts, type-only ones too --------------------
+def _module_of(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def module_imports(root: Path, package: str) -> dict[str, dict[str, str]]:
+    """module -> {module of the package it imports: "file:line"}, every import in the
+    file (inside ``if TYPE_CHECKING:`` and functions too). ``from pkg import name`` is an
+    edge to ``pkg.name`` where that is a module of the package, else to ``pkg``."""
+    files = {_module_of(root, p): p for p in sorted((root / package).rglob("*.py"))}
+    edges: dict[str, dict[str, str]] = {module: {} for module in files}
+    for module, path in files.items():
+        own = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = own.split(".")[: len(own.split(".")) - node.level + 1] if node.level \
+                    else []
+                pkg = ".".join([*base, node.module] if node.module else base)
+                targets = [f"{pkg}.{a.name}" if f"{pkg}.{a.name}" in files else pkg
+                           for a in node.names]
+            for target in targets:
+                if target in files and target != module:
+                    edges[module].setdefault(target, f"{path.relative_to(root)}:{node.lineno}")
+    return edges
+
+
+def test_no_file_of_firmware_is_on_an_import_circle_type_only_imports_counted():
+    assert cycles_said(module_imports(ROOT, "firmware")) == []
+
+
+def test_no_part_of_the_controller_imports_the_coordinator():
+    """The parts hold a `Context` (firmware/controller/context.py), never the
+    `Controller`: not even for a type."""
+    edges = module_imports(ROOT, "firmware")
+    coordinator = "firmware.controller.table"
+    importers = sorted(m for m, targets in edges.items()
+                       if coordinator in targets and m.startswith("firmware.controller."))
+    assert importers == []
+
+
+def test_the_file_level_check_sees_a_type_only_circle(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from pkg import b\n")
+    (pkg / "b.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                              "    from pkg.a import A\n")
+    (pkg / "c.py").write_text("from . import a\n")
+    edges = module_imports(tmp_path, "pkg")
+    assert edges["pkg.b"] == {"pkg.a": "pkg/b.py:3"} and edges["pkg.c"] == {"pkg.a": "pkg/c.py:1"}
+    assert import_cycles(edges) == [["pkg.a", "pkg.b", "pkg.a"]]

@@ -9,17 +9,15 @@ the `DealerCards` action.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import uno_core as U
 from firmware.api import requests as api
+from firmware.controller.context import Adopted, Context, Part
 from firmware.controller.slots import effects_json
 from firmware.errors import Rejected
 from firmware.messages import Words
 from uno_core.cards import COLOUR_NAMES
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
 
 COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}
 DEALER_CARD = "dealer_card"  # journal kind: a card turned to choose the dealer
@@ -44,22 +42,37 @@ def press_action(s: U.State, words: Words = ENGLISH) -> U.Action:
     return U.Draw(seat)
 
 
-class Requests:
+class Jump(NamedTuple):
+    """A jump-in the table took: the step after it, who, which card."""
+
+    step: int
+    seat: int
+    card: U.Card
+
+
+class Requests(Part):
     """Owns the cards turned so far to choose the dealer; turns every request but the
     admin's into an engine action (or a UNO call, an undo)."""
 
-    def __init__(self, table: Controller) -> None:
-        self.table = table
+    name = "requests"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
         self.reset()
+        ctx.subscribe(Adopted, lambda a: self.adopt(a.action), actions=(U.DealerCards,))
+        ctx.journal_kind(DEALER_CARD, lambda e: self.replay_dealer_card(e.payload))
+        ctx.answers(api.Request, self.submit)  # every request no other part answers
 
     def reset(self) -> None:
         self.dealer_cards: dict[int, U.Card] = {}
-        # the last jump-in the table took: (step after it, seat, card); live only (a race)
-        self.jumped: tuple[int, int, U.Card] | None = None
+        self.jumped: Jump | None = None  # the last jump-in the table took; live only (a race)
 
     def get_status(self) -> dict[str, Any]:
         return {"dealer_cards": {str(seat): U.format_card(card)
                                  for seat, card in sorted(self.dealer_cards.items())}}
+
+    def journaled(self) -> dict[str, Any]:
+        return self.get_status()
 
     def adopt(self, action: U.Action) -> None:
         if isinstance(action, U.DealerCards):
@@ -69,14 +82,14 @@ class Requests:
         self.dealer_cards[int(payload["seat"])] = U.parse_card(payload["card"])
 
     def submit(self, request: api.Request) -> dict[str, Any]:
-        t = self.table
+        t = self.ctx
         if isinstance(request, api.Reveal):
             return self._reveal(request)
         self._check_seat(request)
         if isinstance(request, api.CallUno):
-            return t.seats.call_uno(request.seat)
+            return t.lookup("seats").call_uno(request.seat)  # type: ignore[no-any-return]
         if isinstance(request, api.Undo):
-            return t.undo.take_back(request.seat)
+            return t.lookup("undo").take_back(request.seat)  # type: ignore[no-any-return]
         s = t.gate()
         if isinstance(request, api.Play):
             action: U.Action = self._play(s, request)
@@ -94,7 +107,7 @@ class Requests:
         to_act = s.to_act  # read now: accepting may change `s` itself (apply works in place)
         fx = t.accept(action)
         if isinstance(action, U.Play) and action.seat != to_act:
-            self.jumped = (t.step, action.seat, action.card)
+            self.jumped = Jump(t.step, action.seat, action.card)
         return {"accepted": U.action_to_dict(action),
                 "effects": effects_json(fx), "step": t.step}
 
@@ -104,19 +117,19 @@ class Requests:
         the same moment: every card exists twice at most, so both are on the pile and the
         late one is still in that hand. Refused, even if it is now that seat's turn."""
         j = self.jumped
-        if j is not None and j[0] == self.table.step and j[2] == play.card \
-                and j[1] != play.seat:
-            words = self.table.words
+        if j is not None and j.step == self.ctx.step and j.card == play.card \
+                and j.seat != play.seat:
+            words = self.ctx.words
             raise Rejected(words("refused.jump_in_late", seat=words.seat(play.seat),
-                                 first=words.seat(j[1])), status=409)
+                                 first=words.seat(j.seat)), status=409)
 
     def _check_seat(self, request: Any) -> None:
-        s = self.table.state
-        n = s.n if s is not None else self.table.config.table.seats
+        s = self.ctx.state
+        n = s.n if s is not None else self.ctx.config.table.seats
         for name in ("seat", "target"):
             value = getattr(request, name, None)
             if isinstance(value, int) and not 0 <= value < n:
-                raise Rejected(self.table.words("refused.no_seat", field=name, value=value,
+                raise Rejected(self.ctx.words("refused.no_seat", field=name, value=value,
                                                 last=n - 1), field=name,
                                status=404)
 
@@ -126,7 +139,11 @@ class Requests:
         left = s.counts[r.seat] - 1 - len(laid)
         return U.Play(r.seat, U.parse_card(r.card), colour=colour(ch.get("color", "")),
                       target=ch.get("target", -1), towers=tuple(ch.get("towers", ())),
-                      laid=laid, uno=r.seat in self.table.seats.armed and left == 1)
+                      laid=laid, uno=r.seat in self._armed() and left == 1)
+
+    def _armed(self) -> set[int]:
+        """Seats whose UNO call waits for their play (the seat buttons')."""
+        return self.ctx.lookup("seats").armed  # type: ignore[no-any-return]
 
     def _decision(self, r: api.Decide) -> U.Action:
         seat = r.seat
@@ -140,18 +157,18 @@ class Requests:
             return U.ChooseColour(seat, colour(r.color))
         if r.decision == "four-towers":
             laid = tuple(U.parse_card(c) for c in r.cards)
-            return U.FourTowerDiscard(seat, laid, uno=seat in self.table.seats.armed)
-        raise Rejected(self.table.words("refused.decision", decision=repr(r.decision),
+            return U.FourTowerDiscard(seat, laid, uno=seat in self._armed())
+        raise Rejected(self.ctx.words("refused.decision", decision=repr(r.decision),
                                         decisions=", ".join(api.DECISIONS)),
                        field="decision", status=400)
 
     def _reveal(self, r: api.Reveal) -> dict[str, Any]:
-        t = self.table
+        t = self.ctx
         s = t.gate(chance_ok=True)
         card = U.parse_card(r.card)
         if s.to_act == U.CHANCE and s.chance == "dealer_cards":
             if r.seat is None or not 0 <= r.seat < s.n:
-                raise Rejected(self.table.words("refused.dealer_seat"),
+                raise Rejected(self.ctx.words("refused.dealer_seat"),
                                field="seat", status=422)
             turned = {**self.dealer_cards, r.seat: card}
             missing = [i for i in range(s.n) if i not in turned]
@@ -161,7 +178,7 @@ class Requests:
                 return {"missing": missing, "step": t.step}
             fx = t.accept(U.DealerCards(tuple(turned[i] for i in range(s.n))))
             return {"effects": effects_json(fx), "step": t.step}
-        if s.to_act == U.CHANCE and s.chance == "reveal" and t.ejections.turned:
+        if s.to_act == U.CHANCE and s.chance == "reveal" and t.lookup("ejections").turned:
             fx = t.accept(U.Reveal(card))
             return {"effects": effects_json(fx), "step": t.step}
-        raise Rejected(self.table.words("refused.no_reveal"))
+        raise Rejected(self.ctx.words("refused.no_reveal"))

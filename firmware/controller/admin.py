@@ -6,34 +6,54 @@ ejection left, a tower it did not see arrive, a tower to accept where it stands)
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import uno_core as U
 from firmware.api import requests as api
+from firmware.controller.context import Context, Part
+from firmware.controller.stops import Paused
+from firmware.controller.towers import refuse_accept, refuse_seen
 from firmware.errors import Rejected
 from uno_core.options import preset_options
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
 
 ADMIN = "admin"  # journal kind: {"action": "pause"|"resume", "reason"?}
 
 
-class Admin:
-    """Owns the pause; answers `api.Admin` requests."""
+class Admin(Part):
+    """Owns the pause (the stop ``paused``); answers `api.Admin` requests."""
 
-    def __init__(self, table: Controller) -> None:
-        self.table = table
+    name = "admin"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
         self.reset()
+        ctx.journal_kind(ADMIN, lambda e: self.effect(e.payload))
+        ctx.stop("paused", (self, "stopped"))
+        ctx.answers(api.Admin, self.submit)
 
     def reset(self) -> None:
         self.paused: str | None = None  # why the admin paused the table
 
+    @property
+    def paused(self) -> str | None:
+        """Why the admin paused the table (None: it did not)."""
+        return None if self.stopped is None else self.stopped.reason
+
+    @paused.setter
+    def paused(self, reason: str | None) -> None:
+        self.stopped = None if reason is None else Paused(reason)
+
     def get_status(self) -> dict[str, Any]:
         return {"paused": self.paused}
 
+    def journaled(self) -> dict[str, Any]:
+        return self.get_status()
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        return self.get_status()
+
     def submit(self, r: api.Admin) -> dict[str, Any]:
-        t = self.table
+        t = self.ctx
         p = dict(r.params)
         if r.action == "new-match":
             return self._new_match(p)
@@ -59,21 +79,20 @@ class Admin:
             if self.paused is not None:
                 self.paused = None
             else:
-                self.table.ejections.clear_blocker()
+                self.ctx.lookup("ejections").clear_blocker()
 
     def _new_match(self, p: Mapping[str, Any]) -> dict[str, Any]:
-        t = self.table
+        t = self.ctx
         edition, seats, options, seed, names = t.match_asked(p)
         if seats > t.hw.panel.config.seats:
             raise Rejected(t.words("refused.buttons", seats=seats, buttons=t.hw.panel.config.seats),
                            field="seats", status=422)
-        for check in t.new_match_checks:
-            check(edition, seats)
+        t.check_new_match(edition, seats)
         try:
             if "preset" in p:  # the preset's house rules, under the request's own options
                 options = {**preset_options(p["preset"], U.get_edition(edition)),
                            **p.get("options", {})}
-            t.ejections.check_idle()
+            t.lookup("ejections").check_idle()
             t.start_match(edition, seats, options, seed, names)
         except (U.SetupError, U.OptionError) as exc:
             raise Rejected(str(exc), status=422) from None
@@ -81,13 +100,13 @@ class Admin:
         return {"match": t.match.id}
 
     def _resume(self) -> dict[str, Any]:
-        t = self.table
-        t.journal_watch.gate()
+        t = self.ctx
+        t.lookup("journal_watch").gate()
         s = t.state
-        if self.paused is None and t.ejections.blocker is None:
+        if self.paused is None and t.lookup("ejections").blocker is None:
             if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
-                    and t.waits.physical() is None:
-                if t.round_end.pause is not None:
+                    and t.first_stop() is None:
+                if t.lookup("round_end").pause is not None:
                     raise Rejected(t.words("refused.round_over"))
                 t.accept(U.Shuffle(()))
                 return {"shuffled": True, "step": t.step}
@@ -103,16 +122,21 @@ class Admin:
         return {"resumed": True}
 
     def _override(self, p: Mapping[str, Any]) -> dict[str, Any]:
+        t = self.ctx
         kind = p["kind"]
         if kind == "cards-out":
-            ejections = self.table.ejections
+            ejections = t.lookup("ejections")
             if ejections.recover is None:
-                raise Rejected(self.table.words("refused.nothing_to_count"))
+                raise Rejected(t.words("refused.nothing_to_count"))
             if "count" not in p:
-                raise Rejected(self.table.words("refused.count_missing"), field="count",
-                               status=400)
+                raise Rejected(t.words("refused.count_missing"), field="count", status=400)
             ejections.recovered(int(p["count"]))
-            return {"recovered": p["count"], "step": self.table.step}
+            return {"recovered": p["count"], "step": t.step}
+        towers = t.lookup("towers")  # none on a table without towers: nothing to confirm
         if kind == "tower-seen":
-            return self.table.towers.confirm_seen(p.get("tower"), p.get("seat"))
-        return self.table.towers.accept_alarm(kind)
+            if towers is None:
+                raise refuse_seen(t.words, p.get("tower"), p.get("seat"))
+            return towers.confirm_seen(p.get("tower"), p.get("seat"))  # type: ignore[no-any-return]
+        if towers is None:
+            raise refuse_accept(t.words)
+        return towers.accept_alarm(kind)  # type: ignore[no-any-return]

@@ -2,10 +2,13 @@
 servo that aims the launcher, the cards the exit sensor counts, and what stops it (a
 jam, an empty hopper, a double feed, an ejection a crash cut off).
 
-A job starts on the loop (`pump`: journal ``intent``, then `spawn`); the motor runs in
-a worker thread (`asyncio.to_thread(launcher.deal)`), which posts `EjectionDone`; its
-handler journals the ``result`` and, for a launcher press, the `Eject` action the
-count makes (`complete`).
+A job starts on the loop when the table settles (`pump`: journal ``intent``, then
+`spawn`); the motor runs in a worker thread (`asyncio.to_thread(launcher.deal)`), which
+posts `EjectionDone`; its handler journals the ``result`` and, for a launcher press,
+the `Eject` action the count makes (`complete`), and settles the table once.
+
+Journal kinds (registered here): ``intent`` {"job", "seat", "want", "model"?},
+``result`` (ref = the intent) {"counted", "status", "fault"}.
 """
 
 from __future__ import annotations
@@ -17,18 +20,17 @@ import random
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import uno_core as U
+from firmware.controller.context import Adopted, Context, Part, Replayed, Settles
+from firmware.controller.engine_waits import first_owed
 from firmware.controller.events import Aimed, CardCounted, EjectionDone
-from firmware.controller.stops import Blocker, CutOff, ExtraCards, Jam, Reload
+from firmware.controller.stops import Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
 from firmware.errors import JournalUnwritable, Rejected
-from firmware.waits import Wait
+from firmware.journal import INTENT, RESULT
 from hal.launcher import EjectionResult
 from uno_core import effects as E
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
 
 log = logging.getLogger(__name__)
 
@@ -48,41 +50,75 @@ class Job:
     count: int
 
 
-class Ejections:
-    """Owns the jobs, the running ejection, the aim and the launcher's blocker; handles
-    `CardCounted`, `EjectionDone` and `Aimed`."""
+class Running(NamedTuple):
+    """The ejection under way: its journal ``intent``, the job, the cards it wants."""
 
-    def __init__(self, table: Controller, *, rng_for: RngFor = SYSTEM_RNG) -> None:
-        self.table = table
+    intent: int
+    job: Job
+    want: int
+
+
+class Unjournaled(NamedTuple):
+    """An ejection's end the journal could not take yet."""
+
+    intent: int
+    result: EjectionResult
+
+
+class Ejections(Part):
+    """Owns the jobs, the running ejection, the aim and the launcher's blocker; handles
+    `CardCounted`, `EjectionDone` and `Aimed`; answers the stops ``cut-off``,
+    ``launcher`` and ``ejecting``."""
+
+    name = "ejections"
+
+    def __init__(self, ctx: Context, *, rng_for: RngFor = SYSTEM_RNG) -> None:
+        self.ctx = ctx
         self.rng_for = rng_for
-        self.launcher = table.hw.launcher
+        self.launcher = ctx.hw.launcher
         self.aiming: int | None = None  # the servo is turning to this seat
         self.aimed: int | None = None
-        self.unjournaled: tuple[int, EjectionResult] | None = None  # an ejection's end
+        self.unjournaled: Unjournaled | None = None  # an ejection's end
         self.reset()
-        loop = table.loop
-        loop.on(CardCounted, self._on_card)
-        loop.on(EjectionDone, self._on_done)
-        loop.on(Aimed, self._on_aimed)
+        loop = ctx.loop
+        ctx.on(CardCounted, self._on_card)
+        ctx.on(EjectionDone, self._on_done)
+        ctx.on(Aimed, self._on_aimed)
+        ctx.subscribe(Adopted, lambda a: self.adopt(a.action, a.effects, a.state))
+        ctx.subscribe(Settles, self._on_settles)
+        ctx.subscribe(Replayed, self._on_replayed)
+        ctx.journal_kind(INTENT, lambda e: self.started(e.seq, e.payload, replay=True))
+        ctx.journal_kind(RESULT, lambda e: self.finished(e.payload))
+        ctx.stop("cut-off", (self, "recover"))
+        ctx.stop("launcher", (self, "blocker"))
+        ctx.stop("ejecting", self.ejecting)
         self._unsub_card = self.launcher.on_card(
             lambda counted, seat: loop.post(CardCounted(counted, seat)))
 
     def reset(self) -> None:
         self.jobs: deque[Job] = deque()
-        self.running: tuple[int, Job, int] | None = None  # (intent seq, job, want)
+        self.running: Running | None = None
         self.recover: CutOff | None = None
         self.blocker: Blocker | None = None
         self.turned = False  # the first card of the round is turned up
+        self.cards_ejected = 0
 
     def get_status(self) -> dict[str, Any]:
         running = self.running
-        words = self.table.words
+        words = self.ctx.words
         return {"jobs": [[j.kind, j.seat, j.count] for j in self.jobs],
-                "running": None if running is None else [running[0], running[1].kind,
-                                                         running[1].seat, running[2]],
+                "running": None if running is None else [running.intent, running.job.kind,
+                                                         running.job.seat, running.want],
                 "blocker": None if self.blocker is None else self.blocker.to_json(words),
                 "recover": None if self.recover is None else self.recover.to_json(words),
                 "turned": self.turned, "aiming": self.aiming, "aimed": self.aimed}
+
+    def journaled(self) -> dict[str, Any]:
+        status = self.get_status()
+        return {key: status[key] for key in ("blocker", "turned", "jobs")}
+
+    def stats(self) -> dict[str, int]:
+        return {"cards_ejected": self.cards_ejected}
 
     # ------------------------------------------------------------------ what is owed
     def adopt(self, action: U.Action, fx: list[Any], state: U.State) -> None:
@@ -96,31 +132,33 @@ class Ejections:
                 self.turned = False
         s = state
         if s.to_act == U.CHANCE and s.chance == "eject" and not self._has_job("fire"):
-            self.jobs.appendleft(Job("fire", s.queue[0][1], 0))
+            owed = first_owed(s)
+            assert owed is not None  # the chance player ejects for the seat that owes
+            self.jobs.appendleft(Job("fire", owed.seat, 0))
         if s.to_act == U.CHANCE and s.chance == "reveal" and not self.turned \
                 and not self._has_job("turn"):
             self.jobs.append(Job("turn", s.dealer, 1))
 
     def _has_job(self, kind: str) -> bool:
         return any(j.kind == kind for j in self.jobs) or (
-            self.running is not None and self.running[1].kind == kind)
+            self.running is not None and self.running.job.kind == kind)
 
     def started(self, seq: int, payload: Mapping[str, Any], *, replay: bool = False) -> None:
         """An ``intent`` was journaled for the first job (live and in replay, where the
         ejection model gets back what it remembered then)."""
-        self.running = (seq, self.jobs[0], int(payload["want"]))
+        self.running = Running(seq, self.jobs[0], int(payload["want"]))
         if replay and payload.get("model") is not None:
             self.launcher.model.set_state(payload["model"])
 
     def finished(self, payload: Mapping[str, Any]) -> None:
         """A ``result`` was journaled for the running job (live and in replay)."""
         assert self.running is not None
-        _seq, job, want = self.running
+        job, want = self.running.job, self.running.want
         self.running = None
         self.recover = None
         counted = int(payload["counted"])
         status = payload.get("status", "ok")
-        self.table.stats["cards_ejected"] += counted
+        self.cards_ejected += counted
         if job.kind == "fire":
             self.jobs.popleft()
         elif job.kind == "turn":
@@ -142,35 +180,47 @@ class Ejections:
         elif extra > 0:  # a double feed: the exit sensor saw more than the referee dealt
             self.blocker = ExtraCards(job.seat, extra)
 
+    def _on_replayed(self, _event: Replayed) -> None:
+        """The replay ended with an ``intent`` unanswered: a crash cut it off."""
+        if self.running is not None:
+            self.cut_off(self.running.intent)
+
     def cut_off(self, intent: int) -> None:
-        """The replay ended with ``intent`` unanswered: a crash cut that ejection off."""
-        assert self.running is not None and self.running[0] == intent
-        _seq, job, want = self.running
+        """The ejection journaled as `intent` was cut off by a crash: ask the table."""
+        assert self.running is not None and self.running.intent == intent
+        job, want = self.running.job, self.running.want
         self.recover = CutOff(intent, job.seat, want, job.kind)
         log.warning("ejection %d to %s was cut off: asking the table", intent,
-                    self.table.words.seat(job.seat))
+                    self.ctx.words.seat(job.seat))
 
     def check_idle(self) -> None:
         if self.running is not None:
-            raise Rejected(self.table.words("refused.ejecting"))
+            raise Rejected(self.ctx.words("refused.ejecting"))
 
-    def busy(self) -> dict[str, Any] | None:
-        """The wait while the launcher turns or ejects (None: it does neither)."""
-        words = self.table.words
+    def ejecting(self) -> Ejecting | None:
+        """The stop while the launcher turns or ejects (None: it does neither)."""
         if self.aiming is not None and not self.jobs:
-            return {"kind": Wait.EJECTING, "seat": self.aiming, "job": "aim",
-                    "message": words("wait.aiming", seat=words.seat(self.aiming))}
+            return Ejecting(self.aiming, "aim")
         if self.running is not None or self.jobs:
-            job = self.running[1] if self.running else self.jobs[0]
-            return {"kind": Wait.EJECTING, "seat": job.seat, "job": job.kind,
-                    "message": words("wait.ejecting_for", seat=words.seat(job.seat))}
+            job = self.running.job if self.running else self.jobs[0]
+            return Ejecting(job.seat, job.kind)
         return None
 
+    def busy(self) -> dict[str, Any] | None:
+        """`ejecting` as the API says it."""
+        stop = self.ejecting()
+        return None if stop is None else stop.to_json(self.ctx.words)
+
     # ------------------------------------------------------------------ the motor
+    def _on_settles(self, event: Settles) -> None:
+        event.launcher_started = self.pump()
+        if not event.launcher_started:
+            self.face_player()
+
     def pump(self) -> bool:
         """Start the next ejection the table owes, unless something blocks it. False
         when nothing could start (the table then shows whose turn it is)."""
-        t = self.table
+        t = self.ctx
         s = t.state
         if self.running is not None or self.recover is not None or self.blocker is not None \
                 or not self.jobs or s is None or self.aiming is not None or t.held():
@@ -199,49 +249,52 @@ class Ejections:
     def face_player(self) -> None:
         """Launcher editions: turn the launcher to the seat that acts next (Mattel: it
         faces the player whose turn it is), before anyone presses."""
-        s = self.table.state
+        s = self.ctx.state
         config = self.launcher.config
         if s is None or not s.edition.launcher or s.to_act < 0 or self.aiming is not None \
                 or self.running is not None or self.jobs or config.servo is None \
                 or s.to_act == self.aimed or s.to_act >= len(config.seat_angles):
             return
         self.aiming = s.to_act
-        self.table.loop.spawn(self._aim(s.to_act))
+        self.ctx.loop.spawn(self._aim(s.to_act))
 
     async def _aim(self, seat: int) -> None:
         await asyncio.to_thread(self.launcher.aim, seat)
-        self.table.loop.post(Aimed(seat))
+        self.ctx.loop.post(Aimed(seat))
 
     def _on_aimed(self, event: Aimed) -> None:
         self.aiming = None
         self.aimed = event.seat
-        self.table.settle()
+        self.ctx.settle()
 
     async def _eject(self, intent: int, want: int, seat: int) -> None:
         result = await asyncio.to_thread(self.launcher.deal, want, seat)
-        self.table.loop.post(Aimed(seat))
-        self.table.loop.post(EjectionDone(intent, result))
+        self.ctx.loop.post(EjectionDone(intent, result, seat))
 
     def _on_card(self, event: CardCounted) -> None:
         if self.running is not None:
             # progress only: the ejection's result holds the count
             with contextlib.suppress(JournalUnwritable):
-                self.table.journal.append("card", {"intent": self.running[0],
-                                                   "counted": event.counted})
+                self.ctx.journal.append("card", {"intent": self.running.intent,
+                                                 "counted": event.counted})
 
     def _on_done(self, event: EjectionDone) -> None:
-        if self.running is None or self.running[0] != event.intent:
+        """The motor stopped, the launcher aimed at the seat: one settle for both."""
+        self.aimed = event.seat
+        if self.running is None or self.running.intent != event.intent:
+            self.ctx.settle()
             return
         try:
             self.complete(event.intent, event.result, status=event.result.status)
         except JournalUnwritable:  # written when the journal can be written again
-            self.unjournaled = (event.intent, event.result)
+            self.unjournaled = Unjournaled(event.intent, event.result)
+            self.ctx.settle()
 
     def complete(self, intent: int, result: EjectionResult, *, status: str) -> None:
         """Journal the running ejection's end (with a press's `Eject`) and go on."""
         assert self.running is not None
-        t = self.table
-        _seq, job, _want = self.running
+        t = self.ctx
+        job = self.running.job
         payload = {"counted": result.counted, "status": status, "fault": result.fault}
         then: list[tuple[str, Any]] = []
         eject = None

@@ -36,10 +36,12 @@ class CardCounted:
 
 @dataclass(frozen=True)
 class EjectionDone:
-    """The ejection journaled as intent `intent` ended (in a worker thread)."""
+    """The ejection journaled as intent `intent` ended (in a worker thread), the
+    launcher aimed at `seat` (the ejection turned it there)."""
 
     intent: int
     result: EjectionResult
+    seat: int
 
 
 @dataclass(frozen=True)

@@ -9,13 +9,10 @@ ejection that ended is kept (`Ejections.unjournaled`) and journaled first thing.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
+from firmware.controller.context import Context, Part, RoundEnded
 from firmware.controller.stops import JournalFault
 from firmware.errors import JournalUnwritable, Rejected
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
 
 log = logging.getLogger(__name__)
 
@@ -30,24 +27,33 @@ class JournalOpenedFull:
     """Posted once the table is built when its journal opened unwritable (a full disk)."""
 
 
-class JournalWatch:
-    """Owns the journal's fault and the pending retry; handles `JournalRetry`."""
+class JournalWatch(Part):
+    """Owns the journal's fault and the pending retry; handles `JournalRetry`; answers
+    the first stop (``journal``)."""
 
-    def __init__(self, table: Controller) -> None:
-        self.table = table
+    name = "journal_watch"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
         self.fault: JournalFault | None = None  # the journal cannot be written
         self._retry_due = False  # a JournalRetry is posted for later
-        table.journal.fault_listeners.append(self._on_fault)
-        table.loop.on(JournalRetry, self._on_retry)
-        table.loop.on(JournalOpenedFull, lambda _e: self._on_fault(table.journal.fault))
-        if table.journal.fault is not None:  # opened on a full disk: paused from the start
-            table.loop.post(JournalOpenedFull())
+        ctx.journal.fault_listeners.append(self._on_fault)
+        ctx.on(JournalRetry, self._on_retry)
+        ctx.on(JournalOpenedFull, lambda _e: self._on_fault(ctx.journal.fault))
+        if ctx.journal.fault is not None:  # opened on a full disk: paused from the start
+            ctx.loop.post(JournalOpenedFull())
+        ctx.stop("journal", (self, "fault"))
+        ctx.subscribe(RoundEnded, self._on_round_ended)
+
+    def _on_round_ended(self, event: RoundEnded) -> None:
+        if event.live:  # a damaged WAL can cost at most the round under way
+            self.ctx.journal.checkpoint()
 
     def _on_fault(self, fault: JournalUnwritable | None) -> None:
         """The journal cannot be written (`fault`), or can again (None): pause, go on.
         Called inside the journal's commit: only notes and announces."""
-        t = self.table
-        notifier = t.services.notifier  # systemctl status shows it
+        t = self.ctx
+        notifier = t.notifier  # systemctl status shows it
         if fault is None:
             if self.fault is not None:
                 self.fault = None
@@ -61,12 +67,14 @@ class JournalWatch:
             log.error("%s", self.fault.message)
             notifier.status(f"paused: {fault.reason}")
             t.hw.panel.buzz("error")
-            t.publish(self.fault.to_json())  # kind "journal"
+            t.publish(self.fault.to_json(t.words))  # kind "journal"
             self._retry_later()
 
     def gate(self) -> None:
         """Raise the 507 of a journal that still cannot be written (after trying)."""
-        if self.fault is not None or self.table.ejections.unjournaled is not None:
+        ejections = self.ctx.lookup("ejections")
+        if self.fault is not None or (ejections is not None
+                                      and ejections.unjournaled is not None):
             self.retry()
         if self.fault is not None:
             raise Rejected(f"the table waits: {self.fault.message}", status=507)
@@ -74,12 +82,12 @@ class JournalWatch:
     def retry(self) -> None:
         """Try to write again; once it works, journal an ejection's end that could not
         be written and go on where the table stopped."""
-        t = self.table
+        t = self.ctx
         if self.fault is not None and not t.journal.probe():
             self._retry_later()
             return
         try:
-            t.ejections.write_unjournaled()
+            t.lookup("ejections").write_unjournaled()
         except JournalUnwritable:
             return  # the fault is back: its retry is scheduled
         t.settle()
@@ -87,7 +95,7 @@ class JournalWatch:
     def _retry_later(self) -> None:
         if not self._retry_due:
             self._retry_due = True
-            self.table.loop.after(JOURNAL_RETRY_S, JournalRetry())
+            self.ctx.loop.after(JOURNAL_RETRY_S, JournalRetry())
 
     def _on_retry(self, _event: JournalRetry) -> None:
         self._retry_due = False

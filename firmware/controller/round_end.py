@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, ClassVar
 
 import uno_core as U
+from firmware.api import requests as api
+from firmware.controller.context import Adopted, Context, Part, Settles
 from firmware.errors import Rejected
+from firmware.messages import Words
 from firmware.waits import Wait
 from hal.clock import Cancellable
 from uno_core import effects as E
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
 
 NEXT_ROUND = "next_round"  # journal kind: {"round", "by": "tap"|"timer"} ends the pause
 
@@ -35,14 +35,38 @@ class RoundPauseOver:
     round: int
 
 
-class RoundEnds:
+@dataclass(frozen=True)
+class RoundOver:
+    """The wait while the table pauses after round `result["round"]` (`pause_s` on the
+    loop's clock, 0: until someone taps next round)."""
+
+    result: dict[str, Any]
+    pause_s: float
+    kind: ClassVar[Wait] = Wait.ROUND_OVER
+
+    def to_json(self, words: Words) -> dict[str, Any]:
+        p, pause_s = self.result, self.pause_s
+        after = (words("wait.next_round_in", seconds=f"{pause_s:g}") if pause_s
+                 else words("wait.next_round_tap"))
+        return {"kind": self.kind, **p, "pause_s": pause_s,
+                "message": words("wait.round_over", round=p["round"],
+                                 seat=words.seat(p["winner"]), next=after)}
+
+
+class RoundEnds(Part):
     """Owns the rounds' results and the pause after a round; handles `RoundPauseOver`."""
 
-    def __init__(self, table: Controller) -> None:
-        self.table = table
+    name = "round_end"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
         self.timer: Cancellable | None = None
         self.reset()
-        table.loop.on(RoundPauseOver, self._on_timer)
+        ctx.on(RoundPauseOver, self._on_timer)
+        ctx.subscribe(Adopted, lambda a: self.adopt(a.action, a.effects))
+        ctx.subscribe(Settles, lambda _e: self.settle())
+        ctx.journal_kind(NEXT_ROUND, lambda e: self.replay(e.payload))
+        ctx.answers(api.NextRound, lambda _r: self.next_round())
 
     def reset(self) -> None:
         self.rounds: list[dict[str, Any]] = []  # one per round played, in order
@@ -52,6 +76,16 @@ class RoundEnds:
     def get_status(self) -> dict[str, Any]:
         return {"rounds": [dict(r) for r in self.rounds],
                 "round_pause": None if self.pause is None else self.pause["round"]}
+
+    def journaled(self) -> dict[str, Any]:
+        return self.get_status()
+
+    def stats(self) -> dict[str, int]:
+        return {"rounds": len(self.rounds)}
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        # each round's result; the round just over, while the table pauses
+        return {"rounds": [dict(r) for r in self.rounds], "round_end": self.pause}
 
     def adopt(self, action: U.Action, fx: list[Any]) -> None:
         """Every accepted action (live and in replay): a round's result, the pause."""
@@ -70,23 +104,21 @@ class RoundEnds:
         if self.pause is not None and self.pause["round"] == payload.get("round"):
             self.pause = None
 
-    def wait(self) -> dict[str, Any] | None:
+    def pause_wait(self) -> RoundOver | None:
         """The ``round-over`` wait while the table pauses (None otherwise)."""
-        p = self.pause
-        if p is None:
+        if self.pause is None:
             return None
-        words = self.table.words
-        pause_s = self.table.config.table.round_pause_s
-        after = (words("wait.next_round_in", seconds=f"{pause_s:g}") if pause_s
-                 else words("wait.next_round_tap"))
-        return {"kind": Wait.ROUND_OVER, **p, "pause_s": pause_s,
-                "message": words("wait.round_over", round=p["round"],
-                                 seat=words.seat(p["winner"]), next=after)}
+        return RoundOver(self.pause, self.ctx.config.table.round_pause_s)
+
+    def wait(self) -> dict[str, Any] | None:
+        """`pause_wait` as the API says it."""
+        stop = self.pause_wait()
+        return None if stop is None else stop.to_json(self.ctx.words)
 
     def next_round(self, by: str = "tap") -> dict[str, Any]:
         """End the pause (``POST /api/next-round``, or the timer): journal, then go on."""
-        t = self.table
-        t.journal_watch.gate()
+        t = self.ctx
+        t.lookup("journal_watch").gate()
         if self.pause is None:
             raise Rejected(t.words("refused.no_pause"))
         payload = {"round": self.pause["round"], "by": by}
@@ -99,9 +131,9 @@ class RoundEnds:
 
     def settle(self) -> None:
         """While the table pauses, its timer runs (started again after a restart)."""
-        pause_s = self.table.config.table.round_pause_s
+        pause_s = self.ctx.config.table.round_pause_s
         if self.pause is not None and pause_s and self.timer is None:
-            self.timer = self.table.loop.after(pause_s, RoundPauseOver(self.pause["round"]))
+            self.timer = self.ctx.loop.after(pause_s, RoundPauseOver(self.pause["round"]))
 
     def _on_timer(self, event: RoundPauseOver) -> None:
         self.timer = None

@@ -10,35 +10,49 @@ the table refuses clicks the buzzer and says why on the event stream.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import uno_core as U
 from firmware.controller.actions import press_action
+from firmware.controller.context import Adopted, Context, Part, Settles
 from firmware.controller.events import LauncherPressed, SeatPressed
 from firmware.errors import Rejected
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
 
 ARM = "arm"  # journal kind: a UNO call made before the play that leaves one card
 
 
-class SeatButtons:
-    """Owns the armed UNO calls; handles `SeatPressed` and `LauncherPressed`, lights the
-    seat whose turn it is."""
+class SeatButtons(Part):
+    """Owns the armed UNO calls; handles `SeatPressed` and `LauncherPressed`; when the
+    table settles and the launcher did not start, lights the seat whose turn it is."""
 
-    def __init__(self, table: Controller) -> None:
-        self.table = table
-        self.panel = table.hw.panel
+    name = "seats"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.panel = ctx.hw.panel
         self.reset()
-        table.loop.on(LauncherPressed, self._on_launcher)
-        table.loop.on(SeatPressed, self._on_seat)
+        ctx.on(LauncherPressed, self._on_launcher)
+        ctx.on(SeatPressed, self._on_seat)
+        ctx.subscribe(Adopted, lambda a: self.adopt(a.action),
+                      actions=(U.Play, U.FourTowerDiscard))
+        ctx.subscribe(Settles, self._on_settles)
+        ctx.journal_kind(ARM, lambda e: self.replay_arm(e.payload))
 
     def reset(self) -> None:
         self.armed: set[int] = set()  # seats whose UNO call waits for their play
 
     def get_status(self) -> dict[str, Any]:
         return {"armed": sorted(self.armed)}
+
+    def journaled(self) -> dict[str, Any]:
+        return self.get_status()
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        return {} if state is None else {"uno_armed": sorted(self.armed)}
+
+    def _on_settles(self, event: Settles) -> None:
+        if not event.launcher_started:
+            self.lights(self.ctx.blinking())
 
     def adopt(self, action: U.Action) -> None:
         """A play (or a four-tower discard) uses the seat's armed call (live and replay)."""
@@ -53,7 +67,7 @@ class SeatButtons:
         catch, else arm the call for its next play that leaves one card. Where the call
         belongs before the card (forgotten_uno "at_play", classic) a later press is
         refused: the play has already drawn the penalty, and nobody catches."""
-        t = self.table
+        t = self.ctx
         s = t.gate()
         if s.exposed == seat:
             t.accept(U.CallUno(seat))
@@ -71,7 +85,7 @@ class SeatButtons:
         raise Rejected(reason, status=422)
 
     def _on_seat(self, event: SeatPressed) -> None:
-        t = self.table
+        t = self.ctx
         s = t.state
         seat = event.seat
         try:
@@ -86,7 +100,7 @@ class SeatButtons:
             self._refuse(t.words("button.seat", seat=t.words.seat(seat)), exc.reason)
 
     def _on_launcher(self, _event: LauncherPressed) -> None:
-        t = self.table
+        t = self.ctx
         try:
             t.accept(press_action(t.gate(), t.words))
         except Rejected as exc:
@@ -94,11 +108,11 @@ class SeatButtons:
 
     def _refuse(self, what: str, reason: str) -> None:
         self.panel.buzz("click")
-        self.table.publish({"kind": "refused", "what": what, "reason": reason})
+        self.ctx.publish({"kind": "refused", "what": what, "reason": reason})
 
     def lights(self, blinking: set[int]) -> None:
         """The seat to act is lit; seats a tower is carried to blink."""
-        s = self.table.state
+        s = self.ctx.state
         if s is None or self.panel.closed:
             return
         for seat in range(min(s.n, self.panel.config.seats)):

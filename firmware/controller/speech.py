@@ -8,19 +8,17 @@ the daemon's `Voice` (never blocking the loop). A silent or disabled voice costs
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from firmware.announce import announcements, turn_of
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
+from firmware.controller.context import Context
 
 Listener = Callable[[Mapping[str, Any]], None]
 
 
-def voice_listener(ctl: Controller) -> Listener:
-    """A listener for `ctl.listeners` that speaks what each event announces."""
-    voice = ctl.services.voice
+def voice_listener(voice: Any, ctl: Context) -> Listener:
+    """A listener for the table's listeners that speaks on `voice` (the daemon's
+    `Voice`) what each event announces."""
     language = ctl.config.table.language
 
     def speak(event: Mapping[str, Any]) -> None:

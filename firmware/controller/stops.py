@@ -1,7 +1,11 @@
-"""What stops the launcher or the whole table, as the controller keeps it: typed here,
-turned into the API's JSON (``waiting``, ``alarm``, ``blocked`` events) by `to_json`,
-whose keys and their order are what the API has always sent. The launcher's stops and a
-cut-off word their message with the table's `Words` (its language and seat names)."""
+"""What the table waits for, as the controller keeps it: typed here, turned into the
+API's JSON (``waiting``, ``alarm``, ``blocked`` events) by `to_json(words)` only at the
+edge, whose keys and their order are what the API has always sent. Each wait words its
+message with the table's `Words` (its language and seat names).
+
+`ORDER` is the order of the physical stops: each part registers the stops it answers
+at their place in it (`Context.stop`), and the gate and `Waits.physical` walk them in
+that order. After them the engine says who decides what (`EngineWait` and the rest)."""
 
 from __future__ import annotations
 
@@ -62,7 +66,7 @@ class Alarm:
     message: str
     kind: ClassVar[Wait] = Wait.ALARM
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, words: Words | None = None) -> dict[str, Any]:
         return {"kind": self.kind, "tower": self.tower, "slot": self.slot,
                 "expected": self.expected, "message": self.message}
 
@@ -96,5 +100,51 @@ class JournalFault:
     def message(self) -> str:
         return f"{self.reason} (the table is paused)"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, words: Words | None = None) -> dict[str, Any]:
         return {"kind": self.kind, "cause": self.cause, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Paused:
+    """The admin paused the table (`reason`)."""
+
+    reason: str
+    kind: ClassVar[Wait] = Wait.PAUSED
+
+    def to_json(self, words: Words) -> dict[str, Any]:
+        return {"kind": self.kind, "reason": self.reason,
+                "message": words("wait.paused", reason=self.reason)}
+
+
+@dataclass(frozen=True)
+class Ejecting:
+    """The launcher turns to `seat` (`job` "aim") or ejects a job's cards for it."""
+
+    seat: int
+    job: str
+    kind: ClassVar[Wait] = Wait.EJECTING
+
+    def to_json(self, words: Words) -> dict[str, Any]:
+        key = "wait.aiming" if self.job == "aim" else "wait.ejecting_for"
+        return {"kind": self.kind, "seat": self.seat, "job": self.job,
+                "message": words(key, seat=words.seat(self.seat))}
+
+
+@dataclass(frozen=True)
+class TowerOnItsWay:
+    """A captured tower is to be carried to `slot` ([table] tower_confirm "wait");
+    `where` is how people hear the slot."""
+
+    tower: str
+    slot: int | str
+    where: str
+    kind: ClassVar[Wait] = Wait.TOWER
+
+    def to_json(self, words: Words) -> dict[str, Any]:
+        return {"kind": self.kind, "tower": self.tower, "slot": self.slot,
+                "seat": self.slot if isinstance(self.slot, int) else None,
+                "message": words("wait.tower", tower=self.tower, slot=self.where)}
+
+
+# the physical stops, first to last: who answers each is the part that registers it
+ORDER = ("journal", "cut-off", "paused", "launcher", "alarm", "ejecting", "tower")

@@ -8,18 +8,24 @@ what a `Dispense` says). Everything is journaled before it takes effect, and the
 functions rebuild the state from the journal after a restart (`docs/architecture.md`,
 section "Controller").
 
-`Controller` is the coordinator: it keeps the engine state and builds the parts, each
-of which owns its own state and registers its own loop handlers (Klipper's extras):
+`Controller` is the coordinator: it keeps the engine state, builds the parts and
+announces the events they follow (`firmware.controller.context`: a match begins, an
+action is adopted, a round ends, the table settles). Each part is built on a narrow
+`Context` (never on the coordinator), owns its own state, and registers its own loop
+handlers, journal kinds, stops and subscriptions (Klipper's extras); the coordinator
+only loops over them. A part is built only when the table needs it (`OPTIONAL`):
 
 * `ejections.Ejections`: the launcher's jobs, aiming, counting, cut-off recovery;
-* `towers.TowerWatch`: where the towers stand, the captures awaited, the alarm;
+* `towers.TrayView` (a table with a tray): where the tray sees each tower;
+* `towers.TowerWatch` (a match whose edition has towers): the captures awaited, the alarm;
 * `seats.SeatButtons`: the seat and launcher buttons, UNO arming, late calls, catches;
 * `actions.Requests`: what each API request means as an engine action;
 * `waiting.Waits`: what the table waits for, and the gate requests pass;
 * `admin.Admin`, `undo.Undo`, `faults.JournalWatch`: pause and overrides, taking a
   declaration back, a journal that cannot be written;
 * `round_end.RoundEnds`: every round's result, and the pause after a round.
-* `turn_timer.TurnTimer`: the turn timer's warning and timeout (house rule).
+* `turn_timer.TurnTimer` (a match with ``turn_timer_s``): the timer's warning and timeout;
+* the voice (`speech.voice_listener`, when `[voice]` is enabled).
 
 Journal entries of a match:
 
@@ -45,27 +51,38 @@ Journal entries of a match:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.actions import DEALER_CARD, Requests
-from firmware.controller.admin import ADMIN, Admin
-from firmware.controller.ejections import SYSTEM_RNG, Ejections, Job, RngFor
+from firmware.controller.actions import Requests
+from firmware.controller.admin import Admin
+from firmware.controller.context import (
+    Adopted,
+    Handler,
+    MatchBegins,
+    Replayed,
+    RoundEnded,
+    Said,
+    Settles,
+    StopAnswer,
+)
+from firmware.controller.ejections import SYSTEM_RNG, Ejections, RngFor, Running
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
-from firmware.controller.round_end import NEXT_ROUND, RoundEnds
-from firmware.controller.seats import ARM, SeatButtons
+from firmware.controller.hub import Hub
+from firmware.controller.round_end import RoundEnds
+from firmware.controller.seats import SeatButtons
 from firmware.controller.slots import effects_json
 from firmware.controller.speech import voice_listener
 from firmware.controller.stops import CutOff
-from firmware.controller.towers import OVERRIDE, TowerWatch
-from firmware.controller.turn_timer import TIMEOUT, TurnTimer
+from firmware.controller.towers import TowerWatch, TrayView
+from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo, standing
 from firmware.controller.waiting import Waits
 from firmware.daemon import Services
 from firmware.errors import Rejected
-from firmware.journal import INTENT, RESULT, Entry
+from firmware.journal import Entry
 from firmware.messages import ANSWER_LANGUAGE, Words
 from uno_core import effects as E
 
@@ -81,7 +98,24 @@ def refusal_status(state: U.State, action: U.Action) -> int:
         return 409
     return 422
 
-__all__ = ["SYSTEM_RNG", "Controller", "RngFor"]
+
+__all__ = ["OPTIONAL", "SYSTEM_RNG", "Controller", "RngFor"]
+
+STATS = ("actions", "launcher_presses", "cards_ejected", "tower_moves", "rounds")
+# parts built for a match only when it needs them: name -> (needed for state, build)
+OPTIONAL: dict[str, tuple[Callable[[U.State], bool], Callable[[Any, Controller], Any]]] = {
+    "towers": (lambda s: bool(s.edition.towers),
+               lambda ctx, table: TowerWatch(ctx, table.tower_confirm)),
+    "turn_timer": (lambda s: bool(s.options.turn_timer_s), lambda ctx, table: TurnTimer(ctx)),
+}
+
+
+class Building(NamedTuple):
+    """Whose registrations the coordinator takes now: a part's, while it is built."""
+
+    owner: str
+    droppable: bool
+
 
 class Controller:
     """The `Table` the API serves. Build with the daemon's `Services` and a `Hardware`."""
@@ -101,49 +135,108 @@ class Controller:
         # match starts, raises Rejected (the twin holds one edition's deck)
         self.new_match_checks: list[Callable[[str, int], None]] = []
         self.first_match = dict(first_match or {})
-        # the parts: each registers its own loop handlers
-        self.journal_watch = JournalWatch(self)
-        self.ejections = Ejections(self, rng_for=rng_for)
-        self.towers = TowerWatch(self, tower_confirm or self.config.table.tower_confirm)
-        self.seats = SeatButtons(self)
-        self.requests = Requests(self)
-        self.admin = Admin(self)
-        self.undo = Undo(self)
-        self.waits = Waits(self)
-        self.round_end = RoundEnds(self)
-        self.turn_timer = TurnTimer(self)
-        self._parts = (self.ejections, self.towers, self.seats, self.requests, self.admin,
-                       self.undo, self.round_end, self.turn_timer)
-        self._reset()
-        self.loop.on_safe_state(hardware.close)
-        self._load()
-        self.listeners.append(voice_listener(self))  # after the replay: no history is said
-        hardware.start(self.loop.post, tower_awaited=self.towers.awaited)
-        self.loop.post(_Pump())
-        self.loop.on(_Pump, lambda _e: self.settle())
-
-    def _reset(self) -> None:
+        self.tower_confirm = tower_confirm or self.config.table.tower_confirm
+        hub = self.hub = Hub(self.loop)
+        # the parts' Context: the coordinator itself, the hub's calls handed straight on
+        self.lookup, self.announce = hub.named.get, hub.announce
+        self.first_stop, self.blinking = hub.first_stop, hub.blinking
+        self._building = Building("table", False)  # whose registrations these are now
+        self.journal_kind("meta", self._replay_meta)
+        self.journal_kind("action", self._replay_action)
+        self.gate: Callable[..., U.State] = self._gate
         self.state: U.State | None = None
         self.match: Any = None
         self.names: list[str] = []
         self.step = 0
-        self.stats = {"actions": 0, "launcher_presses": 0, "cards_ejected": 0,
-                      "tower_moves": 0, "rounds": 0}
-        for part in self._parts:
-            part.reset()
+        self._counts = dict.fromkeys(("actions", "launcher_presses"), 0)
+        self._build("journal_watch", JournalWatch)
+        self._build("ejections", lambda ctx: Ejections(ctx, rng_for=rng_for))
+        if hardware.tray is not None:
+            self._build("tray", TrayView)
+        for name, part in (("seats", SeatButtons), ("requests", Requests), ("admin", Admin),
+                           ("undo", Undo), ("waits", Waits), ("round_end", RoundEnds)):
+            self._build(name, part)
+        self.gate = self.lookup("waits").gate
+        self.loop.on_safe_state(hardware.close)
+        self._load()
+        voice = services.voice
+        if voice.speaker is not None:  # after the replay: no history is said
+            self.listeners.append(voice_listener(voice, self))
+        hardware.start(self.loop.post, tower_awaited=self._tower_awaited)
+        self.loop.post(_Pump())
+        self.loop.on(_Pump, lambda _e: self.settle())
+
+    def _build(self, name: str, build: Callable[[Any], Any], *, droppable: bool = False
+               ) -> None:
+        """Build part `name` on this table as its `Context`; what it registers meanwhile
+        is its own (a droppable part's goes with it)."""
+        self._building = Building(name, droppable)
+        try:
+            part = build(self)
+        finally:
+            self._building = Building("table", False)
+        self.hub.add(name, part)
+        if not droppable:  # a droppable part is built fresh for its match
+            self.hub.subscribe(name, MatchBegins, lambda _e: part.reset())
+
+    # the registrations of the part being built (`Context`)
+    def on(self, event_type: type, handler: Handler) -> None:
+        self.hub.on(self._building.owner, event_type, handler,
+                    droppable=self._building.droppable)
+
+    def subscribe(self, event_type: type, handler: Handler,
+                  actions: tuple[type, ...] | None = None) -> None:
+        self.hub.subscribe(self._building.owner, event_type, handler, actions)
+
+    def journal_kind(self, kind: str, replay: Callable[[Entry], None]) -> None:
+        self.hub.journal_kind(self._building.owner, kind, replay)
+
+    def stop(self, order: str, answer: StopAnswer) -> None:
+        self.hub.stop(self._building.owner, order, answer)
+
+    def blinks(self, answer: Callable[[], set[int]]) -> None:
+        self.hub.blinks(self._building.owner, answer)
+
+    def answers(self, request_type: type, handler: Handler) -> None:
+        self.hub.answers(self._building.owner, request_type, handler)
+
+    @property
+    def notifier(self) -> Any:
+        return self.services.notifier
+
+    def __getattr__(self, name: str) -> Any:
+        """A part by its name (`ejections`, `towers`, ...), for the simulated players
+        and the tests that look at one (`lookup` for the parts)."""
+        hub = self.__dict__.get("hub")
+        if hub is not None and (name in hub.named or name in OPTIONAL):
+            return hub.named.get(name)
+        raise AttributeError(name)
+
+    def _tower_awaited(self) -> bool:
+        """Asked from the tray's watcher thread: a stale answer only delays a round."""
+        towers = self.lookup("towers")
+        return towers is not None and bool(towers.awaited())
+
+    @property
+    def stats(self) -> dict[str, int]:
+        out = dict.fromkeys(STATS, 0)
+        out.update(self._counts)
+        for part in self.hub.parts():
+            out.update(part.stats())
+        return out
 
     # what the launcher is doing (read by the simulated players and the tests)
     @property
     def jobs(self) -> Any:
-        return self.ejections.jobs
+        return self.lookup("ejections").jobs
 
     @property
-    def running(self) -> tuple[int, Job, int] | None:
-        return self.ejections.running
+    def running(self) -> Running | None:
+        return self.lookup("ejections").running  # type: ignore[no-any-return]
 
     @property
     def recover(self) -> CutOff | None:
-        return self.ejections.recover
+        return self.lookup("ejections").recover  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ journal replay
     def _load(self) -> None:
@@ -154,70 +247,54 @@ class Controller:
                                                sim.seed if sim.enabled else None))
             return
         self._begin(match)
-        intents: dict[int, Entry] = {}
         for entry in standing(self.journal.entries(match_id=match.id)):
-            self._replay(entry)
-            if entry.kind == INTENT:
-                intents[entry.seq] = entry
-            elif entry.kind == RESULT and entry.ref is not None:
-                intents.pop(entry.ref, None)
-        if intents:
-            self.ejections.cut_off(max(intents))
+            self.hub.replay(entry)
+        self.hub.announce(Replayed())
 
     def reload(self) -> None:
-        """Rebuild from the journal, as a restart would, keeping what only the tray
+        """Rebuild from the journal, as a restart would, keeping what only the hardware
         knows (the captures awaited, the alarm): they are not journaled."""
-        towers = self.towers
-        waits, alarm = dict(towers.waits), towers.alarm
+        kept = {part.name: part.carried() for part in self.hub.parts()}
         self._load()
-        towers.waits, towers.alarm = waits, alarm
+        for name, saved in kept.items():
+            part = self.lookup(name)
+            if saved is not None and part is not None:
+                part.carry(saved)
 
     def _begin(self, match: Any) -> None:
-        self._reset()
         self.match = match
         self.state = U.new_match(match.edition, match.seats, match.options, mode=U.TABLE)
         self.names = [f"seat {i + 1}" for i in range(match.seats)]  # as the screen numbers
-        self.towers.begin()
+        self.step = 0
+        self._counts = dict.fromkeys(self._counts, 0)
+        for name, (needed, build) in OPTIONAL.items():
+            self.hub.drop(name)
+            if needed(self.state):
+                self._build(name, lambda ctx, build=build: build(ctx, self), droppable=True)
+        self.hub.announce(MatchBegins(match))  # every part forgets the match before
 
-    def _replay(self, entry: Entry) -> None:
-        p = entry.payload
-        if entry.kind == "meta":
-            self.names = list(p.get("names") or self.names)
-        elif entry.kind == "action":
-            action = U.action_from_dict(p)
-            self.undo.note(entry.seq, action, self.adopt(action, live=False))
-        elif entry.kind == INTENT:
-            self.ejections.started(entry.seq, p, replay=True)
-        elif entry.kind == RESULT:
-            self.ejections.finished(p)
-        elif entry.kind == ADMIN:
-            self.admin.effect(p)
-        elif entry.kind == ARM:
-            self.seats.replay_arm(p)
-        elif entry.kind == DEALER_CARD:
-            self.requests.replay_dealer_card(p)
-        elif entry.kind == OVERRIDE:
-            self.towers.overridden(p)
-        elif entry.kind == NEXT_ROUND:
-            self.round_end.replay(p)
-        elif entry.kind == TIMEOUT:
-            self.turn_timer.replay(p)
+    def _replay_meta(self, entry: Entry) -> None:
+        self.names = list(entry.payload.get("names") or self.names)
+
+    def _replay_action(self, entry: Entry) -> None:
+        assert self.state is not None
+        action = U.action_from_dict(entry.payload)
+        new, fx = U.apply(self.state, action)
+        self._adopt(action, new, fx, live=False, seq=entry.seq)
 
     def journaled_view(self) -> dict[str, Any]:
         """What a restart rebuilds from the journal alone (`_load`): the engine state and
-        what the controller keeps beside it; tower waits, the alarm and a running
-        ejection are left out (the tray and the launcher report those again). Taken just
-        before a kill and just after the restart's replay, the two are equal when every
-        answered request was committed first (`unotable demo`'s kill hook checks it)."""
-        ejections = self.ejections.get_status()
-        return {"match": self.match.id if self.match is not None else None, "step": self.step,
+        what the parts keep beside it (`Part.journaled`); tower waits, the alarm and a
+        running ejection are left out (the tray and the launcher report those again).
+        Taken just before a kill and just after the restart's replay, the two are equal
+        when every answered request was committed first (`unotable demo`'s kill hook
+        checks it)."""
+        view = {"match": self.match.id if self.match is not None else None, "step": self.step,
                 "engine": U.snapshot(self.state) if self.state is not None else None,
-                "names": list(self.names), "stats": dict(self.stats),
-                **self.admin.get_status(), "blocker": ejections["blocker"],
-                "turned": ejections["turned"], **self.seats.get_status(),
-                **self.requests.get_status(), "accepted": dict(self.towers.accepted),
-                "jobs": ejections["jobs"], **self.undo.get_status(),
-                **self.round_end.get_status()}
+                "names": list(self.names), "stats": self.stats}
+        for part in self.hub.parts():
+            view.update(part.journaled())
+        return view
 
     def match_asked(self, p: Mapping[str, Any], seed: int | None = None
                     ) -> tuple[str, int, dict[str, Any], int | None, list[str]]:
@@ -228,6 +305,11 @@ class Controller:
         options = p.get("options", dict(table.options) if edition == table.edition else {})
         return (edition, p.get("seats", table.seats), options, p.get("seed", seed),
                 list(p.get("names", table.names)))
+
+    def check_new_match(self, edition: str, seats: int) -> None:
+        """Raise Rejected where this table cannot physically hold the match."""
+        for check in self.new_match_checks:
+            check(edition, seats)
 
     def start_match(self, edition: str, seats: int, options: Mapping[str, Any],
                     seed: int | None, names: list[str]) -> None:
@@ -241,88 +323,80 @@ class Controller:
         self.publish({"kind": "new_match", "edition": edition, "seats": seats, "names": names})
 
     # ------------------------------------------------------------------ state changes
-    def _adopt(self, action: U.Action, new: U.State, fx: list[Any], *, live: bool) -> None:
+    def _adopt(self, action: U.Action, new: U.State, fx: list[Any], *, live: bool,
+               seq: int | None, said: dict[str, Any] | None = None) -> None:
         """The engine took `action`: every part follows (live, after the journal write,
-        and in replay: the same code)."""
+        and in replay: the same code). `said`: the action as JSON, when already made."""
         self.state = new
         self.step += 1
-        self.stats["actions"] += 1
+        self._counts["actions"] += 1
         if isinstance(action, U.Press | U.Draw | U.Accept):
-            self.stats["launcher_presses"] += 1
-        self.seats.adopt(action)
-        self.requests.adopt(action)
-        self.towers.adopt(fx, live=live)
+            self._counts["launcher_presses"] += 1
+        hub = self.hub
+        hub.announce(Adopted(action, fx, new, live, seq))
         for e in fx:
             if isinstance(e, E.RoundOver):
-                self.stats["rounds"] += 1
-                if live:  # a damaged WAL can cost at most the round under way
-                    self.journal.checkpoint()
-        self.ejections.adopt(action, fx, new)
-        self.round_end.adopt(action, fx)
+                hub.announce(RoundEnded(e, live))
         if live:
-            self._announce(action, fx)
+            self._announce(action, fx, U.action_to_dict(action) if said is None else said)
 
     def adopt(self, action: U.Action, *, live: bool = True) -> list[Any]:
-        """Apply an action the journal already holds: in replay, and live a press's
+        """Apply an action the journal already holds with something else: live, a press's
         `Eject` (written with the ejection's result). Its effects."""
         assert self.state is not None
         new, fx = U.apply(self.state, action)
-        self._adopt(action, new, fx, live=live)
+        self._adopt(action, new, fx, live=live, seq=None)
         return fx
 
     def accept(self, action: U.Action) -> list[Any]:
-        """Validate with the engine, journal, adopt; raise Rejected (nothing changed)."""
+        """Validate with the engine, journal, adopt, settle; raise Rejected (nothing
+        changed)."""
         assert self.state is not None
         try:  # on a copy: the table's state changes only once the journal holds the action
             new, fx = U.apply(self.state.clone(), action)
         except U.IllegalAction as exc:
             raise Rejected(self.words.refusal(exc, self.state.edition.name),
                            status=refusal_status(self.state, action)) from None
-        entry = self.journal.append("action", U.action_to_dict(action))
-        self._adopt(action, new, fx, live=True)
-        self.undo.note(entry.seq, action, fx)
+        said = U.action_to_dict(action)
+        entry = self.journal.append("action", said)
+        self._adopt(action, new, fx, live=True, seq=entry.seq, said=said)
         self.settle()
         return fx
 
-    def gate(self, *, chance_ok: bool = False) -> U.State:
-        """Raise Rejected while the table waits for something (`Waits.gate`)."""
-        return self.waits.gate(chance_ok=chance_ok)
+    def _gate(self, *, chance_ok: bool = False) -> U.State:
+        """Raise Rejected while the table waits for something (`Waits.gate`, which
+        `gate` is once the part is built: a part's gate goes straight there)."""
+        return self.lookup("waits").gate(chance_ok=chance_ok)  # type: ignore[no-any-return]
 
     def held(self) -> bool:
         """Paused by the admin, or the journal cannot be written: no motor starts."""
-        return self.admin.paused is not None or self.journal_watch.fault is not None
+        return self.lookup("admin").stopped is not None \
+            or self.lookup("journal_watch").fault is not None
 
     def settle(self) -> None:
-        """After any change: start the ejection the table owes, or else show whose turn
-        it is (lights) and turn the launcher to them."""
-        if not self.ejections.pump():
-            self.seats.lights(self.towers.seats_awaited() | self.turn_timer.blinking())
-            self.ejections.face_player()
-        self.round_end.settle()
-        self.turn_timer.settle()
+        """After any change: the parts start the ejection the table owes, or else show
+        whose turn it is (lights) and turn the launcher to them; timers follow."""
+        self.hub.announce(Settles())
 
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
         s = self.state
-        alarm = self.towers.alarm
+        # every key in its place, each with its default; the parts fill in theirs
         out: dict[str, Any] = {"match": None, "step": self.step, "names": list(self.names),
-                               "stats": dict(self.stats), "paused": self.admin.paused,
-                               "alarm": None if alarm is None else alarm.to_json(),
-                               "tower_confirm": self.towers.confirm}
+                               "stats": self.stats, "paused": None, "alarm": None,
+                               "tower_confirm": self.tower_confirm}
         if s is not None:
             out.update(U.public_state(s))
             out["match"] = {"id": self.match.id, "seed": self.match.seed}
-            out["uno_armed"] = sorted(self.seats.armed)
-            out["undoable"] = self.undo.undoable()
-            out["towers_seen"] = self.towers.get_status()["seen"] if s.edition.towers else None
-        out["rounds"] = [dict(r) for r in self.round_end.rounds]  # each round's result
-        out["round_end"] = self.round_end.pause  # the round just over, while the table pauses
-        out["waiting"] = self.waiting()
-        out["turn_timer"] = self.turn_timer.get_status()["turn_timer"]
+            out.update(dict.fromkeys(("uno_armed", "undoable", "towers_seen")))
+        out.update({"rounds": [], "round_end": None, "waiting": self.waiting(),
+                    "turn_timer": None})
+        for part in self.hub.parts():
+            out.update(part.public(s))
         return out
 
     def waiting(self) -> dict[str, Any]:
-        return self.waits.waiting()
+        return self.lookup("waits").waiting()  # type: ignore[no-any-return]
 
     def health(self) -> dict[str, Any]:
         status = self.hw.get_status()
@@ -334,11 +408,7 @@ class Controller:
         return {"ok": ok, **status, "voice": self.services.voice.get_status()}
 
     def submit(self, request: api.Request) -> dict[str, Any]:
-        if isinstance(request, api.Admin):
-            return self.admin.submit(request)
-        if isinstance(request, api.NextRound):
-            return self.round_end.next_round()
-        return self.requests.submit(request)
+        return self.hub.answer(request)  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------ announcements
     @property
@@ -354,13 +424,13 @@ class Controller:
         for listener in list(self.listeners):
             listener(event)
 
-    def _announce(self, action: U.Action, fx: list[Any]) -> None:
-        self.publish({"kind": "action", "action": U.action_to_dict(action),
-                      "effects": effects_json(fx)})
+    def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any]) -> None:
+        self.publish({"kind": "action", "action": said, "effects": effects_json(fx)})
+        said_by = self.hub.subscribers[Said]  # (none on a table without towers)
         for e in fx:
-            if isinstance(e, E.TowerMoved):
-                self.towers.announce(e)
-            elif isinstance(e, E.ProtectionUsed):
+            if said_by:
+                self.hub.announce(Said(action, e))  # the parts say theirs (a capture)
+            if isinstance(e, E.ProtectionUsed):
                 self.hw.panel.buzz("ok")
                 self.publish({"kind": "protected", "seat": e.seat, "tower": e.tower,
                               "card": U.format_card(e.card),

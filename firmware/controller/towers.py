@@ -1,61 +1,156 @@
 """Tower watch (Power editions): where the tray sees the four towers, the captures the
 table waits to see carried out, and the alarm when a tower moves without one.
 
-The tray's watcher thread posts `TrayChanged`; `_on_tray` compares what it saw with
-the engine's owners (`expected`). Ownership stays the engine's: the watch only says
-where a tower should stand, waits for it there, and stops the table while one stands
-where it does not belong (or an admin accepts it there: override clear-alarm).
+The tray's watcher thread posts `TrayChanged`; `TrayView` (built when the table has a
+tray) keeps where it sees each tower and says so, and hands a tower's move on
+(`TrayMoved`); `TowerWatch` (built only for a match whose edition has towers) compares
+it with the engine's owners (`expected`). Ownership stays the engine's: the watch only
+says where a tower should stand, waits for it there, and stops the table while one
+stands where it does not belong (or an admin accepts it there: override clear-alarm).
+
+Journal kind (registered by the watch): ``override`` {"kind": "tower-seen" |
+"clear-alarm", "tower", "slot"}.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
+from firmware.controller.context import Adopted, Context, MatchBegins, Part, Said
 from firmware.controller.events import TrayChanged
 from firmware.controller.slots import NEUTRAL, Slot, slot_name, slot_of
-from firmware.controller.stops import Alarm
+from firmware.controller.stops import Alarm, TowerOnItsWay
 from firmware.errors import Rejected
-from firmware.waits import Wait
+from firmware.messages import Words
 from hal.tray import TowerPlaced, TowerRemoved
 from uno_core import effects as E
 from uno_core.cards import TOWERS
 
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
-
 OVERRIDE = "override"  # journal kind: an admin confirmed a tower, or cleared an alarm
 
 
-class TowerWatch:
-    """Owns the towers' seen positions, the waits for captures and the alarm; handles
-    `TrayChanged`. `confirm` is the config's [table] tower_confirm: "wait" (the table
-    waits for a captured tower to arrive), "warn" (it only announces the capture and
-    blinks the seat), "off" (no waits; the tray still raises alarms)."""
+@dataclass(frozen=True)
+class TrayMoved:
+    """The tray saw a tower placed or removed (`TowerPlaced` | `TowerRemoved`)."""
 
-    def __init__(self, table: Controller, confirm: str) -> None:
-        self.table = table
+    event: TowerPlaced | TowerRemoved
+
+
+class Carried(NamedTuple):
+    """What only the tray knows, kept across a rebuild from the journal."""
+
+    waits: dict[str, Slot]
+    alarm: Alarm | None
+
+
+def refuse_seen(words: Words, tower: str | None, seat: int | None) -> Rejected:
+    """Override tower-seen where the table waits for no such tower."""
+    if tower is None:
+        return Rejected(words("refused.tower_missing"), field="tower", status=400)
+    slot: Slot = NEUTRAL if seat is None else seat
+    return Rejected(words("refused.no_tower_wait", tower=tower, slot=slot_name(slot, words)),
+                    field="tower")
+
+
+def refuse_accept(words: Words) -> Rejected:
+    """Override clear-alarm without an alarm."""
+    return Rejected(words("refused.no_alarm"))
+
+
+class TrayView(Part):
+    """Owns where the tray sees each tower (physical: kept from match to match);
+    handles `TrayChanged`, says what the tray saw and hands a move on (`TrayMoved`)."""
+
+    name = "tray"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.seen: dict[str, Slot | None] = {}
+        ctx.on(TrayChanged, self._on_tray)
+
+    def get_status(self) -> dict[str, Any]:
+        return {"seen": {t: self.seen.get(t) for t in TOWERS}}
+
+    def _on_tray(self, event: TrayChanged) -> None:
+        ev = event.event
+        if isinstance(ev, TowerPlaced):
+            self.seen[ev.tower] = ev.slot
+            self.ctx.announce(TrayMoved(ev))
+        elif isinstance(ev, TowerRemoved):
+            self.seen[ev.tower] = None
+            self.ctx.publish({"kind": "tower_lifted", "tower": ev.tower, "slot": ev.slot})
+            self.ctx.announce(TrayMoved(ev))
+        else:
+            self.ctx.publish({"kind": "tray", "event": type(ev).__name__,
+                              "slot": getattr(ev, "slot", None)})
+
+
+class TowerWatch(Part):
+    """Owns the waits for captures and the alarm (the stops ``alarm`` and ``tower``);
+    follows `TrayMoved`. `confirm` is the config's [table] tower_confirm: "wait" (the
+    table waits for a captured tower to arrive), "warn" (it only announces the capture
+    and blinks the seat), "off" (no waits; the tray still raises alarms). Built when a
+    match whose edition has towers begins: every tower starts on the neutral slot."""
+
+    name = "towers"
+
+    def __init__(self, ctx: Context, confirm: str) -> None:
+        self.ctx = ctx
         self.confirm = confirm
-        self.seen: dict[str, Slot | None] = {}  # what the tray sees (physical)
         self.reset()
-        table.loop.on(TrayChanged, self._on_tray)
+        ctx.subscribe(TrayMoved, self._on_tray)
+        ctx.subscribe(Adopted, lambda a: self.adopt(a.effects, live=a.live))
+        ctx.subscribe(Said, self._on_said)
+        ctx.journal_kind(OVERRIDE, lambda e: self.overridden(e.payload))
+        ctx.stop("alarm", (self, "alarm"))
+        ctx.stop("tower", self.on_its_way)
+        ctx.blinks(self.seats_awaited)
+        ctx.subscribe(MatchBegins, lambda _e: self.begin())
+
+    @property
+    def seen(self) -> dict[str, Slot | None]:
+        tray = self.ctx.lookup("tray")
+        return {} if tray is None else tray.seen  # type: ignore[no-any-return]
 
     def reset(self) -> None:
         self.waits: dict[str, Slot] = {}  # tower -> the slot it is to be carried to
         self.alarm: Alarm | None = None
         # towers an admin accepted where they stand (override clear-alarm): tower -> slot
         self.accepted: dict[str, Slot | None] = {}
+        self.moves = 0
 
     def begin(self) -> None:
         """A match begins (or is replayed): every tower starts on the neutral slot."""
-        s = self.table.state
+        s = self.ctx.state
         if s is not None and s.edition.towers and self.confirm != "off":
-            self.waits = {t: NEUTRAL for t in TOWERS if self.seen.get(t) != NEUTRAL}
+            seen = self.seen
+            self.waits = {t: NEUTRAL for t in TOWERS if seen.get(t) != NEUTRAL}
+
+    def carried(self) -> Carried:
+        return Carried(dict(self.waits), self.alarm)
+
+    def carry(self, kept: Carried) -> None:
+        self.waits, self.alarm = kept.waits, kept.alarm
 
     def get_status(self) -> dict[str, Any]:
-        return {"seen": {t: self.seen.get(t) for t in TOWERS}, "waits": dict(self.waits),
+        seen = self.seen
+        return {"seen": {t: seen.get(t) for t in TOWERS}, "waits": dict(self.waits),
                 "alarm": None if self.alarm is None else self.alarm.to_json(),
                 "accepted": dict(self.accepted), "confirm": self.confirm}
+
+    def journaled(self) -> dict[str, Any]:
+        return {"accepted": dict(self.accepted)}
+
+    def public(self, state: Any) -> dict[str, Any]:
+        seen = self.seen
+        return {"alarm": None if self.alarm is None else self.alarm.to_json(),
+                **({} if state is None else {"towers_seen": {t: seen.get(t) for t in TOWERS}})}
+
+    def stats(self) -> dict[str, int]:
+        return {"tower_moves": self.moves}
+
 
     def awaited(self) -> bool:
         """True while the table waits for a tower to move (the tray polls faster then).
@@ -66,18 +161,20 @@ class TowerWatch:
         """Seats a captured tower is being carried to (their lights blink)."""
         return {slot for slot in self.waits.values() if isinstance(slot, int)}
 
-    def wait(self) -> dict[str, Any] | None:
-        """The table's wait for a capture to be carried out ([table] tower_confirm "wait")."""
+    def on_its_way(self) -> TowerOnItsWay | None:
+        """The stop for a capture to be carried out ([table] tower_confirm "wait")."""
         if not self.waits or self.confirm != "wait":
             return None
         tower, slot = next(iter(self.waits.items()))
-        words = self.table.words
-        return {"kind": Wait.TOWER, "tower": tower, "slot": slot,
-                "seat": slot if isinstance(slot, int) else None,
-                "message": words("wait.tower", tower=tower, slot=slot_name(slot, words))}
+        return TowerOnItsWay(tower, slot, slot_name(slot, self.ctx.words))
+
+    def wait(self) -> dict[str, Any] | None:
+        """`on_its_way` as the API says it."""
+        stop = self.on_its_way()
+        return None if stop is None else stop.to_json(self.ctx.words)
 
     def expected(self, tower: str) -> Slot:
-        s = self.table.state
+        s = self.ctx.state
         assert s is not None
         return slot_of(s.towers[TOWERS.index(tower)])
 
@@ -87,7 +184,7 @@ class TowerWatch:
         for e in fx:
             if not isinstance(e, E.TowerMoved):
                 continue
-            self.table.stats["tower_moves"] += 1
+            self.moves += 1
             self.accepted.pop(e.tower, None)
             if self.confirm != "off":
                 slot = slot_of(e.seat)
@@ -95,29 +192,32 @@ class TowerWatch:
                 if live and self.seen.get(e.tower) == slot:
                     del self.waits[e.tower]
 
+    def _on_said(self, said: Said) -> None:
+        if isinstance(said.effect, E.TowerMoved):
+            self.announce(said.effect)
+
     def announce(self, e: E.TowerMoved) -> None:
         """Tell the table where a captured tower goes (its new owner's light blinks)."""
         slot = slot_of(e.seat)
         if isinstance(slot, int):
-            self.table.hw.panel.light(slot, "blink")
-        words = self.table.words
-        self.table.publish({"kind": "tower_capture", "tower": e.tower, "slot": slot,
+            self.ctx.hw.panel.light(slot, "blink")
+        words = self.ctx.words
+        self.ctx.publish({"kind": "tower_capture", "tower": e.tower, "slot": slot,
                             "message": words("wait.tower", tower=e.tower,
                                              slot=slot_name(slot, words))})
 
     def _seen_at(self, tower: str, slot: Slot, *, by: str) -> None:
         del self.waits[tower]
         if isinstance(slot, int):
-            self.table.hw.panel.light(slot, False)
-        self.table.publish({"kind": "tower_seen", "tower": tower, "slot": slot, "by": by})
-        self.table.settle()
+            self.ctx.hw.panel.light(slot, False)
+        self.ctx.publish({"kind": "tower_seen", "tower": tower, "slot": slot, "by": by})
+        self.ctx.settle()
 
     # ------------------------------------------------------------------ the tray
-    def _on_tray(self, event: TrayChanged) -> None:
+    def _on_tray(self, event: TrayMoved) -> None:
         ev = event.event
-        s = self.table.state
+        s = self.ctx.state
         if isinstance(ev, TowerPlaced):
-            self.seen[ev.tower] = ev.slot
             if s is None or not s.edition.towers:
                 return
             if self.waits.get(ev.tower) == ev.slot:
@@ -129,9 +229,7 @@ class TowerWatch:
                 self._raise_alarm(ev.tower, ev.slot, "alarm.moved", ev.slot)
             elif self.alarm is not None and self.alarm.tower == ev.tower:
                 self._clear_alarm(ev.tower)
-        elif isinstance(ev, TowerRemoved):
-            self.seen[ev.tower] = None
-            self.table.publish({"kind": "tower_lifted", "tower": ev.tower, "slot": ev.slot})
+        else:
             if s is None or not s.edition.towers:
                 return
             # Lifted from where it belongs while no capture moves it: someone took it.
@@ -140,31 +238,29 @@ class TowerWatch:
             expected = self.expected(ev.tower)
             if ev.slot == expected and ev.tower not in self.waits:
                 self._raise_alarm(ev.tower, None, "alarm.lifted", ev.slot)
-        else:
-            self.table.publish({"kind": "tray", "event": type(ev).__name__,
-                                "slot": getattr(ev, "slot", None)})
 
     def _raise_alarm(self, tower: str, slot: Slot | None, key: str, where: Slot | None) -> None:
         """A tower moved without a capture: the table stops until it is back (or an
         admin clears the alarm). Ownership stays the engine's. The message is `key`
         with the tower, the slot it was seen at (`where`) and where it belongs."""
-        words = self.table.words
+        words = self.ctx.words
         expected = self.expected(tower)
         message = words(key, tower=tower, slot=slot_name(where, words),
                         expected=slot_name(expected, words))
         self.alarm = Alarm(tower, slot, expected, message)
-        self.table.hw.panel.buzz("alarm")
-        self.table.publish({"kind": "alarm", **self.alarm.to_json()})
+        self.ctx.hw.panel.buzz("alarm")
+        self.ctx.publish({"kind": "alarm", **self.alarm.to_json()})
 
     def _clear_alarm(self, tower: str) -> None:
         self.alarm = None
-        self.table.hw.panel.buzz(None)
-        self.table.publish({"kind": "alarm_cleared", "tower": tower})
+        self.ctx.hw.panel.buzz(None)
+        self.ctx.publish({"kind": "alarm_cleared", "tower": tower})
         # another tower may still stand where it does not belong
+        seen = self.seen
         for other in TOWERS:
-            if other == tower or other in self.waits or other not in self.seen:
+            if other == tower or other in self.waits or other not in seen:
                 continue
-            pos = self.seen[other]
+            pos = seen[other]
             if other in self.accepted and self.accepted[other] == pos:
                 continue
             expected = self.expected(other)
@@ -174,33 +270,29 @@ class TowerWatch:
             if pos is None and self.confirm != "off":
                 self._raise_alarm(other, None, "alarm.off_tray", None)
                 return
-        self.table.settle()
+        self.ctx.settle()
 
     # ------------------------------------------------------------------ admin overrides
     def confirm_seen(self, tower: str | None, seat: int | None) -> dict[str, Any]:
         """Override tower-seen: an admin saw `tower` arrive at `seat` (None: neutral)."""
-        if tower is None:
-            raise Rejected(self.table.words("refused.tower_missing"), field="tower", status=400)
         slot: Slot = NEUTRAL if seat is None else seat
-        if self.waits.get(tower) != slot:
-            words = self.table.words
-            raise Rejected(words("refused.no_tower_wait", tower=tower,
-                                 slot=slot_name(slot, words)), field="tower")
-        self.table.journal.append(OVERRIDE, {"kind": "tower-seen", "tower": tower, "slot": slot})
+        if tower is None or self.waits.get(tower) != slot:
+            raise refuse_seen(self.ctx.words, tower, seat)
+        self.ctx.journal.append(OVERRIDE, {"kind": "tower-seen", "tower": tower, "slot": slot})
         self._seen_at(tower, slot, by="admin")
         return {"seen": tower}
 
     def accept_alarm(self, kind: str) -> dict[str, Any]:
         """Override clear-alarm: the tower that raised the alarm may stand where it does."""
         if self.alarm is None:
-            raise Rejected(self.table.words("refused.no_alarm"))
+            raise refuse_accept(self.ctx.words)
         payload = {"kind": kind, "tower": self.alarm.tower, "slot": self.alarm.slot}
-        self.table.journal.append(OVERRIDE, payload)
+        self.ctx.journal.append(OVERRIDE, payload)
         self.overridden(payload)
         self.alarm = None
-        self.table.hw.panel.buzz(None)
-        self.table.publish({"kind": "alarm_cleared"})
-        self.table.settle()
+        self.ctx.hw.panel.buzz(None)
+        self.ctx.publish({"kind": "alarm_cleared"})
+        self.ctx.settle()
         return {"cleared": True}
 
     def overridden(self, payload: Mapping[str, Any]) -> None:

@@ -27,16 +27,14 @@ decision (as the round pause does).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, NamedTuple
 
 import uno_core as U
 from firmware.controller.actions import press_action
+from firmware.controller.context import Context, Part, Settles
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from hal.clock import Cancellable
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
 
 TIMEOUT = "timeout"  # journal kind: {"step", "seat", "action"}: a decision's time ran out
 WARN_S = 5  # the light blinks and the buzzer beeps in the last seconds
@@ -99,27 +97,45 @@ def _said(action: U.Action | None) -> str:
     return "pass" if isinstance(action, U.Pass) else "draw"
 
 
-class TurnTimer:
-    """Owns the running timer and the last decision whose time ran out; handles
-    `TurnWarning` and `TurnTimeout`."""
+class Decision(NamedTuple):
+    """One seat's decision at one step: what a timer runs for."""
 
-    def __init__(self, table: Controller) -> None:
-        self.table = table
+    step: int
+    seat: int
+
+
+class TurnTimer(Part):
+    """Owns the running timer and the last decision whose time ran out; handles
+    `TurnWarning` and `TurnTimeout`. Built for a match with ``turn_timer_s`` only."""
+
+    name = "turn_timer"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
         self._timers: list[Cancellable | None] = []
         self.reset()
-        table.loop.on(TurnWarning, self._on_warning)
-        table.loop.on(TurnTimeout, self._on_timeout)
+        ctx.on(TurnWarning, self._on_warning)
+        ctx.on(TurnTimeout, self._on_timeout)
+        ctx.subscribe(Settles, lambda _e: self.settle())
+        ctx.journal_kind(TIMEOUT, lambda e: self.replay(e.payload))
+        ctx.blinks(self.blinking)
 
     def reset(self) -> None:
         self._stop()
-        self.expired: tuple[int, int] | None = None  # (step, seat) journaled as timed out
+        self.expired: Decision | None = None  # journaled as timed out
+
+    def close(self) -> None:
+        self._stop()
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        return {"turn_timer": self.get_status()["turn_timer"]}
 
     def _stop(self) -> None:
         for timer in self._timers:
             if timer is not None:
                 timer.cancel()
         self._timers = []
-        self.running: tuple[int, int] | None = None  # the decision (step, seat) timed
+        self.running: Decision | None = None  # the decision timed
         self.deadline: float | None = None  # on the loop's clock
         self.warned = False
 
@@ -127,30 +143,31 @@ class TurnTimer:
         """The timer under way (None: none runs) and the last decision that timed out."""
         running = None
         if self.running is not None and self.deadline is not None:
-            left = max(0.0, self.deadline - self.table.loop.now())
-            running = {"step": self.running[0], "seat": self.running[1],
+            left = max(0.0, self.deadline - self.ctx.loop.now())
+            running = {"step": self.running.step, "seat": self.running.seat,
                        "left_s": round(left, 1), "warning": self.warned}
         return {"turn_timer": running,
                 "timed_out": None if self.expired is None else list(self.expired)}
 
     def replay(self, payload: dict[str, Any]) -> None:
         """A journaled ``timeout``: that decision's time is over for good."""
-        self.expired = (int(payload["step"]), int(payload["seat"]))
+        self.expired = Decision(int(payload["step"]), int(payload["seat"]))
 
     def blinking(self) -> set[int]:
         """The seat whose light blinks: its time is nearly up."""
-        return {self.running[1]} if self.running is not None and self.warned else set()
+        return {self.running.seat} if self.running is not None and self.warned else set()
 
-    def _awaited(self) -> tuple[int, int] | None:
+    def _awaited(self) -> Decision | None:
         """The decision a timer should run for now, or None."""
-        t = self.table
+        t = self.ctx
         s = t.state
         if s is None or s.over or not s.options.turn_timer_s:
             return None
-        w = t.waiting()
-        if w["kind"] not in TIMED or w.get("seat") is None:
+        wait = t.lookup("waits").current()
+        seat = getattr(wait, "seat", None)
+        if wait.kind not in TIMED or seat is None:
             return None
-        return (t.step, int(w["seat"]))
+        return Decision(t.step, int(seat))
 
     def settle(self) -> None:
         """After any change: keep the timer of the decision awaited, or start its own."""
@@ -160,7 +177,7 @@ class TurnTimer:
         self._stop()
         if key is None or key == self.expired:
             return
-        t = self.table
+        t = self.ctx
         assert t.state is not None
         limit = t.state.options.turn_timer_s
         self.running = key
@@ -172,7 +189,7 @@ class TurnTimer:
     def _on_warning(self, event: TurnWarning) -> None:
         if (event.step, event.seat) != self.running:
             return  # the decision was taken meanwhile
-        t = self.table
+        t = self.ctx
         self.warned = True
         left = warning_left(t.state.options.turn_timer_s) if t.state is not None else None
         left = left or WARN_S
@@ -184,10 +201,10 @@ class TurnTimer:
         t.settle()  # the light blinks
 
     def _on_timeout(self, event: TurnTimeout) -> None:
-        key = (event.step, event.seat)
+        key = Decision(event.step, event.seat)
         if key != self.running:
             return  # the decision was taken meanwhile, or the table stopped for something
-        t = self.table
+        t = self.ctx
         self._stop()
         try:
             s = t.gate()

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import uno_core as U
+from firmware.controller.context import Adopted, Context, Part
 from firmware.errors import Rejected
 from firmware.journal import Entry
 from uno_core import effects as E
-
-if TYPE_CHECKING:
-    from firmware.controller.table import Controller
 
 UNDO = "undo"
 # effects of a play that changed the physical table beyond the card on the pile
@@ -54,12 +52,25 @@ def standing(entries: Iterable[Entry]) -> list[Entry]:
     return [e for e in entries if e.kind != UNDO and e.seq not in undone]
 
 
-class Undo:
+class Undo(Part):
     """Owns the last declaration (`declared`); takes it back when the table rule allows."""
 
-    def __init__(self, table: Controller) -> None:
-        self.table = table
+    name = "undo"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
         self.reset()
+        ctx.subscribe(Adopted, self._on_adopted, actions=(U.Play,))  # `note` keeps Plays
+
+    def _on_adopted(self, adopted: Adopted) -> None:
+        if adopted.seq is not None:  # (a press's Eject is journaled with its ejection)
+            self.note(adopted.seq, adopted.action, adopted.effects)
+
+    def journaled(self) -> dict[str, Any]:
+        return self.get_status()
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        return {} if state is None else {"undoable": self.undoable()}
 
     def reset(self) -> None:
         self.declared: Declared | None = None  # the last Play journaled
@@ -79,7 +90,7 @@ class Undo:
     def refusal(self, seat: int) -> str | None:
         """Why `seat` cannot take its declaration back now (None: it can)."""
         d = self.declared
-        t = self.table
+        t = self.ctx
         words = t.words
         if t.state is None or d is None:
             return words("undo.nothing")
@@ -90,9 +101,9 @@ class Undo:
             return words("undo.fixed", seat=who, card=d.card, why=d.fixed)
         if d.seq != t.journal.last_seq:
             return words("undo.went_on", seat=who, card=d.card)
-        waiting = t.waits.physical()
-        if waiting is not None:
-            return words("refused.waits", message=waiting["message"])
+        stop = t.first_stop()
+        if stop is not None:
+            return words("refused.waits", message=stop.to_json(words)["message"])
         return None
 
     def undoable(self) -> dict[str, Any] | None:
@@ -110,7 +121,7 @@ class Undo:
             raise Rejected(reason)
         d = self.declared
         assert d is not None
-        t = self.table
+        t = self.ctx
         undone = {"seat": seat, "card": d.card, "laid": list(d.laid)}
         t.journal.append(UNDO, undone, ref=d.seq)
         t.reload()

@@ -11,7 +11,7 @@ import sys
 import tracemalloc
 
 from bench import __main__ as bench_main
-from bench import crash, fairness, footprint, fuzz, longrun, serial_soak
+from bench import crash, fairness, footprint, fuzz, latency, longrun, serial_soak
 from bench.common import REPO, Result
 from firmware.journal import Journal
 from hal.ejection import chi_square, geometric_model, observe, table_model
@@ -297,3 +297,30 @@ def test_the_engine_ratio_median_pairs_each_run_with_rlcards_run_beside_it():
     assert engine._paired_ratio(ours, rlcard) == 2.0
     assert engine._paired_ratio(ours, []) is None  # rlcard not installed: no runs
     assert engine._paired_ratio(["no kernel"], rlcard[:1]) is None
+
+
+def test_latency_measures_both_trees_through_the_daemon_and_judges_after_against_before():
+    result = latency.run(samples=2, rounds=1, baseline="HEAD")
+    got = figures(result)
+    for walk in ("launcher press -> motor on", "seat press (catch) -> its LED"):
+        for q in ("p50", "p99"):
+            before = got[f"{walk}, {q}, before (HEAD)"].value
+            after = got[f"{walk}, {q}, after"].value
+            ratio = got[f"{walk}, {q}, after / before"]
+            assert before > 0 and after > 0  # a press reached its output on both trees
+            assert ratio.target == "<= 1" and ratio.ok == (ratio.value <= 1)
+    assert result.detail["stats"]["before"]["launcher"]["n"] >= 2
+    assert result.detail["sync"]["journal_append_us"]["n"] >= 2
+
+
+def test_the_latency_worker_measures_the_tree_it_is_given_not_this_checkout(tmp_path):
+    sim = tmp_path / "tree" / "firmware" / "sim"
+    sim.mkdir(parents=True)
+    for package in (sim.parent, sim):
+        (package / "__init__.py").write_text("")
+    (sim / "testbed.py").write_text("class SimTable:\n    def __init__(self, *a, **k):\n"
+                                    "        raise SystemExit('the other tree ran')\n")
+    done = subprocess.run([sys.executable, str(REPO / "bench" / "latency.py"), "--tree",
+                           str(sim.parent.parent), "--samples", "1"], capture_output=True,
+                          text=True, cwd=REPO, timeout=120)
+    assert done.returncode != 0 and "the other tree ran" in done.stderr

@@ -1,7 +1,8 @@
 """One part of the controller on its own: a fake loop, hardware on gpiozero MockFactory
 pins (the twin's devices: `firmware.sim.world.World`), a journal on disk, and a fake
-coordinator that records what the part asks of it (the actions it hands the engine,
-the events it publishes, the times it lets the table go on)."""
+context (`firmware.controller.context.Context`, the registries a real `Hub`) that
+records what the part asks of it (the actions it hands the engine, the events it
+publishes, the times it lets the table go on)."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ from firmware.controller.actions import Requests
 from firmware.controller.admin import Admin
 from firmware.controller.ejections import Ejections
 from firmware.controller.faults import JournalWatch
+from firmware.controller.hub import Hub
 from firmware.controller.round_end import RoundEnds
 from firmware.controller.seats import SeatButtons
-from firmware.controller.towers import TowerWatch
+from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo
 from firmware.controller.waiting import Waits
@@ -35,6 +37,7 @@ from firmware.sim.world import World
 PARTS: dict[str, Callable[[Any], Any]] = {
     "journal_watch": JournalWatch,
     "ejections": lambda table: Ejections(table, rng_for=random.Random),  # (seeded by step)
+    "tray": TrayView,
     "towers": lambda table: TowerWatch(table, table.config.table.tower_confirm),
     "seats": SeatButtons,
     "requests": Requests,
@@ -89,8 +92,8 @@ class FakeLoop:
 
 
 class FakeTable:
-    """The coordinator as a part sees it. `accept` journals and records the action
-    (the engine state is the test's to set); `gate` refuses while `waits_for` is set."""
+    """The context a part is built on. `accept` journals and records the action (the
+    engine state is the test's to set); `gate` refuses while `waits_for` is set."""
 
     def __init__(self, tmp_path: Path, state: U.State, *, edition: str, seats: int,
                  factory: Any, tower_confirm: str = "wait") -> None:
@@ -103,12 +106,15 @@ class FakeTable:
         self.journal = Journal.open(tmp_path / "journal.db")
         self.journal.start_match(edition=edition, options={}, seats=seats, seed=7,
                                  config_hash="test")
-        self.services = SimpleNamespace(notifier=SimpleNamespace(status=lambda text: None))
+        self.notifier = SimpleNamespace(status=lambda text: None)
+        self.hub = Hub(self.loop)
+        self.built: list[str] = []
+        self.replays: dict[str, Callable[[Any], None]] = {}  # journal kind -> its replay
+        self.answerers: dict[type, Callable[[Any], Any]] = {}
         self.state: U.State | None = state
+        self.match = self.journal.match
         self.step = 0
         self.names = list(self.config.table.names)
-        self.stats = {"actions": 0, "launcher_presses": 0, "cards_ejected": 0,
-                      "tower_moves": 0, "rounds": 0}
         self.events: list[Mapping[str, Any]] = []
         self.accepted: list[U.Action] = []
         self.adopted: list[U.Action] = []
@@ -116,6 +122,53 @@ class FakeTable:
         self.reloads = 0
         self.paused = False
         self.waits_for: str | None = None
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """The table's counts as the coordinator gathers them from its parts."""
+        out = {"actions": 0, "launcher_presses": 0, "cards_ejected": 0, "tower_moves": 0,
+               "rounds": 0}
+        for part in self.parts():
+            out.update(part.stats())
+        return out
+
+    # the registries: a real Hub, every registration the fake's own
+    def lookup(self, name: str) -> Any:
+        return getattr(self, name, None) if name in PARTS else None
+
+    def parts(self) -> Any:
+        return iter([getattr(self, name) for name in self.built])
+
+    def on(self, event_type: type, handler: Callable[[Any], Any]) -> None:
+        self.loop.on(event_type, handler)
+
+    def subscribe(self, event_type: type, handler: Callable[[Any], Any],
+                  actions: tuple[type, ...] | None = None) -> None:
+        self.hub.subscribe("test", event_type, handler, actions)
+
+    def announce(self, event: Any) -> None:
+        self.hub.announce(event)
+
+    def journal_kind(self, kind: str, replay: Callable[[Any], None]) -> None:
+        self.replays[kind] = replay  # a part a test builds again takes its kinds over
+
+    def stop(self, order: str, answer: Callable[[], Any]) -> None:
+        self.hub.stop("test", order, answer)
+
+    def first_stop(self) -> Any:
+        return self.hub.first_stop()
+
+    def answers(self, request_type: type, handler: Callable[[Any], Any]) -> None:
+        self.answerers[request_type] = handler  # (tests call the parts' submit directly)
+
+    def blinks(self, answer: Callable[[], set[int]]) -> None:
+        self.hub.blinks("test", answer)
+
+    def blinking(self) -> set[int]:
+        return self.hub.blinking()
+
+    def check_new_match(self, edition: str, seats: int) -> None:
+        pass
 
     @property
     def words(self) -> Words:
@@ -171,8 +224,11 @@ def make_table(tmp_path, mock_factory):
         table = FakeTable(tmp_path, state, edition=edition, seats=seats, factory=mock_factory,
                           tower_confirm=tower_confirm)
         tables.append(table)
+        if "towers" in parts and "tray" not in parts:  # the watch hears the tray through it
+            parts = ("tray", *parts)
         for name in parts:
             setattr(table, name, PARTS[name](table))
+            table.built.append(name)
         return table
 
     yield make

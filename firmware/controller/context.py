@@ -1,0 +1,187 @@
+"""What a part of the controller may ask of the table: the narrow `Context` every part
+is built on (Klipper's `printer` as an extra sees it), the events the coordinator
+announces, and `Part`, the default hooks a part overrides (python-can's bus base).
+
+A part never holds the coordinator (`firmware.controller.table.Controller`): it holds
+a `Context`. It registers its own loop handlers (`on`), its own journal kinds with
+their replay (`journal_kind`), the stops it answers in their place of the order
+(`stop`, `firmware.controller.stops.ORDER`), and subscribes to the events below
+(`subscribe`); it finds a peer by name (`lookup`), never through the coordinator's
+attributes. `firmware.controller.hub.Hub` keeps those registries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
+
+import uno_core as U
+from firmware.journal import Entry
+from firmware.messages import Words
+
+
+# ---------------------------------------------------------------- the events announced
+class MatchBegins(NamedTuple):
+    """A match begins, live or rebuilt from the journal (every part was reset)."""
+
+    match: Any
+
+
+class Adopted(NamedTuple):
+    """The engine took `action` (live after its journal write, or in replay): `state` is
+    the state after it. `seq`: its journal entry (None for a press's `Eject`, adopted
+    live with the ejection's result)."""
+
+    action: U.Action
+    effects: list[Any]
+    state: U.State
+    live: bool
+    seq: int | None
+
+
+class Said(NamedTuple):
+    """The live ``action`` event of an adopted action went out: each part says its own
+    part of its effects, one effect at a time, in their order (a capture's tower)."""
+
+    action: U.Action
+    effect: Any
+
+
+class RoundEnded(NamedTuple):
+    """An adopted action ended a round (its `RoundOver` effect)."""
+
+    over: Any
+    live: bool
+
+
+@dataclass
+class Settles:
+    """After a change the table goes on: a part starts the work owed or shows whose
+    turn it is. `launcher_started`: the launcher took the turn (the lights wait)."""
+
+    launcher_started: bool = False
+
+
+class Replayed(NamedTuple):
+    """The journal's entries of the match were all replayed (at start, or a reload)."""
+
+
+Handler = Callable[[Any], Any]
+StopAnswer = Callable[[], Any] | tuple[Any, str]  # a function, or (holder, field)
+
+
+class Context(Protocol):
+    """What a part needs of the table, and nothing more."""
+
+    @property
+    def loop(self) -> Any: ...  # firmware.loop.TableLoop: post, after, spawn, now
+
+    @property
+    def journal(self) -> Any: ...  # firmware.journal.Journal
+
+    @property
+    def hw(self) -> Any: ...  # firmware.controller.hardware.Hardware
+
+    @property
+    def config(self) -> Any: ...  # firmware.config.Config
+
+    @property
+    def notifier(self) -> Any: ...  # firmware.notify.Notifier
+
+    @property
+    def state(self) -> U.State | None: ...
+
+    @property
+    def step(self) -> int: ...
+
+    @property
+    def match(self) -> Any: ...  # the journal's match (id, seed, ...), None before one
+
+    @property
+    def words(self) -> Words: ...
+
+    @property
+    def names(self) -> list[str]: ...
+
+    def publish(self, event: Mapping[str, Any]) -> None: ...
+
+    def accept(self, action: U.Action) -> list[Any]: ...
+
+    def adopt(self, action: U.Action) -> list[Any]: ...
+
+    def gate(self, *, chance_ok: bool = False) -> U.State: ...
+
+    def held(self) -> bool: ...
+
+    def settle(self) -> None: ...
+
+    def reload(self) -> None: ...
+
+    def start_match(self, edition: str, seats: int, options: Mapping[str, Any],
+                    seed: int | None, names: list[str]) -> None: ...
+
+    def match_asked(self, p: Mapping[str, Any], seed: int | None = None
+                    ) -> tuple[str, int, dict[str, Any], int | None, list[str]]: ...
+
+    def check_new_match(self, edition: str, seats: int) -> None: ...
+
+    def waiting(self) -> dict[str, Any]: ...
+
+    # the registries (`Hub`)
+    def lookup(self, name: str) -> Any: ...
+
+    def on(self, event_type: type, handler: Handler) -> None: ...
+
+    def subscribe(self, event_type: type, handler: Handler,
+                  actions: tuple[type, ...] | None = None) -> None: ...
+
+    def announce(self, event: Any) -> None: ...  # to the subscribers of its type
+
+    def journal_kind(self, kind: str, replay: Callable[[Entry], None]) -> None: ...
+
+    def stop(self, order: str, answer: StopAnswer) -> None: ...
+
+    def first_stop(self) -> Any: ...  # the first physical stop that holds (or None)
+
+    def blinks(self, answer: Callable[[], set[int]]) -> None: ...  # seats to blink, asked
+
+    def answers(self, request_type: type, handler: Handler) -> None: ...  # API requests
+
+    def blinking(self) -> set[int]: ...  # every seat a part wants blinking now
+
+
+class Part:
+    """The hooks a part may override; the coordinator only loops over its parts."""
+
+    name = "part"
+
+    def reset(self) -> None:
+        """A match begins: forget what belonged to the one before."""
+
+    def get_status(self) -> dict[str, Any]:
+        """What the part holds, as plain JSON values."""
+        return {}
+
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        """Its keys of ``GET /api/state`` (the coordinator gives each its default)."""
+        return {}
+
+    def journaled(self) -> dict[str, Any]:
+        """What of `get_status` a restart rebuilds from the journal alone."""
+        return {}
+
+    def stats(self) -> dict[str, int]:
+        """The part's counts in the table's ``stats``."""
+        return {}
+
+    def carried(self) -> Any:
+        """What only the hardware knows, kept across a rebuild from the journal (None:
+        nothing); handed back to `carry` after it."""
+        return None
+
+    def carry(self, kept: Any) -> None:
+        """Take back what `carried` gave before a rebuild from the journal."""
+
+    def close(self) -> None:
+        """The part is dropped (a match that does not need it begins): stop its timers."""

@@ -157,19 +157,19 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
         "refusal.not_all_held": "{seat} hat nicht alle diese Karten",
         "refusal.not_all_held.you": "du hast nicht alle diese Karten",
         "refusal.drawn_only": "nach dem Ziehen darf nur die gezogene Karte gelegt werden",
-        "refusal.symbol": "{card} passt nicht: kein {kind} auf eine Karte mit {symbol}",
+        "refusal.symbol": "{card} passt nicht: keine {kind} auf eine Karte mit {symbol}",
         "refusal.turned_first": "{card} passt nicht: auf die aufgedeckte {top} legt der "
                                 "erste Spieler nur {colour} und nimmt keine Türme",
         "refusal.no_match": "{card} passt nicht: nur {colour} oder {same}",
         "refusal.no_match.wild": "{card} passt nicht: nur {colour}",
         "refusal.wild_restricted": "eine Farbenwahl nur, wenn du keine Karte in {colour} hast",
-        "refusal.wild_colour": "eine Farbwahlkarte braucht eine Farbe: Rot, Grün, Blau oder "
+        "refusal.wild_colour": "eine Farbenwahl-Karte braucht eine Farbe: Rot, Grün, Blau oder "
                                "Gelb",
-        "refusal.colour_not_wild": "nur eine Farbwahlkarte wünscht sich eine Farbe",
+        "refusal.colour_not_wild": "nur eine Farbenwahl-Karte wünscht sich eine Farbe",
         "refusal.uno_count": "UNO ruft man mit einer Karte auf der Hand, nicht mit {count}",
         "refusal.target": "{card} braucht einen anderen Spieler als Ziel",
         "refusal.no_target": "{card} hat kein Ziel",
-        "refusal.towers": "{card} nimmt {count} Turm/Türme, aus {towers}",
+        "refusal.towers": "{card} nimmt {count} von den Türmen {towers}",
         "refusal.no_towers": "{card} nimmt keine Türme",
         "refusal.discard_colour": "Alle ablegen legt nur Karten in {colour}, nicht {card}",
         "refusal.not_enough_unseen": "so viele {card} gibt es nicht mehr",
@@ -208,7 +208,7 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
         "refusal.wrong_chance": "der Tisch wartet jetzt auf {chance}",
         "refusal.chance_first": "der Tisch wartet zuerst auf {chance}",
         "refusal.not_unseen": "jede {card} liegt schon offen",
-        "refusal.dealer_count": "eine Karte für jeden der {seats} Plätze, nicht {count}",
+        "refusal.dealer_count": "eine Karte für jeden Platz ({seats}), nicht {count}",
         "refusal.deck_has_only": "das Spiel hat nur {count} × {card}",
         "refusal.shuffle_unknown": "am Tisch ist die Reihenfolge beim Mischen unbekannt: leer "
                                    "lassen",
@@ -230,21 +230,21 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
         "refusal.stack_pending_cross.you": "ein Stapel von {count} {unit} wartet auf dich: "
                                            "eine +2 oder +4 drauflegen oder alle nehmen",
         "refusal.no_bluff": "{card} nur, wenn du keine Karte in {colour} hast (kein Bluff)",
-        "refusal.no_action_finish": "niemand geht mit einer Aktions- oder Farbwahlkarte wie "
+        "refusal.no_action_finish": "niemand geht mit einer Aktions- oder Farbenwahl-Karte wie "
                                     "{card} aus",
         "refusal.no_draw_finish": "niemand geht mit einer Ziehkarte wie {card} aus",
         "refusal.forced_play": "die gezogene Karte passt: sie muss gelegt werden",
         "refusal.draw_until": "die gezogene Karte legen, wenn sie passt, sonst weiter ziehen",
-        "refusal.jump_chance": "jetzt kein Reinwerfen: der Tisch wartet zuerst auf {chance}",
-        "refusal.jump_challenge": "kein Reinwerfen, solange eine Herausforderung offen ist",
-        "refusal.jump_phase": "jetzt kein Reinwerfen",
-        "refusal.jump_owed": "kein Reinwerfen, solange Karten oder Drücke offen sind: die "
+        "refusal.jump_chance": "jetzt kein Dazwischenwerfen: der Tisch wartet zuerst auf {chance}",
+        "refusal.jump_challenge": "kein Dazwischenwerfen, solange eine Herausforderung offen ist",
+        "refusal.jump_phase": "jetzt kein Dazwischenwerfen",
+        "refusal.jump_owed": "kein Dazwischenwerfen, solange Karten oder Drücke offen sind: die "
                              "kommen zuerst",
-        "refusal.jump_wild": "kein Reinwerfen auf eine Farbwahlkarte",
-        "refusal.jump_stack": "kein Reinwerfen, solange ein Stapel offen ist",
+        "refusal.jump_wild": "kein Dazwischenwerfen auf eine Farbenwahl-Karte",
+        "refusal.jump_stack": "kein Dazwischenwerfen, solange ein Stapel offen ist",
         "refusal.jump_identical": "außer der Reihe darf nur genau dieselbe Karte wie {top} "
-                                  "reingeworfen werden, nicht {card}",
-        "refusal.jump_first": "keine {card} mehr übrig: ein früheres Reinwerfen hat die "
+                                  "dazwischengeworfen werden, nicht {card}",
+        "refusal.jump_first": "keine {card} mehr übrig: ein früheres Dazwischenwerfen hat die "
                               "letzte gelegt (das erste zählt)",
         "refusal.the_table": "der Tisch",
         "refusal.unit.cards": "Karten",

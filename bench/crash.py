@@ -84,7 +84,7 @@ def demo_cmd(variant: str, seed: int, journal: Path, rounds: int = 10_000) -> li
 
 
 def actions_of(path: Path) -> list[Any]:
-    from firmware.journal import Journal
+    from firmware.journal.store import Journal
 
     with Journal.open(path, readonly=True) as journal:
         return [e.payload for e in journal.entries() if e.kind == "action"]
@@ -96,7 +96,7 @@ def comparable_actions(path: Path) -> tuple[list[Any], bool]:
     the kill ends with the cards that had come out, counted at the restart: the player
     got those, so from that eject on the game need not match an uninterrupted run. (A
     `deal` of an exact count is finished after the restart: it must match throughout.)"""
-    from firmware.journal import Journal
+    from firmware.journal.store import Journal
 
     kept: list[Any] = []
     intents: dict[int, Any] = {}
@@ -117,7 +117,7 @@ def comparable_actions(path: Path) -> tuple[list[Any], bool]:
 
 def open_intents(path: Path) -> int:
     from firmware.errors import JournalCorrupt, JournalError
-    from firmware.journal import Journal
+    from firmware.journal.store import Journal
 
     if not path.exists():
         return 0  # killed before the daemon created its journal
@@ -349,7 +349,7 @@ def _live_image(tmp: Path, variant: str, seed: int) -> tuple[Path, bytes]:
 
 
 def _open_cut(image: Path, wal: bytes, where: Path) -> tuple[int, list[Any], str, int]:
-    from firmware.journal import Journal
+    from firmware.journal.store import Journal
 
     where.mkdir()
     shutil.copy(image, where / "journal.db")

@@ -355,7 +355,7 @@ def _quantiles(values: list[float]) -> dict[str, float]:
 
 def sync_costs(samples: int) -> dict[str, Any]:
     """µs of one 4 KiB pwrite + fdatasync, and of one Journal.append, on this disk."""
-    from firmware.journal import Journal
+    from firmware.journal.store import Journal
 
     with tempfile.TemporaryDirectory(prefix="unotable-bench-sync-") as tmp:
         fd = os.open(Path(tmp) / "probe", os.O_RDWR | os.O_CREAT, 0o600)

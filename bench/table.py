@@ -9,7 +9,7 @@ tray). Prints wall seconds, actions, actions per second, journal entries per sec
 and how many of the wall seconds were spent in the journal's commits.
 
 `--commits N` instead times N single-entry commits of the journal alone, with and
-without its high-water mark (`firmware.journal_mark`: one more `fdatasync` per commit),
+without its high-water mark (`firmware.journal.mark`: one more `fdatasync` per commit),
 in turns in the same process on the same disk, and prints both medians and the ratio.
 """
 
@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 from firmware.sim.demo import run_demo
 
 CASES = (("classic", 4), ("power", 3), ("attack", 4), ("attack-1999", 4), ("extreme", 4))

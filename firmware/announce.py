@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import uno_core as U
-from firmware.messages import MESSAGES, Words, card_name, colour_name, kind_noun, tower_name
+from firmware.words.messages import MESSAGES, Words, card_name, colour_name, kind_noun, tower_name
 from hal.tray import NEUTRAL
 from uno_core.effects import EVERYONE_ONCE, UNTIL_CARDS
 

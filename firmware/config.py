@@ -42,7 +42,7 @@ SYSTEM_PATH = Path("/etc/unotable/config.toml")
 DEFAULT_PATH = Path(__file__).with_name("default_config.toml")
 EDITIONS = tuple(uno_core.EDITIONS)
 TOWER_CONFIRM = ("wait", "warn", "off")
-LANGUAGES = ("en", "de")  # firmware.messages holds the texts of each
+LANGUAGES = ("en", "de")  # firmware.words.messages holds the texts of each
 MIN_TOKEN_LENGTH = 16
 MIN_TOKEN_DISTINCT = 8  # "aaaaaaaaaaaaaaaa" or "abababab..." is no secret
 # Without these `run` cannot start (launcher, seats) or would play a game nobody chose.

@@ -22,7 +22,7 @@ from typing import Any
 from firmware.api import ApiServer, Table
 from firmware.config import Config
 from firmware.errors import JournalError, StartRefused
-from firmware.journal import Journal, refusal
+from firmware.journal.store import Journal, refusal
 from firmware.loop import TableLoop
 from firmware.notify import Notifier
 from firmware.voice import Speaker, Voice, open_voice

@@ -11,7 +11,7 @@
   and doc, and what each preset sets in it, so that match set-up (a control per option)
   and the card picker are built from the rules engine's data;
 * ``GET /api/messages[?lang=de]`` — the screen's texts and card names in a language
-  (default: the table's `[table] language`), from `firmware.messages`.
+  (default: the table's `[table] language`), from `firmware.words.messages`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 
 from aiohttp import web
 
-from firmware.messages import DEFAULT_LANGUAGE, LANGUAGES, screen_catalog
+from firmware.words.messages import DEFAULT_LANGUAGE, LANGUAGES, screen_catalog
 from uno_core import EDITIONS, OPTION_SPECS
 from uno_core.cards import format_card
 from uno_core.options import PRESETS, preset_options

@@ -31,10 +31,10 @@ from firmware.api.requests import Admin, Request, Table
 from firmware.api.routes import BUILDERS
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
-from firmware.field_words import say_invalid
 from firmware.loop import TableLoop
-from firmware.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
 from firmware.serve import add_screen_routes, is_public
+from firmware.words.fields import say_invalid
+from firmware.words.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
 from hal.clock import REAL_TIME, Clock
 
 log = logging.getLogger(__name__)

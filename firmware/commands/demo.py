@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
                              f"yourself: unotable demo --serve --{flag} ...)")
     args.rounds = 1 if args.rounds is None else args.rounds
     from firmware.errors import JournalError
-    from firmware.journal import Journal, refusal
+    from firmware.journal.store import Journal, refusal
     from firmware.sim.demo import (
         DemoError,
         card_legend,

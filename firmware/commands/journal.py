@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_check(args: argparse.Namespace) -> int:
     from firmware.errors import JournalError, UsageError
-    from firmware.journal_check import inspect
+    from firmware.journal.check import inspect
 
     try:
         report = inspect(args.file)
@@ -58,7 +58,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 def run_recover(args: argparse.Namespace) -> int:
     from firmware.errors import JournalError, UsageError
-    from firmware.journal_check import recover
+    from firmware.journal.check import recover
 
     try:
         report, lines = recover(args.file, args.out)
@@ -73,7 +73,7 @@ def run_accept(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from firmware.errors import JournalError, UsageError
-    from firmware.journal import Journal, refusal
+    from firmware.journal.store import Journal, refusal
 
     if not Path(args.file).is_file():  # accepting never makes a new journal
         raise UsageError(f"no journal at {args.file}")

@@ -58,7 +58,7 @@ def records(journal: Any) -> Iterator[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     from firmware.errors import JournalCorrupt, JournalError, UsageError
-    from firmware.journal import Journal
+    from firmware.journal.store import Journal
 
     try:
         journal = Journal.open(args.db, readonly=True)

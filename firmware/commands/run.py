@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     from firmware.commands.config_cmd import load_or_refuse
     from firmware.daemon import Daemon
     from firmware.errors import JournalError, UsageError
-    from firmware.journal import refusal
+    from firmware.journal.store import refusal
 
     logging.basicConfig(level=args.log_level, format="%(levelname)s %(name)s: %(message)s")
     config = load_or_refuse(args.config)

@@ -16,7 +16,7 @@ from firmware.api import requests as api
 from firmware.controller.context import Adopted, Context, Part
 from firmware.controller.slots import effects_json
 from firmware.errors import Rejected
-from firmware.messages import Words
+from firmware.words.messages import Words
 from uno_core.cards import COLOUR_NAMES
 
 COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}

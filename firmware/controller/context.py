@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 import uno_core as U
-from firmware.journal import Entry
-from firmware.messages import Words
+from firmware.journal.store import Entry
+from firmware.words.messages import Words
 
 
 # ---------------------------------------------------------------- the events announced
@@ -78,7 +78,7 @@ class Context(Protocol):
     def loop(self) -> Any: ...  # firmware.loop.TableLoop: post, after, spawn, now
 
     @property
-    def journal(self) -> Any: ...  # firmware.journal.Journal
+    def journal(self) -> Any: ...  # firmware.journal.store.Journal
 
     @property
     def hw(self) -> Any: ...  # firmware.controller.hardware.Hardware

@@ -28,7 +28,7 @@ from firmware.controller.engine_waits import first_owed
 from firmware.controller.events import Aimed, CardCounted, EjectionDone
 from firmware.controller.stops import Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
 from firmware.errors import JournalUnwritable, Rejected
-from firmware.journal import INTENT, RESULT
+from firmware.journal.store import INTENT, RESULT
 from hal.launcher import EjectionResult
 from uno_core import effects as E
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 import uno_core as U
-from firmware.messages import MESSAGES, Words
 from firmware.waits import PHASE_WAITS, Wait
+from firmware.words.messages import MESSAGES, Words
 from uno_core.state import OWE_UNTIL
 
 

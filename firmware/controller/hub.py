@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from firmware.controller.context import Handler, StopAnswer
 from firmware.controller.stops import ORDER
-from firmware.journal import Entry
+from firmware.journal.store import Entry
 
 
 class Subscriber(NamedTuple):

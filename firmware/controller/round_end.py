@@ -20,8 +20,8 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.context import Adopted, Context, Part, Settles
 from firmware.errors import Rejected
-from firmware.messages import Words
 from firmware.waits import Wait
+from firmware.words.messages import Words
 from hal.clock import Cancellable
 from uno_core import effects as E
 

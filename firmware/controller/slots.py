@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from firmware.messages import Words
+from firmware.words.messages import Words
 from hal.tray import NEUTRAL, Slot
 from uno_core import effects as E
 from uno_core.effects import NEUTRAL as ENGINE_NEUTRAL

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from firmware.messages import Words
 from firmware.waits import Wait
+from firmware.words.messages import Words
 
 
 @dataclass(frozen=True)

@@ -82,8 +82,8 @@ from firmware.controller.undo import Undo, standing
 from firmware.controller.waiting import Waits
 from firmware.daemon import Services
 from firmware.errors import Rejected
-from firmware.journal import Entry
-from firmware.messages import ANSWER_LANGUAGE, Words
+from firmware.journal.store import Entry
+from firmware.words.messages import ANSWER_LANGUAGE, Words
 from uno_core import effects as E
 
 # What a seat does on its own turn: refused for a seat that is not to act, that is "not

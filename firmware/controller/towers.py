@@ -23,7 +23,7 @@ from firmware.controller.events import TrayChanged
 from firmware.controller.slots import NEUTRAL, Slot, slot_name, slot_of
 from firmware.controller.stops import Alarm, TowerOnItsWay
 from firmware.errors import Rejected
-from firmware.messages import Words
+from firmware.words.messages import Words
 from hal.tray import TowerPlaced, TowerRemoved
 from uno_core import effects as E
 from uno_core.cards import TOWERS

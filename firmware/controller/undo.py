@@ -18,7 +18,7 @@ from typing import Any
 import uno_core as U
 from firmware.controller.context import Adopted, Context, Part
 from firmware.errors import Rejected
-from firmware.journal import Entry
+from firmware.journal.store import Entry
 from uno_core import effects as E
 
 UNDO = "undo"

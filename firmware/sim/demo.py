@@ -36,9 +36,9 @@ from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load
 from firmware.controller.table import Controller
 from firmware.daemon import Daemon, Services
 from firmware.errors import LoopStopped
-from firmware.messages import kind_name
 from firmware.sim.players import TablePlayers, match_step
 from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
+from firmware.words.messages import kind_name
 from uno_core import (
     EDITIONS,
     Card,

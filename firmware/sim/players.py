@@ -37,12 +37,12 @@ from firmware.api import requests as api
 from firmware.controller.slots import slot_name
 from firmware.counting import count_of
 from firmware.errors import Rejected
-from firmware.messages import Words, seat_name
 from firmware.sim.api_client import ApiClient
 from firmware.sim.follow import catch_up, follow
 from firmware.sim.kill_hook import KillHook
 from firmware.sim.world import World, deck_of, rng
 from firmware.waits import RESUMABLE, SEAT_DECISIONS, SELF_CLEARING, Wait
+from firmware.words.messages import Words, seat_name
 from uno_core.bots import HeuristicBot
 from uno_core.cards import COLOUR_NAMES, TRADE_HANDS, WILD_DRAW4
 from uno_core.effects import CardReturned, HandsPassed, HandsTraded

@@ -33,7 +33,7 @@ const ui = {
 window.unotable = ui; // for people poking at the screen from the browser console
 
 // ---------------------------------------------------------------- the screen's language
-// The texts come from the table's catalog (GET /api/messages, firmware/messages.py) in the
+// The texts come from the table's catalog (GET /api/messages, firmware/words/messages.py) in the
 // table's [table] language, or the one this browser switched to (kept in localStorage).
 const LANG_KEY = "unotable-lang";
 const words = { language: null, messages: {}, cards: {}, kinds: {}, colours: {}, colour_letters: {}, default_names: {},
@@ -830,7 +830,7 @@ function setupSheet(sh) {
       "data-name": i, oninput: (e) => { sh.names[i] = e.target.value; } }));
   }
   // each option: its label and one line saying what it does, in the screen's language
-  // (firmware/option_words.py), visible without hover; each choice in words too
+  // (firmware/words/options.py), visible without hover; each choice in words too
   const opts = Object.entries(ed.options).map(([name, o]) => {
     const value = sh.options[name] ?? o.default;
     const set = (v) => { sh.options[name] = v; };

@@ -56,7 +56,7 @@ export function cardName(text) {
   return c.colour ? `${COLOUR_NAMES[c.colour]} ${KIND_NAMES[c.kind]}` : KIND_NAMES[c.kind];
 }
 
-// The words of the page's language (firmware/messages.py via GET /api/messages), set by the
+// The words of the page's language (firmware/words/messages.py via GET /api/messages), set by the
 // page with `setWords`: `t(key, args)` a message, `card(text)` a card's name as the edition's
 // sheet says it, `kind(code)` a card kind's name, `colour(letter)` a colour as a word.
 // Until then (or for a script that loads only this module) the English names below.

@@ -13,7 +13,7 @@ import tracemalloc
 from bench import __main__ as bench_main
 from bench import crash, fairness, footprint, fuzz, latency, longrun, serial_soak
 from bench.common import REPO, Result
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 from hal.ejection import chi_square, geometric_model, observe, table_model
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import uno_core as U
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 from firmware.sim.demo import run_demo
 
 # (edition, players, seed, rounds): complete matches (1000 rounds is never reached)

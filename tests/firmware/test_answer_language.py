@@ -8,8 +8,8 @@ import json
 import urllib.error
 import urllib.request
 
-from firmware.messages import DEFAULT_NAMES
 from firmware.sim.testbed import SimTable
+from firmware.words.messages import DEFAULT_NAMES
 
 
 def call(url: str, path: str, body: dict | None = None, lang: str | None = None) -> tuple[int, dict]:

@@ -13,6 +13,7 @@ import pytest
 
 from firmware import config as config_mod
 from firmware.cli import main
+from firmware.input_file import InputFileError
 
 
 @pytest.fixture
@@ -22,14 +23,15 @@ def unreadable(tmp_path, monkeypatch):
     path.parent.mkdir()
     path.write_text(config_mod.DEFAULT_PATH.read_text())
     path.chmod(0o640)
-    real = Path.read_bytes
+    real = config_mod.read_input_bytes
 
-    def read_bytes(self: Path) -> bytes:
-        if self.parent == path.parent:
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
+    def read_input_bytes(named: str | Path) -> bytes:
+        if Path(named).parent == path.parent:  # as os.open refuses it to a non-member
+            cause = PermissionError(13, "Permission denied", str(named))
+            raise InputFileError("cannot read: Permission denied", cause)
+        return real(named)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(config_mod, "read_input_bytes", read_input_bytes)
     monkeypatch.setattr(config_mod, "SYSTEM_PATH", path)
     monkeypatch.delenv("UNOTABLE_CONFIG", raising=False)
     monkeypatch.setenv("USER", "pi")

@@ -141,7 +141,7 @@ def test_an_undo_survives_a_restart(tmp_path):
     # the game record leaves the declaration taken back out: replayed through the engine,
     # the same seat laying two cards in a row would be refused
     from firmware.commands.replay import game_records
-    from firmware.journal import Journal
+    from firmware.journal.store import Journal
 
     with Journal.open(tmp_path / "journal.db", readonly=True) as journal:
         record = "".join(game_records(journal))

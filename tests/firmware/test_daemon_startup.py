@@ -19,7 +19,7 @@ from firmware.api import Request
 from firmware.config import DEFAULT_PATH, load_config
 from firmware.daemon import Daemon, Services
 from firmware.errors import JournalCorrupt, JournalError, StartRefused
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 
 
 class RecordingTable:

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from firmware.announce import announcements  # noqa: E402
-from firmware.messages import MESSAGES, card_name  # noqa: E402
+from firmware.words.messages import MESSAGES, card_name  # noqa: E402
 from tests.firmware.announce_samples import NAMES, SAMPLES  # noqa: E402
 from uno_core import EDITIONS  # noqa: E402
 

@@ -9,7 +9,7 @@ import pytest
 
 from firmware.cli import main
 from firmware.errors import JournalCorrupt, JournalError
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 from hal.sim.clock import VirtualClock
 
 HEADER = dict(edition="power", options={"stacking": True}, seats=4, seed=7, config_hash="abc123")

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from firmware.cli import main
-from firmware.journal import Journal
-from firmware.journal_mark import mark_path
+from firmware.journal.mark import mark_path
+from firmware.journal.store import Journal
 from tests.firmware.journal_damage import damage
 
 HEADER = dict(edition="classic", options={}, seats=3, seed=1, config_hash="h")

@@ -10,7 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 
 HEADER = dict(edition="classic", options={}, seats=3, seed=1, config_hash="h")
 
@@ -20,7 +20,7 @@ HEADER = dict(edition="classic", options={}, seats=3, seed=1, config_hash="h")
 WRITER = textwrap.dedent(
     """
     import sys
-    from firmware.journal import Journal
+    from firmware.journal.store import Journal
 
     journal = Journal.open(sys.argv[1])
     if journal.match is None:

@@ -15,8 +15,8 @@ import shutil
 import pytest
 
 from firmware.controller.faults import JOURNAL_RETRY_S
-from firmware.journal import Journal
-from firmware.journal_mark import mark_path, read_mark
+from firmware.journal.mark import mark_path, read_mark
+from firmware.journal.store import Journal
 from firmware.sim.testbed import SimTable
 from tests.firmware.conftest import dealing_through, post
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlite3
 
 from firmware.controller.faults import JOURNAL_RETRY_S
-from firmware.journal import Journal
-from firmware.journal_faults import write_cause
+from firmware.journal.faults import write_cause
+from firmware.journal.store import Journal
 from firmware.sim.testbed import SimTable
 from tests.firmware.conftest import post
 from tests.firmware.test_journal_faults import NO_LIMIT, paused_by_journal, sql

@@ -13,8 +13,8 @@ import pytest
 from firmware.cli import main
 from firmware.config import DEFAULT_PATH
 from firmware.errors import JournalCorrupt, JournalRefused
-from firmware.journal import Journal
-from firmware.journal_mark import SLOT, TABLE_ID, MarkFile, mark_path, read_mark
+from firmware.journal.mark import SLOT, TABLE_ID, MarkFile, mark_path, read_mark
+from firmware.journal.store import Journal
 from tests.firmware.journal_damage import damage
 
 HEADER = dict(edition="classic", options={}, seats=4, seed=1, config_hash="h")

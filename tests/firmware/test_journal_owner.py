@@ -20,8 +20,8 @@ import pytest
 
 from firmware.cli import main
 from firmware.errors import JournalRefused
-from firmware.journal import ACCEPTED, Journal
-from firmware.journal_mark import SLOT, TABLE_ID, mark_path, read_mark
+from firmware.journal.mark import SLOT, TABLE_ID, mark_path, read_mark
+from firmware.journal.store import ACCEPTED, Journal
 
 HEADER = dict(edition="classic", options={}, seats=4, seed=1, config_hash="h")
 

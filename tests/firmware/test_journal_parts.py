@@ -10,9 +10,8 @@ import sqlite3
 import pytest
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
-from firmware.journal import Journal
-from firmware.journal_faults import Commit, FaultWatch, cannot_write, write_cause
-from firmware.journal_format import (
+from firmware.journal.faults import Commit, FaultWatch, cannot_write, write_cause
+from firmware.journal.format import (
     INSERT_ENTRIES,
     INSERT_HEADER,
     INTENT,
@@ -22,8 +21,9 @@ from firmware.journal_format import (
     entry_row,
     header_crc,
 )
-from firmware.journal_mark import Mark
-from firmware.journal_open import Tail, connect, prepare
+from firmware.journal.mark import Mark
+from firmware.journal.opening import Tail, connect, prepare
+from firmware.journal.store import Journal
 from hal.sim.clock import VirtualClock
 
 HEADER = (1, "classic", "{}", 2, 7, "hash", 100.0)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import uno_core
-from firmware import messages as M
+from firmware.words import messages as M
 from uno_core.cards import KIND_NAMES, TOWERS, Card, parse_card
 
 DOC = Path(__file__).parents[2] / "docs" / "voice.md"
@@ -159,7 +159,7 @@ def test_an_accept_language_header_picks_one_of_the_tables_languages():
 ])
 def test_every_bad_field_the_schema_names_is_said_in_german(value, schema):
     from firmware.api.schema import Invalid, validate
-    from firmware.field_words import say_invalid
+    from firmware.words.fields import say_invalid
 
     with pytest.raises(Invalid) as caught:
         validate(value, schema, "count")

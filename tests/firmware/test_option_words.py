@@ -4,7 +4,7 @@ so do the presets and the editions. A new option without its words fails here, n
 
 from __future__ import annotations
 
-from firmware.messages import LANGUAGES, MESSAGES
+from firmware.words.messages import LANGUAGES, MESSAGES
 from uno_core import EDITIONS
 from uno_core.options import OPTION_SPECS, PRESETS
 

@@ -99,7 +99,7 @@ def test_a_new_match_at_the_table_plays_the_new_options(tmp_path, mock_factory):
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_board_words_each_new_option_in_force_in_english_and_german(lang):
-    from firmware.messages import text
+    from firmware.words.messages import text
     for name in NEW:
         spec = OPTION_SPECS[name]
         worded = text(lang, f"badge.{name}", value=2 if spec.type is int else True)

@@ -5,7 +5,7 @@ the launcher on the device's own rng (`Launcher.fire`; docs/architecture.md)."""
 
 from __future__ import annotations
 
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 from firmware.sim.testbed import SimTable
 
 

@@ -15,7 +15,7 @@ import pytest
 from bench.crash import actions_of, comparable_actions
 from firmware.api import requests as api
 from firmware.errors import JournalError, Rejected
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 from firmware.sim.testbed import SimTable
 from firmware.sim.world import WorldError
 from tests.firmware.conftest import dealing_through

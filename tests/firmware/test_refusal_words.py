@@ -1,5 +1,5 @@
 """The engine's refusals reach people in the table's language (issues 14 and 23):
-uno_core names each refusal by a key with its values, `firmware.refusal_words` words
+uno_core names each refusal by a key with its values, `firmware.words.refusals` words
 every key in English and German, seats by name (the asker as "you"), cards as said
 aloud. Nothing parses a text: the keys are collected here from uno_core's source and
 from random, mostly illegal actions in every edition and both modes."""
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import uno_core as U
-from firmware.messages import Words
-from firmware.refusal_words import REFUSAL_WORDS
+from firmware.words.messages import Words
+from firmware.words.refusals import REFUSAL_WORDS
 from tests.uno_core.lockstep import random_action, to_new
 from uno_core.refusals import ENGLISH
 

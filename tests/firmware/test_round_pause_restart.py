@@ -10,7 +10,7 @@ import pytest
 from firmware.api import requests as api
 from firmware.controller.round_end import NEXT_ROUND
 from firmware.errors import Rejected
-from firmware.journal import Journal
+from firmware.journal.store import Journal
 from firmware.sim.testbed import SimTable
 from firmware.waits import Wait
 

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from firmware.controller.stops import Alarm, CutOff, ExtraCards, Jam, JournalFault, Reload
-from firmware.messages import Words
+from firmware.words.messages import Words
 
 RESUME = "then resume (POST /api/admin/resume)"
 # the launcher's stops word their message with the table's words (issue 14: seats by name)

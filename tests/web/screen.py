@@ -16,7 +16,7 @@ from typing import Any
 from firmware.api import Admin, ApiServer, CallUno, Catch, Challenge, Decide, Hands, Play
 from firmware.errors import Rejected
 from firmware.loop import TableLoop
-from firmware.messages import ANSWER_LANGUAGE, Words
+from firmware.words.messages import ANSWER_LANGUAGE, Words
 from uno_core import (
     CHANCE,
     IllegalAction,

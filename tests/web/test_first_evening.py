@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from firmware.messages import MESSAGES
+from firmware.words.messages import MESSAGES
 from tests.web.screen import EngineTable
 from tests.web.test_readable import measure
 from uno_core import actions as A

@@ -10,8 +10,8 @@ import urllib.request
 
 from playwright.sync_api import expect
 
-from firmware.messages import DEFAULT_NAMES
 from firmware.sim.testbed import SimTable
+from firmware.words.messages import DEFAULT_NAMES
 from tests.web.screen import EngineTable
 from uno_core import position
 

@@ -28,10 +28,10 @@ from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo
 from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
-from firmware.journal import Journal
-from firmware.messages import Words
+from firmware.journal.store import Journal
 from firmware.sim.demo import sim_config
 from firmware.sim.world import World
+from firmware.words.messages import Words
 
 # the real parts a test may build on its fake table, by the coordinator's attribute names
 PARTS: dict[str, Callable[[Any], Any]] = {

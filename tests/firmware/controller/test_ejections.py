@@ -9,7 +9,7 @@ import uno_core as U
 from firmware.controller.ejections import Job
 from firmware.controller.events import EjectionDone
 from firmware.errors import Rejected
-from firmware.journal import INTENT, RESULT
+from firmware.journal.store import INTENT, RESULT
 from hal.ejection import fixed_model
 from hal.launcher import EjectionResult
 from uno_core import effects as E

@@ -4,7 +4,7 @@
 in the entries, a header or entry failing its CRC), an SQLite file that is not a
 journal, an unknown schema version, a started journal whose mark is missing or
 damaged, another table's journal or one of another edition (`Owner`), and a journal
-that holds less than its high-water mark (`firmware.journal_mark`) says was
+that holds less than its high-water mark (`firmware.journal.mark`) says was
 committed. Only then does a writer switch to WAL with durable commits and create or
 upgrade the tables. It returns the `Tail`: where the journal ends, which the writer
 continues. A refusal of the mark or the table can be accepted by the owner
@@ -25,8 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused
-from firmware.journal_faults import LOST_ADVICE, Commit, refused_write, write_cause
-from firmware.journal_format import (
+from firmware.journal.faults import LOST_ADVICE, Commit, refused_write, write_cause
+from firmware.journal.format import (
     HEADER,
     SCHEMA,
     SCHEMA_VERSION,
@@ -35,7 +35,7 @@ from firmware.journal_format import (
     Rows,
     header_crc,
 )
-from firmware.journal_mark import TABLE_ID, Mark, mark_path
+from firmware.journal.mark import TABLE_ID, Mark, mark_path
 from firmware.safe_files import UnsafeFile, check_state_directory, open_regular
 
 _SQLITE_IOERR_SHMSIZE = 4874  # the -shm cannot grow: the disk is full

@@ -7,7 +7,7 @@ An ejection is journaled twice: an ``intent`` row before the motor starts and a
 ejection that was cut off (ask the table how many cards came out, never guess).
 
 Each entry and each match header carries a CRC of its content so that damage is
-reported, not replayed. A high-water mark beside the file (`firmware.journal_mark`)
+reported, not replayed. A high-water mark beside the file (`firmware.journal.mark`)
 remembers the last commit: a journal that lost committed entries (a deleted or damaged
 ``-wal``, a file truncated or replaced) is refused at open instead of replayed as a
 shorter game. A checkpoint at every round end moves the WAL into the database file.
@@ -15,16 +15,16 @@ shorter game. A checkpoint at every round end moves the WAL into the database fi
 A writer holds ``<journal>.lock`` (`flock`) from open to close: one daemon per
 journal. A started journal whose mark is missing or damaged, another table's journal
 (the identity in the state directory's ``table-id``, stamped into the journal and its
-mark) and one of another edition are refused (`firmware.journal_open`), unless the
+mark) and one of another edition are refused (`firmware.journal.opening`), unless the
 owner accepts them.
 
 Failures to write (disk full, read-only file or directory, I/O errors, the file deleted
 or replaced under the daemon) raise `JournalUnwritable`: the commit was rolled back,
 the journal is intact, and `fault` says why until a commit succeeds again.
 
-The parts: `firmware.journal_format` (tables, records, CRCs, checked reads),
-`firmware.journal_open` (the checks at open), `firmware.journal_faults` (failed
-writes, a lost file and its rescue), `firmware.journal_mark` (the high-water mark);
+The parts: `firmware.journal.format` (tables, records, CRCs, checked reads),
+`firmware.journal.opening` (the checks at open), `firmware.journal.faults` (failed
+writes, a lost file and its rescue), `firmware.journal.mark` (the high-water mark);
 `Journal` here commits. Timestamps (``started_at``, ``at``) are the injected clock's
 ``wall()`` (`hal.clock`): dates a person reads, not intervals.
 """
@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
-from firmware.journal_faults import (
+from firmware.journal.faults import (
     Commit,
     FaultWatch,
     check_writable,
@@ -49,7 +49,7 @@ from firmware.journal_faults import (
     refused_write,
     write_cause,
 )
-from firmware.journal_format import (
+from firmware.journal.format import (
     INSERT_ENTRIES,
     INSERT_HEADER,
     INTENT,
@@ -62,8 +62,8 @@ from firmware.journal_format import (
     entry_row,
     header_crc,
 )
-from firmware.journal_mark import Mark, MarkFile, mark_path, table_identity
-from firmware.journal_open import (
+from firmware.journal.mark import Mark, MarkFile, mark_path, table_identity
+from firmware.journal.opening import (
     JournalLock,
     Owner,
     Tail,

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from firmware.errors import JournalError
-from firmware.journal import Journal
-from firmware.journal_format import HEADER, Entry, Match, entry_crc, header_crc
-from firmware.journal_mark import TABLE_ID, Mark, MarkRead, load_mark, mark_path
-from firmware.journal_open import when
+from firmware.journal.format import HEADER, Entry, Match, entry_crc, header_crc
+from firmware.journal.mark import TABLE_ID, Mark, MarkRead, load_mark, mark_path
+from firmware.journal.opening import when
+from firmware.journal.store import Journal
 from firmware.safe_files import read_regular
 
 _ENTRY = "seq, match_id, kind, ref, payload, at, crc"

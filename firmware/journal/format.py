@@ -3,8 +3,8 @@
 The tables (`SCHEMA`), the records (`Match`, `Entry`), the CRCs that make damage
 visible (`entry_crc`, `header_crc`) and `Rows`, which reads headers and entries from an
 open connection and refuses what fails its CRC or leaves a gap (`JournalCorrupt`).
-Nothing here writes: committing is `firmware.journal.Journal`'s, opening and its checks
-`firmware.journal_open`'s.
+Nothing here writes: committing is `firmware.journal.store.Journal`'s, opening and its checks
+`firmware.journal.opening`'s.
 """
 
 from __future__ import annotations

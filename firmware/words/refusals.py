@@ -2,7 +2,7 @@
 
 uno_core refuses an action with `IllegalAction(action, key, **values)`: the rule's key
 and its values (seats numbered from 0, cards, colour codes). Each key is worded here in
-English and German (``refusal.<key>``, merged into `firmware.messages.MESSAGES`), the
+English and German (``refusal.<key>``, merged into `firmware.words.messages.MESSAGES`), the
 way the screen words its own hints ("green 5 does not fit: needs blue or a Reverse"):
 seats by name, cards and colours as said aloud. A refusal is answered to the one who
 tried the action, so where the rule's seat is the action's own seat the ``.you`` form
@@ -20,7 +20,7 @@ from uno_core.cards import NUMBER, Card
 from uno_core.errors import IllegalAction
 
 
-class _Words(Protocol):  # firmware.messages.Words (not imported: it imports this module)
+class _Words(Protocol):  # firmware.words.messages.Words (not imported: it imports this module)
     def __call__(self, key: str, **values: object) -> str: ...
 
     def seat(self, seat: int) -> str: ...

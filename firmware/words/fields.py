@@ -3,7 +3,7 @@
 `firmware.api.schema` words what is wrong with a field in English ("must be at most
 120, not 500"); the API answers it as "<field> <problem>". Each problem is recognised by
 its pattern and said again from the catalog (``field.*`` keys, merged into
-`firmware.messages.MESSAGES`); field names stay the API's. A problem no pattern knows
+`firmware.words.messages.MESSAGES`); field names stay the API's. A problem no pattern knows
 keeps its English.
 """
 
@@ -13,7 +13,7 @@ import re
 from typing import Protocol
 
 
-class _Words(Protocol):  # firmware.messages.Words (not imported: it imports this module)
+class _Words(Protocol):  # firmware.words.messages.Words (not imported: it imports this module)
     def __call__(self, key: str, **values: object) -> str: ...
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
-from firmware.journal_mark import MarkFile, MarkRead, load_mark, mark_path
+from firmware.journal.mark import MarkFile, MarkRead, load_mark, mark_path
 from firmware.safe_files import create_new
 
 log = logging.getLogger(__name__)

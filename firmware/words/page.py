@@ -1,6 +1,6 @@
 """The screen's own words (firmware/web/app.js and rules.js `t`), in English and German.
 
-`firmware.messages.MESSAGES` holds these too: the page gets them with every other
+`firmware.words.messages.MESSAGES` holds these too: the page gets them with every other
 message from ``GET /api/messages``. Same keys and placeholders in both languages
 (tests/firmware/test_messages.py checks it, and that the page asks for no key missing
 here). `{who}` is a seat's name followed by ": ", or nothing.

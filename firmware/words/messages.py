@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 
-from firmware.field_words import FIELD_WORDS
-from firmware.option_words import OPTION_WORDS
-from firmware.page_words import PAGE
-from firmware.refusal_words import REFUSAL_WORDS, say_refusal
+from firmware.words.fields import FIELD_WORDS
+from firmware.words.options import OPTION_WORDS
+from firmware.words.page import PAGE
+from firmware.words.refusals import REFUSAL_WORDS, say_refusal
 from uno_core.cards import (
     COLOUR_NAMES,
     DISCARD_ALL,
@@ -496,7 +496,7 @@ class Words:
 
     def refusal(self, exc: IllegalAction, edition: str | None = None) -> str:
         """An engine refusal (`IllegalAction`: its rule's key and values) in these words,
-        said to the seat that tried the action (`firmware.refusal_words`)."""
+        said to the seat that tried the action (`firmware.words.refusals`)."""
         return say_refusal(exc, self, edition)
 
 

@@ -1,5 +1,5 @@
 """The set-up sheet's words for the house rules, the presets and the editions, in English
-and German (merged into `firmware.messages.MESSAGES`, so the page gets them with
+and German (merged into `firmware.words.messages.MESSAGES`, so the page gets them with
 ``GET /api/messages``).
 
 One entry per option key of `uno_core.options.OPTION_SPECS`: ``option.<key>`` is its

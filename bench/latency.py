@@ -277,6 +277,10 @@ class _Walk:
                 "files": len(entered), "entered": dict(sorted(entered.items()))}
 
 
+# the journal's writer on either tree: flat before issue 22, in firmware/journal/ after
+JOURNAL_WRITER = ("firmware/journal.py", "firmware/journal/store.py")
+
+
 def walks(tree: Path, seed: int) -> dict[str, Any]:
     """The hand-offs of one launcher press (to its last card's ``card`` entry) and of
     one seat press (a catch, to the caught seat's LED), on the tree imported."""
@@ -298,7 +302,7 @@ def walks(tree: Path, seed: int) -> dict[str, Any]:
                     table.settle()
                     walk.armed = False
                     cards = [i for i, c in enumerate(walk.calls) if c.function == "append"
-                             and c.callee.endswith("journal.py")
+                             and c.callee.endswith(JOURNAL_WRITER)
                              and c.caller.endswith("ejections.py")]
                     if cards:  # the first card's ``card`` entry; then each card's own
                         out["launcher"] = walk.summary(cards[0] + 1)

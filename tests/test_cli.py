@@ -138,8 +138,8 @@ def test_the_demo_log_numbers_every_step_of_a_launcher_edition(variant, capsys):
     out = capsys.readouterr().out
     steps = [int(line[1:line.index("]")]) for line in out.splitlines() if line.startswith("[")]
     assert steps == list(range(1, len(steps) + 1))  # no [12] -> [14]: the ejection has its line
-    assert "launcher fired: " in out and "(s)" not in out
-    assert "turned up: 1 card to " in out
+    assert "the launcher fires " in out and "(s)" not in out
+    assert "the first card comes out at " in out  # one card: no "1 card(s)"
 
 
 def test_bare_simulate_plays_one_classic_match_of_four(capsys):

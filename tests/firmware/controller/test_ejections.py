@@ -151,7 +151,9 @@ def test_a_launcher_fault_stops_as_a_jam_not_as_a_reload(make_table):
     assert ej.pump() is True
     table.loop.spawned.pop().close()  # the motor's worker, replaced by its result:
     fault = "motor ran max_run_s=4s without finishing"
-    table.loop.post(EjectionDone(ej.running[0], EjectionResult(3, 1, "fault", 1, fault=fault)))
+    running = ej.running
+    table.loop.post(EjectionDone(running.intent, EjectionResult(3, 1, "fault", 1, fault=fault),
+                                 running.job.seat))
     table.loop.deliver()
     stop = table.events[-1]
     assert stop["kind"] == "jam" and stop["fault"] == fault

@@ -207,7 +207,7 @@ def test_a_broken_benchmark_shows_as_a_failed_figure_not_a_crash(mocker):
 
 
 ENGINE_DATA = {"ours_rounds_per_s": 900.0, "rlcard_rounds_per_s": 400.0, "ratio": 2.25,
-               "simulate_rounds_per_s": 1300.0, "simulate_ratio": 3.25,
+               "simulate_rounds_per_s": 1700.0, "simulate_ratio": 4.25,
                "simulate_same_games": True, "editions": {}}
 
 
@@ -221,6 +221,7 @@ def test_the_engine_figures_judge_both_ratios_in_the_same_run():
     assert _engine_result().ok
     assert not _engine_result(ratio=1.5).ok
     assert not _engine_result(simulate_ratio=2.9).ok
+    assert not _engine_result(simulate_ratio=3.9).ok  # issue 23: the kernel >= 4x RLCard
     assert not _engine_result(simulate_same_games=False).ok
 
 

@@ -90,8 +90,7 @@ class _Client:
 
 
 # who the request being handled is, and the token it came with (set by the auth middleware)
-_CALLER: contextvars.ContextVar[tuple[Who, str | None]] = contextvars.ContextVar(
-    "api_caller", default=(OWNER, None))
+_CALLER: contextvars.ContextVar[tuple[Who, str | None]] = contextvars.ContextVar("api_caller")
 
 
 def client_address(request: web.Request) -> str:
@@ -388,7 +387,8 @@ class ApiServer:
 
     @staticmethod
     def who(request: web.Request) -> Who:
-        """Who sent `request` (the auth middleware decided it)."""
+        """Who sent `request` (the auth middleware decided it; LookupError on a path it
+        lets through unjudged: the page, a phone's claim)."""
         return _CALLER.get()[0]
 
     @staticmethod

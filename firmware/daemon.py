@@ -109,7 +109,10 @@ class Daemon:
         services = Services(self.config, journal, self.loop, self.notifier, voice)
         self.services = services
         table = self._make_table(services)
-        seat_keys = SeatKeys(seats_file(self.config, self._env))
+        try:
+            seat_keys = SeatKeys(seats_file(self.config, self._env))
+        except (OSError, ValueError) as exc:  # a link in its place, damaged, unreadable
+            raise StartRefused(f"cannot read the seats' keys: {exc}") from exc
         server = ApiServer.from_config(self.config.api, table, self.loop, seat_keys=seat_keys)
         self.server = server
         services._listeners.append(server.publish)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import logging
 
@@ -348,3 +349,39 @@ def test_a_seat_acting_for_another_is_refused_on_the_table_and_nothing_changes(t
         await test(Api(server, session), table, server)
 
     with_api(run, token=TOKEN, table=JudgedTable(), seat_keys=keys)
+
+
+def call(url, method, path, body=None, token=None):
+    """A blocking request to the twin's API: (status, JSON)."""
+    import urllib.error
+    import urllib.request
+
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url + path, data=data, method=method, headers=headers)
+    try:
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            return resp.status, json.load(resp)
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.load(exc)
+
+
+def test_the_daemon_keeps_the_seats_beside_its_journal_and_a_phone_joins_the_twin(tmp_path):
+    from firmware.sim.testbed import SimTable
+
+    with SimTable(tmp_path, "classic", players=2) as table:
+        status, listing = call(table.url, "GET", "/api/seats")  # loopback, no token: the owner
+        assert status == 200 and [s["seat"] for s in listing["seats"]] == [0, 1]
+        join = listing["seats"][1]["url"].split("#join=")[1]
+        status, joined = call(table.url, "POST", "/api/seats/claim", {"seat": 1, "join": join})
+        assert status == 200
+        assert call(table.url, "GET", "/api/whoami", token=joined["token"])[1]["seat"] == 1
+        assert (tmp_path / "seats.json").is_file()
+        assert joined["token"] not in (tmp_path / "seats.json").read_text()
+        if importlib.util.find_spec("firmware.api.roles") is not None:  # the controller's judge
+            before = table.state()
+            status, body = call(table.url, "POST", "/api/uno", {"seat": 0}, token=joined["token"])
+            assert status == 403 and body["reason"].startswith("seat 1"), body
+            assert table.state() == before

@@ -385,3 +385,24 @@ def test_the_daemon_keeps_the_seats_beside_its_journal_and_a_phone_joins_the_twi
             status, body = call(table.url, "POST", "/api/uno", {"seat": 0}, token=joined["token"])
             assert status == 403 and body["reason"].startswith("seat 1"), body
             assert table.state() == before
+
+
+def test_a_claim_nobody_answers_expires_and_the_screen_is_told(tmp_path):
+    from hal.sim.clock import VirtualClock
+
+    clock = VirtualClock()
+
+    async def test(api, _table, server):
+        await api.join(0)
+        join = await api.invitation(0)
+        _, waiting, _ = await api.post("/api/seats/claim", {"seat": 0, "join": join}, token=None)
+        _, watcher = await api.stream(TOKEN)
+        clock.advance(server.door.claims.ttl + 1)
+        server.tick()
+        event = await watcher.receive_json(timeout=5)
+        assert event["event"] == {"kind": "seats", "phones": {}, "claims": []}
+        status, gone, _ = await api.post(
+            "/api/seats/claim", {"seat": 0, "join": join, "claim": waiting["claim"]}, token=None)
+        assert status == 403 and "expired" in gone["reason"]
+
+    served(test, tmp_path, clock=clock)

@@ -350,7 +350,7 @@ class ApiServer:
                 return self._unauthorized()
             who = found
         if who.role == "viewer" and request.method not in SAFE_METHODS:
-            raise Rejected(f"a viewer may only watch: it may not {request.method} {request.path}",
+            raise Rejected(f"a viewer only watches: it may not {request.method} {request.path}",
                            status=403)
         said = _CALLER.set((who, token))
         try:
@@ -396,12 +396,15 @@ class ApiServer:
         lets through unjudged: the page, a phone's claim)."""
         return _CALLER.get()[0]
 
-    @staticmethod
-    def owner_only(request: web.Request, doing: str) -> None:
-        """Rejected (403) unless the owner sent `request`."""
-        who = ApiServer.who(request)
+    def owner_only(self, request: web.Request, doing: str) -> None:
+        """Rejected (403) unless the owner sent `request`; the reason names the role, a
+        seat as messages do ("Bo", or "seat 2" for seat 1)."""
+        who = self.who(request)
+        if who.role == "viewer":
+            raise Rejected(f"a viewer only watches: it may not {doing}", status=403)
         if who.role != "owner":
-            raise Rejected(f"{who} may not {doing}: only the table's owner may", status=403)
+            seat = self.door.seat_name(who.seat) if who.seat is not None else str(who)
+            raise Rejected(f"{seat} may not {doing}: only the table's owner may", status=403)
 
     @staticmethod
     def idempotency_key(request: web.Request) -> str:

@@ -20,28 +20,52 @@ a link to show, also during play.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from aiohttp import web
 
-from firmware.api import schema
+from firmware.api import identity, schema
 from firmware.api.answers import error
+from firmware.api.attempts import Attempts
 from firmware.api.claims import Claims
+from firmware.api.requests import Table, Who
 from firmware.errors import Rejected
-from firmware.seat_keys import BadJoin, lan_address, reachable_by_phones, seat_url
-
-if TYPE_CHECKING:
-    from firmware.api.server import ApiServer
+from firmware.seat_keys import BadJoin, SeatKeys, lan_address, reachable_by_phones, seat_url
+from hal.clock import Clock
 
 CLAIM_PATH = "/api/seats/claim"
 NO_STORE = {"Cache-Control": "no-store"}  # answers with a secret in them
 
 
+class Host(Protocol):
+    """What the door needs of the API server (`firmware.api.server.ApiServer`)."""
+
+    table: Table
+    host: str
+    port: int
+    clock: Clock
+    seat_keys: SeatKeys | None
+    attempts: Attempts
+    client_address: Callable[[web.Request], str]
+
+    def public_state(self) -> dict[str, Any]: ...
+
+    def publish(self, event: Mapping[str, Any]) -> None: ...
+
+    def stream_callers(self) -> list[Who]: ...
+
+    def recheck_streams(self) -> None: ...
+
+    async def read_body(self, request: web.Request) -> Any: ...
+
+
 class SeatDoor:
-    def __init__(self, server: ApiServer) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         self.claims = Claims(clock=server.clock)
         self._joins: dict[int, str] = {}  # the invitation the owner's screen shows, per seat
+        self._published: dict[str, Any] = {"phones": {}, "claims": []}
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/api/seats", self._seats)
@@ -50,6 +74,21 @@ class SeatDoor:
         app.router.add_post("/api/seats/refuse", self._refuse)
         app.router.add_post("/api/seats/revoke", self._revoke)
         app.router.add_post("/api/viewers", self._viewer)
+
+    # -- what everyone sees ------------------------------------------------------------
+    def public_part(self) -> dict[str, Any]:
+        """The public state's ``phones`` (seats with a phone's stream open) and ``claims``
+        (seats with a claim waiting for the owner); never a secret."""
+        phones = sorted({w.seat for w in self.server.stream_callers()
+                         if w.role == "seat" and w.via == "phone" and w.seat is not None})
+        return {"phones": {str(seat): True for seat in phones}, "claims": self.claims.waiting()}
+
+    def announce(self) -> None:
+        """Publish ``{"kind": "seats", "phones", "claims"}`` if either changed."""
+        part = self.public_part()
+        if part != self._published:
+            self._published = part
+            self.server.publish({"kind": "seats", **part})
 
     # -- seats and their names -------------------------------------------------------
     def seat_names(self) -> list[str]:
@@ -89,7 +128,7 @@ class SeatDoor:
 
     # -- the owner's -----------------------------------------------------------------
     async def _seats(self, request: web.Request) -> web.Response:
-        self.server.owner_only(request, "list the seats' invitations")
+        identity.owner_only("list the seats' invitations", self.seat_name)
         keys = self._keys()
         address = lan_address(self.server.host)
         phones = self.server.public_state()["phones"]
@@ -104,9 +143,9 @@ class SeatDoor:
                                   "reachable": reachable_by_phones(address)}, headers=NO_STORE)
 
     async def _owners_body(self, request: web.Request, doing: str) -> int:
-        self.server.owner_only(request, doing)
+        identity.owner_only(doing, self.seat_name)
         self._keys()
-        body = await self.server._body(request)
+        body = await self.server.read_body(request)
         schema.validate(body, schema.SEAT_BODY)
         return self._seat(body)
 
@@ -126,7 +165,7 @@ class SeatDoor:
         if claim is None:
             raise Rejected(f"no phone is waiting for {self.seat_name(seat)}", field="seat", status=409)
         claim.state, claim.reason = "refused", f"the table's owner refused this phone for {self.seat_name(seat)}"
-        self.server.seats_changed()
+        self.announce()
         return web.json_response({"result": {"seat": seat, "refused": True}})
 
     async def _revoke(self, request: web.Request) -> web.Response:
@@ -138,9 +177,9 @@ class SeatDoor:
         return web.json_response({"result": {"seat": seat, "revoked": True}})
 
     async def _viewer(self, request: web.Request) -> web.Response:
-        self.server.owner_only(request, "make a viewer token")
+        identity.owner_only("make a viewer token", self.seat_name)
         keys = self._keys()
-        schema.validate(await self.server._body(request), schema.obj({}))
+        schema.validate(await self.server.read_body(request), schema.obj({}))
         return web.json_response({"token": keys.viewer()}, headers=NO_STORE)
 
     # -- a phone joining -------------------------------------------------------------
@@ -149,9 +188,9 @@ class SeatDoor:
         address = server.client_address(request)
         wait = server.attempts.retry_after(address)
         if wait is not None:
-            return server.too_many(wait)
+            return identity.too_many(wait)
         keys = self._keys()
-        body = await server._body(request)
+        body = await server.read_body(request)
         schema.validate(body, schema.CLAIM_BODY)
         seat, join = self._seat(body), body["join"]
         if "claim" in body:
@@ -164,7 +203,7 @@ class SeatDoor:
         if token is not None:
             return web.json_response({"seat": seat, "token": token}, headers=NO_STORE)
         claim_id = self.claims.open(seat, join)
-        server.seats_changed()
+        self.announce()
         return web.json_response({"claim": claim_id, "reason": self._held(seat)}, status=202,
                                  headers=NO_STORE)
 

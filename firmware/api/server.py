@@ -8,32 +8,21 @@ Who may come in is `firmware.api.guard` (Host, Origin, JSON bodies); how many, a
 how long, is `firmware.api.connections` (cap, header deadline); the body deadline and
 the bounded stop are here.
 
-Who a request is (`Who`) is decided here from its ``Authorization: Bearer`` token:
-
-* the ``[api] token`` -> the owner (``via="token"``);
-* a seat's device token (`firmware.seat_keys`) -> that seat (``via="phone"``);
-* a viewer token -> a viewer: it may read (state, health, the stream) and POST nothing;
-* no token at all -> the owner (today's rights) only when no ``[api] token`` is
-  configured, which the constructor allows on loopback only; otherwise 401;
-* any other token -> 401, counted as a failed attempt of its address
-  (`firmware.api.attempts`: 429 with ``Retry-After`` once there were too many).
-
-Requests reach the table with ``by=who`` and ``key=`` the ``Idempotency-Key`` header; the
-controller judges what each role may do (`firmware.api.roles`). The door's own rules:
-a viewer posts nothing; ``/api/admin/*``, ``GET /api/seats``, approving, refusing and
-revoking seats and minting viewer tokens are the owner's. Seats join through
-``POST /api/seats/claim`` (`firmware.api.seat_door`). Event streams are shared out by
-`firmware.api.streams`; a stream whose token is revoked (here or by another process,
-noticed within a second) is closed with 1008.
+Who a request is (`Who`: owner, seat, viewer) is `firmware.api.identity`, decided by the
+auth middleware here from its token; requests reach the table with ``by=who`` and
+``key=`` the ``Idempotency-Key`` header, and the controller judges what each role may
+do (`firmware.api.roles`). The door's own rules: a viewer posts nothing; ``/api/admin/*``,
+``GET /api/seats``, approving, refusing and revoking seats and minting viewer tokens are
+the owner's. Phones join through ``POST /api/seats/claim`` (`firmware.api.seat_door`).
+Event streams are shared out by `firmware.api.streams`; a stream whose token is revoked
+(here, or by another process: noticed within a second) is closed with 1008.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import contextvars
 import dataclasses
-import hmac
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -42,7 +31,7 @@ from typing import Any
 
 from aiohttp import WSCloseCode, web
 
-from firmware.api import schema
+from firmware.api import identity, schema
 from firmware.api.answers import error, json_errors_outside_the_app, protocols_with_json_errors
 from firmware.api.attempts import Attempts
 from firmware.api.connections import ACCEPT_BURST, Connections
@@ -51,11 +40,11 @@ from firmware.api.log_limit import accept_errors_rate_limited
 from firmware.api.requests import OWNER, Admin, Request, Table, Who
 from firmware.api.routes import BUILDERS
 from firmware.api.seat_door import CLAIM_PATH, SeatDoor
-from firmware.api.streams import OWNER_IDENTITY, Streams
+from firmware.api.streams import Streams
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
 from firmware.loop import TableLoop
-from firmware.seat_keys import SeatKeys, digest
+from firmware.seat_keys import SeatKeys
 from firmware.serve import add_screen_routes, is_public
 from firmware.words.fields import say_invalid
 from firmware.words.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
@@ -69,8 +58,6 @@ HEADER_TIMEOUT = 10.0  # seconds for a complete request header (after opening or
 BODY_TIMEOUT = 10.0  # seconds for the whole body once the header is in
 STOP_TIMEOUT = 1.0  # at a stop: for event streams to close, then for answers in flight
 STREAMS_PER_IDENTITY = 4  # event streams one owner, seat or viewer token holds at once
-MAX_KEY = 64  # characters of an Idempotency-Key
-UNAUTHORIZED = "send a valid token as 'Authorization: Bearer <token>'"
 
 
 async def _drop(ws: web.WebSocketResponse, code: int = WSCloseCode.TRY_AGAIN_LATER,
@@ -87,15 +74,6 @@ class _Client:
         self.who = who
         self.token = token  # to notice its revocation
         self.queue: asyncio.Queue[Mapping[str, Any] | None] = asyncio.Queue(backlog)
-
-
-# who the request being handled is, and the token it came with (set by the auth middleware)
-_CALLER: contextvars.ContextVar[tuple[Who, str | None]] = contextvars.ContextVar("api_caller")
-
-
-def client_address(request: web.Request) -> str:
-    """The peer's address, which failed attempts are counted by."""
-    return request.remote or ""
 
 
 class ApiServer:
@@ -131,14 +109,14 @@ class ApiServer:
         self._max_clients = max_clients
         self._backlog = backlog
         self._clients: set[_Client] = set()
-        self._seats_published: dict[str, Any] = {"phones": {}, "claims": []}
         self._streams: Streams[_Client] = Streams(cap=max_clients, per_identity=streams_per_identity)
         self.clock = clock
         self.seat_keys = seat_keys
         self._keys_checked = -1  # the seat keys' generation the streams were checked at
         self.attempts = attempts or Attempts(clock=clock)
-        self.client_address: Callable[[web.Request], str] = client_address  # a seam for tests
-        self.door = SeatDoor(self)
+        self.identities = identity.Identities(token, seat_keys)
+        self.client_address: Callable[[web.Request], str] = identity.client_address  # a seam for tests
+        self.door = SeatDoor(self)  # the seat endpoints (they use this server as their host)
         self._closing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
@@ -222,34 +200,24 @@ class ApiServer:
             if self.seat_keys.generation != self._keys_checked:
                 self.recheck_streams()
         if self.door.claims.expire():
-            self.seats_changed()
+            self.door.announce()
 
     # -- events to WebSocket clients ----------------------------------------------
     def public_state(self) -> dict[str, Any]:
-        """The table's public state with the door's part: ``phones`` (the seats with a
-        phone's stream open) and ``claims`` (seats with a claim waiting); no secret."""
-        return {**self.table.public_state(), **self._seats_part()}
+        """The table's public state with the door's part (`SeatDoor.public_part`)."""
+        return {**self.table.public_state(), **self.door.public_part()}
 
-    def _seats_part(self) -> dict[str, Any]:
-        phones = sorted({c.who.seat for c in self._clients
-                         if c.who.role == "seat" and c.who.via == "phone" and c.who.seat is not None})
-        return {"phones": {str(seat): True for seat in phones}, "claims": self.door.claims.waiting()}
-
-    def seats_changed(self) -> None:
-        """Publish ``{"kind": "seats", "phones", "claims"}`` if either changed."""
-        part = self._seats_part()
-        if part != self._seats_published:
-            self._seats_published = part
-            self.publish({"kind": "seats", **part})
+    def stream_callers(self) -> list[Who]:
+        return [client.who for client in self._clients]
 
     def recheck_streams(self) -> None:
         """Close the streams whose token no longer says who they were opened as."""
         if self.seat_keys is not None:
             self._keys_checked = self.seat_keys.generation
         for client in list(self._clients):
-            if client.token is not None and self.resolve(client.token) != client.who:
+            if client.token is not None and self.identities.resolve(client.token) != client.who:
                 self._close_stream(client, WSCloseCode.POLICY_VIOLATION, b"token revoked")
-        self.seats_changed()
+        self.door.announce()
 
     def _close_stream(self, client: _Client, code: int, message: bytes) -> None:
         self._clients.discard(client)
@@ -334,84 +302,29 @@ class ApiServer:
     async def _auth(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
         if is_public(request.path) or request.path == CLAIM_PATH:  # the page; a phone joining
             return await handler(request)
-        token = self._given_token(request)
+        token = identity.given_token(request)
         if token is None:
             if self._token is not None:
-                return self._unauthorized()
+                return identity.unauthorized()
             who = OWNER  # no [api] token: loopback only (see __init__), today's rights
         else:
             address = self.client_address(request)
             wait = self.attempts.retry_after(address)
             if wait is not None:
-                return self.too_many(wait)
-            found = self.resolve(token)
+                return identity.too_many(wait)
+            found = self.identities.resolve(token)
             if found is None:
                 self.attempts.failed(address)
-                return self._unauthorized()
+                return identity.unauthorized()
             who = found
         if who.role == "viewer" and request.method not in SAFE_METHODS:
             raise Rejected(f"a viewer only watches: it may not {request.method} {request.path}",
                            status=403)
-        said = _CALLER.set((who, token))
+        said = identity.CALLER.set((who, token))
         try:
             return await handler(request)
         finally:
-            _CALLER.reset(said)
-
-    def _given_token(self, request: web.Request) -> str | None:
-        """The bearer token the request carries (None: none, or an empty one)."""
-        scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-        if request.path == "/api/ws" and "token" in request.query:
-            scheme, value = "bearer", request.query["token"]  # browsers cannot set WS headers
-        if not scheme and not value:
-            return None
-        if scheme.lower() != "bearer":
-            return "\0"  # another scheme: a wrong token, never anyone's
-        return value.strip() or None
-
-    def resolve(self, token: str) -> Who | None:
-        """Who `token` is: the owner, a seat, a viewer, or None (no one)."""
-        # surrogateescape: a header that is not UTF-8 is a wrong token, not a crash
-        given = token.encode("utf-8", "surrogateescape")
-        if self._token is not None and hmac.compare_digest(given, self._token.encode()):
-            return Who("owner", via="token")
-        if self.seat_keys is not None:
-            seat = self.seat_keys.who(token)
-            if seat is not None:
-                return Who("seat", seat, "phone")
-            if self.seat_keys.is_viewer(token):
-                return Who("viewer", via="viewer")
-        return None
-
-    def _unauthorized(self) -> web.Response:
-        return error(401, "unauthorized", UNAUTHORIZED, **{"WWW-Authenticate": 'Bearer realm="unotable"'})
-
-    def too_many(self, wait: int) -> web.Response:
-        return error(429, "too_many_attempts", f"too many failed attempts from this address: "
-                     f"try again in {wait} s", **{"Retry-After": str(wait)})
-
-    @staticmethod
-    def who(request: web.Request) -> Who:
-        """Who sent `request` (the auth middleware decided it; LookupError on a path it
-        lets through unjudged: the page, a phone's claim)."""
-        return _CALLER.get()[0]
-
-    def owner_only(self, request: web.Request, doing: str) -> None:
-        """Rejected (403) unless the owner sent `request`; the reason names the role, a
-        seat as messages do ("Bo", or "seat 2" for seat 1)."""
-        who = self.who(request)
-        if who.role == "viewer":
-            raise Rejected(f"a viewer only watches: it may not {doing}", status=403)
-        if who.role != "owner":
-            seat = self.door.seat_name(who.seat) if who.seat is not None else str(who)
-            raise Rejected(f"{seat} may not {doing}: only the table's owner may", status=403)
-
-    @staticmethod
-    def idempotency_key(request: web.Request) -> str:
-        key = request.headers.get("Idempotency-Key", "").strip()
-        if len(key) > MAX_KEY:
-            raise schema.Invalid("Idempotency-Key", f"must be at most {MAX_KEY} characters")
-        return key
+            identity.CALLER.reset(said)
 
     async def _state(self, request: web.Request) -> web.Response:
         return web.json_response(self.public_state())
@@ -423,11 +336,11 @@ class ApiServer:
         return web.json_response(schema.openapi(token_required=self._token is not None))
 
     async def _whoami(self, request: web.Request) -> web.Response:
-        who = self.who(request)
+        who = identity.who()
         return web.json_response({"role": who.role, "seat": who.seat,
                                   "name": self.door.seat_name(who.seat) if who.seat is not None else None})
 
-    async def _body(self, request: web.Request) -> Any:
+    async def read_body(self, request: web.Request) -> Any:
         try:
             async with asyncio.timeout(self._body_timeout):
                 raw = await request.read()
@@ -451,31 +364,30 @@ class ApiServer:
         body_schema, build = schema.BODIES[path][0], BUILDERS[path]
 
         async def post(request: web.Request) -> web.Response:
-            body = await self._body(request)
+            body = await self.read_body(request)
             schema.validate(body, body_schema)
-            key = self.idempotency_key(request)
-            return await self._submit(request, dataclasses.replace(build(body), by=self.who(request), key=key))
+            key = identity.idempotency_key(request)
+            return await self._submit(request, dataclasses.replace(build(body), by=identity.who(), key=key))
 
         return post
 
     async def _admin(self, request: web.Request) -> web.Response:
         action = request.match_info["action"]
-        self.owner_only(request, f"use /api/admin/{action}")
+        identity.owner_only(f"use /api/admin/{action}", self.door.seat_name)
         if action not in schema.ADMIN_BODIES:
             return error(404, "not_found", f"no admin action {action!r}; there are {', '.join(schema.ADMIN_BODIES)}", "action")
-        body = await self._body(request)
+        body = await self.read_body(request)
         schema.validate(body, schema.ADMIN_BODIES[action])
-        key = self.idempotency_key(request)
-        return await self._submit(request, Admin(action, MappingProxyType(body), by=self.who(request), key=key))
+        key = identity.idempotency_key(request)
+        return await self._submit(request, Admin(action, MappingProxyType(body), by=identity.who(), key=key))
 
     # -- WebSocket ----------------------------------------------------------------
     async def _ws(self, request: web.Request) -> web.StreamResponse:
-        who, token = _CALLER.get()
+        who, token = identity.CALLER.get()
         ws = web.WebSocketResponse(heartbeat=30, timeout=self._stop_timeout)
         client = _Client(ws, self._backlog, who, token)
-        identity = OWNER_IDENTITY if who.role == "owner" else (
-            f"viewer {digest(token or '')[:16]}" if who.role == "viewer" else str(who))
-        room = self._streams.admit(client, identity, viewer=who.role == "viewer")
+        room = self._streams.admit(client, identity.stream_identity(who, token),
+                                   viewer=who.role == "viewer")
         if room is None:
             return error(503, "busy", f"at most {self._max_clients} event streams at once, and "
                          "a viewer does not push out the table's screen or a seat")
@@ -490,7 +402,7 @@ class ApiServer:
         first = {"type": "state", "state": self.public_state()}
         self._clients.add(client)
         sender = asyncio.get_running_loop().create_task(self._send(client, first))
-        self.seats_changed()
+        self.door.announce()
         try:
             with self.connections.pinned(request.transport):
                 async for _message in ws:
@@ -501,7 +413,7 @@ class ApiServer:
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
-            self.seats_changed()
+            self.door.announce()
         return ws
 
     async def _send(self, client: _Client, first: Mapping[str, Any]) -> None:

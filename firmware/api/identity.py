@@ -1,0 +1,115 @@
+"""Who a request is, from its ``Authorization: Bearer`` token.
+
+* the ``[api] token`` -> the owner (``via="token"``);
+* a seat's device token (`firmware.seat_keys`) -> that seat (``via="phone"``);
+* a viewer token -> a viewer: it may read (state, health, the stream), POST nothing;
+* no token at all -> the owner (today's rights) only when no ``[api] token`` is
+  configured, which the server allows on loopback only; otherwise 401;
+* any other token (wrong, forged, revoked, another scheme) -> 401, and a failed
+  attempt of its address (`firmware.api.attempts`: 429 with ``Retry-After``).
+
+The auth middleware (`firmware.api.server`) puts the answer in `CALLER` for the
+handlers: `who()`. Tokens are compared in constant time and never logged or echoed.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import hmac
+from collections.abc import Callable
+
+from aiohttp import web
+
+from firmware.api import schema
+from firmware.api.answers import error
+from firmware.api.requests import Who
+from firmware.errors import Rejected
+from firmware.seat_keys import SeatKeys, digest
+
+MAX_KEY = 64  # characters of an Idempotency-Key
+UNAUTHORIZED = "send a valid token as 'Authorization: Bearer <token>'"
+WRONG_SCHEME = "\0"  # what a non-bearer Authorization counts as: nobody's token
+
+# who the request being handled is, and the token it came with (set by the middleware)
+CALLER: contextvars.ContextVar[tuple[Who, str | None]] = contextvars.ContextVar("api_caller")
+
+
+class Identities:
+    """Resolves tokens: the owner's `token` (None: none configured) and the `seat_keys`
+    (None: no seats, no viewers)."""
+
+    def __init__(self, token: str | None, seat_keys: SeatKeys | None) -> None:
+        self._token = token
+        self.seat_keys = seat_keys
+
+    def resolve(self, token: str) -> Who | None:
+        """Who `token` is: the owner, a seat, a viewer, or None (no one)."""
+        # surrogateescape: a header that is not UTF-8 is a wrong token, not a crash
+        given = token.encode("utf-8", "surrogateescape")
+        if self._token is not None and hmac.compare_digest(given, self._token.encode()):
+            return Who("owner", via="token")
+        if self.seat_keys is not None:
+            seat = self.seat_keys.who(token)
+            if seat is not None:
+                return Who("seat", seat, "phone")
+            if self.seat_keys.is_viewer(token):
+                return Who("viewer", via="viewer")
+        return None
+
+
+def given_token(request: web.Request) -> str | None:
+    """The bearer token the request carries (None: none, or an empty one)."""
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    if request.path == "/api/ws" and "token" in request.query:
+        scheme, value = "bearer", request.query["token"]  # browsers cannot set WS headers
+    if not scheme and not value:
+        return None
+    if scheme.lower() != "bearer":
+        return WRONG_SCHEME
+    return value.strip() or None
+
+
+def client_address(request: web.Request) -> str:
+    """The peer's address, which failed attempts are counted by."""
+    return request.remote or ""
+
+
+def who() -> Who:
+    """Who sent the request being handled (LookupError on a path the middleware lets
+    through unjudged: the page, a phone's claim)."""
+    return CALLER.get()[0]
+
+
+def stream_identity(caller: Who, token: str | None) -> str:
+    """Whose quota an event stream counts against: the owner, a seat, one viewer token."""
+    if caller.role == "viewer":
+        return f"viewer {digest(token or '')[:16]}"
+    return "owner" if caller.role == "owner" else str(caller)
+
+
+def owner_only(doing: str, seat_name: Callable[[int], str]) -> None:
+    """Rejected (403) unless the owner sent the request; the reason names the role, a
+    seat as messages do (`seat_name`: "Bo", or "seat 2" for seat 1)."""
+    caller = who()
+    if caller.role == "viewer":
+        raise Rejected(f"a viewer only watches: it may not {doing}", status=403)
+    if caller.role != "owner":
+        seat = seat_name(caller.seat) if caller.seat is not None else str(caller)
+        raise Rejected(f"{seat} may not {doing}: only the table's owner may", status=403)
+
+
+def idempotency_key(request: web.Request) -> str:
+    """The ``Idempotency-Key`` header ("" without one); 400 when it is too long."""
+    key = request.headers.get("Idempotency-Key", "").strip()
+    if len(key) > MAX_KEY:
+        raise schema.Invalid("Idempotency-Key", f"must be at most {MAX_KEY} characters")
+    return key
+
+
+def unauthorized() -> web.Response:
+    return error(401, "unauthorized", UNAUTHORIZED, **{"WWW-Authenticate": 'Bearer realm="unotable"'})
+
+
+def too_many(wait: int) -> web.Response:
+    return error(429, "too_many_attempts", "too many failed attempts from this address: "
+                 f"try again in {wait} s", **{"Retry-After": str(wait)})

@@ -20,6 +20,7 @@ a link to show, also during play.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -33,6 +34,8 @@ from firmware.api.requests import Table, Who
 from firmware.errors import Rejected
 from firmware.seat_keys import BadJoin, SeatKeys, lan_address, reachable_by_phones, seat_url
 from hal.clock import Clock
+
+log = logging.getLogger(__name__)
 
 CLAIM_PATH = "/api/seats/claim"
 NO_STORE = {"Cache-Control": "no-store"}  # answers with a secret in them
@@ -157,6 +160,7 @@ class SeatDoor:
         claim.token = self._keys().grant(seat)  # the old phone's token stops working
         claim.state, claim.at = "granted", self.server.clock.now()
         self.server.recheck_streams()  # closes the old phone's streams, publishes
+        log.info("%s: the owner let a new phone take the seat (the old one is out)", self.seat_name(seat))
         return web.json_response({"result": {"seat": seat, "approved": True}})
 
     async def _refuse(self, request: web.Request) -> web.Response:
@@ -174,6 +178,7 @@ class SeatDoor:
         self.claims.drop(seat, f"the table's owner revoked {self.seat_name(seat)}'s phones")
         self._joins[seat] = self._keys().invite(seat)  # the screen's link works again
         self.server.recheck_streams()
+        log.info("%s: the owner revoked its phones and invitations", self.seat_name(seat))
         return web.json_response({"result": {"seat": seat, "revoked": True}})
 
     async def _viewer(self, request: web.Request) -> web.Response:
@@ -201,6 +206,7 @@ class SeatDoor:
             server.attempts.failed(address, "a wrong invitation")
             return error(403, "rejected", str(exc), "join")
         if token is not None:
+            log.info("%s: a phone took the free seat", self.seat_name(seat))
             return web.json_response({"seat": seat, "token": token}, headers=NO_STORE)
         claim_id = self.claims.open(seat, join)
         self.announce()

@@ -179,3 +179,15 @@ def test_a_journal_without_by_is_the_owners_and_replays_unchanged(table, capsys)
 
 def test_twin_chores_are_the_owners():
     assert TWIN.role == "owner" and bot(2) == api.Who("seat", 2, "bot")
+
+
+def test_anyone_at_the_table_taps_next_round_but_a_viewer(table):
+    st = in_process(table).play_until(lambda st: st["waiting"]["kind"] == "round-over")
+    assert refused_403(table, api.NextRound(by=VIEWER)) == \
+        "a viewer only watches: it may not start the next round"
+    tapper = (st["round_end"]["winner"] + 1) % 3
+    assert table.submit(api.NextRound(by=seat(tapper))) == {"next_round": 1,
+                                                            "step": st["step"]}
+    entry = [e for e in table.controller.journal.entries() if e.kind == "next_round"][-1]
+    assert entry.payload == {"round": 1, BY: {"role": "seat", "seat": tapper}}
+    assert [e["by"] for e in table.events if e.get("kind") == "next_round"] == ["tap"]

@@ -191,3 +191,11 @@ def test_anyone_at_the_table_taps_next_round_but_a_viewer(table):
     entry = [e for e in table.controller.journal.entries() if e.kind == "next_round"][-1]
     assert entry.payload == {"round": 1, BY: {"role": "seat", "seat": tapper}}
     assert [e["by"] for e in table.events if e.get("kind") == "next_round"] == ["tap"]
+
+
+def test_the_first_card_is_the_tables_whatever_seat_a_reveal_names(table):
+    table.play_until(lambda st: st["waiting"]["kind"] == "reveal")
+    assert refused_403(table, api.Reveal("R5", 1, by=seat(1))) == \
+        "seat 1 may not turn the first card: only the table's owner may"
+    assert refused_403(table, api.Reveal("R5", by=VIEWER)) == \
+        "a viewer only watches: it may not turn the first card"

@@ -120,7 +120,7 @@ class Declarers(Part):
                ) -> dict[str, Any]:
         """`answer(request)` if its sender may make it and has not made it already."""
         who = request.by
-        reason = refusal(who, request, self.ctx.words.lang)
+        reason = refusal(who, request, self.ctx.words)
         if reason is not None:
             raise Rejected(reason, status=403)
         if request.key:

@@ -210,32 +210,72 @@ def acting_as(uid: int):
         os.seteuid(0)
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as a user who cannot write")
-def test_a_state_directory_this_user_cannot_write_is_one_line_exit_2(capsys):
-    """The table's state directory belongs to root (0755); `nobody` runs the command."""
-    folder = Path(tempfile.mkdtemp(prefix="unotable-seats-"))  # tmp_path is root-only
-    try:
-        folder.chmod(0o755)
-        state = folder / "state"
-        state.mkdir(mode=0o755)
-        config = write_config(folder / "unotable.toml", state)
-        config.chmod(0o644)
-        for args in (["qr", "1"], ["revoke", "1"]):
-            if args[0] == "revoke":  # something to revoke, written by root
-                SeatKeys(state / "seats.json").invite(1)
-                (state / "seats.json").chmod(0o644)
-            before = snapshot(state)
-            with acting_as(NOBODY):
-                status = seats(config, *args)
-            out, err = capsys.readouterr()
-            assert (status, out) == (2, "")
-            assert err == (f"unotable seats: error: cannot write the seats' keys to "
-                           f"{state / 'seats.json'}: the state directory {state} is not "
-                           "writable by this user (run as the table's user, e.g. sudo -u "
-                           "unotable)\n")
-            assert snapshot(state) == before
-    finally:
-        shutil.rmtree(folder)
+@pytest.fixture
+def table_folder():
+    """A folder others may enter (pytest's tmp_path lies under a root-only one)."""
+    folder = Path(tempfile.mkdtemp(prefix="unotable-seats-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+def refusal(state: Path, owner: str) -> str:
+    return (f"unotable seats: error: cannot write the seats' keys to {state / 'seats.json'}: "
+            f"the state directory {state} belongs to {owner}, the table's user; run the "
+            f"command as {owner} (sudo -u {owner} unotable seats ...)\n")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
+def test_a_state_directory_of_another_user_is_one_line_exit_2_and_changes_nothing(
+        table_folder, capsys):
+    """The table's state directory is root's (0755) and `nobody` runs the command; then
+    it is nobody's, the daemon's user, and root runs it: root's file would lock the
+    daemon out of its own keys."""
+    state = table_folder / "state"
+    state.mkdir(mode=0o755)
+    config = write_config(table_folder / "unotable.toml", state)
+    config.chmod(0o644)
+    SeatKeys(state / "seats.json").invite(1)  # something to revoke
+    (state / "seats.json").chmod(0o644)
+    for args in (["qr", "1"], ["revoke", "1"]):
+        before = snapshot(state)
+        with acting_as(NOBODY):
+            status = seats(config, *args)
+        out, err = capsys.readouterr()
+        assert (status, out, err) == (2, "", refusal(state, "root"))
+        assert snapshot(state) == before
+    os.chown(state, NOBODY, -1)
+    os.chown(state / "seats.json", NOBODY, -1)
+    for args in (["qr", "1"], ["revoke", "1"]):
+        before = snapshot(state)
+        status = seats(config, *args)
+        out, err = capsys.readouterr()
+        assert (status, out, err) == (2, "", refusal(state, "nobody"))
+        assert snapshot(state) == before
+        assert (state / "seats.json").stat().st_uid == NOBODY
+    assert seats(config) == 0  # reading is fine for anyone who can read
+    assert "seat 1 (Ada): no phone; 1 invitation" in capsys.readouterr().out
+
+
+def test_typed_in_a_shell_the_seats_are_the_services_own(tmp_path, monkeypatch, capsys):
+    """No $STATE_DIRECTORY (systemd sets it only for the service) and the service
+    installed: a relative [journal] path is in the service's state directory, where the
+    daemon reads seats.json; $STATE_DIRECTORY, when set, wins."""
+    service = tmp_path / "var-lib-unotable"
+    service.mkdir()
+    monkeypatch.setattr("firmware.commands.seats.SERVICE_STATE", service)
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    config = write_config(tmp_path / "unotable.toml", tmp_path)
+    doc = tomlkit.parse(config.read_text())
+    doc["journal"]["path"] = "journal.db"
+    config.write_text(tomlkit.dumps(doc))
+    assert seats(str(config), "qr", "1") == 0
+    assert [p.name for p in service.iterdir()] == ["seats.json"]
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.setenv("STATE_DIRECTORY", str(other))
+    assert seats(str(config), "qr", "1") == 0
+    assert [p.name for p in other.iterdir()] == ["seats.json"]
 
 
 def test_a_state_directory_that_cannot_be_made_is_one_line_exit_2(tmp_path, capsys):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 CONFIG_HELP = "config file (default: $UNOTABLE_CONFIG, /etc/unotable/config.toml, else the " \
               "built-in default)"
 SEATS_FILE = "seats.json"
+SERVICE_STATE = Path("/var/lib/unotable")  # the service's StateDirectory= (systemd/)
 LAN_COMMAND = "unotable lan"  # opens the API to the LAN with a token in one step
 
 
@@ -114,9 +116,14 @@ def run_revoke(args: argparse.Namespace) -> int:
 # -- the parts ------------------------------------------------------------------------
 
 
-def seats_file(config: Config) -> Path:
-    """Where the seats' keys are: seats.json in the state directory, beside the journal."""
-    return config.journal.resolve().parent / SEATS_FILE
+def seats_file(config: Config, env: Mapping[str, str] | None = None) -> Path:
+    """Where the seats' keys are: seats.json in the state directory, beside the journal.
+    Typed in a shell, where systemd sets no $STATE_DIRECTORY, a relative [journal] path
+    means the service's state directory when the service is installed: the daemon's."""
+    env = dict(os.environ if env is None else env)
+    if not env.get("STATE_DIRECTORY") and SERVICE_STATE.is_dir():
+        env["STATE_DIRECTORY"] = str(SERVICE_STATE)
+    return config.journal.resolve(env).parent / SEATS_FILE
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -160,10 +167,9 @@ def _keys(path: Path, *, write: bool) -> Any:
     from firmware.seat_keys import SeatKeys
 
     directory = path.parent
-    if write and not _writable(directory):
-        raise UsageError(f"cannot write the seats' keys to {path}: the state directory "
-                         f"{directory} is not writable by this user (run as the table's "
-                         "user, e.g. sudo -u unotable)")
+    problem = _write_problem(directory) if write else None
+    if problem:
+        raise UsageError(f"cannot write the seats' keys to {path}: {problem}")
     try:
         if write:  # a table whose daemon never ran yet has no state directory
             directory.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -183,14 +189,33 @@ def _change(path: Path, change: Any) -> Any:
         raise UsageError(f"cannot write the seats' keys to {path}: {_reason(exc)}") from None
 
 
-def _writable(directory: Path) -> bool:
-    """Can this user make or replace a file in `directory` (or make the directory)? The
-    file is replaced whole, so writing the directory is what counts."""
-    while not directory.exists():  # made on the first write: its nearest parent counts
-        if directory.parent == directory:
-            return False
-        directory = directory.parent
-    return _access(directory, os.W_OK | os.X_OK)
+def _write_problem(directory: Path) -> str | None:
+    """Why this user must not write the seats' keys into `directory` (None: it may). The
+    directory's owner is the daemon's user: a file written by anyone else (root too)
+    would belong to them, and the daemon could no longer read it."""
+    existing = directory
+    while not existing.exists():  # made on the first write: its nearest parent counts
+        existing = existing.parent
+    if existing == directory:
+        owner = directory.stat().st_uid
+        if owner != os.geteuid():
+            name = _user_name(owner)
+            return (f"the state directory {directory} belongs to {name}, the table's user; "
+                    f"run the command as {name} (sudo -u {name} unotable seats ...)")
+    if not existing.is_dir():
+        return f"{existing} is not a directory"
+    if not _access(existing, os.W_OK | os.X_OK):
+        return f"this user cannot write {existing}"
+    return None
+
+
+def _user_name(uid: int) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
 
 
 def _access(path: Path, mode: int) -> bool:

@@ -117,13 +117,14 @@ def run_revoke(args: argparse.Namespace) -> int:
 
 
 def seats_file(config: Config, env: Mapping[str, str] | None = None) -> Path:
-    """Where the seats' keys are: seats.json in the state directory, beside the journal.
-    Typed in a shell, where systemd sets no $STATE_DIRECTORY, a relative [journal] path
-    means the service's state directory when the service is installed: the daemon's."""
+    """The daemon's seats.json (firmware.daemon.seats_file). Typed in a shell, where
+    systemd sets no $STATE_DIRECTORY, the state directory is the installed service's."""
+    from firmware.daemon import seats_file as daemons_seats_file
+
     env = dict(os.environ if env is None else env)
     if not env.get("STATE_DIRECTORY") and SERVICE_STATE.is_dir():
         env["STATE_DIRECTORY"] = str(SERVICE_STATE)
-    return config.journal.resolve(env).parent / SEATS_FILE
+    return daemons_seats_file(config, env)
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -149,10 +150,17 @@ def _name(config: Config, seat: int) -> str:
 
 def _unreachable(config: Config) -> str | None:
     """One line when phones cannot reach the table's API, with the fix."""
-    if not config.api.loopback:
-        return None
-    return (f"phones cannot reach the table: [api] host is {config.api.host} (this machine "
-            f"only) in {config.path}; `{LAN_COMMAND}` serves it on the local network")
+    from firmware.seat_keys import lan_address, reachable_by_phones
+
+    if config.api.loopback:
+        return (f"phones cannot reach the table: [api] host is {config.api.host} (this "
+                f"machine only) in {config.path}; `{LAN_COMMAND}` serves it on the local "
+                "network")
+    if not reachable_by_phones(lan_address(config.api.host)):
+        return (f"phones cannot reach the table: [api] host is {config.api.host}, but this "
+                "machine has no address on a network; connect it to the phones' network "
+                "(Wi-Fi or cable) first")
+    return None
 
 
 def _status(path: Path) -> dict[int, dict[str, Any]]:

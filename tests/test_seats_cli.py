@@ -81,15 +81,16 @@ def test_each_seat_of_a_four_seat_table_gets_a_code_that_scans_to_its_own_link(
     urls = []
     for seat in range(1, 5):
         url, blocks = qr_of(config, seat, capsys)
-        assert url.startswith(f"http://{ADDRESS}:{PORT}/seat/{seat}#join=")
+        # the link's seat is the API's number, from 0 (the command's seat 1 is its 0)
+        assert url.startswith(f"http://{ADDRESS}:{PORT}/seat/{seat - 1}#join=")
         image = write_png(tmp_path / f"seat{seat}.png", terminal_modules(blocks))
         assert decoded(image) == [url]
         urls.append(url)
     assert len({url.split("#join=")[1] for url in urls}) == 4  # a secret of its own each
     keys = SeatKeys(state / "seats.json")
     for seat, url in enumerate(urls, start=1):  # each link claims its free seat
-        token = keys.claim(seat, url.split("#join=")[1])
-        assert token and keys.who(token) == seat
+        token = keys.claim(seat - 1, url.split("#join=")[1])
+        assert token and keys.who(token) == seat - 1
 
 
 def test_the_code_is_printed_with_the_seat_and_the_link_under_it(config, capsys):
@@ -105,7 +106,7 @@ def test_the_list_shows_each_seats_phone_since_and_invitations(config, state, ca
     keys = SeatKeys(state / "seats.json", clock=VirtualClock(epoch=CLAIMED_AT))
     seats(config, "qr", "1")
     seats(config, "qr", "1")
-    keys.claim(3, keys.invite(3))
+    keys.claim(2, keys.invite(2))  # the API's seat 2: seat 3 to people
     capsys.readouterr()
     assert seats(config) == 0
     out, err = capsys.readouterr()
@@ -130,16 +131,16 @@ def test_revoke_refuses_the_phone_at_its_next_request_and_voids_the_invitations(
         config, state, capsys):
     url, _ = qr_of(config, 2, capsys)
     daemons = SeatKeys(state / "seats.json")  # opened before, as the running daemon's
-    token = daemons.claim(2, url.split("#join=")[1])
+    token = daemons.claim(1, url.split("#join=")[1])
     seats(config, "qr", "2")  # one more invitation, for another phone
-    assert daemons.who(token) == 2
+    assert daemons.who(token) == 1
     capsys.readouterr()
     assert seats(config, "revoke", "2") == 0
     assert capsys.readouterr().out == ("seat 2 (Bo): revoked; its phone is refused (401) "
                                        "from its next request on, and its invitations no "
                                        "longer work\n")
     assert daemons.who(token) is None
-    entry = next((e for e in SeatKeys(state / "seats.json").status() if e["seat"] == 2), {})
+    entry = next((e for e in SeatKeys(state / "seats.json").status() if e["seat"] == 1), {})
     assert (entry.get("claimed", False), entry.get("invitations", 0)) == (False, 0)
     capsys.readouterr()
     seats(config)
@@ -234,7 +235,7 @@ def test_a_state_directory_of_another_user_is_one_line_exit_2_and_changes_nothin
     state.mkdir(mode=0o755)
     config = write_config(table_folder / "unotable.toml", state)
     config.chmod(0o644)
-    SeatKeys(state / "seats.json").invite(1)  # something to revoke
+    SeatKeys(state / "seats.json").invite(0)  # something to revoke: seat 1's invitation
     (state / "seats.json").chmod(0o644)
     for args in (["qr", "1"], ["revoke", "1"]):
         before = snapshot(state)
@@ -321,7 +322,7 @@ def test_a_table_serving_every_address_puts_its_lan_address_in_the_link(
     config = write_config(tmp_path / "unotable.toml", state, host="0.0.0.0")
     monkeypatch.setattr("firmware.seat_keys.lan_address", lambda host: "10.1.2.3")
     url, _ = qr_of(config, 4, capsys)
-    assert url.startswith(f"http://10.1.2.3:{PORT}/seat/4#join=")
+    assert url.startswith(f"http://10.1.2.3:{PORT}/seat/3#join=")
     before = snapshot(state)
     monkeypatch.setattr("firmware.seat_keys.lan_address", lambda host: "127.0.0.1")
     assert seats(config, "qr", "4") == 2

@@ -1,7 +1,9 @@
 """`unotable seats`, `unotable seats qr N` and `unotable seats revoke N`: who sits where.
 
-The seats' keys live in the state directory's seats.json (firmware.seat_keys), beside
-the journal; the running daemon notices when this command changes the file.
+Seats are numbered from 1 here, as the screen and the players say them (the API's
+seat 0 is seat 1). The seats' keys live in the state directory's seats.json
+(firmware.seat_keys), beside the journal; the running daemon notices when this command
+changes the file.
 """
 
 from __future__ import annotations
@@ -89,8 +91,8 @@ def run_qr(args: argparse.Namespace) -> int:
         raise UsageError(note)
     path = seats_file(config)
     address = lan_address(config.api.host)
-    join = _change(path, lambda keys: keys.invite(seat))
-    url = seat_url(address, config.api.port, seat, join)
+    join = _change(path, lambda keys: keys.invite(seat - 1))
+    url = seat_url(address, config.api.port, seat - 1, join)  # the API's seat number
     _print([*qr_text(url).splitlines(),
             f"seat {seat}{_name(config, seat)}: scan the code with the player's phone, or "
             "open this link on it (its secret is the invitation; keep it from the others):",
@@ -107,7 +109,7 @@ def run_revoke(args: argparse.Namespace) -> int:
         _print([f"seat {seat}{_name(config, seat)}: no phone and no invitation to revoke; "
                 "nothing changed"])
         return 0
-    _change(path, lambda keys: keys.revoke(seat))
+    _change(path, lambda keys: keys.revoke(seat - 1))
     _print([f"seat {seat}{_name(config, seat)}: revoked; its phone is refused (401) from its "
             "next request on, and its invitations no longer work"])
     return 0
@@ -164,10 +166,11 @@ def _unreachable(config: Config) -> str | None:
 
 
 def _status(path: Path) -> dict[int, dict[str, Any]]:
-    """What seats.json says of each seat (nothing while there is no file: no phones yet)."""
+    """What seats.json says of each seat, by the seat's number as people say it (from 1;
+    the store and the API number them from 0); nothing while there is no file."""
     if not path.is_file():
         return {}
-    return {entry["seat"]: entry for entry in _keys(path, write=False).status()}
+    return {entry["seat"] + 1: entry for entry in _keys(path, write=False).status()}
 
 
 def _keys(path: Path, *, write: bool) -> Any:

@@ -2,7 +2,9 @@
 
 `qr_svg` is what the table's screen shows (and GET /api/seats carries); `qr_text` is
 what `unotable seats qr N` prints in a terminal. Both draw the same symbol of the
-same URL, with the quiet zone of four modules that scanners need.
+same URL, with the quiet zone of four modules that scanners need. A seat's link makes
+a symbol of 41 modules (quiet zone included): drawn at 120 px or more (3 px a module)
+zbar reads it from a screenshot of the screen; at 100 px it does not.
 """
 
 from __future__ import annotations

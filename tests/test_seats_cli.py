@@ -17,13 +17,9 @@ import tomlkit
 
 from firmware.cli import CLOSED_PIPE_STATUS, command_modules, main
 from firmware.config import DEFAULT_PATH
+from firmware.seat_keys import SeatKeys
 from hal.sim.clock import VirtualClock
 from tests.firmware.qr_decode import decoded, terminal_modules, write_png
-from tests.seat_keys_standin import install
-
-install()  # firmware.seat_keys, or its stand-in while this tree has none
-
-from firmware.seat_keys import SeatKeys  # noqa: E402
 
 ADDRESS, PORT = "192.168.1.20", 8123
 NAMES = ["Ada", "Bo", "Cy", "Di"]
@@ -85,15 +81,16 @@ def test_each_seat_of_a_four_seat_table_gets_a_code_that_scans_to_its_own_link(
     urls = []
     for seat in range(1, 5):
         url, blocks = qr_of(config, seat, capsys)
-        assert url.startswith(f"http://{ADDRESS}:{PORT}/seat/{seat}#join=")
+        # the link's seat is the API's number, from 0 (the command's seat 1 is its 0)
+        assert url.startswith(f"http://{ADDRESS}:{PORT}/seat/{seat - 1}#join=")
         image = write_png(tmp_path / f"seat{seat}.png", terminal_modules(blocks))
         assert decoded(image) == [url]
         urls.append(url)
     assert len({url.split("#join=")[1] for url in urls}) == 4  # a secret of its own each
     keys = SeatKeys(state / "seats.json")
     for seat, url in enumerate(urls, start=1):  # each link claims its free seat
-        token = keys.claim(seat, url.split("#join=")[1])
-        assert token and keys.who(token) == seat
+        token = keys.claim(seat - 1, url.split("#join=")[1])
+        assert token and keys.who(token) == seat - 1
 
 
 def test_the_code_is_printed_with_the_seat_and_the_link_under_it(config, capsys):
@@ -109,7 +106,7 @@ def test_the_list_shows_each_seats_phone_since_and_invitations(config, state, ca
     keys = SeatKeys(state / "seats.json", clock=VirtualClock(epoch=CLAIMED_AT))
     seats(config, "qr", "1")
     seats(config, "qr", "1")
-    keys.claim(3, keys.invite(3))
+    keys.claim(2, keys.invite(2))  # the API's seat 2: seat 3 to people
     capsys.readouterr()
     assert seats(config) == 0
     out, err = capsys.readouterr()
@@ -134,17 +131,20 @@ def test_revoke_refuses_the_phone_at_its_next_request_and_voids_the_invitations(
         config, state, capsys):
     url, _ = qr_of(config, 2, capsys)
     daemons = SeatKeys(state / "seats.json")  # opened before, as the running daemon's
-    token = daemons.claim(2, url.split("#join=")[1])
+    token = daemons.claim(1, url.split("#join=")[1])
     seats(config, "qr", "2")  # one more invitation, for another phone
-    assert daemons.who(token) == 2
+    assert daemons.who(token) == 1
     capsys.readouterr()
     assert seats(config, "revoke", "2") == 0
     assert capsys.readouterr().out == ("seat 2 (Bo): revoked; its phone is refused (401) "
                                        "from its next request on, and its invitations no "
                                        "longer work\n")
     assert daemons.who(token) is None
-    entry = next(e for e in SeatKeys(state / "seats.json").status() if e["seat"] == 2)
+    entry = next(e for e in SeatKeys(state / "seats.json").status() if e["seat"] == 1)
     assert (entry["claimed"], entry["invitations"]) == (False, 0)
+    capsys.readouterr()
+    seats(config)
+    assert "seat 2 (Bo): no phone; 0 invitations" in capsys.readouterr().out.splitlines()
 
 
 def test_revoking_a_free_seat_says_so_and_changes_nothing(config, state, capsys):
@@ -210,32 +210,72 @@ def acting_as(uid: int):
         os.seteuid(0)
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as a user who cannot write")
-def test_a_state_directory_this_user_cannot_write_is_one_line_exit_2(capsys):
-    """The table's state directory belongs to root (0755); `nobody` runs the command."""
-    folder = Path(tempfile.mkdtemp(prefix="unotable-seats-"))  # tmp_path is root-only
-    try:
-        folder.chmod(0o755)
-        state = folder / "state"
-        state.mkdir(mode=0o755)
-        config = write_config(folder / "unotable.toml", state)
-        config.chmod(0o644)
-        for args in (["qr", "1"], ["revoke", "1"]):
-            if args[0] == "revoke":  # something to revoke, written by root
-                SeatKeys(state / "seats.json").invite(1)
-                (state / "seats.json").chmod(0o644)
-            before = snapshot(state)
-            with acting_as(NOBODY):
-                status = seats(config, *args)
-            out, err = capsys.readouterr()
-            assert (status, out) == (2, "")
-            assert err == (f"unotable seats: error: cannot write the seats' keys to "
-                           f"{state / 'seats.json'}: the state directory {state} is not "
-                           "writable by this user (run as the table's user, e.g. sudo -u "
-                           "unotable)\n")
-            assert snapshot(state) == before
-    finally:
-        shutil.rmtree(folder)
+@pytest.fixture
+def table_folder():
+    """A folder others may enter (pytest's tmp_path lies under a root-only one)."""
+    folder = Path(tempfile.mkdtemp(prefix="unotable-seats-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder)
+
+
+def refusal(state: Path, owner: str) -> str:
+    return (f"unotable seats: error: cannot write the seats' keys to {state / 'seats.json'}: "
+            f"the state directory {state} belongs to {owner}, the table's user; run the "
+            f"command as {owner} (sudo -u {owner} unotable seats ...)\n")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another user")
+def test_a_state_directory_of_another_user_is_one_line_exit_2_and_changes_nothing(
+        table_folder, capsys):
+    """The table's state directory is root's (0755) and `nobody` runs the command; then
+    it is nobody's, the daemon's user, and root runs it: root's file would lock the
+    daemon out of its own keys."""
+    state = table_folder / "state"
+    state.mkdir(mode=0o755)
+    config = write_config(table_folder / "unotable.toml", state)
+    config.chmod(0o644)
+    SeatKeys(state / "seats.json").invite(0)  # something to revoke: seat 1's invitation
+    (state / "seats.json").chmod(0o644)
+    for args in (["qr", "1"], ["revoke", "1"]):
+        before = snapshot(state)
+        with acting_as(NOBODY):
+            status = seats(config, *args)
+        out, err = capsys.readouterr()
+        assert (status, out, err) == (2, "", refusal(state, "root"))
+        assert snapshot(state) == before
+    os.chown(state, NOBODY, -1)
+    os.chown(state / "seats.json", NOBODY, -1)
+    for args in (["qr", "1"], ["revoke", "1"]):
+        before = snapshot(state)
+        status = seats(config, *args)
+        out, err = capsys.readouterr()
+        assert (status, out, err) == (2, "", refusal(state, "nobody"))
+        assert snapshot(state) == before
+        assert (state / "seats.json").stat().st_uid == NOBODY
+    assert seats(config) == 0  # reading is fine for anyone who can read
+    assert "seat 1 (Ada): no phone; 1 invitation" in capsys.readouterr().out
+
+
+def test_typed_in_a_shell_the_seats_are_the_services_own(tmp_path, monkeypatch, capsys):
+    """No $STATE_DIRECTORY (systemd sets it only for the service) and the service
+    installed: a relative [journal] path is in the service's state directory, where the
+    daemon reads seats.json; $STATE_DIRECTORY, when set, wins."""
+    service = tmp_path / "var-lib-unotable"
+    service.mkdir()
+    monkeypatch.setattr("firmware.commands.seats.SERVICE_STATE", service)
+    monkeypatch.delenv("STATE_DIRECTORY", raising=False)
+    config = write_config(tmp_path / "unotable.toml", tmp_path)
+    doc = tomlkit.parse(config.read_text())
+    doc["journal"]["path"] = "journal.db"
+    config.write_text(tomlkit.dumps(doc))
+    assert seats(str(config), "qr", "1") == 0
+    assert (service / "seats.json").is_file()
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.setenv("STATE_DIRECTORY", str(other))
+    assert seats(str(config), "qr", "1") == 0
+    assert (other / "seats.json").is_file()
 
 
 def test_a_state_directory_that_cannot_be_made_is_one_line_exit_2(tmp_path, capsys):
@@ -249,8 +289,7 @@ def test_a_state_directory_that_cannot_be_made_is_one_line_exit_2(tmp_path, caps
     assert blocker.read_text() == "a file where the state directory should be"
 
 
-RUN = ("import sys; from tests.seat_keys_standin import install; install(); "
-       "from firmware.cli import main; sys.exit(main(sys.argv[1:]))")
+RUN = "import sys; from firmware.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 @pytest.mark.parametrize("args", [[], ["qr", "3"]], ids=repr)
@@ -273,3 +312,23 @@ def test_piped_into_head_the_first_lines_arrive(config):
     assert done.returncode == 0 and done.stderr == ""
     first, second = done.stdout.splitlines()
     assert first == second == "█" * len(first)  # the quiet zone's top
+
+
+def test_a_table_serving_every_address_puts_its_lan_address_in_the_link(
+        tmp_path, state, monkeypatch, capsys):
+    """[api] host 0.0.0.0: the link holds the address phones reach the table on (the
+    machine's own route, stood in for here), never 0.0.0.0; with no network at all the
+    command says so and makes no invitation."""
+    config = write_config(tmp_path / "unotable.toml", state, host="0.0.0.0")
+    monkeypatch.setattr("firmware.seat_keys.lan_address", lambda host: "10.1.2.3")
+    url, _ = qr_of(config, 4, capsys)
+    assert url.startswith(f"http://10.1.2.3:{PORT}/seat/3#join=")
+    before = snapshot(state)
+    monkeypatch.setattr("firmware.seat_keys.lan_address", lambda host: "127.0.0.1")
+    assert seats(config, "qr", "4") == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (
+        "unotable seats: error: phones cannot reach the table: [api] host is 0.0.0.0, but "
+        "this machine has no address on a network; connect it to the phones' network "
+        "(Wi-Fi or cable) first\n")
+    assert snapshot(state) == before

@@ -1,7 +1,9 @@
 """`unotable seats`, `unotable seats qr N` and `unotable seats revoke N`: who sits where.
 
-The seats' keys live in the state directory's seats.json (firmware.seat_keys), beside
-the journal; the running daemon notices when this command changes the file.
+Seats are numbered from 1 here, as the screen and the players say them (the API's
+seat 0 is seat 1). The seats' keys live in the state directory's seats.json
+(firmware.seat_keys), beside the journal; the running daemon notices when this command
+changes the file.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
 CONFIG_HELP = "config file (default: $UNOTABLE_CONFIG, /etc/unotable/config.toml, else the " \
               "built-in default)"
 SEATS_FILE = "seats.json"
+SERVICE_STATE = Path("/var/lib/unotable")  # the service's StateDirectory= (systemd/)
 LAN_COMMAND = "unotable lan"  # opens the API to the LAN with a token in one step
 
 
@@ -87,8 +91,8 @@ def run_qr(args: argparse.Namespace) -> int:
         raise UsageError(note)
     path = seats_file(config)
     address = lan_address(config.api.host)
-    join = _change(path, lambda keys: keys.invite(seat))
-    url = seat_url(address, config.api.port, seat, join)
+    join = _change(path, lambda keys: keys.invite(seat - 1))
+    url = seat_url(address, config.api.port, seat - 1, join)  # the API's seat number
     _print([*qr_text(url).splitlines(),
             f"seat {seat}{_name(config, seat)}: scan the code with the player's phone, or "
             "open this link on it (its secret is the invitation; keep it from the others):",
@@ -105,7 +109,7 @@ def run_revoke(args: argparse.Namespace) -> int:
         _print([f"seat {seat}{_name(config, seat)}: no phone and no invitation to revoke; "
                 "nothing changed"])
         return 0
-    _change(path, lambda keys: keys.revoke(seat))
+    _change(path, lambda keys: keys.revoke(seat - 1))
     _print([f"seat {seat}{_name(config, seat)}: revoked; its phone is refused (401) from its "
             "next request on, and its invitations no longer work"])
     return 0
@@ -114,9 +118,15 @@ def run_revoke(args: argparse.Namespace) -> int:
 # -- the parts ------------------------------------------------------------------------
 
 
-def seats_file(config: Config) -> Path:
-    """Where the seats' keys are: seats.json in the state directory, beside the journal."""
-    return config.journal.resolve().parent / SEATS_FILE
+def seats_file(config: Config, env: Mapping[str, str] | None = None) -> Path:
+    """The daemon's seats.json (firmware.daemon.seats_file). Typed in a shell, where
+    systemd sets no $STATE_DIRECTORY, the state directory is the installed service's."""
+    from firmware.daemon import seats_file as daemons_seats_file
+
+    env = dict(os.environ if env is None else env)
+    if not env.get("STATE_DIRECTORY") and SERVICE_STATE.is_dir():
+        env["STATE_DIRECTORY"] = str(SERVICE_STATE)
+    return daemons_seats_file(config, env)
 
 
 def _config(args: argparse.Namespace) -> Config:
@@ -142,17 +152,25 @@ def _name(config: Config, seat: int) -> str:
 
 def _unreachable(config: Config) -> str | None:
     """One line when phones cannot reach the table's API, with the fix."""
-    if not config.api.loopback:
-        return None
-    return (f"phones cannot reach the table: [api] host is {config.api.host} (this machine "
-            f"only) in {config.path}; `{LAN_COMMAND}` serves it on the local network")
+    from firmware.seat_keys import lan_address, reachable_by_phones
+
+    if config.api.loopback:
+        return (f"phones cannot reach the table: [api] host is {config.api.host} (this "
+                f"machine only) in {config.path}; `{LAN_COMMAND}` serves it on the local "
+                "network")
+    if not reachable_by_phones(lan_address(config.api.host)):
+        return (f"phones cannot reach the table: [api] host is {config.api.host}, but this "
+                "machine has no address on a network; connect it to the phones' network "
+                "(Wi-Fi or cable) first")
+    return None
 
 
 def _status(path: Path) -> dict[int, dict[str, Any]]:
-    """What seats.json says of each seat (nothing while there is no file: no phones yet)."""
+    """What seats.json says of each seat, by the seat's number as people say it (from 1;
+    the store and the API number them from 0); nothing while there is no file."""
     if not path.is_file():
         return {}
-    return {entry["seat"]: entry for entry in _keys(path, write=False).status()}
+    return {entry["seat"] + 1: entry for entry in _keys(path, write=False).status()}
 
 
 def _keys(path: Path, *, write: bool) -> Any:
@@ -160,10 +178,9 @@ def _keys(path: Path, *, write: bool) -> Any:
     from firmware.seat_keys import SeatKeys
 
     directory = path.parent
-    if write and not _writable(directory):
-        raise UsageError(f"cannot write the seats' keys to {path}: the state directory "
-                         f"{directory} is not writable by this user (run as the table's "
-                         "user, e.g. sudo -u unotable)")
+    problem = _write_problem(directory) if write else None
+    if problem:
+        raise UsageError(f"cannot write the seats' keys to {path}: {problem}")
     try:
         if write:  # a table whose daemon never ran yet has no state directory
             directory.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -183,14 +200,33 @@ def _change(path: Path, change: Any) -> Any:
         raise UsageError(f"cannot write the seats' keys to {path}: {_reason(exc)}") from None
 
 
-def _writable(directory: Path) -> bool:
-    """Can this user make or replace a file in `directory` (or make the directory)? The
-    file is replaced whole, so writing the directory is what counts."""
-    while not directory.exists():  # made on the first write: its nearest parent counts
-        if directory.parent == directory:
-            return False
-        directory = directory.parent
-    return _access(directory, os.W_OK | os.X_OK)
+def _write_problem(directory: Path) -> str | None:
+    """Why this user must not write the seats' keys into `directory` (None: it may). The
+    directory's owner is the daemon's user: a file written by anyone else (root too)
+    would belong to them, and the daemon could no longer read it."""
+    existing = directory
+    while not existing.exists():  # made on the first write: its nearest parent counts
+        existing = existing.parent
+    if existing == directory:
+        owner = directory.stat().st_uid
+        if owner != os.geteuid():
+            name = _user_name(owner)
+            return (f"the state directory {directory} belongs to {name}, the table's user; "
+                    f"run the command as {name} (sudo -u {name} unotable seats ...)")
+    if not existing.is_dir():
+        return f"{existing} is not a directory"
+    if not _access(existing, os.W_OK | os.X_OK):
+        return f"this user cannot write {existing}"
+    return None
+
+
+def _user_name(uid: int) -> str:
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
 
 
 def _access(path: Path, mode: int) -> bool:

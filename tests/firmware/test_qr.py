@@ -15,7 +15,7 @@ SECRET_LETTERS = string.ascii_letters + string.digits + "-_"  # secrets.token_ur
 
 def seat_urls(seats: int = 4, *, address: str = "192.168.1.20", port: int = 8080,
               seed: int = 1, length: int = 43) -> list[str]:
-    """Seat links as the table makes them: the join secret after '#' (32 bytes, urlsafe)."""
+    """Seat links as the table makes them: the join secret after '#' (urlsafe)."""
     rng = random.Random(seed)
     return [f"http://{address}:{port}/seat/{seat}#join="
             + "".join(rng.choice(SECRET_LETTERS) for _ in range(length))
@@ -39,14 +39,18 @@ def test_segnos_png_of_the_symbol_decodes_to_the_url(url, tmp_path):
     assert decoded(path) == [url]
 
 
-def test_the_svg_as_the_screen_draws_it_decodes_to_each_seats_url(tmp_path):
-    """The four seats' SVGs inline in one page, each scaled to 180 px by Chromium (the
-    SVG has no size of its own): zbar reads all four, each its exact URL."""
-    urls = seat_urls(4)
-    cells = "".join(f'<div style="width:180px;margin:20px">{qr_svg(url)}</div>' for url in urls)
+@pytest.mark.parametrize("width", [120, 180])
+def test_the_svg_as_the_screen_draws_it_decodes_to_each_seats_url(tmp_path, width):
+    """The four seats' SVGs inline in one page, each scaled by Chromium to `width` px
+    (the SVG has no size of its own; 120 px is 3 px a module for a real link's 41):
+    zbar reads all four, each its exact URL."""
+    urls = seat_urls(4, length=22)  # firmware.seat_keys' join: 16 bytes, urlsafe
+    assert len(light_grid(urls[0])) == 41
+    cells = "".join(f'<div style="width:{width}px;margin:20px">{qr_svg(url)}</div>'
+                    for url in urls)
     html = ('<!doctype html><body style="margin:0;background:#777;display:flex;'
             f'flex-wrap:wrap">{cells}</body>')
-    shot = screenshot(html, tmp_path, (440, 440))
+    shot = screenshot(html, tmp_path, (2 * width + 80, 2 * width + 80))
     assert sorted(decoded(shot)) == sorted(urls)
 
 

@@ -17,15 +17,17 @@ headers, fresh, repeated and too long), and sent as one identity:
 * a forged token (random, or the owner's or a seat's with one character changed), a
   revoked one, or none: nothing but the page's public paths may get a 2xx.
 
-Every identity sends from its own loopback address (127.0.0.x), and claims with bad
-join secrets from another, so the failed attempts of one (429 after a few,
-`firmware.api.attempts`) do not slow the others down. Figures:
+Every identity sends from its own loopback address (127.0.0.x; forged and revoked
+tokens from 100 of them in turn, so that most are judged rather than answered 429
+unread), and claims with bad join secrets from another, so the failed attempts of one
+(429 after a few, `firmware.api.attempts`) do not slow the others down. Figures:
 ``wrong_role_2xx`` (must be 0) beside ``5xx`` (must stay 0), refusals that changed the
 state (0), and the statuses per identity.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import secrets
 import signal
@@ -45,8 +47,9 @@ PUBLIC_PREFIXES = ("/static/", "/seat/")
 SEAT_PATHS = ("/api/seats", "/api/seats/approve", "/api/seats/refuse", "/api/seats/revoke",
               "/api/viewers")  # the owner's
 ANYONE_AT_THE_TABLE = ("/api/next-round",)  # a seat may tap it whoever it names
-SOURCES = {"owner": "127.0.0.1", "none": "127.0.0.1", "viewer": "127.0.0.20",
-           "forged": "127.0.0.30", "revoked": "127.0.0.31"}  # seat N: 127.0.0.(10 + N)
+SOURCES = {"owner": "127.0.0.1", "none": "127.0.0.1", "viewer": "127.0.0.20"}
+# seat N sends from 127.0.0.(10 + N); forged and revoked tokens from 100 addresses in
+# turn (127.0.0.50-149), so most are judged (401) before their address must wait (429)
 IDENTITIES = ("owner", "seat", "seat", "seat", "viewer", "forged", "revoked", "none")
 GAME_PATHS = ("/api/play", "/api/uno", "/api/undo", "/api/catch", "/api/challenge", "/api/hands",
               "/api/decide", "/api/reveal")  # a seat declares these for itself only
@@ -155,6 +158,7 @@ def fuzz_roles(examples: int, seed: int, seats: int = 4) -> dict[str, Any]:
     per_identity: dict[str, Counter[int]] = {}
     not_theirs: Counter[int] = Counter()  # statuses of the requests a role may not make
     for_another: Counter[int] = Counter()  # ... of a seat's phone declaring for another seat
+    turns = itertools.count()  # which address the next forged or revoked token comes from
     problems: list[str] = []
     with workdir("fuzz-roles") as tmp:
         import tomlkit
@@ -215,7 +219,7 @@ def fuzz_roles(examples: int, seed: int, seats: int = 4) -> dict[str, Any]:
                     token = {"owner": owner, "viewer": viewer, "none": None,
                              "forged": forged(tokens, draw),
                              "revoked": revoked[draw % len(revoked)]}[identity]
-                    source = SOURCES[identity]
+                    source = SOURCES.get(identity) or f"127.0.0.{50 + next(turns) % 100}"
                 if path == "/api/seats/claim":
                     source = "127.0.0.40"  # bad joins slow their address: not the identity's
                 headers = {} if token is None else {"Authorization": f"Bearer {token}".encode()}

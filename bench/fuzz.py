@@ -31,8 +31,13 @@ to 5,000-digit integers; a FIFO, a directory, a device, nesting 100,000 deep and
 5,000-digit integers given to `config check`, `run` and `scenario`: one line, the
 documented exit status, never a traceback and never a wait.
 
+Roles (issue 20, bench/fuzz_roles.py): the same kinds of requests sent as the owner,
+each seat's phone (for itself and for other seats), a viewer, forged and revoked
+tokens and none, to a daemon with an [api] token and a seats store: no request a role
+may not make gets a 2xx (`wrong_role_2xx`), no 5xx.
+
 Figures: requests / files tried, rejected, 5xx or crashes (must be 0), refusals that
-changed the state (must be 0).
+changed the state (must be 0), wrong_role_2xx (must be 0).
 """
 
 from __future__ import annotations
@@ -232,13 +237,15 @@ def api_requests(port: int = 8080) -> Strategy:
 
 
 class Http:
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, source: str | None = None) -> None:
         self.port = port
+        self.source = source  # the loopback address to send from (127.0.0.x), else any
 
     def __call__(self, method: str, path: str, body: bytes | None = None,
                  ctype: str = "application/json",
                  extra: dict[str, bytes] | None = None) -> tuple[int, bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=15,
+                                          source_address=(self.source, 0) if self.source else None)
         try:
             headers: dict[str, str | bytes] = {"Content-Type": ctype} if ctype else {}
             headers.update(extra or {})
@@ -563,6 +570,19 @@ def fuzz_bad_inputs() -> dict[str, Any]:
             "unclear": counts["unclear"], "problems": problems[:20]}
 
 
+def fuzz_roles_or_none(examples: int, seed: int) -> dict[str, Any] | None:
+    """bench/fuzz_roles.py's run, or None on a tree without seat keys (firmware.seat_keys)."""
+    try:
+        import firmware.seat_keys  # noqa: F401
+    except ImportError:
+        progress("fuzz: no firmware.seat_keys here: the role variants are not run")
+        return None
+    from bench.fuzz_roles import fuzz_roles
+
+    progress(f"fuzz: {examples} requests as the owner, seats, a viewer, forged and revoked tokens")
+    return fuzz_roles(examples, seed)
+
+
 def run(quick: bool = False, *, examples: int | None = None, seed: int = 1) -> Result:
     examples = examples if examples is not None else (150 if quick else 3000)
     result = Result("fuzz")
@@ -580,6 +600,21 @@ def run(quick: bool = False, *, examples: int | None = None, seed: int = 1) -> R
                        api["foreign_passed"], 0))
     result.add(exactly("API no answer / daemon died", api["no_answer"], 0))
     result.add(exactly("daemon stopped cleanly at the end", api["stopped_cleanly"], True))
+    roles = fuzz_roles_or_none(examples, seed)
+    if roles is not None:
+        result.add(Figure("API requests as owner / seat / viewer / forged / revoked / no token",
+                          roles["tried"]))
+        result.add(Figure("API requests a role may not make (seat for another seat, seat or "
+                          "viewer as owner, forged, revoked, no token)", roles["not_theirs"]))
+        result.add(exactly("API requests a role may not make that got a 2xx (wrong_role_2xx)",
+                           roles["wrong_role_2xx"], 0))
+        result.add(exactly("API 5xx, sent as every role", roles["5xx"], 0))
+        result.add(exactly("API refusals that changed the state, as every role",
+                           roles["changed_on_reject"], 0))
+        result.add(Figure("API role requests accepted / rejected (of which 429)",
+                          f"{roles['accepted']} / {roles['rejected']} ({roles['throttled_429']})"))
+        result.add(exactly("API no answer / daemon died, as every role",
+                           roles["no_answer"] + (not roles["stopped_cleanly"]), 0))
     files = {}
     for kind in ("config", "scenario"):
         n = max(20, examples // 3)
@@ -594,7 +629,8 @@ def run(quick: bool = False, *, examples: int | None = None, seed: int = 1) -> R
     result.add(exactly("bad inputs that crashed the command (traceback, wrong exit)", bad["crashed"], 0))
     result.add(exactly("bad inputs a command waited on (FIFO)", bad["blocked"], 0))
     result.add(exactly("bad inputs refused without naming the key or file", bad["unclear"], 0))
-    result.detail = {"api": api, **files, "bad_inputs": bad, "seed": seed, "load": machine_load()}
+    result.detail = {"api": api, "roles": roles, **files, "bad_inputs": bad, "seed": seed,
+                     "load": machine_load()}
     return result
 
 

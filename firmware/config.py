@@ -45,6 +45,12 @@ TOWER_CONFIRM = ("wait", "warn", "off")
 LANGUAGES = ("en", "de")  # firmware.words.messages holds the texts of each
 MIN_TOKEN_LENGTH = 16
 MIN_TOKEN_DISTINCT = 8  # "aaaaaaaaaaaaaaaa" or "abababab..." is no secret
+# zxcvbn's estimate: its top score 4 starts at 10^10 guesses; 100 times that leaves
+# "correct horse" passphrases in and "password12345678" (10^4) far out.
+MIN_TOKEN_GUESSES_LOG10 = 12
+# Words a table's owner may build a token from: zxcvbn treats them as dictionary words.
+TOKEN_WORDS = ("unotable", "uno", "table", "token", "secret", "password", "api", "seat",
+               "raspberry", "pi", "card", "cards")
 # Without these `run` cannot start (launcher, seats) or would play a game nobody chose.
 # [api], [journal] and [sim] may be left out: loopback API, journal.db, real pins.
 REQUIRED_SECTIONS = {
@@ -607,13 +613,27 @@ def is_loopback(host: str) -> bool:
 
 
 def token_problem(token: str) -> str | None:
-    """Why `token` is too weak for the API (the token itself is never quoted)."""
+    """Why `token` is too weak for the API, or None (the token itself is never quoted).
+
+    Besides length and distinct characters, zxcvbn (Dropbox's estimator) must reckon it
+    takes at least 10^12 guesses (`MIN_TOKEN_GUESSES_LOG10`): a word plus digits, a
+    keyboard walk, a repeat, a date or the table's own name fall far short, while any
+    `secrets.token_urlsafe(16)` or longer is above 10^20. Only its first 72 characters
+    are judged (zxcvbn's own limit)."""
+    new = "make one with `unotable token new`"
     if len(token) < MIN_TOKEN_LENGTH or token != token.strip() or " " in token:
-        return f"must be at least {MIN_TOKEN_LENGTH} characters without spaces"
+        return f"must be at least {MIN_TOKEN_LENGTH} characters without spaces: {new}"
     if len(set(token)) < MIN_TOKEN_DISTINCT:
         return (f"has only {len(set(token))} different characters, at least "
-                f"{MIN_TOKEN_DISTINCT} are needed: make a random one with python3 -c "
-                "'import secrets; print(secrets.token_urlsafe(24))'")
+                f"{MIN_TOKEN_DISTINCT} are needed: {new}")
+    from zxcvbn import zxcvbn
+
+    judged = zxcvbn(token[:72], user_inputs=list(TOKEN_WORDS))
+    if judged["guesses_log10"] < MIN_TOKEN_GUESSES_LOG10:
+        warning = judged["feedback"].get("warning") or "it follows a pattern"
+        return (f"is easy to guess ({warning.rstrip('.').lower()}; about "
+                f"10^{int(judged['guesses_log10'])} guesses, at least "
+                f"10^{MIN_TOKEN_GUESSES_LOG10} are needed): {new}")
     return None
 
 

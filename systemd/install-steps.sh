@@ -6,6 +6,7 @@ PREFIX=${PREFIX:-/opt/unotable}
 CONFIG=${CONFIG:-/etc/unotable/config.toml}
 BIN_DIR=${BIN_DIR:-/usr/local/bin}               # on sudo's secure_path and every user's PATH
 SYSTEMD_RUNTIME=${SYSTEMD_RUNTIME:-/run/systemd/system}  # exists when systemd runs (sd_booted)
+DROPIN_DIR=${DROPIN_DIR:-/etc/systemd/system/unotable.service.d}  # the unit's drop-ins
 SKIPPED=""
 REBOOT=""
 
@@ -180,6 +181,17 @@ install_kiosk() {
     else
         skipped "--kiosk autologin (no raspi-config): make the desktop log $user in at boot"
     fi
+}
+
+# --lan: phones on the local network reach the table. `unotable lan` sets [api] host and
+# a generated token in the config (a strong token is kept) and writes the drop-in
+# lan.conf that lets the interfaces' private subnets through the unit's IPAddressAllow;
+# enable_service's daemon-reload and the restart then apply it.
+open_to_lan() {
+    if "$PREFIX/venv/bin/unotable" lan --config "$CONFIG" --dropin-dir "$DROPIN_DIR"; then
+        return 0
+    fi
+    skipped "--lan: unotable lan did not finish (said above): fix that, then sudo unotable lan"
 }
 
 summary() {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Install unotable as a service on Raspberry Pi OS (bookworm or later). Run as root
-# from a checkout:  sudo systemd/install.sh [--kiosk] [--user NAME] [--no-uart]
+# from a checkout:  sudo systemd/install.sh [--kiosk] [--user NAME] [--no-uart] [--lan]
 #   - creates the system user "unotable" (groups gpio, dialout, audio)
 #   - installs the package into a venv in /opt/unotable/venv, and the `unotable` command
 #     into /usr/local/bin (on every user's PATH and on sudo's)
@@ -15,6 +15,9 @@
 #     service and restarts it when the config passes `unotable config check`
 #   - --kiosk: the screen opens the table's page at boot (desktop autologin of that user,
 #     Chromium in kiosk mode, screen blanking off); docs/operations.md, "The table's screen"
+#   - --lan: phones on the local network reach the table (`unotable lan`: [api] host
+#     0.0.0.0, a generated token unless a strong one is there, and the unit's drop-in
+#     IPAddressAllow=localhost + the LAN's subnets); then hand out seats (`unotable seats qr N`)
 # Where udevd or systemd does not run (a chroot, an image build) it skips what needs them,
 # says so, and runs to the end. It ends by saying whether a reboot is needed.
 set -eu
@@ -23,16 +26,18 @@ SRC=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
 . "$SRC/systemd/install-steps.sh"
 
 usage() {
-    echo "usage: sudo $0 [--kiosk] [--user NAME] [--no-uart]" >&2
+    echo "usage: sudo $0 [--kiosk] [--user NAME] [--no-uart] [--lan]" >&2
     exit 2
 }
 
 KIOSK=no
+LAN=no
 UART=yes
 INSTALLER=${SUDO_USER:-}
 while [ $# -gt 0 ]; do
     case $1 in
         --kiosk) KIOSK=yes ;;
+        --lan) LAN=yes ;;
         --no-uart) UART=no ;;
         --user) [ $# -ge 2 ] || usage; INSTALLER=$2; shift ;;
         -h|--help) usage ;;
@@ -127,6 +132,11 @@ echo "== systemd unit and udev rules"
 install -m 0644 "$SRC/systemd/unotable.service" /etc/systemd/system/unotable.service
 install -D -m 0644 "$SRC/systemd/99-unotable.rules" /etc/udev/rules.d/99-unotable.rules
 reload_udev
+
+if [ "$LAN" = yes ]; then
+    echo "== phones on the local network reach the table (--lan)"
+    open_to_lan
+fi
 
 if [ "$FRESH_CONFIG" = yes ]; then
     # Not enabled yet: at the next boot it would hold the pins and readers that

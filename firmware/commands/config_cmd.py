@@ -20,7 +20,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "else the built-in default) and print every problem, one per line: missing "
         "sections, bad values, pins used twice or taken by the UART a reader uses, a weak "
         "token, and (with real pins) a machine where gpiozero finds no pin library. "
-        "Exit status 0 only when `unotable run` can start from it, 1 otherwise.",
+        "Exit status 0 only when `unotable run` can start from it, 1 otherwise. A file "
+        "that passes is followed by notes (on stderr; not under systemd) of what phones "
+        "on the LAN would lack, one line each: a loopback host, no token, a unit whose "
+        "IPAddressAllow has no LAN, and what is known of the firewall.",
     )
     check.add_argument("path", nargs="?", metavar="PATH", help="config file to check (default: "
                        "$UNOTABLE_CONFIG, /etc/unotable/config.toml, else the built-in default)")
@@ -38,7 +41,28 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"{len(errors)} problem{'s' if len(errors) > 1 else ''} in {path}", file=sys.stderr)
         return 1
     print(f"{path}: ok")
+    for line in phones_lack(path):
+        print(f"{path}: note: {line}", file=sys.stderr)
     return 0
+
+
+def phones_lack(path: str) -> list[str]:
+    """What phones on the LAN would lack with the config at `path` (firmware.commands.lan);
+    the config has passed the check. Nothing under systemd (the unit's ExecStartPre): its
+    sandbox cannot see the interfaces, and the journal would repeat it at every start."""
+    import os
+
+    from firmware.commands.lan import phone_problems
+    from firmware.config import load_config
+    from firmware.errors import ConfigError
+
+    if os.environ.get("INVOCATION_ID"):
+        return []
+    try:
+        api = load_config(path).api
+    except (ConfigError, OSError):
+        return []
+    return phone_problems(api.host, api.port, api.token)
 
 
 def load_or_refuse(arg: str | None) -> Config:

@@ -7,7 +7,9 @@ the buttons (press each when asked), and whether the motor safety helper systemd
 after every stop (unotable-safe-pins) finds a tool to drive the motor pins low. With ``[sim] enabled`` (the built-in default)
 it runs on the simulated twin, which also presses the buttons itself. ``--yes`` never
 prompts: on real hardware the steps that need a person (buttons, loading a card) are
-reported as skipped. Exit status 0 when nothing failed, 1 otherwise.
+reported as skipped. Last, what phones on the LAN would lack (a loopback host, no
+token, a unit whose IPAddressAllow has no LAN; the firewall), each a "note", not a
+failure. Exit status 0 when nothing failed, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from firmware.counting import count_of
 
 OK, FAIL, SKIP = "ok", "FAIL", "skipped"
+NOTE = "note"  # not a failure: what phones on the LAN would lack (a loopback table is fine)
 # Where install.sh puts the helper the unit's ExecStopPost= runs; else the checkout's copy.
 SAFE_PINS = Path("/opt/unotable/bin/unotable-safe-pins")
 CHECKOUT_SAFE_PINS = Path(__file__).resolve().parents[2] / "systemd" / "unotable-safe-pins"
@@ -221,6 +224,8 @@ def run(args: argparse.Namespace) -> int:
     if twin is not None:
         twin.close()
     test.add("motor safety helper", *safe_pins_check(config.path, simulated=twin is not None))
+    for name, outcome, detail in phones_check(config):
+        test.add(name, outcome, detail)
     checks = test.checks
     failed = [c for c in checks if c.outcome == FAIL]
     if args.json:
@@ -230,6 +235,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"{len(checks) - len(failed)} of {len(checks)} checks passed or skipped; "
               f"{len(failed)} failed", file=out)
     return 1 if failed else 0
+
+
+def phones_check(config: Any) -> list[tuple[str, str, str]]:
+    """Can phones on the LAN reach the table? One "phones" line for each thing missing
+    (a loopback host, no token, a unit whose IPAddressAllow has no LAN), else one ok;
+    then what is known of the firewall (firmware.commands.lan.phone_problems)."""
+    from firmware.commands.lan import phone_problems
+
+    api = config.api
+    *missing, firewall = phone_problems(api.host, api.port, api.token)
+    found = [("phones", NOTE, line) for line in missing] or [
+        ("phones", OK, f"the API listens on {api.host}:{api.port} with a token, and the "
+                       "unit (if installed) lets the LAN in")]
+    return [*found, ("firewall", NOTE, firewall)]
 
 
 def safe_pins_check(config_path: Path, *, simulated: bool) -> tuple[str, str]:

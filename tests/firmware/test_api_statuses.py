@@ -54,6 +54,14 @@ async def slow_body(port, _server):
                         b"")
 
 
+async def throttled(port, _server):
+    """Five wrong tokens from one address: the sixth request waits (429), its token unread."""
+    wrong = request("GET", "/api/state", port, "Authorization: Bearer not-the-token-at-all")
+    for _ in range(5):
+        assert await answer(port, wrong) == (401, "unauthorized")
+    return await answer(port, request("GET", "/api/state", port, f"Authorization: Bearer {TOKEN}"))
+
+
 async def busy(port, server):
     streams = [await server.test_session.ws_connect("/api/ws") for _ in range(2)]
     try:
@@ -82,6 +90,7 @@ SERVED = {  # (status, kind): what the request is, as a coroutine on (port, serv
         "GET", "/api/state", p, "Expect: junk", f"Authorization: Bearer {TOKEN}")),
     (421, "wrong_host"): lambda p, s: answer(p, request("GET", "/api/state", p).replace(
         f"Host: 127.0.0.1:{p}", "Host: evil.example")),
+    (429, "too_many_attempts"): throttled,
     (503, "busy"): busy,
     (503, "stopping"): stopping,
 }

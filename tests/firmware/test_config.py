@@ -450,7 +450,7 @@ def test_gpio_14_is_free_when_no_reader_uses_the_uart(tmp_path):
 @pytest.mark.parametrize(
     ("token", "ok"),
     [("aaaaaaaaaaaaaaaa", False), ("abababababababab", False), ("abcdefgabcdefgab", False),
-     ("abcdefghabcdefgh", True), ("x7Gq2mPz9LkW4vNc", True)],
+     ("x7Gq2mPz9LkW4vNc", True)],
 )
 def test_a_token_needs_8_different_characters(tmp_path, token, ok):
     path = write(tmp_path, f"[api]\nhost = '0.0.0.0'\ntoken = '{token}'\n")
@@ -462,6 +462,49 @@ def test_a_token_needs_8_different_characters(tmp_path, token, ok):
     assert error.key == "api.token" and "at least 8 are needed" in error.message
     assert f"has only {len(set(token))} different characters" in error.message
     assert token not in error.message  # a secret is never echoed
+
+
+@pytest.mark.parametrize("token", [
+    "password12345678",       # a common password plus digits
+    "unotable2024unotable",   # the table's own name and a year, twice
+    "qwertyuiop123456",       # a keyboard walk
+    "1qaz2wsx3edc4rfv",       # a keyboard walk, in columns
+    "abcdefghabcdefgh",       # a repeat (8 different characters: the old rule let it pass)
+    "Summer2024Summer",
+])
+def test_a_guessable_token_is_refused_pointing_to_token_new(tmp_path, capsys, token):
+    path = write(tmp_path, f"[api]\nhost = '0.0.0.0'\ntoken = '{token}'\n")
+    assert main(["config", "check", str(path)]) == 1
+    [line] = capsys.readouterr().out.splitlines()
+    assert line.startswith(f"{path}: api.token: is easy to guess")
+    said = line.partition(": api.token: ")[2]  # the path holds the test's name
+    assert "`unotable token new`" in said
+    assert token not in said and token[3:11] not in said  # the secret is never quoted
+
+
+def test_a_guessable_token_stops_run_at_start_in_one_line(tmp_path, capsys):
+    path = write(tmp_path, "[api]\ntoken = 'password12345678'\n")
+    assert main(["run", "--config", str(path)]) == 2
+    said = capsys.readouterr().err.partition(": api.token: ")[2]
+    assert said.startswith("is easy to guess") and "unotable token new" in said
+    assert "12345678" not in said
+
+
+def test_generated_tokens_always_pass():
+    import secrets
+
+    from firmware.config import token_problem
+
+    for size in (16, 24, 32):
+        for _ in range(50):
+            assert token_problem(secrets.token_urlsafe(size)) is None
+
+
+def test_a_made_up_but_long_passphrase_passes():
+    from firmware.config import token_problem
+
+    assert token_problem("correct-horse-battery-staple") is None
+    assert token_problem("s3cret-token-for-tests") is None
 
 
 def test_every_run_blocker_is_listed_one_per_line(tmp_path, capsys, no_pin_library):

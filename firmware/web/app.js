@@ -513,8 +513,10 @@ function render() {
   const top = $("#top-card");
   top.replaceChildren(s.top ? cardEl(s.top, { id: "top", "data-card": s.top }, true) : h("span", { class: "card big blank" }, "–"));
   $("#colour").replaceChildren(s.colour ? h("span", { class: `pill c-${s.colour}`, id: "current-colour" }, colourLabel(s.colour)) : "");
-  $("#waiting").textContent = waitingText(s);
-  $("#yours").textContent = PHONE !== null ? yoursText(s) : "";
+  const yours = PHONE !== null ? yoursText(s) : { text: "", mine: false };
+  $("#yours").textContent = yours.text;
+  // a seat's phone says its own wait once, in its own words; others' waits as the table says them
+  $("#waiting").textContent = yours.mine ? "" : waitingText(s);
   $("#notice").textContent = describeEvent(ui.lastEvent);
   renderSeats(s);
   renderRules(s);
@@ -553,11 +555,12 @@ function renderSeats(s) {
     else if (count === 1) uno = h("span", { class: "badge" }, "UNO");
     else if ((s.uno_armed ?? []).includes(seat)) uno = h("span", { class: "badge", "data-uno-said": seat }, t("page.uno_said"));
     const turn = seat === s.to_act;
-    // a seat played from a phone, or whose phone waits for the owner's approval
+    // a seat played from a phone (a phone drawn in CSS: no emoji font needed), or whose phone
+    // waits for the owner's approval (the phone with a question mark)
     const phone = s.phones?.[seat] ? h("span", { class: "phone-mark", "data-phone": seat, title: t("page.seats.on_phone"),
-      "aria-label": t("page.seats.on_phone") }, "📱")
+      "aria-label": t("page.seats.on_phone") })
       : (s.claims ?? []).includes(seat) ? h("span", { class: "phone-mark asks", "data-asks": seat, title: t("page.seats.asks"),
-        "aria-label": t("page.seats.asks") }, "📱?") : "";
+        "aria-label": t("page.seats.asks") }, "?") : "";
     rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
       h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] ? nameWord(s.names[seat]) : t("page.seat_unnamed", { number: seat + 1 }),
         s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : "", phone), uno),
@@ -1297,28 +1300,32 @@ function renderJoin() {
   $("#waiting").dataset.phone = step;
 }
 
-/** What the table waits for from this seat, first on its phone, in a few words. */
+/** What the table waits for from this seat, first on its phone, in a few words; `mine`: the
+ * table's wait is this seat's (then the board does not say it a second time). */
 function yoursText(s) {
-  const w = s.waiting ?? {};
   const me = MY_SEAT;
+  // the daemon's wait; a table without one (a test's) says whose turn it is by `to_act`
+  const w = s.waiting ?? (["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length
+    ? { kind: s.phase === "play" ? "turn" : "other", seat: s.to_act } : { kind: "other", seat: s.to_act });
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
-  if (s.uno_exposed === me) return t("page.phone.uno_now");
+  const say = (text, mine = false) => ({ text, mine });
+  if (s.uno_exposed === me) return say(t("page.phone.uno_now"));
   if (w.seat === me) {
     if (w.kind === "turn") {
-      if (s.hand_counts[me] === 2 && Array.isArray(s.uno_armed) && !s.uno_armed.includes(me)) return t("page.phone.turn_uno");
-      return t("page.phone.turn");
+      if (s.hand_counts[me] === 2 && Array.isArray(s.uno_armed) && !s.uno_armed.includes(me)) return say(t("page.phone.turn_uno"), true);
+      return say(t("page.phone.turn"), true);
     }
-    if (w.kind === "press" && w.until_cards) return t("page.phone.press_until");
+    if (w.kind === "press" && w.until_cards) return say(t("page.phone.press_until"), true);
     if (w.kind === "press") {
       const count = w.presses ?? w.count ?? 1;
-      return t(count === 1 ? "page.phone.press_one" : "page.phone.press", { count });
+      return say(t(count === 1 ? "page.phone.press_one" : "page.phone.press", { count }), true);
     }
-    return t("page.phone.yours", { what: waitingText(s) });
+    return say(t("page.phone.yours", { what: waitingText(s) }), true);
   }
   if (playPhase && s.hand_counts[me] === 2 && Array.isArray(s.uno_armed) && !s.uno_armed.includes(me)) {
-    return t("page.phone.uno");
+    return say(t("page.phone.uno"));
   }
-  return t("page.phone.nothing");
+  return say(t("page.phone.nothing"));
 }
 
 // ---------------------------------------------------------------- round and match ends

@@ -17,14 +17,16 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from firmware.api import ApiServer, Table
-from firmware.config import Config
+from firmware.config import Config, JournalConfig
 from firmware.errors import JournalError, StartRefused
 from firmware.journal.store import Journal, refusal
 from firmware.loop import TableLoop
 from firmware.notify import Notifier
+from firmware.seat_keys import SeatKeys
 from firmware.voice import Speaker, Voice, open_voice
 from hal.clock import Clock
 
@@ -107,7 +109,8 @@ class Daemon:
         services = Services(self.config, journal, self.loop, self.notifier, voice)
         self.services = services
         table = self._make_table(services)
-        server = ApiServer.from_config(self.config.api, table, self.loop)
+        seat_keys = SeatKeys(seats_file(self.config, self._env))
+        server = ApiServer.from_config(self.config.api, table, self.loop, seat_keys=seat_keys)
         self.server = server
         services._listeners.append(server.publish)
         self.loop.on_shutdown(self._stopping)  # registered last: runs first at a stop
@@ -125,6 +128,16 @@ class Daemon:
 
     async def _stopping(self) -> None:
         self.notifier.stopping(f"stopping: {self.loop.stop_reason}")
+
+
+def seats_file(config: Config, env: Mapping[str, str]) -> Path:
+    """Where the seats' keys are (`firmware.seat_keys`): ``seats.json`` in the state
+    directory, where the journal's relative paths live; beside the journal when its
+    path is absolute (a table whose journal is elsewhere keeps its seats with it)."""
+    journal = Path(config.journal.path).expanduser()
+    if journal.is_absolute():
+        return journal.parent / "seats.json"
+    return JournalConfig("seats.json").resolve(env)
 
 
 def _closer(thing: Journal | Voice) -> Callable[[], Any]:

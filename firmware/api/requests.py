@@ -21,8 +21,29 @@ DECISIONS = ("pass", "accept", "guilty", "innocent", "colour", "four-towers")
 
 
 @dataclass(frozen=True)
+class Who:
+    """Who sent a request: the table's ``owner`` (its own screen, the ``[api] token``
+    holder, and without a token programs on loopback), a ``seat`` (a phone's device
+    token, or a bot in-process) or a ``viewer`` (reads the public state only)."""
+
+    role: str  # "owner" | "seat" | "viewer"
+    seat: int | None = None  # for role "seat"
+    via: str = "local"  # "local", "token" (the owner's token), "phone", "bot", "viewer"
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}" if self.role == "seat" else self.role
+
+
+OWNER = Who("owner")
+
+
+@dataclass(frozen=True)
 class Request:
-    """Base of every API request; the loop routes all of them to `Table.submit`."""
+    """Base of every API request; the loop routes all of them to `Table.submit`.
+    `by`: who sent it; `key`: its ``Idempotency-Key`` ("" without one)."""
+
+    by: Who = field(default=OWNER, kw_only=True, compare=False)
+    key: str = field(default="", kw_only=True, compare=False)
 
 
 @dataclass(frozen=True)

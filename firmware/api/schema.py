@@ -85,6 +85,21 @@ ADMIN_BODIES: dict[str, Schema] = {
 }
 assert tuple(ADMIN_BODIES) == ADMIN_ACTIONS
 
+SECRET: Schema = {"type": "string", "minLength": 1, "maxLength": 128}
+SEAT_BODY: Schema = obj({"seat": SEAT}, ("seat",))
+CLAIM_BODY: Schema = obj({"seat": SEAT, "join": {**SECRET, "description": "the invitation's join secret"},
+                          "claim": {**SECRET, "description": "the claim a 202 answered, to poll it"}},
+                         ("seat", "join"))
+# the seats' door (firmware.api.seat_door): path -> (request body schema, summary)
+SEAT_BODIES: dict[str, tuple[Schema, str]] = {
+    "/api/seats/claim": (CLAIM_BODY, "a phone joins a seat with its invitation (no token needed): "
+                         "200 {seat, token}, or 202 {claim, reason} while the owner must approve"),
+    "/api/seats/approve": (SEAT_BODY, "owner: let the waiting phone take the seat (revokes the old one)"),
+    "/api/seats/refuse": (SEAT_BODY, "owner: refuse the phone waiting for the seat"),
+    "/api/seats/revoke": (SEAT_BODY, "owner: the seat's phones and invitations stop working"),
+    "/api/viewers": (obj({}), "owner: a new viewer token (reads the state, acts for nobody)"),
+}
+
 ERROR: Schema = {
     "type": "object",
     "properties": {
@@ -189,11 +204,13 @@ def openapi(*, token_required: bool) -> Schema:
         reasons = {400: "malformed request (names the field)", 401: "missing or wrong token",
                    404: "no such seat or action", 409: "does not fit the table's situation now",
                    422: "forbidden by the rules", 503: "the table is stopping",
-                   403: "sent by a page of another origin (Origin or Referer)",
+                   403: "sent by a page of another origin (Origin or Referer), or a role "
+                        "that may not do this (a viewer posting, a seat acting for another)",
                    408: "the body did not arrive in time", 413: "body over 64 KiB",
                    415: "the body is not sent as application/json",
-                   421: "the Host header does not name the table (see [api] allowed_hosts)"}
-        for code in (*codes, *((401,) if token_required else ()), 403, 421):
+                   421: "the Host header does not name the table (see [api] allowed_hosts)",
+                   429: "too many failed tokens from this address: wait Retry-After seconds"}
+        for code in (*codes, *((401, 429) if token_required else ()), 403, 421):
             out[str(code)] = {"description": reasons[code],
                               "content": {"application/json": {"schema": ERROR}}}
         return out
@@ -228,8 +245,13 @@ def openapi(*, token_required: bool) -> Schema:
                           "403": {"description": "a foreign Origin"},
                           "421": {"description": "the Host header does not name the table"}}}},
     }
-    for path, (schema, summary) in BODIES.items():
-        paths[path] = post(schema, summary, path.rsplit("/", 1)[1])
+    paths["/api/whoami"] = {"get": {"operationId": "whoami", "summary": (
+        "who the token is: {role: owner|seat|viewer, seat, name}"), "responses": responses(FREE)}}
+    paths["/api/seats"] = {"get": {"operationId": "seats", "summary": (
+        "owner: every seat's invitation link and QR code (SVG), and whether a phone holds it"),
+        "responses": responses(FREE)}}
+    for path, (schema, summary) in {**BODIES, **SEAT_BODIES}.items():
+        paths[path] = post(schema, summary, path.removeprefix("/api/").replace("/", "_"))
     for action, schema in ADMIN_BODIES.items():
         paths[f"/api/admin/{action}"] = post(schema, f"admin: {action}", f"admin_{action.replace('-', '_')}")
     doc: Schema = {

@@ -7,12 +7,32 @@ which queues it behind every earlier event and returns the `Table.submit` result
 Who may come in is `firmware.api.guard` (Host, Origin, JSON bodies); how many, and for
 how long, is `firmware.api.connections` (cap, header deadline); the body deadline and
 the bounded stop are here.
+
+Who a request is (`Who`) is decided here from its ``Authorization: Bearer`` token:
+
+* the ``[api] token`` -> the owner (``via="token"``);
+* a seat's device token (`firmware.seat_keys`) -> that seat (``via="phone"``);
+* a viewer token -> a viewer: it may read (state, health, the stream) and POST nothing;
+* no token at all -> the owner (today's rights) only when no ``[api] token`` is
+  configured, which the constructor allows on loopback only; otherwise 401;
+* any other token -> 401, counted as a failed attempt of its address
+  (`firmware.api.attempts`: 429 with ``Retry-After`` once there were too many).
+
+Requests reach the table with ``by=who`` and ``key=`` the ``Idempotency-Key`` header; the
+controller judges what each role may do (`firmware.api.roles`). The door's own rules:
+a viewer posts nothing; ``/api/admin/*``, ``GET /api/seats``, approving, refusing and
+revoking seats and minting viewer tokens are the owner's. Seats join through
+``POST /api/seats/claim`` (`firmware.api.seat_door`). Event streams are shared out by
+`firmware.api.streams`; a stream whose token is revoked (here or by another process,
+noticed within a second) is closed with 1008.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
+import dataclasses
 import hmac
 import json
 import logging
@@ -24,14 +44,18 @@ from aiohttp import WSCloseCode, web
 
 from firmware.api import schema
 from firmware.api.answers import error, json_errors_outside_the_app, protocols_with_json_errors
+from firmware.api.attempts import Attempts
 from firmware.api.connections import ACCEPT_BURST, Connections
-from firmware.api.guard import FrontDoor, Refused, add_security_headers
+from firmware.api.guard import SAFE_METHODS, FrontDoor, Refused, add_security_headers
 from firmware.api.log_limit import accept_errors_rate_limited
-from firmware.api.requests import Admin, Request, Table
+from firmware.api.requests import OWNER, Admin, Request, Table, Who
 from firmware.api.routes import BUILDERS
+from firmware.api.seat_door import CLAIM_PATH, SeatDoor
+from firmware.api.streams import OWNER_IDENTITY, Streams
 from firmware.config import ApiConfig, is_loopback
 from firmware.errors import ConfigError, LoopStopped, Rejected
 from firmware.loop import TableLoop
+from firmware.seat_keys import SeatKeys, digest
 from firmware.serve import add_screen_routes, is_public
 from firmware.words.fields import say_invalid
 from firmware.words.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
@@ -44,18 +68,34 @@ MAX_CONNECTIONS = 256  # far below the unit's LimitNOFILE=1024
 HEADER_TIMEOUT = 10.0  # seconds for a complete request header (after opening or an answer)
 BODY_TIMEOUT = 10.0  # seconds for the whole body once the header is in
 STOP_TIMEOUT = 1.0  # at a stop: for event streams to close, then for answers in flight
+STREAMS_PER_IDENTITY = 4  # event streams one owner, seat or viewer token holds at once
+MAX_KEY = 64  # characters of an Idempotency-Key
+UNAUTHORIZED = "send a valid token as 'Authorization: Bearer <token>'"
 
 
-async def _drop(ws: web.WebSocketResponse) -> None:
-    """Disconnect a client that cannot keep up; its own failure concerns nobody else."""
+async def _drop(ws: web.WebSocketResponse, code: int = WSCloseCode.TRY_AGAIN_LATER,
+                message: bytes = b"too slow") -> None:
+    """Disconnect a stream (too slow, revoked, or making room); its own failure concerns
+    nobody else."""
     with contextlib.suppress(Exception):
-        await ws.close(code=WSCloseCode.TRY_AGAIN_LATER, message=b"too slow")
+        await ws.close(code=code, message=message)
 
 
 class _Client:
-    def __init__(self, ws: web.WebSocketResponse, backlog: int) -> None:
+    def __init__(self, ws: web.WebSocketResponse, backlog: int, who: Who, token: str | None) -> None:
         self.ws = ws
+        self.who = who
+        self.token = token  # to notice its revocation
         self.queue: asyncio.Queue[Mapping[str, Any] | None] = asyncio.Queue(backlog)
+
+
+# who the request being handled is, and the token it came with (set by the auth middleware)
+_CALLER: contextvars.ContextVar[tuple[Who, str | None]] = contextvars.ContextVar("api_caller")
+
+
+def client_address(request: web.Request) -> str:
+    """The peer's address, which failed attempts are counted by."""
+    return request.remote or ""
 
 
 class ApiServer:
@@ -75,7 +115,12 @@ class ApiServer:
         body_timeout: float = BODY_TIMEOUT,
         stop_timeout: float = STOP_TIMEOUT,
         clock: Clock = REAL_TIME,
+        seat_keys: SeatKeys | None = None,
+        streams_per_identity: int = STREAMS_PER_IDENTITY,
+        attempts: Attempts | None = None,
     ) -> None:
+        """`seat_keys`: the seats' device tokens and invitations (None: only the owner and
+        no seat endpoints but whoami); `attempts`: how failed tokens are slowed."""
         if token is None and not is_loopback(host):
             raise ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)")
         self.table = table
@@ -86,6 +131,13 @@ class ApiServer:
         self._max_clients = max_clients
         self._backlog = backlog
         self._clients: set[_Client] = set()
+        self._seats_published: dict[str, Any] = {"phones": {}, "claims": []}
+        self._streams: Streams[_Client] = Streams(cap=max_clients, per_identity=streams_per_identity)
+        self.clock = clock
+        self.seat_keys = seat_keys
+        self.attempts = attempts or Attempts(clock=clock)
+        self.client_address: Callable[[web.Request], str] = client_address  # a seam for tests
+        self.door = SeatDoor(self)
         self._closing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
@@ -100,9 +152,10 @@ class ApiServer:
         loop.on_shutdown(self.close)
 
     @classmethod
-    def from_config(cls, cfg: ApiConfig, table: Table, loop: TableLoop) -> ApiServer:
+    def from_config(cls, cfg: ApiConfig, table: Table, loop: TableLoop, *,
+                    seat_keys: SeatKeys | None = None, clock: Clock = REAL_TIME) -> ApiServer:
         return cls(table, loop, host=cfg.host, port=cfg.port, token=cfg.token,
-                   allowed_hosts=cfg.allowed_hosts)
+                   allowed_hosts=cfg.allowed_hosts, seat_keys=seat_keys, clock=clock)
 
     # -- life cycle ---------------------------------------------------------------
     async def start(self) -> None:
@@ -121,7 +174,8 @@ class ApiServer:
         self._listener = await aio.create_server(lambda: guard.protocol(protocol()), self.host,
                                                  self.port, backlog=ACCEPT_BURST)
         self.port = self._listener.sockets[0].getsockname()[1]
-        self._sweeper = aio.create_task(guard.sweeping())
+        self.door.invite_every_seat()
+        self._sweeper = aio.create_task(self._sweeping())
         log.info("API serving on http://%s:%d", self.host, self.port)
 
     @property
@@ -152,7 +206,52 @@ class ApiServer:
     def url(self) -> str:
         return f"http://{self.host}:{self.port}"
 
+    async def _sweeping(self, interval: float = 1.0) -> None:
+        while True:
+            await asyncio.sleep(interval)
+            self.tick()
+
+    def tick(self) -> None:
+        """What the sweeper does each second: close connections past their header
+        deadline, notice a seats file another process changed (closing the streams of
+        revoked tokens) and forget expired claims."""
+        self.connections.sweep()
+        if self.seat_keys is not None and self.seat_keys.refresh():
+            self.recheck_streams()
+        if self.door.claims.expire():
+            self.seats_changed()
+
     # -- events to WebSocket clients ----------------------------------------------
+    def public_state(self) -> dict[str, Any]:
+        """The table's public state with the door's part: ``phones`` (the seats with a
+        phone's stream open) and ``claims`` (seats with a claim waiting); no secret."""
+        return {**self.table.public_state(), **self._seats_part()}
+
+    def _seats_part(self) -> dict[str, Any]:
+        phones = sorted({c.who.seat for c in self._clients
+                         if c.who.role == "seat" and c.who.via == "phone" and c.who.seat is not None})
+        return {"phones": {str(seat): True for seat in phones}, "claims": self.door.claims.waiting()}
+
+    def seats_changed(self) -> None:
+        """Publish ``{"kind": "seats", "phones", "claims"}`` if either changed."""
+        part = self._seats_part()
+        if part != self._seats_published:
+            self._seats_published = part
+            self.publish({"kind": "seats", **part})
+
+    def recheck_streams(self) -> None:
+        """Close the streams whose token no longer says who they were opened as."""
+        for client in list(self._clients):
+            if client.token is not None and self.resolve(client.token) != client.who:
+                self._close_stream(client, WSCloseCode.POLICY_VIOLATION, b"token revoked")
+        self.seats_changed()
+
+    def _close_stream(self, client: _Client, code: int, message: bytes) -> None:
+        self._clients.discard(client)
+        self._streams.remove(client)
+        self._closing.add(asyncio.get_running_loop().create_task(_drop(client.ws, code, message)))
+        self._closing = {t for t in self._closing if not t.done()}
+
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (plain JSON data) to every WebSocket client. Call on the loop."""
         message = {"type": "event", "event": dict(event)}
@@ -161,9 +260,7 @@ class ApiServer:
                 client.queue.put_nowait(message)
             except asyncio.QueueFull:
                 # A client that cannot keep up is dropped rather than slowing the table.
-                self._clients.discard(client)
-                self._closing.add(asyncio.get_running_loop().create_task(_drop(client.ws)))
-                self._closing = {t for t in self._closing if not t.done()}
+                self._close_stream(client, WSCloseCode.TRY_AGAIN_LATER, b"too slow")
 
     # -- HTTP ---------------------------------------------------------------------
     def _build_app(self) -> web.Application:
@@ -175,9 +272,11 @@ class ApiServer:
         app.router.add_get("/api/health", self._health)
         app.router.add_get("/api/openapi.json", self._openapi)
         app.router.add_get("/api/ws", self._ws)
+        app.router.add_get("/api/whoami", self._whoami)
         for path in schema.BODIES:
             app.router.add_post(path, self._poster(path))
         app.router.add_post("/api/admin/{action}", self._admin)
+        self.door.add_routes(app)
         add_screen_routes(app, lambda: self.table)  # the screen: /, /static/, /api/editions
         return app
 
@@ -228,26 +327,97 @@ class ApiServer:
 
     @web.middleware
     async def _auth(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
-        if self._token is not None and not is_public(request.path):
-            given = request.headers.get("Authorization", "")
-            scheme, _, value = given.partition(" ")
-            if request.path == "/api/ws" and "token" in request.query:
-                scheme, value = "bearer", request.query["token"]  # browsers cannot set WS headers
-            # surrogateescape: a header that is not UTF-8 is a wrong token, not a crash
-            given_bytes = value.strip().encode("utf-8", "surrogateescape")
-            if scheme.lower() != "bearer" or not hmac.compare_digest(given_bytes, self._token.encode()):
-                return error(401, "unauthorized", "send the table's token as 'Authorization: Bearer <token>'",
-                             **{"WWW-Authenticate": 'Bearer realm="unotable"'})
-        return await handler(request)
+        if is_public(request.path) or request.path == CLAIM_PATH:  # the page; a phone joining
+            return await handler(request)
+        token = self._given_token(request)
+        if token is None:
+            if self._token is not None:
+                return self._unauthorized()
+            who = OWNER  # no [api] token: loopback only (see __init__), today's rights
+        else:
+            address = self.client_address(request)
+            wait = self.attempts.retry_after(address)
+            if wait is not None:
+                return self.too_many(wait)
+            found = self.resolve(token)
+            if found is None:
+                self.attempts.failed(address)
+                return self._unauthorized()
+            who = found
+        if who.role == "viewer" and request.method not in SAFE_METHODS:
+            raise Rejected(f"a viewer may only watch: it may not {request.method} {request.path}",
+                           status=403)
+        said = _CALLER.set((who, token))
+        try:
+            return await handler(request)
+        finally:
+            _CALLER.reset(said)
+
+    def _given_token(self, request: web.Request) -> str | None:
+        """The bearer token the request carries (None: none, or an empty one)."""
+        scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+        if request.path == "/api/ws" and "token" in request.query:
+            scheme, value = "bearer", request.query["token"]  # browsers cannot set WS headers
+        if not scheme and not value:
+            return None
+        if scheme.lower() != "bearer":
+            return "\0"  # another scheme: a wrong token, never anyone's
+        return value.strip() or None
+
+    def resolve(self, token: str) -> Who | None:
+        """Who `token` is: the owner, a seat, a viewer, or None (no one)."""
+        # surrogateescape: a header that is not UTF-8 is a wrong token, not a crash
+        given = token.encode("utf-8", "surrogateescape")
+        if self._token is not None and hmac.compare_digest(given, self._token.encode()):
+            return Who("owner", via="token")
+        if self.seat_keys is not None:
+            seat = self.seat_keys.who(token)
+            if seat is not None:
+                return Who("seat", seat, "phone")
+            if self.seat_keys.is_viewer(token):
+                return Who("viewer", via="viewer")
+        return None
+
+    def _unauthorized(self) -> web.Response:
+        return error(401, "unauthorized", UNAUTHORIZED, **{"WWW-Authenticate": 'Bearer realm="unotable"'})
+
+    def too_many(self, wait: int) -> web.Response:
+        return error(429, "too_many_attempts", f"too many failed attempts from this address: "
+                     f"try again in {wait} s", **{"Retry-After": str(wait)})
+
+    @staticmethod
+    def who(request: web.Request) -> Who:
+        """Who sent `request` (the auth middleware decided it; LookupError on a path it
+        lets through unjudged: the page, a phone's claim)."""
+        return _CALLER.get()[0]
+
+    @staticmethod
+    def owner_only(request: web.Request, doing: str) -> None:
+        """Rejected (403) unless the owner sent `request`."""
+        who = ApiServer.who(request)
+        if who.role != "owner":
+            raise Rejected(f"{who} may not {doing}: only the table's owner may", status=403)
+
+    @staticmethod
+    def idempotency_key(request: web.Request) -> str:
+        key = request.headers.get("Idempotency-Key", "").strip()
+        if len(key) > MAX_KEY:
+            raise schema.Invalid("Idempotency-Key", f"must be at most {MAX_KEY} characters")
+        return key
 
     async def _state(self, request: web.Request) -> web.Response:
-        return web.json_response(self.table.public_state())
+        return web.json_response(self.public_state())
 
     async def _health(self, request: web.Request) -> web.Response:
         return web.json_response(self.table.health())
 
     async def _openapi(self, request: web.Request) -> web.Response:
         return web.json_response(schema.openapi(token_required=self._token is not None))
+
+    async def _whoami(self, request: web.Request) -> web.Response:
+        who = self.who(request)
+        return web.json_response({"role": who.role, "seat": who.seat,
+                                  "name": self.door.seat_name(who.seat) if who.seat is not None else None})
 
     async def _body(self, request: web.Request) -> Any:
         try:
@@ -275,38 +445,55 @@ class ApiServer:
         async def post(request: web.Request) -> web.Response:
             body = await self._body(request)
             schema.validate(body, body_schema)
-            return await self._submit(request, build(body))
+            key = self.idempotency_key(request)
+            return await self._submit(request, dataclasses.replace(build(body), by=self.who(request), key=key))
 
         return post
 
     async def _admin(self, request: web.Request) -> web.Response:
         action = request.match_info["action"]
+        self.owner_only(request, f"use /api/admin/{action}")
         if action not in schema.ADMIN_BODIES:
             return error(404, "not_found", f"no admin action {action!r}; there are {', '.join(schema.ADMIN_BODIES)}", "action")
         body = await self._body(request)
         schema.validate(body, schema.ADMIN_BODIES[action])
-        return await self._submit(request, Admin(action, MappingProxyType(body)))
+        key = self.idempotency_key(request)
+        return await self._submit(request, Admin(action, MappingProxyType(body), by=self.who(request), key=key))
 
     # -- WebSocket ----------------------------------------------------------------
     async def _ws(self, request: web.Request) -> web.StreamResponse:
-        if len(self._clients) >= self._max_clients:
-            return error(503, "busy", f"at most {self._max_clients} event streams at once")
+        who, token = _CALLER.get()
         ws = web.WebSocketResponse(heartbeat=30, timeout=self._stop_timeout)
-        await ws.prepare(request)
-        client = _Client(ws, self._backlog)
+        client = _Client(ws, self._backlog, who, token)
+        identity = OWNER_IDENTITY if who.role == "owner" else (
+            f"viewer {digest(token or '')[:16]}" if who.role == "viewer" else str(who))
+        room = self._streams.admit(client, identity, viewer=who.role == "viewer")
+        if room is None:
+            return error(503, "busy", f"at most {self._max_clients} event streams at once, and "
+                         "a viewer does not push out the table's screen or a seat")
+        for victim in room:
+            self._close_stream(victim, WSCloseCode.TRY_AGAIN_LATER, b"room for a newer stream")
+        try:
+            await ws.prepare(request)
+        except BaseException:
+            self._streams.remove(client)
+            raise
         # State and registration in one step on the loop: no event is missed or doubled.
-        first = {"type": "state", "state": self.table.public_state()}
+        first = {"type": "state", "state": self.public_state()}
         self._clients.add(client)
         sender = asyncio.get_running_loop().create_task(self._send(client, first))
+        self.seats_changed()
         try:
             with self.connections.pinned(request.transport):
                 async for _message in ws:
                     pass  # the stream is one-way; requests go through the HTTP endpoints
         finally:
             self._clients.discard(client)
+            self._streams.remove(client)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
+            self.seats_changed()
         return ws
 
     async def _send(self, client: _Client, first: Mapping[str, Any]) -> None:

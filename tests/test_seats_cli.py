@@ -1,0 +1,275 @@
+"""`unotable seats`: the seats' phones listed, each seat's QR code scanned back to the link
+that claims it, a seat revoked; bad input is one line, exit 2, nothing changed."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+import tomlkit
+
+from firmware.cli import CLOSED_PIPE_STATUS, command_modules, main
+from firmware.config import DEFAULT_PATH
+from hal.sim.clock import VirtualClock
+from tests.firmware.qr_decode import decoded, terminal_modules, write_png
+from tests.seat_keys_standin import install
+
+install()  # firmware.seat_keys, or its stand-in while this tree has none
+
+from firmware.seat_keys import SeatKeys  # noqa: E402
+
+ADDRESS, PORT = "192.168.1.20", 8123
+NAMES = ["Ada", "Bo", "Cy", "Di"]
+TOKEN = "kT3v9QxL2mWp8ZrB4nYc"
+NOBODY = 65534
+
+
+CLAIMED_AT = 1_796_156_100.0  # 2026-12-01 20:15 UTC
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """The listing shows local time: make it UTC for the test."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def write_config(path: Path, state: Path, *, host: str = ADDRESS) -> Path:
+    doc = tomlkit.parse(DEFAULT_PATH.read_text(encoding="utf-8"))
+    doc["table"]["names"] = NAMES
+    doc["api"]["host"] = host
+    doc["api"]["port"] = PORT
+    if host != "127.0.0.1":
+        doc["api"]["token"] = TOKEN
+    doc["journal"]["path"] = str(state / "journal.db")
+    path.write_text(tomlkit.dumps(doc), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def state(tmp_path) -> Path:
+    return tmp_path / "state"
+
+
+@pytest.fixture
+def config(tmp_path, state) -> Path:
+    return write_config(tmp_path / "unotable.toml", state)
+
+
+def seats(config: Path, *args: str) -> int:
+    return main(["seats", *args, "--config", str(config)])
+
+
+def qr_of(config: Path, seat: int, capsys) -> tuple[str, list[str]]:
+    """`unotable seats qr SEAT`: the URL printed under the code, and what zbar reads in
+    the code as the terminal shows it (half blocks of light on a dark background)."""
+    assert seats(config, "qr", str(seat)) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    blocks = "\n".join(line for line in lines if line and set(line) <= set(" ▀▄█"))
+    return lines[-1], blocks
+
+
+def test_each_seat_of_a_four_seat_table_gets_a_code_that_scans_to_its_own_link(
+        config, state, tmp_path, capsys):
+    urls = []
+    for seat in range(1, 5):
+        url, blocks = qr_of(config, seat, capsys)
+        assert url.startswith(f"http://{ADDRESS}:{PORT}/seat/{seat}#join=")
+        image = write_png(tmp_path / f"seat{seat}.png", terminal_modules(blocks))
+        assert decoded(image) == [url]
+        urls.append(url)
+    assert len({url.split("#join=")[1] for url in urls}) == 4  # a secret of its own each
+    keys = SeatKeys(state / "seats.json")
+    for seat, url in enumerate(urls, start=1):  # each link claims its free seat
+        token = keys.claim(seat, url.split("#join=")[1])
+        assert token and keys.who(token) == seat
+
+
+def test_the_code_is_printed_with_the_seat_and_the_link_under_it(config, capsys):
+    assert seats(config, "qr", "2") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith("seat 2 (Bo): scan the code with the player's phone")
+    assert lines[0] == "█" * len(lines[0])  # the quiet zone first
+    assert " ".join(lines).count("#join=") == 1
+
+
+def test_the_list_shows_each_seats_phone_since_and_invitations(config, state, capsys, utc):
+    state.mkdir()
+    keys = SeatKeys(state / "seats.json", clock=VirtualClock(epoch=CLAIMED_AT))
+    seats(config, "qr", "1")
+    seats(config, "qr", "1")
+    keys.claim(3, keys.invite(3))
+    capsys.readouterr()
+    assert seats(config) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines[0] == f"seats of {state / 'seats.json'}:"
+    assert lines[1] == "seat 1 (Ada): no phone; 2 invitations"
+    assert lines[2] == "seat 2 (Bo): no phone; 0 invitations"
+    assert lines[3] == "seat 3 (Cy): phone since 2026-12-01 20:15; 0 invitations"
+    assert lines[4] == "seat 4 (Di): no phone; 0 invitations"
+    assert err == ""
+
+
+def test_a_table_without_seats_file_lists_every_seat_free_and_writes_nothing(
+        config, state, capsys):
+    assert seats(config) == 0
+    assert capsys.readouterr().out.splitlines()[1:] == [
+        f"seat {n} ({name}): no phone; 0 invitations" for n, name in enumerate(NAMES, 1)]
+    assert not state.exists()
+
+
+def test_revoke_refuses_the_phone_at_its_next_request_and_voids_the_invitations(
+        config, state, capsys):
+    url, _ = qr_of(config, 2, capsys)
+    daemons = SeatKeys(state / "seats.json")  # opened before, as the running daemon's
+    token = daemons.claim(2, url.split("#join=")[1])
+    seats(config, "qr", "2")  # one more invitation, for another phone
+    assert daemons.who(token) == 2
+    capsys.readouterr()
+    assert seats(config, "revoke", "2") == 0
+    assert capsys.readouterr().out == ("seat 2 (Bo): revoked; its phone is refused (401) "
+                                       "from its next request on, and its invitations no "
+                                       "longer work\n")
+    assert daemons.who(token) is None
+    entry = next(e for e in SeatKeys(state / "seats.json").status() if e["seat"] == 2)
+    assert (entry["claimed"], entry["invitations"]) == (False, 0)
+
+
+def test_revoking_a_free_seat_says_so_and_changes_nothing(config, state, capsys):
+    assert seats(config, "revoke", "4") == 0
+    assert "nothing changed" in capsys.readouterr().out
+    assert not state.exists()
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    if not directory.exists():
+        return {}
+    return {p.name: p.read_bytes() for p in sorted(directory.iterdir())}
+
+
+@pytest.mark.parametrize("args", [["qr", "0"], ["qr", "5"], ["qr", "two"], ["revoke", "5"],
+                                  ["revoke", "-1"]], ids=" ".join)
+def test_a_seat_out_of_range_is_one_line_exit_2_and_changes_nothing(
+        config, state, capsys, args):
+    seats(config, "qr", "1")
+    before = snapshot(state)
+    capsys.readouterr()
+    assert seats(config, *args) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (f"unotable seats: error: no seat {args[1]!r}: this table has seats 1 to 4 "
+                   f"([table] seats in {config})\n")
+    assert snapshot(state) == before
+
+
+@pytest.mark.parametrize("args", [[], ["qr", "1"], ["revoke", "1"]], ids=repr)
+def test_no_config_is_one_line_exit_2(tmp_path, capsys, args):
+    missing = tmp_path / "nowhere.toml"
+    assert seats(missing, *args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"unotable seats: error: {missing}: file: cannot read")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_loopback_table_says_phones_cannot_reach_it_and_how_to_fix_it(
+        tmp_path, state, capsys):
+    config = write_config(tmp_path / "unotable.toml", state, host="127.0.0.1")
+    assert seats(config, "qr", "1") == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == ("unotable seats: error: phones cannot reach the table: [api] host is "
+                   f"127.0.0.1 (this machine only) in {config}; `unotable lan` serves it on "
+                   "the local network\n")
+    assert not state.exists()  # no invitation nobody could use
+    assert seats(config) == 0
+    out, err = capsys.readouterr()
+    assert len(out.splitlines()) == 5 and err.startswith("phones cannot reach the table")
+
+
+@contextlib.contextmanager
+def acting_as(uid: int):
+    """The next lines as another effective user (the real one stays root)."""
+    command_modules()
+    os.seteuid(uid)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as a user who cannot write")
+def test_a_state_directory_this_user_cannot_write_is_one_line_exit_2(capsys):
+    """The table's state directory belongs to root (0755); `nobody` runs the command."""
+    folder = Path(tempfile.mkdtemp(prefix="unotable-seats-"))  # tmp_path is root-only
+    try:
+        folder.chmod(0o755)
+        state = folder / "state"
+        state.mkdir(mode=0o755)
+        config = write_config(folder / "unotable.toml", state)
+        config.chmod(0o644)
+        for args in (["qr", "1"], ["revoke", "1"]):
+            if args[0] == "revoke":  # something to revoke, written by root
+                SeatKeys(state / "seats.json").invite(1)
+                (state / "seats.json").chmod(0o644)
+            before = snapshot(state)
+            with acting_as(NOBODY):
+                status = seats(config, *args)
+            out, err = capsys.readouterr()
+            assert (status, out) == (2, "")
+            assert err == (f"unotable seats: error: cannot write the seats' keys to "
+                           f"{state / 'seats.json'}: the state directory {state} is not "
+                           "writable by this user (run as the table's user, e.g. sudo -u "
+                           "unotable)\n")
+            assert snapshot(state) == before
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_a_state_directory_that_cannot_be_made_is_one_line_exit_2(tmp_path, capsys):
+    blocker = tmp_path / "state"
+    blocker.write_text("a file where the state directory should be")
+    config = write_config(tmp_path / "unotable.toml", blocker / "inside")
+    assert seats(config, "qr", "1") == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("unotable seats: error: cannot ")
+    assert blocker.read_text() == "a file where the state directory should be"
+
+
+RUN = ("import sys; from tests.seat_keys_standin import install; install(); "
+       "from firmware.cli import main; sys.exit(main(sys.argv[1:]))")
+
+
+@pytest.mark.parametrize("args", [[], ["qr", "3"]], ids=repr)
+def test_piped_into_a_reader_gone_away_the_command_ends_quietly(config, args):
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-c", RUN, "seats", *args, "--config",
+                               str(config)], stdout=write_end, stderr=subprocess.PIPE,
+                              text=True, timeout=60, cwd=Path(__file__).parent.parent)
+    finally:
+        os.close(write_end)
+    assert (done.stderr, done.returncode) == ("", CLOSED_PIPE_STATUS)
+
+
+def test_piped_into_head_the_first_lines_arrive(config):
+    done = subprocess.run(f"{sys.executable} -c '{RUN}' seats qr 1 --config {config} | head -2",
+                          shell=True, capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0 and done.stderr == ""
+    first, second = done.stdout.splitlines()
+    assert first == second == "█" * len(first)  # the quiet zone's top

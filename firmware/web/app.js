@@ -239,6 +239,7 @@ async function refresh() {
       try {
         const res = await request("GET", "/api/state");
         if (res.ok) ui.state = res.data;
+        else if (res.status === 401 && PHONE !== null) seatLost();
         else if (res.status === 401) showError(t("page.token"));
       } catch { /* the socket's close handler reports the outage */ }
     } while (fetchAgain);
@@ -293,7 +294,8 @@ function connect() {
       ui.state = data.state;
       render();
     } else if (data.type === "event") {
-      ui.lastEvent = data.event;
+      // a phone joined or left ("seats"): no news for the board's last event
+      if (data.event.kind !== "seats") ui.lastEvent = data.event;
       refresh();
       if (ui.sheet?.kind === "seats") loadSeats();
     }
@@ -301,7 +303,10 @@ function connect() {
   ws.onclose = () => {
     if (socket !== ws) return;  // dropped on purpose: a new one is on its way
     socket = null;
-    if (ui.live === false && !ui.state) refresh();  // never connected: ask over HTTP why
+    // never connected: ask over HTTP why; a phone asks each time (its seat may have gone
+    // to another phone: the table then closes its stream and refuses its token)
+    if ((ui.live === false && !ui.state) || PHONE !== null) refresh();
+    if (PHONE !== null && ui.phone.step !== "joined") return;
     down();
     retry = setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 4000);
@@ -557,10 +562,10 @@ function renderSeats(s) {
     const turn = seat === s.to_act;
     // a seat played from a phone (a phone drawn in CSS: no emoji font needed), or whose phone
     // waits for the owner's approval (the phone with a question mark)
-    const phone = s.phones?.[seat] ? h("span", { class: "phone-mark", "data-phone": seat, title: t("page.seats.on_phone"),
-      "aria-label": t("page.seats.on_phone") })
-      : (s.claims ?? []).includes(seat) ? h("span", { class: "phone-mark asks", "data-asks": seat, title: t("page.seats.asks"),
-        "aria-label": t("page.seats.asks") }, "?") : "";
+    const phone = (s.claims ?? []).includes(seat) ? h("span", { class: "phone-mark asks", "data-asks": seat,
+      title: t("page.seats.asks"), "aria-label": t("page.seats.asks") }, "?")
+      : s.phones?.[seat] ? h("span", { class: "phone-mark", "data-phone": seat, title: t("page.seats.on_phone"),
+        "aria-label": t("page.seats.on_phone") }) : "";
     rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
       h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] ? nameWord(s.names[seat]) : t("page.seat_unnamed", { number: seat + 1 }),
         s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : "", phone), uno),
@@ -1286,6 +1291,20 @@ async function whoami(sayLost) {
     if (sayLost) phoneStep("lost");
     return false;
   }
+}
+
+/** The table no longer takes this phone's token (the owner let another phone take the
+ * seat, or revoked it): forget it, stop reconnecting, say so. */
+function seatLost() {
+  localStorage.removeItem(PHONE_KEY);
+  TOKEN = null;
+  MY_SEAT = null;
+  clearTimeout(retry);
+  const old = socket;
+  socket = null;
+  if (old) { old.onclose = null; old.close(); }
+  closeSheet();
+  phoneStep("lost");
 }
 
 /** The phone before it holds its seat: what it is doing, in words. */

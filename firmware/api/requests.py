@@ -20,15 +20,27 @@ OVERRIDES = ("tower-seen", "cards-out", "clear-alarm")
 DECISIONS = ("pass", "accept", "guilty", "innocent", "colour", "four-towers")
 
 
+ROLES = ("owner", "seat", "viewer")
+
+
 @dataclass(frozen=True)
 class Who:
-    """Who sent a request: the table's ``owner`` (its own screen, the ``[api] token``
-    holder, and without a token programs on loopback), a ``seat`` (a phone's device
-    token, or a bot in-process) or a ``viewer`` (reads the public state only)."""
+    """Who sends a request: the table's ``owner`` (its own screen, the `[api] token`
+    holder, or with no token configured a program on loopback), ``seat`` `seat` (a
+    device token of that seat, or a bot in that seat), or a ``viewer`` (reads only).
+    `via` says how it came (``local``, ``token``, ``phone``, ``bot``, ``viewer``,
+    ``screen``): the log's, never a right."""
 
-    role: str  # "owner" | "seat" | "viewer"
-    seat: int | None = None  # for role "seat"
-    via: str = "local"  # "local", "token" (the owner's token), "phone", "bot", "viewer"
+    role: str
+    seat: int | None = None
+    via: str = "local"
+
+    def __post_init__(self) -> None:
+        if self.role not in ROLES:
+            raise ValueError(f"role {self.role!r} is not one of {', '.join(ROLES)}")
+        if (self.role == "seat") != isinstance(self.seat, int):
+            raise ValueError(f"a {self.role} has {'a' if self.role == 'seat' else 'no'} seat, "
+                             f"not {self.seat!r}")
 
     def __str__(self) -> str:
         return f"seat {self.seat}" if self.role == "seat" else self.role
@@ -40,7 +52,11 @@ OWNER = Who("owner")
 @dataclass(frozen=True)
 class Request:
     """Base of every API request; the loop routes all of them to `Table.submit`.
-    `by`: who sent it; `key`: its ``Idempotency-Key`` ("" without one)."""
+
+    `by`: who sends it (the controller refuses what that role may not do,
+    `firmware.api.roles`); `key`: its Idempotency-Key ("" for none): the same key from
+    the same sender is taken once. Neither is part of the request's JSON body nor of
+    its equality."""
 
     by: Who = field(default=OWNER, kw_only=True, compare=False)
     key: str = field(default="", kw_only=True, compare=False)

@@ -63,11 +63,14 @@ ROUTES: dict[str, tuple[type[api.Request], Callable[[dict[str, Any]], api.Reques
 assert set(ROUTES) == set(schema.BODIES)
 BUILDERS: dict[str, Callable[[dict[str, Any]], api.Request]] = {
     path: build for path, (_kind, build) in ROUTES.items()}
+SENDER_FIELDS = frozenset({"by", "key"})  # `api.Request`'s own: headers, not body fields
 _PATHS: dict[type[api.Request], str] = {kind: path for path, (kind, _build) in ROUTES.items()}
 
 
 def to_http(request: api.Request) -> tuple[str, dict[str, Any]]:
-    """The API path and JSON body of a request, as a person's screen would send it."""
+    """The API path and JSON body of a request, as a person's screen would send it. Who
+    sends it and its key are not in the body: the token and the Idempotency-Key header
+    say them (`firmware.sim.api_client`)."""
     if isinstance(request, api.Admin):
         return f"/api/admin/{request.action}", dict(request.params)
     path = _PATHS.get(type(request))
@@ -75,6 +78,8 @@ def to_http(request: api.Request) -> tuple[str, dict[str, Any]]:
         raise TypeError(f"no API path for {request!r}")
     body = {}
     for field in dataclasses.fields(request):
+        if field.name in SENDER_FIELDS:
+            continue
         value = getattr(request, field.name)
         if field.default is not dataclasses.MISSING and value == field.default:
             continue

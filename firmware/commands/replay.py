@@ -14,7 +14,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "replay",
         help="print the journal of a table, one JSON object per line",
         description="Print every match header and journal entry of DB in order, "
-        "one JSON object per line. The journal is opened read-only.",
+        "one JSON object per line; a declaration a seat (or the owner's token) made "
+        'says who beside its payload ("by": "seat 2"). The journal is opened read-only.',
     )
     parser.add_argument("db", metavar="DB", help="journal file (e.g. /var/lib/unotable/journal.db)")
     parser.add_argument("--record", action="store_true",
@@ -26,11 +27,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def game_records(journal: Any) -> Iterator[str]:
     """Each match of the journal as game-record text, replayed through the engine."""
     import uno_core as U
+    from firmware.controller.declared import engine_action
     from firmware.controller.undo import standing
     from uno_core.record import write_record
 
     for match in journal.matches():
-        actions = [U.action_from_dict(e.payload)  # a declaration taken back is no action
+        actions = [engine_action(e.payload)  # a declaration taken back is no action
                    for e in standing(journal.entries(match_id=match.id)) if e.kind == "action"]
         final, _ = U.replay(match.edition, match.seats, actions, match.options, mode=U.TABLE)
         yield write_record(match.edition, match.seats, actions, options=match.options,
@@ -38,11 +40,25 @@ def game_records(journal: Any) -> Iterator[str]:
                            final=final if final.over else None)
 
 
+def by(payload: Any) -> str | None:
+    """Who made the declaration `payload` holds ("seat 2", "owner", "viewer"), where it
+    says (an entry without ``"by"`` is the table's own)."""
+    from firmware.controller.declared import BY, who_of
+
+    if not isinstance(payload, dict) or not isinstance(payload.get(BY), dict):
+        return None
+    try:
+        return str(who_of(payload))
+    except (KeyError, TypeError, ValueError):  # not a sender this version knows
+        return json.dumps(payload[BY], sort_keys=True)
+
+
 def records(journal: Any) -> Iterator[dict[str, Any]]:
     """The lines `replay` prints: each match header, then that match's entries.
 
     This is the one place that decides the output format, so switching to the game
-    record format (uno_core.record) later changes only this function.
+    record format (uno_core.record) later changes only this function. A declaration
+    a request made says who made it beside its payload: ``"by": "seat 2"`` (`by`).
     """
     headers = iter(journal.matches())
     pending = next(headers, None)
@@ -50,7 +66,11 @@ def records(journal: Any) -> Iterator[dict[str, Any]]:
         while pending is not None and pending.id <= entry.match_id:
             yield pending.to_json()
             pending = next(headers, None)
-        yield entry.to_json()
+        line = entry.to_json()
+        who = by(entry.payload)
+        if who is not None:
+            line["by"] = who
+        yield line
     while pending is not None:
         yield pending.to_json()
         pending = next(headers, None)

@@ -21,6 +21,8 @@ only loops over them. A part is built only when the table needs it (`OPTIONAL`):
 * `seats.SeatButtons`: the seat and launcher buttons, UNO arming, late calls, catches;
 * `actions.Requests`: what each API request means as an engine action;
 * `waiting.Waits`: what the table waits for, and the gate requests pass;
+* `declared.Declarers`: who may send which request, who made each declaration, the
+  keys of the requests taken;
 * `admin.Admin`, `undo.Undo`, `faults.JournalWatch`: pause and overrides, taking a
   declaration back, a journal that cannot be written;
 * `round_end.RoundEnds`: every round's result, and the pause after a round.
@@ -46,6 +48,9 @@ Journal entries of a match:
 * ``next_round`` {"round", "by": "tap"|"timer"}: the pause after a round is over.
 * ``timeout`` {"step", "seat", "action"}: the turn timer ran out for that decision
   (after the action it applied, if any; `turn_timer.TurnTimer`).
+
+A declaration a request made (not the table's owner on the table itself) carries
+``"by": {"role", "seat"}`` (and ``"key"``, its Idempotency-Key): `declared.Declarers`.
 """
 
 from __future__ import annotations
@@ -67,6 +72,7 @@ from firmware.controller.context import (
     Settles,
     StopAnswer,
 )
+from firmware.controller.declared import Declarers, engine_action
 from firmware.controller.ejections import SYSTEM_RNG, Ejections, RngFor, Running
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
@@ -149,6 +155,8 @@ class Controller:
         self.names: list[str] = []
         self.step = 0
         self._counts = dict.fromkeys(("actions", "launcher_presses"), 0)
+        self._build("declarers", Declarers)  # first: the parts write to its signed journal
+        self.journal = self.lookup("declarers").journal
         self._build("journal_watch", JournalWatch)
         self._build("ejections", lambda ctx: Ejections(ctx, rng_for=rng_for))
         if hardware.tray is not None:
@@ -278,7 +286,7 @@ class Controller:
 
     def _replay_action(self, entry: Entry) -> None:
         assert self.state is not None
-        action = U.action_from_dict(entry.payload)
+        action = engine_action(entry.payload)
         new, fx = U.apply(self.state, action)
         self._adopt(action, new, fx, live=False, seq=entry.seq)
 
@@ -408,7 +416,9 @@ class Controller:
         return {"ok": ok, **status, "voice": self.services.voice.get_status()}
 
     def submit(self, request: api.Request) -> dict[str, Any]:
-        return self.hub.answer(request)  # type: ignore[no-any-return]
+        """Every request, HTTP and the bots' alike: its sender's role is checked first."""
+        return self.lookup("declarers").answer(  # type: ignore[no-any-return]
+            request, self.hub.answer)
 
     # ------------------------------------------------------------------ announcements
     @property

@@ -4,22 +4,42 @@
 (`firmware.api.routes.to_http`, the table the server builds requests from) and
 returns the answer's ``result``; a refusal (HTTP 4xx/5xx) raises `Rejected` with the
 server's reason, field and status, as `TableLoop.call` would.
+
+Who sends it goes as a phone's would: ``Authorization: Bearer`` with the token
+`token_for(request.by)` gives (none: no header, the owner on loopback), and the
+request's `key` as its ``Idempotency-Key``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from firmware.api import requests as api
 from firmware.api.routes import to_http
 from firmware.errors import Rejected
 
+TokenFor = Callable[[api.Who], str | None]
+
+
+def headers(request: api.Request, token_for: TokenFor | None = None) -> dict[str, str]:
+    """The headers that say who sends `request` and its key."""
+    out: dict[str, str] = {}
+    token = token_for(request.by) if token_for is not None else None
+    if token:
+        out["Authorization"] = f"Bearer {token}"
+    if request.key:
+        out["Idempotency-Key"] = request.key
+    return out
+
 
 class ApiClient:
-    """One aiohttp session, opened at the first request; `close()` on the loop."""
+    """One aiohttp session, opened at the first request; `close()` on the loop.
+    `token_for(who)`: the token a sender's requests carry (a seat's device token)."""
 
-    def __init__(self) -> None:
+    def __init__(self, token_for: TokenFor | None = None) -> None:
         self._http: Any = None
+        self.token_for = token_for
 
     async def post(self, url: str, request: api.Request) -> dict[str, Any]:
         import aiohttp
@@ -27,7 +47,8 @@ class ApiClient:
         if self._http is None:
             self._http = aiohttp.ClientSession()
         path, body = to_http(request)
-        async with self._http.post(url + path, json=body) as resp:
+        async with self._http.post(url + path, json=body,
+                                   headers=headers(request, self.token_for)) as resp:
             data = await resp.json()
         if resp.status >= 400:
             raise Rejected(f"{resp.status} {data.get('reason')}", field=data.get("field"),

@@ -37,7 +37,7 @@ from firmware.api import requests as api
 from firmware.controller.slots import slot_name
 from firmware.counting import count_of
 from firmware.errors import Rejected
-from firmware.sim.api_client import ApiClient
+from firmware.sim.api_client import ApiClient, TokenFor
 from firmware.sim.follow import catch_up, follow
 from firmware.sim.kill_hook import KillHook
 from firmware.sim.world import World, deck_of, rng
@@ -51,6 +51,14 @@ from uno_core.effects import CardReturned, HandsPassed, HandsTraded
 STOPS = (Wait.JAM, Wait.RELOAD, Wait.EXTRA_CARDS, Wait.JOURNAL)
 JUMP_IN_CHANCE = 0.8  # how often a bot holding the top card's twin jumps in
 DOZE_CHANCE = 0.05  # with a turn timer: how often a bot lets it run out (the demo shows it)
+# the table's chores the twin does (count, resume, turn the first card, next round): the
+# owner's, as on the table's own screen; the bots declare as their seats (`bot`)
+TWIN = api.Who("owner", via="screen")
+
+
+def bot(seat: int) -> api.Who:
+    """The bot in `seat`: it may do what a phone of that seat may (`firmware.api.roles`)."""
+    return api.Who("seat", seat, "bot")
 
 
 class _Barrier:
@@ -240,9 +248,11 @@ class TablePlayers:
                  names: list[str] | None = None, forget_uno: float = 0.05,
                  human_seats: tuple[int, ...] = (),
                  api_url: Callable[[], str | None] | None = None,
-                 kill_after: tuple[str, int] | None = None) -> None:
+                 kill_after: tuple[str, int] | None = None,
+                 token_for: TokenFor | None = None) -> None:
         """`api_url()`: the table's API address once it listens; declarations then go
-        over HTTP like a person's screen (else straight to `TableLoop.call`)."""
+        over HTTP like a person's screen (else straight to `TableLoop.call`), each with
+        the token `token_for(sender)` gives (a seat's device token; none: no token)."""
         self.world = world
         self.ctl = controller
         self.loop = loop
@@ -256,7 +266,7 @@ class TablePlayers:
         self.forget_uno = forget_uno
         self.human_seats = frozenset(human_seats)  # nobody decides for these: a person does
         self.api_url = api_url
-        self._http = ApiClient()
+        self._http = ApiClient(token_for)
         self.kill_hook = KillHook(world, kill_after, table=controller.journaled_view,
                                   step=self._step)
         loop.on(_Barrier, lambda _e: None)
@@ -380,13 +390,13 @@ class TablePlayers:
             world.check(st)
         if kind == Wait.CARDS_OUT:
             await self._submit(api.Admin("override", {"kind": "cards-out",
-                                                      "count": world.cards_out()}))
+                                                      "count": world.cards_out()}, by=TWIN))
         elif kind == Wait.EXTRA_CARDS:
             world.put_back(w["seat"], w["count"])
-            await self._submit(api.Admin("resume", {}))
+            await self._submit(api.Admin("resume", {}, by=TWIN))
         elif kind in RESUMABLE:
             world.launcher_sim.clear_jam()
-            await self._submit(api.Admin("resume", {}))
+            await self._submit(api.Admin("resume", {}, by=TWIN))
         elif kind == Wait.ALARM:
             world.move_tower(w["tower"], w["expected"])
         elif kind == Wait.TOWER:
@@ -396,26 +406,27 @@ class TablePlayers:
             # the same cards for the seats still missing
             picks = rng(self.seed, "dealer", self._key(step)).sample(deck_of(world.edition), world.n)
             for seat in w["missing"]:
-                await self._submit(api.Reveal(picks[seat], seat))
+                await self._submit(api.Reveal(picks[seat], seat, by=bot(seat)))
         elif kind == Wait.ROUND_OVER:
             if self.human_seats:  # a person reads the result: their tap or the timer ends it
                 await asyncio.sleep(0.05)
             else:
-                await self._submit(api.NextRound())
+                await self._submit(api.NextRound(by=TWIN))
         elif kind == Wait.SHUFFLE:
             if w["round_start"]:
                 world.gather_and_load(self._key(step))  # type: ignore[arg-type]
             else:
                 world.reload_from_discard(self._key(step))  # type: ignore[arg-type]
-            await self._submit(api.Admin("resume", {}))
+            await self._submit(api.Admin("resume", {}, by=TWIN))
         elif kind == Wait.REVEAL:
             await self._reveal(step)
         elif kind == Wait.HAND:
             seat = w["seat"]
-            await self._submit(api.Hands(seat, tuple(world.hands[seat])))
+            await self._submit(api.Hands(seat, tuple(world.hands[seat]), by=bot(seat)))
         elif kind == Wait.VERDICT:
             guilty = bool(world.notes.get("w4_guilty"))
-            await self._submit(api.Decide(w["seat"], "guilty" if guilty else "innocent"))
+            await self._submit(api.Decide(w["seat"], "guilty" if guilty else "innocent",
+                                          by=bot(w["seat"])))
         elif kind == Wait.PRESS:
             if not await self._interject(st):
                 await self._press()
@@ -441,7 +452,7 @@ class TablePlayers:
                 world.back_under(card)
             else:
                 world.to_pile(card)
-        await self._submit(api.Reveal(card))
+        await self._submit(api.Reveal(card, by=TWIN))
         world.set_pending(None)
 
     def _bot(self, seat: int, step: int, what: str) -> HeuristicBot:
@@ -502,11 +513,12 @@ class TablePlayers:
         elif isinstance(a, U.Play):
             await self._play(seat, step, a)
         elif isinstance(a, U.Pass):
-            await self._submit(api.Decide(seat, "pass"))
+            await self._submit(api.Decide(seat, "pass", by=bot(seat)))
         elif isinstance(a, U.Challenge):
-            await self._submit(api.Challenge(seat))
+            await self._submit(api.Challenge(seat, by=bot(seat)))
         elif isinstance(a, U.ChooseColour):
-            await self._submit(api.Decide(seat, "colour", color=COLOUR_NAMES[a.colour]))
+            await self._submit(api.Decide(seat, "colour", color=COLOUR_NAMES[a.colour],
+                                          by=bot(seat)))
         elif isinstance(a, U.FourTowerDiscard):
             if a.uno:
                 await self._arm(seat)
@@ -514,7 +526,8 @@ class TablePlayers:
             with world.change():
                 world.set_pending({"step": step, "undo": [[seat, c] for c in laid]})
                 world.lay(seat, laid, under_top=True)
-            await self._declare(api.Decide(seat, "four-towers", cards=tuple(laid)), seat, laid)
+            await self._declare(api.Decide(seat, "four-towers", cards=tuple(laid), by=bot(seat)),
+                                seat, laid)
         else:
             raise RuntimeError(f"no way to perform {a} at the table")
 
@@ -563,7 +576,8 @@ class TablePlayers:
                     world.swap_hands(*swap)
                 if passed:
                     world.pass_hands(-passed)
-        await self._declare(api.Play(seat, card, choices), seat, [*laid, card], undo)
+        await self._declare(api.Play(seat, card, choices, by=bot(seat)), seat, [*laid, card],
+                            undo)
 
     async def _declare(self, request: api.Request, seat: int, cards: list[str],
                        undo: Callable[[], None] | None = None) -> None:

@@ -1,0 +1,147 @@
+"""Who declared what (issue 20): the sender's role is checked before anything changes,
+the journal says who made each declaration, and a request sent twice with the same
+Idempotency-Key is taken once.
+
+`Declarers.answer` is the way in of every request (`Controller.submit`): it refuses
+what the sender's role may not do (`firmware.api.roles.refusal`, 403), answers a
+request whose key it has taken already with that answer, and lets the parts answer the
+rest while it is `speaking`. Meanwhile the parts' journal (`SignedJournal`) adds
+``"by": {"role", "seat"}`` (and ``"key"`` when the request carried one) to every
+declaration they write (`DECLARED`). An entry without ``"by"`` is the table's own: its
+owner on the table itself (a journal written before seats holds nothing else), the
+buttons, the launcher and the timers.
+
+The keys taken are remembered (the last `RECENT_KEYS`) with their answers; after a
+restart they are read back from the match's entries (undone ones too: what was taken
+back stays taken), answered ``{"duplicate": true}``.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import uno_core as U
+from firmware.api import requests as api
+from firmware.api.roles import refusal
+from firmware.controller.context import Context, Part, Replayed
+from firmware.errors import Rejected
+
+BY = "by"  # the payload key of who made a declaration
+# the entry kinds a request writes as its declaration (the rest are the hardware's)
+DECLARED = frozenset({"action", "arm", "dealer_card", "undo", "admin", "override",
+                      "next_round", "meta"})
+RECENT_KEYS = 512
+Sender = tuple[str, int | None, str]  # (role, seat, key): whose key it is
+
+
+def by_json(who: api.Who, key: str = "") -> dict[str, Any]:
+    """A declaration's ``"by"``: the role and seat (and the request's key, if any)."""
+    out: dict[str, Any] = {"role": who.role, "seat": who.seat}
+    if key:
+        out["key"] = key
+    return out
+
+
+def signs(request: api.Request | None) -> bool:
+    """Whether the entries written for `request` carry ``"by"``: everyone's but the
+    owner's on the table itself without a key (which reads the same without it)."""
+    return request is not None and (request.by != api.OWNER or bool(request.key))
+
+
+def who_of(payload: Mapping[str, Any]) -> api.Who:
+    """Who made the declaration a journal `payload` holds (none said: the owner);
+    KeyError, TypeError or ValueError for a ``"by"`` that names nobody."""
+    by = payload.get(BY)
+    if not isinstance(by, Mapping):  # none, or next_round's "tap" / "timer"
+        return api.OWNER
+    return api.Who(str(by["role"]), by.get("seat"))
+
+
+def engine_action(payload: Mapping[str, Any]) -> U.Action:
+    """The engine action of an ``action`` entry, whoever declared it."""
+    return U.action_from_dict({k: v for k, v in payload.items() if k != BY})
+
+
+def sender(who: api.Who, key: str) -> Sender:
+    return (who.role, who.seat, key)
+
+
+class SignedJournal:
+    """The journal the parts write to: the table's journal itself, adding ``"by"`` to
+    every declaration written while a request is answered. Everything else is the
+    journal's (read through)."""
+
+    def __init__(self, journal: Any, speaking: Callable[[], api.Request | None]) -> None:
+        self._journal = journal
+        self._speaking = speaking
+
+    def _signed(self, kind: str, payload: Any) -> Any:
+        request = self._speaking()
+        if kind not in DECLARED or not signs(request) or not isinstance(payload, Mapping):
+            return payload
+        assert request is not None
+        return {**payload, BY: by_json(request.by, request.key)}
+
+    def append(self, kind: str, payload: Any, *, ref: int | None = None) -> Any:
+        return self._journal.append(kind, self._signed(kind, payload), ref=ref)
+
+    def append_all(self, items: Sequence[tuple[str, Any]], *, ref: int | None = None
+                   ) -> Any:
+        return self._journal.append_all([(k, self._signed(k, p)) for k, p in items], ref=ref)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._journal, name)
+
+
+class Declarers(Part):
+    """Owns the request being answered (`speaking`) and the keys taken (`taken`)."""
+
+    name = "declarers"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.speaking: api.Request | None = None
+        self.taken: OrderedDict[Sender, dict[str, Any]] = OrderedDict()
+        self.journal = SignedJournal(ctx.journal, lambda: self.speaking)
+        ctx.subscribe(Replayed, lambda _e: self.recall())
+
+    def answer(self, request: api.Request, answer: Callable[[api.Request], Any]
+               ) -> dict[str, Any]:
+        """`answer(request)` if its sender may make it and has not made it already."""
+        who = request.by
+        reason = refusal(who, request, self.ctx.words.lang)
+        if reason is not None:
+            raise Rejected(reason, status=403)
+        if request.key:
+            first = self.taken.get(sender(who, request.key))
+            if first is not None:
+                return {**first, "duplicate": True}
+        before, self.speaking = self.speaking, request
+        try:
+            result: dict[str, Any] = answer(request)
+        finally:
+            self.speaking = before
+        if request.key:
+            self.remember(sender(who, request.key), dict(result or {}))
+        return result
+
+    def remember(self, key: Sender, result: dict[str, Any]) -> None:
+        self.taken[key] = result
+        self.taken.move_to_end(key)
+        while len(self.taken) > RECENT_KEYS:
+            self.taken.popitem(last=False)
+
+    def recall(self) -> None:
+        """The match was rebuilt from the journal: the keys its entries carry are taken
+        (answered ``{"duplicate": true}``; one remembered live keeps its answer)."""
+        match = self.ctx.match
+        if match is None:
+            return
+        for entry in self.ctx.journal.entries(match_id=match.id):
+            by = entry.payload.get(BY) if isinstance(entry.payload, Mapping) else None
+            if isinstance(by, Mapping) and by.get("key") and "role" in by:
+                key = (str(by["role"]), by.get("seat"), str(by["key"]))
+                if key not in self.taken:
+                    self.remember(key, {})

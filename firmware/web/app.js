@@ -534,7 +534,8 @@ function render() {
 function renderBar() {
   const s = ui.state;
   const conn = $("#conn");
-  conn.textContent = t(ui.live && !ui.sending ? "page.live" : "page.reconnecting");
+  const joining = PHONE !== null && ui.phone.step !== "joined";  // not connected yet: nothing to reconnect
+  conn.textContent = t(joining ? "page.connecting" : ui.live && !ui.sending ? "page.live" : "page.reconnecting");
   conn.className = `conn ${ui.live && !ui.sending ? "up" : "down"}`;
   const me = $("#me");  // a seat's phone: whose it is, always in view
   me.hidden = PHONE === null || MY_SEAT === null || !s;
@@ -1141,6 +1142,7 @@ async function loadSeats() {
       const res = await request("GET", "/api/seats");
       if (ui.sheet?.kind === "seats") {
         ui.sheet.seats = res.ok ? res.data.seats : null;
+        ui.sheet.reachable = res.ok ? res.data.reachable !== false : true;
         ui.sheet.reason = res.ok ? "" : res.data?.reason ?? t("page.refused", { status: res.status });
         renderSheet();
       }
@@ -1189,7 +1191,9 @@ function seatsSheet(sh) {
       h("span", { class: "url" }, e.url ?? ""),
       buttons.length ? h("div", { class: "confirm-row" }, buttons) : "");
   });
-  return { title: t("page.seats.title"), content: [h("p", { class: "hint" }, t("page.seats.how")), h("div", { class: "seat-codes" }, codes)] };
+  return { title: t("page.seats.title"), content: [h("p", { class: "hint" }, t("page.seats.how")),
+    sh.reachable ? "" : h("p", { class: "warn-line", id: "seats-unreachable" }, t("page.seats.unreachable")),
+    h("div", { class: "seat-codes" }, codes)] };
 }
 
 // ---------------------------------------------------------------- start
@@ -1311,7 +1315,8 @@ function seatLost() {
 /** The phone before it holds its seat: what it is doing, in words. */
 function renderJoin() {
   const step = ui.phone.step;
-  $("#top-card").replaceChildren(h("span", { class: "card big blank" }, "–"));
+  document.body.classList.remove("stale");
+  $("#top-card").replaceChildren();
   for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours"]) $(`#${id}`).replaceChildren();
   const text = { joining: t("page.phone.joining"), waiting: t("page.phone.waiting"),
     refused: t("page.phone.refused", { reason: ui.phone.reason }), "no-link": t("page.phone.no_link"),

@@ -159,6 +159,7 @@ def test_a_second_phone_for_a_held_seat_waits_for_the_owner(people: People):
     first = people.phone(people.link(screen, 1))
     second = people.phone(people.link(screen, 1), joined=False)
     expect(second.locator("#waiting")).to_have_text(EN["page.phone.waiting"])
+    expect(second.locator("#conn")).to_have_text(EN["page.connecting"])  # not yet in: nothing to reconnect
     approve = screen.locator('#prompts [data-approve="1"]')
     expect(approve).to_have_text(EN["page.seats.approve_seat"].format(seat="East"))
     expect(screen.locator('[data-asks="1"]')).to_be_visible()
@@ -202,6 +203,8 @@ def test_the_phones_read_well_and_the_codes_are_big_on_the_tables_screen(people:
     expect(screen.locator("[data-seat-code] svg.qr")).to_have_count(4)
     for code in measure(screen, "[data-seat-code] svg.qr"):
         assert code["w"] >= 200 and code["h"] >= 200 and code["right"] <= 800, code
+    # served on loopback (a test): the sheet says no phone could open these links
+    expect(screen.locator("#seats-unreachable")).to_have_text(EN["page.seats.unreachable"])
     expect(screen.locator('[data-seat-code="1"] .status')).to_have_text(EN["page.seats.on_phone"])
     expect(screen.locator('[data-seat-code="0"] .status')).to_have_text(EN["page.seats.free"])
     assert small_targets(screen) == []

@@ -500,6 +500,7 @@ function describeEvent(e) {
 function render() {
   document.body.classList.toggle("stale", !ui.live);
   document.body.classList.toggle("phone", PHONE !== null);
+  document.body.classList.toggle("joining", PHONE !== null && ui.phone.step !== "joined");
   renderBar();
   if (PHONE !== null && ui.phone.step !== "joined") { renderJoin(); return; }
   const s = ui.state;

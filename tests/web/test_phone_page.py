@@ -93,3 +93,13 @@ def test_a_seats_page_without_its_link_says_to_scan_the_code_and_offers_nothing(
     page.reload()
     expect(page.locator("#waiting")).to_have_text(EN["page.phone.lost"])
     assert page.evaluate("localStorage.getItem(`unotable-seat:${location.host}:1`)") is None
+
+
+def test_a_seats_page_loads_without_the_tables_token_and_holds_no_secret(page, served):
+    server = served(classic(), token="the-owners-token")
+    answer = page.request.get(server.url + "/seat/2")
+    assert answer.status == 200 and "the-owners-token" not in answer.text()
+    assert page.request.get(server.url + "/api/state").status == 401  # the API still needs a token
+    assert page.request.get(server.url + "/seat/two").status != 200  # only a seat number is the page
+    page.goto(server.url + "/seat/2")
+    expect(page.locator("#waiting")).to_have_text(EN["page.phone.no_link"])

@@ -368,9 +368,11 @@ def _replays(edition: str, seats: int, actions: list[Any]) -> bool:
 
     if not edition:
         return not actions
+    from firmware.controller.declared import engine_action
+
     state = U.new_match(edition, seats, {}, mode=U.TABLE)
-    for payload in actions:
-        state, _ = U.apply(state, U.action_from_dict(payload))
+    for payload in actions:  # (a seat's declaration says who made it: "by")
+        state, _ = U.apply(state, engine_action(payload))
     return True
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware.api import ApiServer, Table
-from firmware.config import Config, JournalConfig
+from firmware.config import Config
 from firmware.errors import JournalError, StartRefused
 from firmware.journal.store import Journal, refusal
 from firmware.loop import TableLoop
@@ -131,13 +131,10 @@ class Daemon:
 
 
 def seats_file(config: Config, env: Mapping[str, str]) -> Path:
-    """Where the seats' keys are (`firmware.seat_keys`): ``seats.json`` in the state
-    directory, where the journal's relative paths live; beside the journal when its
-    path is absolute (a table whose journal is elsewhere keeps its seats with it)."""
-    journal = Path(config.journal.path).expanduser()
-    if journal.is_absolute():
-        return journal.parent / "seats.json"
-    return JournalConfig("seats.json").resolve(env)
+    """Where the seats' keys are (`firmware.seat_keys`): ``seats.json`` beside the journal,
+    i.e. in the state directory (where a relative ``[journal] path`` lives), as
+    ``unotable seats`` finds it."""
+    return config.journal.resolve(env).parent / "seats.json"
 
 
 def _closer(thing: Journal | Voice) -> Callable[[], Any]:

@@ -183,8 +183,9 @@ class SeatKeys:
         return join
 
     def claim(self, seat: int, join: str) -> str | None:
-        """A device token when `seat` is free; None when a phone holds it (the owner must
-        approve); `BadJoin` when `join` is not an invitation of `seat`."""
+        """A device token when `seat` is free (the invitation is used up); None when a phone
+        holds it (the owner must approve; the invitation stays); `BadJoin` when `join` is
+        not an invitation of `seat`."""
         token: list[str] = []
 
         def take(data: Data) -> None:
@@ -193,6 +194,9 @@ class SeatKeys:
                 raise BadJoin(f"this invitation is not valid for seat {seat} (it was revoked or "
                               "replaced): scan the code on the table's screen again")
             if not record["tokens"]:
+                wanted = digest(join)
+                record["invitations"] = [e for e in record["invitations"]
+                                         if not hmac.compare_digest(e["hash"], wanted)]
                 token.append(self._grant(data, seat))
 
         self._change(take)
@@ -206,7 +210,7 @@ class SeatKeys:
 
     def revoke(self, seat: int) -> None:
         """The seat's device tokens and invitations are gone."""
-        self._change(lambda data: data["seats"].pop(str(seat), None))
+        self._change(lambda data: data["seats"].update({str(seat): {"tokens": [], "invitations": []}}))
 
     def viewer(self) -> str:
         """A new viewer token (reads the public state and the stream, acts for nobody)."""

@@ -38,9 +38,10 @@ class Who:
     def __post_init__(self) -> None:
         if self.role not in ROLES:
             raise ValueError(f"role {self.role!r} is not one of {', '.join(ROLES)}")
-        if (self.role == "seat") != isinstance(self.seat, int):
-            raise ValueError(f"a {self.role} has {'a' if self.role == 'seat' else 'no'} seat, "
-                             f"not {self.seat!r}")
+        if self.role == "seat" and not isinstance(self.seat, int):
+            raise ValueError(f"role seat needs a seat number, not {self.seat!r}")
+        if self.role != "seat" and self.seat is not None:
+            raise ValueError(f"role {self.role} has no seat, not {self.seat!r}")
 
     def __str__(self) -> str:
         return f"seat {self.seat}" if self.role == "seat" else self.role

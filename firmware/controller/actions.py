@@ -13,6 +13,7 @@ from typing import Any, NamedTuple
 
 import uno_core as U
 from firmware.api import requests as api
+from firmware.api.roles import refusal
 from firmware.controller.context import Adopted, Context, Part
 from firmware.controller.slots import effects_json
 from firmware.errors import Rejected
@@ -179,6 +180,10 @@ class Requests(Part):
             fx = t.accept(U.DealerCards(tuple(turned[i] for i in range(s.n))))
             return {"effects": effects_json(fx), "step": t.step}
         if s.to_act == U.CHANCE and s.chance == "reveal" and t.lookup("ejections").turned:
+            # the first card of the pile is the table's (its screen), whatever seat is named
+            reason = refusal(r.by, api.Reveal(r.card), t.words.lang)
+            if reason is not None:
+                raise Rejected(reason, status=403)
             fx = t.accept(U.Reveal(card))
             return {"effects": effects_json(fx), "step": t.step}
         raise Rejected(self.ctx.words("refused.no_reveal"))

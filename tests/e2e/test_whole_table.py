@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 import uno_core as U
+from firmware.controller.declared import engine_action
 from firmware.journal.store import Journal
 from firmware.sim.demo import run_demo
 
@@ -35,7 +36,7 @@ def test_bots_play_through_the_daemon_and_the_world_agrees(tmp_path, edition, pl
     with Journal.open(journal, readonly=True) as j:
         (match,) = j.matches()
         entries = list(j.entries())
-    actions = [U.action_from_dict(e.payload) for e in entries if e.kind == "action"]
+    actions = [engine_action(e.payload) for e in entries if e.kind == "action"]
     assert len(actions) == s["actions"]
     final, _ = U.replay(edition, players, actions, match.options, mode=U.TABLE)
     assert list(final.scores) == s["scores"]

@@ -85,7 +85,8 @@ SERVED = {  # (status, kind): what the request is, as a coroutine on (port, serv
     (503, "busy"): busy,
     (503, "stopping"): stopping,
 }
-AT_THE_TABLE = {(404, "rejected"), (409, "rejected"), (422, "rejected"), (507, "rejected")}
+AT_THE_TABLE = {(403, "rejected"), (404, "rejected"), (409, "rejected"), (422, "rejected"),
+                (507, "rejected")}
 
 
 def test_every_documented_status_has_its_case_here():
@@ -121,3 +122,32 @@ def test_the_table_answers_404_409_422_and_507_as_documented(tmp_path):
         table.call(lambda: table.controller.journal._conn.execute("PRAGMA query_only = ON"))
         status, body = post(table.url, "/api/admin/pause", {})
         assert (status, body["error"]) == (507, "rejected")
+
+
+def test_the_table_answers_403_when_the_senders_role_may_not():
+    """A seat's request for another seat (the server builds it with that seat's `by`;
+    here the served table stands in for it): 403 rejected, the reason naming the role."""
+    from firmware.api import requests as api
+    from firmware.api.roles import refusal
+    from firmware.errors import Rejected
+
+    class SeatOne:
+        def public_state(self):
+            return {}
+
+        def health(self):
+            return {"ok": True}
+
+        def submit(self, request):
+            raise Rejected(refusal(api.Who("seat", 1, "phone"), request) or "", status=403)
+
+    seen = []
+
+    async def test(session, _table, _server):
+        async with session.post("/api/play", json={"seat": 2, "card": "R1"}) as resp:
+            seen.append((resp.status, await resp.json()))
+
+    with_api(test, table=SeatOne())
+    ((status, body),) = seen
+    assert (status, body["error"]) == (403, "rejected")
+    assert body["reason"] == "seat 1 may act only for seat 1, not for seat 2"

@@ -176,7 +176,11 @@ def test_a_second_phone_for_a_held_seat_waits_for_the_owner(people: People):
     expect(third.locator("#waiting")).to_contain_text("refused")
     assert token_of(third) is None
     expect(second.locator("#conn")).to_have_text(EN["page.live"])
-    assert table.state()["hand_counts"]  # the table played on throughout
+    # the owner releases the seat: its phone is told, the seat's code works again
+    screen.click('[data-seat-code="1"] [data-revoke="1"]')
+    expect(second.locator("#waiting")).to_have_text(EN["page.phone.lost"])
+    expect(screen.locator('[data-seat-code="1"] .status')).to_have_text(EN["page.seats.free"])
+    expect(screen.locator('[data-seat-code="1"] svg.qr')).to_be_visible()
 
 
 def test_the_phones_read_well_and_the_codes_are_big_on_the_tables_screen(people: People):
@@ -208,3 +212,18 @@ def test_the_phones_read_well_and_the_codes_are_big_on_the_tables_screen(people:
     expect(screen.locator('[data-seat-code="1"] .status')).to_have_text(EN["page.seats.on_phone"])
     expect(screen.locator('[data-seat-code="0"] .status')).to_have_text(EN["page.seats.free"])
     assert small_targets(screen) == []
+
+
+def test_a_phone_says_how_many_presses_its_seat_owes(chrome: Any, tmp_path: Any):
+    with SimTable(tmp_path, "attack", players=4, seed=5) as table:  # a launcher: presses owed
+        people = People(chrome, table)
+        screen = people.screen()
+        south = people.phone(people.link(screen, 2), SMALL_PHONE)
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "press" and st["waiting"]["seat"] == 2)
+        count = st["waiting"]["presses"]
+        expect(south.locator("#yours")).to_have_text(
+            EN["page.phone.press_one"] if count == 1 else EN["page.phone.press"].format(count=count))
+        expect(south.locator("#waiting")).to_be_hidden()  # said once, in the phone's words
+        expect(screen.locator("#waiting")).to_have_text(f"South (seat 3): press the launcher {count}×")
+        people.close()
+    assert people.errors == [], people.errors

@@ -154,7 +154,6 @@ def test_a_phone_that_sleeps_joins_again_and_a_lost_answer_is_not_a_second_play(
 
 
 def test_a_second_phone_for_a_held_seat_waits_for_the_owner(people: People):
-    table = people.table
     screen = people.screen()
     first = people.phone(people.link(screen, 1))
     second = people.phone(people.link(screen, 1), joined=False)

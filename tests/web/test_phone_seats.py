@@ -226,3 +226,28 @@ def test_a_phone_says_how_many_presses_its_seat_owes(chrome: Any, tmp_path: Any)
         expect(screen.locator("#waiting")).to_have_text(f"South (seat 3): press the launcher {count}×")
         people.close()
     assert people.errors == [], people.errors
+
+
+def test_a_phone_calls_its_own_uno_and_another_catches_a_forgotten_one(chrome: Any, tmp_path: Any):
+    # attack: a forgotten UNO may be caught; the bots forget every call
+    with SimTable(tmp_path, "attack", players=4, seed=5, forget_uno=1.0) as table:
+        people = People(chrome, table)
+        screen = people.screen()
+        east = people.phone(people.link(screen, 1))
+        south = people.phone(people.link(screen, 2), SMALL_PHONE)
+        st = table.play_until(lambda st: st.get("uno_exposed") == 1)
+        expect(east.locator("#yours")).to_have_text(EN["page.phone.uno_now"])
+        expect(east.locator("#call-uno")).to_be_visible()
+        expect(east.locator("#catch")).to_have_count(0)  # no catching yourself
+        catch = south.locator("#catch")
+        expect(catch).to_have_text(EN["page.catch"].format(seat="East"))
+        expect(south.locator("#call-uno")).to_have_count(0)  # East's call is East's
+        catch.click()
+        expect(south.locator("#catch")).to_have_count(0)
+        after = table.settle()
+        assert after.get("uno_exposed") is None
+        caught = [e for e in table.events if e.get("kind") == "action" and e["action"]["type"] == "catch"]
+        assert caught and caught[-1]["action"]["seat"] == 2 and caught[-1]["action"]["target"] == 1
+        expect(screen.locator('.seat[data-seat="1"] .badge.warn')).to_have_count(0)
+        people.close()
+    assert st["uno_exposed"] == 1 and people.errors == [], people.errors

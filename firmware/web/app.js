@@ -182,21 +182,45 @@ const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 /** POST `body` with an Idempotency-Key; when the answer is lost (the Wi-Fi dropped, the
  * phone slept) the same declaration is sent again with the SAME key once the table is back,
  * so the table takes it once even if the first one arrived. The answer, at last. */
-async function post(path, body) {
+function post(path, body) {
+  const what = `${path} ${JSON.stringify(body)}`;
+  // tapped again while it waits to be sent again: the same declaration, not a second one
+  return resending.get(what) ?? firstTry(path, body, what);
+}
+
+// "path body" -> the answer of a POST that got none and waits to be sent again
+const resending = new Map();
+
+async function firstTry(path, body, what) {
   const key = newKey();
+  try {
+    return await request("POST", path, body, { "Idempotency-Key": key });
+  } catch {
+    if (socket && socket.readyState === WebSocket.OPEN) dropSocket();  // the stream went with it (or will)
+    const answer = sendAgain(path, body, key);
+    resending.set(what, answer);
+    try {
+      return await answer;
+    } finally {
+      resending.delete(what);
+    }
+  }
+}
+
+/** The same POST with the same key, each time the stream is back (or after a back-off),
+ * until the table answers. */
+async function sendAgain(path, body, key) {
   let wait = 250;
   for (;;) {
+    showError(t("page.no_answer", { error: t("page.sending_again") }));
+    ui.sending += 1;
+    renderBar();
+    await Promise.race([whenBack, pause(wait)]);
+    wait = Math.min(wait * 2, 4000);
+    ui.sending -= 1;
     try {
       return await request("POST", path, body, { "Idempotency-Key": key });
-    } catch {
-      showError(t("page.no_answer", { error: t("page.sending_again") }));
-      ui.sending += 1;
-      renderBar();
-      if (socket && socket.readyState === WebSocket.OPEN) dropSocket();  // the stream went with it
-      await Promise.race([whenBack, pause(wait)]);
-      wait = Math.min(wait * 2, 4000);
-      ui.sending -= 1;
-    }
+    } catch { /* still away */ }
   }
 }
 

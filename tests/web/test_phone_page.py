@@ -55,6 +55,25 @@ def test_a_declaration_whose_request_was_lost_goes_again_with_the_same_key(page,
     assert others and all(k and k != keys[0] for k in others) and len(set(others)) == len(others)
 
 
+def test_play_tapped_again_while_the_table_is_away_is_still_one_declaration(page, shown):
+    table = classic()
+    shown(table)
+    keys: list[str] = []
+    page.on("request", lambda r: keys.append(r.headers.get("idempotency-key"))
+            if r.url.endswith("/api/play") else None)
+    away = [True]
+    page.route("**/api/play", lambda route: route.abort("internetdisconnected") if away[0] else route.continue_())
+    page.click('[data-declare="R"]')
+    page.click('.grid [data-card="R7"]')
+    page.click("#confirm")
+    expect(page.locator("#error")).to_have_text(EN["page.no_answer"].format(error=EN["page.sending_again"]))
+    page.click("#confirm")  # nothing seems to happen: the player taps Play again
+    away[0] = False
+    expect(page.locator("#sheet")).to_be_hidden(timeout=10000)
+    assert [r.card for r in table.requests if isinstance(r, Play)] == ["R7"]
+    assert len(set(keys)) == 1 and len(keys) >= 2, keys
+
+
 def test_a_page_back_from_the_background_opens_a_new_stream(page, served):
     server = served(classic())
     page.clock.install()

@@ -104,7 +104,9 @@ async function loadWords(lang = localStorage.getItem(LANG_KEY)) {
     document.documentElement.lang = words.language;
     $("#lang").textContent = t("page.switch_language");
     $("#open-setup").textContent = t("page.match_button");
-    $("#open-seats").textContent = t("page.seats_button");
+    // a phone drawn on the button (the bar has no room for another word at 800 px), named for screen readers
+    $("#open-seats").title = t("page.seats_button");
+    $("#open-seats").setAttribute("aria-label", t("page.seats_button"));
     // index.html's own words: data-aria / data-title / data-text name the catalog key
     for (const el of document.querySelectorAll("[data-aria]")) el.setAttribute("aria-label", t(el.dataset.aria));
     for (const el of document.querySelectorAll("[data-title]")) el.title = t(el.dataset.title);
@@ -269,9 +271,14 @@ async function refresh() {
     } while (fetchAgain);
     fetching = null;
     render();
+    // the launcher's aim and ejection end without an event of their own at times (the wait
+    // turns to the presses owed): while it ejects, look again shortly, so no page stays behind
+    clearTimeout(ejectingTimer);
+    if (ui.state?.waiting?.kind === "ejecting") ejectingTimer = setTimeout(refresh, 500);
   })();
   return fetching;
 }
+let ejectingTimer = null;
 
 async function refreshHealth() {
   try {

@@ -100,6 +100,7 @@ class SeatKeys:
         self._lock_path = self.path.with_name(self.path.name + ".lock")
         self._data: Data = _empty()
         self._seen: tuple[int, int, int] | None | str = "unread"
+        self.generation = 0  # counts the contents' changes (read or written) in this process
         self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         self._refresh(strict=True)
 
@@ -133,6 +134,7 @@ class SeatKeys:
                         self.path, exc)
             self._data = _empty()
         self._seen = seen
+        self.generation += 1
         return True
 
     def who(self, token: str) -> int | None:
@@ -242,6 +244,7 @@ class SeatKeys:
             change(data)  # may raise: then nothing is written
             self._write(data)
             self._data = data
+            self.generation += 1
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:

@@ -44,6 +44,9 @@ class Who:
             raise ValueError(f"role {self.role} has no seat, not {self.seat!r}")
 
     def __str__(self) -> str:
+        """The role as logs and the journal's reader say it: owner, seat 2 (the API's
+        seat number, from 0), viewer; messages name a seat as the screen does
+        (`Words.seat`)."""
         return f"seat {self.seat}" if self.role == "seat" else self.role
 
 

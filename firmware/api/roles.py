@@ -10,88 +10,49 @@
 * a **viewer** only watches: it declares nothing.
 
 The controller asks before anything changes, for every request (HTTP and the bots in
-process alike) and refuses with 403, the reason naming the role.
+process alike) and refuses with 403. The reason names the role, a seat as every message
+names it (`firmware.words.messages.seat_name`: "North", or "seat 3" for seat 2), from
+the catalog's ``role.*`` keys.
 """
 
 from __future__ import annotations
 
+import re
+
 from firmware.api import requests as api
+from firmware.words.messages import Words
 
-OWNERS_ONLY = "owners_only"
-FOR_ITSELF = "for_itself"
-WATCHES = "watches"
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        FOR_ITSELF: "{who} may act only for {who}, not for {other}",
-        OWNERS_ONLY: "{who} may not {what}: only the table's owner may",
-        WATCHES: "a viewer only watches: it may not {what}",
-    },
-    "de": {
-        FOR_ITSELF: "{who} darf nur für {who} handeln, nicht für {other}",
-        OWNERS_ONLY: "{What} darf nur der Tisch selbst, nicht {who}",
-        WATCHES: "{What} darf nicht, wer nur zuschaut",
-    },
-}
-# what a request does, as the refusal says it ("seat 2 may not <this>")
-WHAT: dict[str, dict[str, str]] = {
-    "en": {
-        "new-match": "start a new match", "pause": "pause the table",
-        "resume": "resume the table", "override": "override what the table sees",
-        "first-card": "turn the first card", "Play": "play a card",
-        "CallUno": "call UNO", "Undo": "take a declaration back", "Catch": "catch a seat",
-        "Challenge": "challenge", "Hands": "enter a hand", "Decide": "decide",
-        "Reveal": "turn a card", "NextRound": "start the next round",
-    },
-    "de": {
-        "new-match": "ein neues Spiel starten", "pause": "den Tisch anhalten",
-        "resume": "den Tisch weiterlaufen lassen",
-        "override": "übergehen, was der Tisch sieht",
-        "first-card": "die erste Karte aufdecken", "Play": "eine Karte legen",
-        "CallUno": "Uno rufen", "Undo": "eine Ansage zurücknehmen",
-        "Catch": "jemanden erwischen", "Challenge": "herausfordern",
-        "Hands": "eine Hand eingeben", "Decide": "entscheiden",
-        "Reveal": "eine Karte aufdecken", "NextRound": "die nächste Runde starten",
-    },
-}
+ENGLISH = Words()
 
 
-def _who(who: api.Who, lang: str) -> str:
-    if who.role == "seat" and lang == "de":
-        return f"Platz {who.seat}"
-    return str(who)
-
-
-def _what(request: api.Request, lang: str) -> str:
-    words = WHAT.get(lang, WHAT["en"])
+def _what(request: api.Request, words: Words) -> str:
+    """What `request` asks, as the refusal says it ("seat 3 may not <this>")."""
     if isinstance(request, api.Admin):
-        return words.get(request.action, request.action)
-    if isinstance(request, api.Reveal) and request.seat is None:
-        return words["first-card"]
-    name = type(request).__name__
-    return words.get(name, name)
+        kind = request.action.replace("-", "_")
+    elif isinstance(request, api.Reveal) and request.seat is None:
+        kind = "first_card"
+    else:  # Play -> play, CallUno -> call_uno, NextRound -> next_round
+        kind = re.sub(r"(?<!^)(?=[A-Z])", "_", type(request).__name__).lower()
+    try:
+        return words(f"role.what.{kind}")
+    except KeyError:  # a kind of request the catalog does not name
+        return kind.replace("_", " ")
 
 
-def _say(template: str, request: api.Request, lang: str, **values: str) -> str:
-    what = _what(request, lang)
-    return template.format(what=what, What=what[:1].upper() + what[1:], **values)
-
-
-def refusal(who: api.Who, request: api.Request, lang: str = "en") -> str | None:
-    """Why `who` may not make `request` (in `lang`, "en" or "de"); None: it may."""
+def refusal(who: api.Who, request: api.Request, words: Words = ENGLISH) -> str | None:
+    """Why `who` may not make `request`, in `words` (the table's language and seat
+    names); None: it may."""
     if who.role == "owner":
         return None
-    words = WORDS.get(lang, WORDS["en"])
-    if who.role != "seat":
-        return _say(words[WATCHES], request, lang)
+    if who.role != "seat" or who.seat is None:
+        return words("role.watches", what=_what(request, words))
     if isinstance(request, api.NextRound):
         return None  # anyone at the table taps it
-    if isinstance(request, api.Admin) or (isinstance(request, api.Reveal)
-                                          and request.seat is None):
-        return _say(words[OWNERS_ONLY], request, lang, who=_who(who, lang))
+    me = words.seat(who.seat)
     seat = getattr(request, "seat", None)
-    if not isinstance(seat, int):  # a request kind this table does not know
-        return _say(words[OWNERS_ONLY], request, lang, who=_who(who, lang))
+    if isinstance(request, api.Admin) or not isinstance(seat, int):
+        # the admin's, the first card of the pile, a request for no seat
+        return words("role.owners_only", seat=me, what=_what(request, words))
     if seat != who.seat:
-        other = api.Who("seat", seat)
-        return words[FOR_ITSELF].format(who=_who(who, lang), other=_who(other, lang))
+        return words("role.for_itself", seat=me, other=words.seat(seat))
     return None

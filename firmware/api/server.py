@@ -135,6 +135,7 @@ class ApiServer:
         self._streams: Streams[_Client] = Streams(cap=max_clients, per_identity=streams_per_identity)
         self.clock = clock
         self.seat_keys = seat_keys
+        self._keys_checked = -1  # the seat keys' generation the streams were checked at
         self.attempts = attempts or Attempts(clock=clock)
         self.client_address: Callable[[web.Request], str] = client_address  # a seam for tests
         self.door = SeatDoor(self)
@@ -216,8 +217,10 @@ class ApiServer:
         deadline, notice a seats file another process changed (closing the streams of
         revoked tokens) and forget expired claims."""
         self.connections.sweep()
-        if self.seat_keys is not None and self.seat_keys.refresh():
-            self.recheck_streams()
+        if self.seat_keys is not None:
+            self.seat_keys.refresh()  # (a request may have read the change already)
+            if self.seat_keys.generation != self._keys_checked:
+                self.recheck_streams()
         if self.door.claims.expire():
             self.seats_changed()
 
@@ -241,6 +244,8 @@ class ApiServer:
 
     def recheck_streams(self) -> None:
         """Close the streams whose token no longer says who they were opened as."""
+        if self.seat_keys is not None:
+            self._keys_checked = self.seat_keys.generation
         for client in list(self._clients):
             if client.token is not None and self.resolve(client.token) != client.who:
                 self._close_stream(client, WSCloseCode.POLICY_VIOLATION, b"token revoked")

@@ -66,6 +66,13 @@ class Streams(Generic[S]):
         held = self._held.get(stream)
         return held.identity if held else None
 
+    def counts(self) -> dict[str, int]:
+        """How many streams each identity holds."""
+        out: dict[str, int] = {}
+        for held in self._held.values():
+            out[held.identity] = out.get(held.identity, 0) + 1
+        return out
+
     def __len__(self) -> int:
         return len(self._held)
 

@@ -181,7 +181,7 @@ class Requests(Part):
             return {"effects": effects_json(fx), "step": t.step}
         if s.to_act == U.CHANCE and s.chance == "reveal" and t.lookup("ejections").turned:
             # the first card of the pile is the table's (its screen), whatever seat is named
-            reason = refusal(r.by, api.Reveal(r.card), t.words.lang)
+            reason = refusal(r.by, api.Reveal(r.card), t.words)
             if reason is not None:
                 raise Rejected(reason, status=403)
             fx = t.accept(U.Reveal(card))

@@ -33,6 +33,7 @@ BY = "by"  # the payload key of who made a declaration
 DECLARED = frozenset({"action", "arm", "dealer_card", "undo", "admin", "override",
                       "next_round", "meta"})
 RECENT_KEYS = 512
+MAX_KEY = 200  # characters of an Idempotency-Key (it is journaled with the declaration)
 Sender = tuple[str, int | None, str]  # (role, seat, key): whose key it is
 
 
@@ -62,6 +63,14 @@ def who_of(payload: Mapping[str, Any]) -> api.Who:
 def engine_action(payload: Mapping[str, Any]) -> U.Action:
     """The engine action of an ``action`` entry, whoever declared it."""
     return U.action_from_dict({k: v for k, v in payload.items() if k != BY})
+
+
+def check_key(key: str) -> None:
+    """Raise Rejected (400) for a key that is too long or not printable ASCII."""
+    if len(key) > MAX_KEY or not (key.isascii() and key.isprintable()):
+        raise Rejected(f"Idempotency-Key must be at most {MAX_KEY} printable ASCII "
+                       f"characters, not {key[:40]!r}{'...' if len(key) > 40 else ''}",
+                       status=400)
 
 
 def sender(who: api.Who, key: str) -> Sender:
@@ -111,10 +120,11 @@ class Declarers(Part):
                ) -> dict[str, Any]:
         """`answer(request)` if its sender may make it and has not made it already."""
         who = request.by
-        reason = refusal(who, request, self.ctx.words.lang)
+        reason = refusal(who, request, self.ctx.words)
         if reason is not None:
             raise Rejected(reason, status=403)
         if request.key:
+            check_key(request.key)
             first = self.taken.get(sender(who, request.key))
             if first is not None:
                 return {**first, "duplicate": True}

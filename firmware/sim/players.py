@@ -7,7 +7,9 @@ tokens that seat holds in the `World`. Then it acts the way people act:
 
 * lays cards on the discard pile in the world and declares them (`Play`, `Decide`,
   `Reveal`, `Hands` requests through `TableLoop.call`, the path every API request
-  takes);
+  takes), each bot as its seat (`bot(seat)`: the table refuses it what a phone of that
+  seat may not do); the table's chores (resume, count, the first card, next round) go
+  as its owner on the screen (`TWIN`);
 * presses the simulated launcher button and seat buttons (`SimSeats`: mock pins, the
   production `SeatPanel` callbacks, the controller's hardware events);
 * moves towers on the simulated tray when the table asks, shuffles and loads the

@@ -150,4 +150,4 @@ def test_the_table_answers_403_when_the_senders_role_may_not():
     with_api(test, table=SeatOne())
     ((status, body),) = seen
     assert (status, body["error"]) == (403, "rejected")
-    assert body["reason"] == "seat 1 may act only for seat 1, not for seat 2"
+    assert body["reason"] == "seat 2 may act only for seat 2, not for seat 3"  # from 1

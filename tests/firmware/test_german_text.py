@@ -58,6 +58,8 @@ KEY_EXAMPLES: dict[str, dict[str, str]] = {
     "rule.not_now": {"what": "Passen"}, "rule.public": {"what": "rote 7"},
     "refused.waits": {"message": "Turm U auf Süd stellen"},
     "wait.decide": {"what": "die erste Farbe wählen"},
+    "role.owners_only": {"what": "ein neues Spiel starten"},
+    "role.watches": {"what": "eine Karte legen"},
 }
 
 

@@ -88,3 +88,14 @@ def test_a_client_sends_its_key_and_its_seats_token_as_headers():
     assert headers(play, tokens.get) == {"Authorization": "Bearer t-2", "Idempotency-Key": "k-9"}
     assert headers(api.NextRound(), tokens.get) == {}  # the owner on loopback: no token
     assert headers(play) == {"Idempotency-Key": "k-9"}
+
+
+def test_a_key_too_long_or_not_printable_is_refused_naming_it(table):
+    seq = table.journal_seq
+    for key in ("k" * 201, "k\n1", "schlüssel"):
+        with pytest.raises(Rejected) as err:
+            table.submit(api.Reveal("R1", 0, key=key))
+        assert err.value.status == 400 and err.value.reason.startswith(
+            "Idempotency-Key must be at most 200 printable ASCII characters, not ")
+    assert table.journal_seq == seq
+    assert table.submit(api.Reveal("R1", 0, key="k" * 200)) == {"missing": [1, 2], "step": 0}

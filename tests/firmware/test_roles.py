@@ -8,9 +8,11 @@ import pytest
 from firmware.api import requests as api
 from firmware.api.roles import refusal
 from firmware.api.routes import to_http
+from firmware.words.messages import Words
 
 SEAT2 = api.Who("seat", 2, "phone")
 VIEWER = api.Who("viewer", via="viewer")
+WORDS = Words(names=("Ann", "Bo", "Cy", "Di"))  # seat 2 is Cy, as every message names it
 
 
 def for_seat(n: int) -> list[api.Request]:
@@ -52,12 +54,16 @@ def test_the_owner_may_do_everything(request_):
 
 @pytest.mark.parametrize("request_", [*for_seat(2), api.NextRound()], ids=repr)
 def test_a_seat_declares_for_itself_and_taps_next_round(request_):
-    assert refusal(SEAT2, request_) is None
+    assert refusal(SEAT2, request_, WORDS) is None
 
 
 @pytest.mark.parametrize("request_", for_seat(3), ids=repr)
 def test_a_seat_may_not_act_for_another_seat(request_):
-    assert refusal(SEAT2, request_) == "seat 2 may act only for seat 2, not for seat 3"
+    assert refusal(SEAT2, request_, WORDS) == "Cy may act only for Cy, not for Di"
+
+
+def test_a_seat_without_a_name_is_counted_from_1_as_the_screen_counts():
+    assert refusal(SEAT2, api.Play(3, "R7")) == "seat 3 may act only for seat 3, not for seat 4"
 
 
 @pytest.mark.parametrize("request_, what", [
@@ -65,7 +71,7 @@ def test_a_seat_may_not_act_for_another_seat(request_):
     (TABLES[2], "resume the table"), (TABLES[3], "override what the table sees"),
     (TABLES[4], "turn the first card")], ids=repr)
 def test_the_admins_requests_and_the_first_card_are_the_owners(request_, what):
-    assert refusal(SEAT2, request_) == f"seat 2 may not {what}: only the table's owner may"
+    assert refusal(SEAT2, request_, WORDS) == f"Cy may not {what}: only the table's owner may"
 
 
 @pytest.mark.parametrize("request_", EVERY_KIND, ids=repr)
@@ -75,9 +81,11 @@ def test_a_viewer_declares_nothing(request_):
 
 
 def test_refusals_speak_the_tables_language():
-    assert refusal(SEAT2, api.Play(3, "R7"), "de") == \
+    de = Words("de", WORDS.names)
+    assert refusal(SEAT2, api.Play(3, "R7"), de) == "Cy darf nur für Cy handeln, nicht für Di"
+    assert refusal(SEAT2, api.Admin("new-match", {}), de) == \
+        "nur der Tisch selbst darf ein neues Spiel starten, nicht Cy"
+    assert refusal(VIEWER, api.Play(2, "R7"), de) == \
+        "wer zuschaut, darf nur zusehen, nicht eine Karte legen"
+    assert refusal(api.Who("seat", 1), api.Play(2, "R7"), Words("de")) == \
         "Platz 2 darf nur für Platz 2 handeln, nicht für Platz 3"
-    assert refusal(SEAT2, api.Admin("new-match", {}), "de") == \
-        "Ein neues Spiel starten darf nur der Tisch selbst, nicht Platz 2"
-    assert refusal(VIEWER, api.Play(2, "R7"), "de") == \
-        "Eine Karte legen darf nicht, wer nur zuschaut"

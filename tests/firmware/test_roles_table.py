@@ -18,6 +18,7 @@ from firmware.sim.players import TWIN, bot, private_view
 from firmware.sim.testbed import SimTable
 
 VIEWER = api.Who("viewer", via="viewer")
+NAMES = ("North", "East", "South")  # the simulated table's seats, as messages name them
 
 
 def seat(n: int) -> api.Who:
@@ -83,16 +84,17 @@ def test_what_a_role_may_not_do_is_refused_with_403_and_changes_nothing(table):
     s = st["waiting"]["seat"]
     other = (s + 1) % 3
     card = number_plays(table, st)[0]
+    me, him = NAMES[other], NAMES[s]
     for request in [*kinds_for(s, card), *TABLE_WIDE]:
         reason = refused_403(table, as_(seat(other), request))
-        assert reason.startswith(f"seat {other} may ")
+        assert reason.startswith(f"{me} may ")
     for request in [*kinds_for(s, card), *kinds_for(other, card), *TABLE_WIDE,
                     api.NextRound()]:
         assert refused_403(table, as_(VIEWER, request)).startswith("a viewer only watches")
     assert refused_403(table, as_(seat(other), api.Play(s, card))) == \
-        f"seat {other} may act only for seat {other}, not for seat {s}"
+        f"{me} may act only for {me}, not for {him}"
     assert refused_403(table, as_(seat(s), api.Admin("new-match", {}))) == \
-        f"seat {s} may not start a new match: only the table's owner may"
+        f"{him} may not start a new match: only the table's owner may"
 
 
 def test_what_a_role_may_do_reaches_the_rules(table):
@@ -125,7 +127,7 @@ def test_a_seat_takes_back_only_its_own_declaration(table):
     table.submit(api.Play(s, card, by=seat(s)))
     assert table.state()["undoable"] == {"seat": s, "card": card}
     assert refused_403(table, api.Undo(s, by=seat(other))) == \
-        f"seat {other} may act only for seat {other}, not for seat {s}"
+        f"{NAMES[other]} may act only for {NAMES[other]}, not for {NAMES[s]}"
     with pytest.raises(Rejected) as err:  # its own undo names no declaration of its own
         table.submit(api.Undo(other, by=seat(other)))
     assert err.value.status == 409 and "has no declaration to take back" in err.value.reason
@@ -196,6 +198,6 @@ def test_anyone_at_the_table_taps_next_round_but_a_viewer(table):
 def test_the_first_card_is_the_tables_whatever_seat_a_reveal_names(table):
     table.play_until(lambda st: st["waiting"]["kind"] == "reveal")
     assert refused_403(table, api.Reveal("R5", 1, by=seat(1))) == \
-        "seat 1 may not turn the first card: only the table's owner may"
+        "East may not turn the first card: only the table's owner may"
     assert refused_403(table, api.Reveal("R5", by=VIEWER)) == \
         "a viewer only watches: it may not turn the first card"

@@ -303,6 +303,7 @@ function connect() {
   clearTimeout(retry);
   retry = null;
   if (socket && socket.readyState <= WebSocket.OPEN) return;  // connecting or open already
+  if (PHONE !== null && ui.phone.step !== "joined") return;  // a phone streams once it holds its seat
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
   const ws = new WebSocket(`${scheme}://${location.host}/api/ws${query}`);

@@ -159,12 +159,19 @@ def test_a_second_phone_for_a_held_seat_waits_for_the_owner(people: People):
     second = people.phone(people.link(screen, 1), joined=False)
     expect(second.locator("#waiting")).to_have_text(EN["page.phone.waiting"])
     expect(second.locator("#conn")).to_have_text(EN["page.connecting"])  # not yet in: nothing to reconnect
+    streams: list[str] = []
+    second.on("websocket", lambda ws: streams.append(ws.url))
+    second.context.set_offline(True)  # the Wi-Fi comes and goes while it waits: still no stream
+    second.context.set_offline(False)
+    expect(second.locator("#waiting")).to_have_text(EN["page.phone.waiting"])
+    assert streams == []
     approve = screen.locator('#prompts [data-approve="1"]')
     expect(approve).to_have_text(EN["page.seats.approve_seat"].format(seat="East"))
     expect(screen.locator('[data-asks="1"]')).to_be_visible()
     approve.click()
     expect(second.locator("#conn")).to_have_text(EN["page.live"])
     expect(second.locator("#me")).to_have_text("East")
+    assert len(streams) == 1 and "token=" in streams[0]  # its stream, once it holds the seat
     expect(first.locator("#waiting")).to_have_text(EN["page.phone.lost"])  # its token is gone
     assert token_of(first) is None
     # a third phone, refused on the Phones sheet

@@ -85,6 +85,7 @@ class SignedJournal:
     def __init__(self, journal: Any, speaking: Callable[[], api.Request | None]) -> None:
         self._journal = journal
         self._speaking = speaking
+        self.signed = 0  # declarations signed and committed so far
 
     def _signed(self, kind: str, payload: Any) -> Any:
         request = self._speaking()
@@ -94,11 +95,15 @@ class SignedJournal:
         return {**payload, BY: by_json(request.by, request.key)}
 
     def append(self, kind: str, payload: Any, *, ref: int | None = None) -> Any:
-        return self._journal.append(kind, self._signed(kind, payload), ref=ref)
+        return self.append_all([(kind, payload)], ref=ref)[0]
 
     def append_all(self, items: Sequence[tuple[str, Any]], *, ref: int | None = None
                    ) -> Any:
-        return self._journal.append_all([(k, self._signed(k, p)) for k, p in items], ref=ref)
+        signed = [(k, self._signed(k, p)) for k, p in items]
+        entries = self._journal.append_all(signed, ref=ref)
+        # committed: count the declarations signed (a refused write counts none)
+        self.signed += sum(s is not p for (_k, s), (_k2, p) in zip(signed, items, strict=True))
+        return entries
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._journal, name)
@@ -129,8 +134,13 @@ class Declarers(Part):
             if first is not None:
                 return {**first, "duplicate": True}
         before, self.speaking = self.speaking, request
+        signed = self.journal.signed
         try:
             result: dict[str, Any] = answer(request)
+        except Exception:
+            if request.key and self.journal.signed != signed:  # refused after a write:
+                self.remember(sender(who, request.key), {})  # what was written stays taken
+            raise
         finally:
             self.speaking = before
         if request.key:

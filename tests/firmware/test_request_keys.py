@@ -13,6 +13,7 @@ from firmware.controller.declared import BY, RECENT_KEYS, Declarers
 from firmware.errors import Rejected
 from firmware.sim.api_client import headers
 from firmware.sim.testbed import SimTable
+from firmware.words.messages import Words
 
 
 def seat(n: int) -> api.Who:
@@ -99,3 +100,35 @@ def test_a_key_too_long_or_not_printable_is_refused_naming_it(table):
             "Idempotency-Key must be at most 200 printable ASCII characters, not ")
     assert table.journal_seq == seq
     assert table.submit(api.Reveal("R1", 0, key="k" * 200)) == {"missing": [1, 2], "step": 0}
+
+
+class _Written:
+    """A journal that keeps what it is given (append_all, as the real one)."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, dict]] = []
+
+    def append_all(self, items, *, ref=None):
+        self.items += list(items)
+        return list(items)
+
+
+def test_a_request_refused_after_its_declaration_was_written_stays_taken():
+    """(A journal that fills up after the declaration's entry, say.) The copy must not
+    write it a second time."""
+    ctx = SimpleNamespace(journal=_Written(), subscribe=lambda *a, **k: None,
+                          words=Words())
+    keys = Declarers(ctx)  # type: ignore[arg-type]
+    calls = []
+
+    def answer(request):
+        calls.append(request)
+        keys.journal.append("arm", {"seat": 1})
+        raise Rejected("the journal is full", status=507)
+
+    uno = api.CallUno(1, by=seat(1), key="k-5")
+    with pytest.raises(Rejected):
+        keys.answer(uno, answer)
+    assert keys.answer(uno, answer) == {"duplicate": True} and len(calls) == 1
+    assert ctx.journal.items == [("arm", {"seat": 1, BY: {"role": "seat", "seat": 1,
+                                                           "key": "k-5"}})]

@@ -4,6 +4,9 @@
 
 * ``GET /`` — the page (``web/index.html``) and ``GET /static/<file>`` — its modules,
   style and icons, all from the installed package (no CDN, no build step);
+* ``GET /seat/<n>`` — the same page as a seat's own, on that player's phone: opened from
+  the seat's link (``/seat/<n>#join=<secret>``) it claims the seat, keeps the device token
+  it is given and shows only what that seat may do (docs/screen.md, "A seat's phone");
 * ``POST /api/screen/launcher`` — the simulated table's launcher button, for a person
   playing in the browser (``unotable demo --serve``); 404 on a real table;
 * ``GET /api/editions`` — every edition with its deck (distinct cards in notation),
@@ -16,6 +19,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -61,9 +65,12 @@ def editions_catalog() -> dict[str, Any]:
     return {"editions": out}
 
 
+SEAT_PAGE = re.compile(r"/seat/\d{1,3}")  # a seat's own page: the same page, no secret in it
+
+
 def is_public(path: str) -> bool:
     """Whether `path` is part of the static page (no token needed to load it)."""
-    return path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES)
+    return path in PUBLIC_PATHS or path.startswith(PUBLIC_PREFIXES) or SEAT_PAGE.fullmatch(path) is not None
 
 
 async def _index(request: web.Request) -> web.FileResponse:
@@ -103,6 +110,7 @@ def add_screen_routes(app: web.Application, table: Callable[[], Any]) -> None:
         return web.json_response({"result": press()})
 
     app.router.add_get("/", _index)
+    app.router.add_get(r"/seat/{seat:\d{1,3}}", _index)  # the page reads its seat from the path
     app.router.add_get("/api/editions", _editions)
     app.router.add_get("/api/messages", _messages(table))
     app.router.add_post("/api/screen/launcher", launcher)

@@ -6,10 +6,17 @@ import {
 } from "./rules.js";
 
 const params = new URLSearchParams(location.search);
+// a seat's own page on a player's phone: /seat/N, opened from the seat's link (its code on
+// the table's screen, /seat/N#join=<secret>). It claims the seat, keeps the device token it
+// is given (per table and seat) and then shows and sends only what that seat may do.
+const SEAT_PATH = location.pathname.match(/^\/seat\/(\d{1,3})\/?$/);
+const PHONE = SEAT_PATH ? Number(SEAT_PATH[1]) : null;  // the link's seat number, as the table wrote it
+const PHONE_KEY = `unotable-seat:${location.host}:${PHONE}`;  // this table's token for this seat
 // a phone or `demo --serve` may bind the page to one seat: ?seat=2 numbers it from 1, as
-// the screen does (MY_SEAT is the API's 0-based seat); anything else binds none
+// the screen does (MY_SEAT is the API's 0-based seat); anything else binds none. A seat's
+// phone learns its seat from the table (GET /api/whoami) once it holds the seat's token.
 const SEAT_PARAM = Number(params.get("seat"));
-const MY_SEAT = Number.isInteger(SEAT_PARAM) && SEAT_PARAM >= 1 ? SEAT_PARAM - 1 : null;
+let MY_SEAT = PHONE === null && Number.isInteger(SEAT_PARAM) && SEAT_PARAM >= 1 ? SEAT_PARAM - 1 : null;
 // a table with an API token: open the page once as /#token=...; it is kept in this browser
 function takeToken() {
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -18,17 +25,34 @@ function takeToken() {
   history.replaceState(null, "", location.pathname + location.search);  // not left on screen
   return true;
 }
-takeToken();
-window.addEventListener("hashchange", () => { if (takeToken()) location.reload(); });
-const TOKEN = localStorage.getItem("unotable-token");
+/** The seat's link: its join secret, taken off the address bar (kept for this tab only,
+ * until the table answered, so a reload while the owner approves does not lose it). */
+function takeJoin() {
+  const join = new URLSearchParams(location.hash.slice(1)).get("join");
+  if (join) {
+    sessionStorage.setItem(`${PHONE_KEY}:join`, join);
+    sessionStorage.removeItem(`${PHONE_KEY}:claim`);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem(`${PHONE_KEY}:join`);
+}
+if (PHONE === null) {
+  takeToken();
+  window.addEventListener("hashchange", () => { if (takeToken()) location.reload(); });
+} else {
+  window.addEventListener("hashchange", () => { if (takeJoin()) location.reload(); });
+}
+let TOKEN = PHONE === null ? localStorage.getItem("unotable-token") : localStorage.getItem(PHONE_KEY);
 
 const ui = {
   state: null,      // the last public state from the daemon
   catalog: null,    // GET /api/editions
   health: null,     // GET /api/health
   live: false,      // WebSocket open
-  sheet: null,      // the open overlay: {kind: "play" | "hand" | "catch" | "setup" | "health", ...}
+  sheet: null,      // the open overlay: {kind: "play" | "hand" | "catch" | "setup" | "health" | "seats", ...}
   lastEvent: null,
+  phone: PHONE === null ? null : { step: "joining", reason: "" },  // a seat's phone: where its claim stands
+  sending: 0,       // declarations waiting for the table to be back, to be sent again (same key)
 };
 window.unotable = ui; // for people poking at the screen from the browser console
 
@@ -80,6 +104,9 @@ async function loadWords(lang = localStorage.getItem(LANG_KEY)) {
     document.documentElement.lang = words.language;
     $("#lang").textContent = t("page.switch_language");
     $("#open-setup").textContent = t("page.match_button");
+    // a phone drawn on the button (the bar has no room for another word at 800 px), named for screen readers
+    $("#open-seats").title = t("page.seats_button");
+    $("#open-seats").setAttribute("aria-label", t("page.seats_button"));
     // index.html's own words: data-aria / data-title / data-text name the catalog key
     for (const el of document.querySelectorAll("[data-aria]")) el.setAttribute("aria-label", t(el.dataset.aria));
     for (const el of document.querySelectorAll("[data-title]")) el.title = t(el.dataset.title);
@@ -133,8 +160,8 @@ function colourShort(letter) {
 
 // ---------------------------------------------------------------- talking to the daemon
 
-async function request(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
+async function request(method, path, body, extra = {}) {
+  const headers = { "Content-Type": "application/json", ...extra };
   if (TOKEN) headers.Authorization = `Bearer ${TOKEN}`;
   if (words.language) headers["Accept-Language"] = words.language;  // the table answers in the page's language
   const resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -143,16 +170,67 @@ async function request(method, path, body) {
   return { ok: resp.ok, status: resp.status, data };
 }
 
+/** A random id for one declaration (crypto.randomUUID needs https; a table is plain http). */
+function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// resolved when the stream is open again: a declaration lost on the way waits for it
+let backAgain = null;
+let whenBack = new Promise((resolve) => { backAgain = resolve; });
+const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** POST `body` with an Idempotency-Key; when the answer is lost (the Wi-Fi dropped, the
+ * phone slept) the same declaration is sent again with the SAME key once the table is back,
+ * so the table takes it once even if the first one arrived. The answer, at last. */
+function post(path, body) {
+  const what = `${path} ${JSON.stringify(body)}`;
+  // tapped again while it waits to be sent again: the same declaration, not a second one
+  return resending.get(what) ?? firstTry(path, body, what);
+}
+
+// "path body" -> the answer of a POST that got none and waits to be sent again
+const resending = new Map();
+
+async function firstTry(path, body, what) {
+  const key = newKey();
+  try {
+    return await request("POST", path, body, { "Idempotency-Key": key });
+  } catch {
+    if (socket && socket.readyState === WebSocket.OPEN) dropSocket();  // the stream went with it (or will)
+    const answer = sendAgain(path, body, key);
+    resending.set(what, answer);
+    try {
+      return await answer;
+    } finally {
+      resending.delete(what);
+    }
+  }
+}
+
+/** The same POST with the same key, each time the stream is back (or after a back-off),
+ * until the table answers. */
+async function sendAgain(path, body, key) {
+  let wait = 250;
+  for (;;) {
+    showError(t("page.no_answer", { error: t("page.sending_again") }));
+    ui.sending += 1;
+    renderBar();
+    await Promise.race([whenBack, pause(wait)]);
+    wait = Math.min(wait * 2, 4000);
+    ui.sending -= 1;
+    try {
+      return await request("POST", path, body, { "Idempotency-Key": key });
+    } catch { /* still away */ }
+  }
+}
+
 /** POST and show the daemon's reason when it refuses; true when accepted. */
 async function send(path, body) {
   showError(null);
-  let res;
-  try {
-    res = await request("POST", path, body);
-  } catch (err) {
-    showError(t("page.no_answer", { error: err.message }));
-    return false;
-  }
+  const res = await post(path, body);
+  showError(null);
   if (!res.ok) {
     showError(res.data?.reason ?? t("page.refused", { status: res.status }));
     return false;
@@ -187,14 +265,20 @@ async function refresh() {
       try {
         const res = await request("GET", "/api/state");
         if (res.ok) ui.state = res.data;
+        else if (res.status === 401 && PHONE !== null) seatLost();
         else if (res.status === 401) showError(t("page.token"));
       } catch { /* the socket's close handler reports the outage */ }
     } while (fetchAgain);
     fetching = null;
     render();
+    // the launcher's aim and ejection end without an event of their own at times (the wait
+    // turns to the presses owed): while it ejects, look again shortly, so no page stays behind
+    clearTimeout(ejectingTimer);
+    if (ui.state?.waiting?.kind === "ejecting") ejectingTimer = setTimeout(refresh, 500);
   })();
   return fetching;
 }
+let ejectingTimer = null;
 
 async function refreshHealth() {
   try {
@@ -214,39 +298,82 @@ async function loadCatalog() {
 
 let socket = null;
 let backoff = 250;
+let retry = null;  // the timer of the next connection attempt
 function connect() {
+  clearTimeout(retry);
+  retry = null;
+  if (socket && socket.readyState <= WebSocket.OPEN) return;  // connecting or open already
+  if (PHONE !== null && ui.phone.step !== "joined") return;  // a phone streams once it holds its seat
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = TOKEN ? `?token=${encodeURIComponent(TOKEN)}` : "";
-  socket = new WebSocket(`${scheme}://${location.host}/api/ws${query}`);
-  socket.onopen = () => {
+  const ws = new WebSocket(`${scheme}://${location.host}/api/ws${query}`);
+  socket = ws;
+  ws.onopen = () => {
     backoff = 250;
     ui.live = true;
+    backAgain();  // declarations lost on the way go again now
+    whenBack = new Promise((resolve) => { backAgain = resolve; });
     // the first message is the state too; fetching as well never leaves a stale view
     if (!words.language) loadWords().then(render);  // the table was down when the page loaded
     refresh();
-    refreshHealth();
+    if (PHONE === null) refreshHealth();
     if (!ui.catalog) loadCatalog().then(render, () => {});  // the table was down when the page loaded
+    if (ui.sheet?.kind === "seats") loadSeats();
   };
-  socket.onmessage = (msg) => {
+  ws.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
     if (data.type === "state") {
       ui.state = data.state;
       render();
     } else if (data.type === "event") {
-      ui.lastEvent = data.event;
+      // a phone joined or left ("seats"): no news for the board's last event
+      if (data.event.kind !== "seats") ui.lastEvent = data.event;
       refresh();
+      if (ui.sheet?.kind === "seats") loadSeats();
     }
   };
-  socket.onclose = () => {
-    if (ui.live === false && !ui.state) refresh();  // never connected: ask over HTTP why
-    ui.live = false;
-    renderBar();
-    document.body.classList.add("stale");
-    setTimeout(connect, backoff);
+  ws.onclose = () => {
+    if (socket !== ws) return;  // dropped on purpose: a new one is on its way
+    socket = null;
+    // never connected: ask over HTTP why; a phone asks each time (its seat may have gone
+    // to another phone: the table then closes its stream and refuses its token)
+    if ((ui.live === false && !ui.state) || PHONE !== null) refresh();
+    if (PHONE !== null && ui.phone.step !== "joined") return;
+    down();
+    retry = setTimeout(connect, backoff);
     backoff = Math.min(backoff * 2, 4000);
   };
 }
-setInterval(() => { if (ui.live) refreshHealth(); }, 3000);
+
+function down() {
+  ui.live = false;
+  renderBar();
+  document.body.classList.add("stale");
+}
+
+/** Let the stream go (it may be dead without knowing: iOS drops sockets in the background)
+ * and open a new one now; the page says "reconnecting…" meanwhile. */
+function dropSocket() {
+  const old = socket;
+  socket = null;
+  if (old) { old.onclose = null; old.close(); }
+  down();
+  backoff = 250;
+  connect();
+}
+
+// a phone that wakes up, or whose Wi-Fi comes back, joins again by itself at once
+let hiddenAt = null;
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "hidden") { hiddenAt = performance.now(); return; }
+  const away = hiddenAt === null ? 0 : performance.now() - hiddenAt;
+  hiddenAt = null;
+  if (!socket || socket.readyState !== WebSocket.OPEN || away > 5000) dropSocket();
+  else refresh();
+});
+window.addEventListener("online", dropSocket);
+window.addEventListener("offline", () => { if (socket) dropSocket(); });
+setInterval(() => { if (ui.live && PHONE === null) refreshHealth(); }, 3000);
 
 // ---------------------------------------------------------------- what the table waits for
 
@@ -404,7 +531,10 @@ function describeEvent(e) {
 
 function render() {
   document.body.classList.toggle("stale", !ui.live);
+  document.body.classList.toggle("phone", PHONE !== null);
+  document.body.classList.toggle("joining", PHONE !== null && ui.phone.step !== "joined");
   renderBar();
+  if (PHONE !== null && ui.phone.step !== "joined") { renderJoin(); return; }
   const s = ui.state;
   if (!s) return;
   if (!s.edition) {  // no match yet
@@ -421,7 +551,10 @@ function render() {
   const top = $("#top-card");
   top.replaceChildren(s.top ? cardEl(s.top, { id: "top", "data-card": s.top }, true) : h("span", { class: "card big blank" }, "–"));
   $("#colour").replaceChildren(s.colour ? h("span", { class: `pill c-${s.colour}`, id: "current-colour" }, colourLabel(s.colour)) : "");
-  $("#waiting").textContent = waitingText(s);
+  const yours = PHONE !== null ? yoursText(s) : { text: "", mine: false };
+  $("#yours").textContent = yours.text;
+  // a seat's phone says its own wait once, in its own words; others' waits as the table says them
+  $("#waiting").textContent = yours.mine ? "" : waitingText(s);
   $("#notice").textContent = describeEvent(ui.lastEvent);
   renderSeats(s);
   renderRules(s);
@@ -434,8 +567,12 @@ function render() {
 function renderBar() {
   const s = ui.state;
   const conn = $("#conn");
-  conn.textContent = t(ui.live ? "page.live" : "page.reconnecting");
-  conn.className = `conn ${ui.live ? "up" : "down"}`;
+  const joining = PHONE !== null && ui.phone.step !== "joined";  // not connected yet: nothing to reconnect
+  conn.textContent = t(joining ? "page.connecting" : ui.live && !ui.sending ? "page.live" : "page.reconnecting");
+  conn.className = `conn ${ui.live && !ui.sending ? "up" : "down"}`;
+  const me = $("#me");  // a seat's phone: whose it is, always in view
+  me.hidden = PHONE === null || MY_SEAT === null || !s;
+  if (!me.hidden) me.textContent = shortName(s, MY_SEAT);
   const hb = $("#open-health");
   hb.className = `small ${ui.health ? (ui.health.ok ? "ok" : "bad") : ""}`;
   hb.textContent = t(ui.health ? (ui.health.ok ? "page.health_ok" : "page.health_bad") : "page.health");
@@ -455,10 +592,17 @@ function renderSeats(s) {
     let uno = null;
     if (s.uno_exposed === seat) uno = h("span", { class: "badge warn" }, t("page.uno_not_called"));
     else if (count === 1) uno = h("span", { class: "badge" }, "UNO");
+    else if ((s.uno_armed ?? []).includes(seat)) uno = h("span", { class: "badge", "data-uno-said": seat }, t("page.uno_said"));
     const turn = seat === s.to_act;
+    // a seat played from a phone (a phone drawn in CSS: no emoji font needed), or whose phone
+    // waits for the owner's approval (the phone with a question mark)
+    const phone = (s.claims ?? []).includes(seat) ? h("span", { class: "phone-mark asks", "data-asks": seat,
+      title: t("page.seats.asks"), "aria-label": t("page.seats.asks") }, "?")
+      : s.phones?.[seat] ? h("span", { class: "phone-mark", "data-phone": seat, title: t("page.seats.on_phone"),
+        "aria-label": t("page.seats.on_phone") }) : "";
     rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
       h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] ? nameWord(s.names[seat]) : t("page.seat_unnamed", { number: seat + 1 }),
-        s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : ""), uno),
+        s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : "", phone), uno),
       h("span", { class: "count", title: t("page.cards_in_hand") }, `${count} 🂠`),
       h("span", { class: "towers" }, held.map((tower) => h("span", { class: `tower t-${towerClass(tower)}` }, tower))),
       h("span", { class: "score", title: t("page.score") }, t("page.points", { points: s.scores[seat] }))));
@@ -570,6 +714,14 @@ function renderActions(s) {
     buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary", onclick: () => enterHand(s.to_act) },
       MY_SEAT === s.to_act ? t("page.enter_your_cards") : t("page.enter_cards", { seat: seatName(s, s.to_act) })));
   }
+  if (MY_SEAT === null) {  // the owner's screen: a phone asks for a seat
+    for (const asking of s.claims ?? []) {
+      prompts.push(h("button", { type: "button", class: "primary", "data-approve": asking,
+        onclick: () => send("/api/seats/approve", { seat: asking }) }, t("page.seats.approve_seat", { seat: shortName(s, asking) })),
+      h("button", { type: "button", "data-refuse": asking, onclick: () => send("/api/seats/refuse", { seat: asking }) },
+        t("page.seats.refuse")));
+    }
+  }
   prompts.push(...jumpInPrompts(s));
   const u = s.undoable;  // the last declaration, while it may still be taken back
   if (u && (MY_SEAT === null || MY_SEAT === u.seat)) {
@@ -644,7 +796,8 @@ function renderSheet() {
   const sh = ui.sheet;
   const el = $("#sheet");
   if (!sh) { closeSheet(); return; }
-  const body = { play: playSheet, cards: cardsSheet, catch: catchSheet, setup: setupSheet, health: healthSheet }[sh.kind](sh);
+  const body = { play: playSheet, cards: cardsSheet, catch: catchSheet, setup: setupSheet, health: healthSheet,
+    seats: seatsSheet }[sh.kind](sh);
   el.replaceChildren(
     h("div", { class: "sheet-head" }, h("span", { class: "title" }, body.title),
       h("button", { type: "button", class: "small", id: "close", onclick: closeSheet }, t("page.close"))),
@@ -1011,6 +1164,71 @@ function healthSheet() {
   };
 }
 
+// -- seats and phones (the owner's): a code per seat to scan, claims to approve
+
+let seatsAsked = null;
+/** GET /api/seats into the open seats sheet (again after every event: a phone joined). */
+async function loadSeats() {
+  if (seatsAsked) return seatsAsked;
+  seatsAsked = (async () => {
+    try {
+      const res = await request("GET", "/api/seats");
+      if (ui.sheet?.kind === "seats") {
+        ui.sheet.seats = res.ok ? res.data.seats : null;
+        ui.sheet.reachable = res.ok ? res.data.reachable !== false : true;
+        ui.sheet.reason = res.ok ? "" : res.data?.reason ?? t("page.refused", { status: res.status });
+        renderSheet();
+      }
+    } catch { /* the stream's close handler says the table is away */ }
+    seatsAsked = null;
+  })();
+  return seatsAsked;
+}
+
+/** The table's inline SVG of a QR code as a node of this page (parsed, never run). */
+function qrEl(text, label) {
+  const doc = new DOMParser().parseFromString(text ?? "", "image/svg+xml");
+  const el = doc.documentElement;
+  if (!el || el.nodeName !== "svg" || doc.querySelector("parsererror")) return h("span", { class: "qr none" }, "–");
+  for (const bad of el.querySelectorAll("script, foreignObject")) bad.remove();
+  const w = parseFloat(el.getAttribute("width")), hgt = parseFloat(el.getAttribute("height"));
+  if (!el.getAttribute("viewBox") && w > 0 && hgt > 0) el.setAttribute("viewBox", `0 0 ${w} ${hgt}`);
+  el.removeAttribute("width");
+  el.removeAttribute("height");
+  const svg = document.importNode(el, true);
+  svg.setAttribute("class", "qr");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  return svg;
+}
+
+function seatsSheet(sh) {
+  const s = ui.state;
+  if (!sh.seats) {
+    return { title: t("page.seats.title"), content: [h("p", { class: "hint" }, sh.reason || t("page.seats.asking"))] };
+  }
+  const codes = sh.seats.map((e) => {
+    const name = s?.edition ? seatName(s, e.seat) : (e.name || t("page.seat_unnamed", { number: e.seat + 1 }));
+    const status = e.pending ? t("page.seats.asks") : e.phone || e.claimed ? t("page.seats.on_phone") : t("page.seats.free");
+    const buttons = e.pending ? [
+      h("button", { type: "button", class: "primary", "data-approve": e.seat,
+        onclick: async () => { if (await send("/api/seats/approve", { seat: e.seat })) loadSeats(); } }, t("page.seats.approve")),
+      h("button", { type: "button", "data-refuse": e.seat,
+        onclick: async () => { if (await send("/api/seats/refuse", { seat: e.seat })) loadSeats(); } }, t("page.seats.refuse"))]
+      : e.claimed || e.phone ? [h("button", { type: "button", "data-revoke": e.seat,
+        onclick: async () => { if (await send("/api/seats/revoke", { seat: e.seat })) loadSeats(); } }, t("page.seats.release"))]
+        : [];
+    return h("div", { class: `seat-code${e.pending ? " asks" : ""}`, "data-seat-code": e.seat, "data-url": e.url ?? "" },
+      h("div", { class: "seat-code-head" }, h("span", { class: "name" }, name), h("span", { class: "status" }, status)),
+      qrEl(e.svg, t("page.seats.code", { seat: name })),
+      h("span", { class: "url" }, e.url ?? ""),
+      buttons.length ? h("div", { class: "confirm-row" }, buttons) : "");
+  });
+  return { title: t("page.seats.title"), content: [h("p", { class: "hint" }, t("page.seats.how")),
+    sh.reachable ? "" : h("p", { class: "warn-line", id: "seats-unreachable" }, t("page.seats.unreachable")),
+    h("div", { class: "seat-codes" }, codes)] };
+}
+
 // ---------------------------------------------------------------- start
 
 $("#open-setup").addEventListener("click", () => {
@@ -1020,10 +1238,153 @@ $("#open-setup").addEventListener("click", () => {
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
+$("#open-seats").addEventListener("click", () => { openSheet({ kind: "seats", seats: null, reason: "" }); loadSeats(); });
+if (MY_SEAT !== null) $("#open-seats").hidden = true;  // a person's own page (demo --serve): not the owner's codes
 $("#lang").addEventListener("click", switchLanguage);
 
 loadCatalog().then(render, () => {});  // retried on every connection until it loads
-loadWords().finally(connect);  // the texts first: the board is worded in them from the start
+// the texts first: the board is worded in them from the start; a seat's phone joins first
+loadWords().finally(PHONE === null ? connect : joinSeat);
+
+// ---------------------------------------------------------------- a seat's phone
+
+/** Claim the seat with the link's secret (or use the token this phone holds), learn which
+ * seat the table says it is, then connect. */
+async function joinSeat() {
+  for (const id of ["open-setup", "open-health", "open-seats"]) $(`#${id}`).hidden = true;  // the owner's
+  const join = takeJoin();
+  if (TOKEN && (await whoami(!join))) return connect();
+  if (!join && ui.phone.step !== "joining") return;  // the table said why (lost, refused)
+  if (join && !(await claimSeat(join))) return;
+  if (!TOKEN) { phoneStep("no-link"); return; }
+  if (await whoami(true)) connect();
+}
+
+function phoneStep(step, reason = "") {
+  ui.phone = { step, reason };
+  render();
+}
+
+/** POST /api/seats/claim until the table answers: 200 a token, 202 ask again with the
+ * claim's id (the owner approves on the table's screen), anything else refused. */
+async function claimSeat(join) {
+  const kept = `${PHONE_KEY}:claim`;
+  let claim = JSON.parse(sessionStorage.getItem(kept) ?? "null");
+  phoneStep("joining");
+  for (;;) {
+    const body = { seat: PHONE, join };
+    if (claim !== null) body.claim = claim;
+    let res;
+    try {
+      res = await request("POST", "/api/seats/claim", body, { "Idempotency-Key": newKey() });
+    } catch {
+      down();
+      await pause(2000);
+      continue;
+    }
+    if (res.status === 200 && res.data?.token) {
+      TOKEN = res.data.token;
+      localStorage.setItem(PHONE_KEY, TOKEN);
+      sessionStorage.removeItem(`${PHONE_KEY}:join`);
+      sessionStorage.removeItem(kept);
+      return true;
+    }
+    if (res.status === 202) {
+      claim = res.data?.claim ?? claim;
+      sessionStorage.setItem(kept, JSON.stringify(claim));
+      phoneStep("waiting");
+      await pause(2000);
+      continue;
+    }
+    sessionStorage.removeItem(`${PHONE_KEY}:join`);
+    sessionStorage.removeItem(kept);
+    phoneStep("refused", res.data?.reason ?? t("page.refused", { status: res.status }));
+    return false;
+  }
+}
+
+/** GET /api/whoami with this phone's token: the seat it plays. A token the table no longer
+ * knows is forgotten (`lost`: say so, unless a link's secret is there to claim again). */
+async function whoami(sayLost) {
+  for (;;) {
+    let res;
+    try {
+      res = await request("GET", "/api/whoami");
+    } catch {
+      down();
+      await pause(2000);
+      continue;
+    }
+    if (res.ok && res.data?.role === "seat" && Number.isInteger(res.data.seat)) {
+      MY_SEAT = res.data.seat;
+      phoneStep("joined");
+      return true;
+    }
+    if (!res.ok && res.status !== 401 && res.status !== 403) {  // the table could not say: not the token's fault
+      phoneStep("refused", res.data?.reason ?? t("page.refused", { status: res.status }));
+      return false;
+    }
+    localStorage.removeItem(PHONE_KEY);
+    TOKEN = null;
+    if (sayLost) phoneStep("lost");
+    return false;
+  }
+}
+
+/** The table no longer takes this phone's token (the owner let another phone take the
+ * seat, or revoked it): forget it, stop reconnecting, say so. */
+function seatLost() {
+  localStorage.removeItem(PHONE_KEY);
+  TOKEN = null;
+  MY_SEAT = null;
+  clearTimeout(retry);
+  const old = socket;
+  socket = null;
+  if (old) { old.onclose = null; old.close(); }
+  closeSheet();
+  phoneStep("lost");
+}
+
+/** The phone before it holds its seat: what it is doing, in words. */
+function renderJoin() {
+  const step = ui.phone.step;
+  document.body.classList.remove("stale");
+  $("#top-card").replaceChildren();
+  for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours"]) $(`#${id}`).replaceChildren();
+  const text = { joining: t("page.phone.joining"), waiting: t("page.phone.waiting"),
+    refused: t("page.phone.refused", { reason: ui.phone.reason }), "no-link": t("page.phone.no_link"),
+    lost: t("page.phone.lost") }[step];
+  $("#waiting").textContent = text ?? "";
+  $("#waiting").dataset.phone = step;
+}
+
+/** What the table waits for from this seat, first on its phone, in a few words; `mine`: the
+ * table's wait is this seat's (then the board does not say it a second time). */
+function yoursText(s) {
+  const me = MY_SEAT;
+  // the daemon's wait; a table without one (a test's) says whose turn it is by `to_act`
+  const w = s.waiting ?? (["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length
+    ? { kind: s.phase === "play" ? "turn" : "other", seat: s.to_act } : { kind: "other", seat: s.to_act });
+  const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
+  const say = (text, mine = false) => ({ text, mine });
+  if (s.uno_exposed === me) return say(t("page.phone.uno_now"));
+  if (w.seat === me) {
+    if (w.kind === "turn") {
+      if (s.hand_counts[me] === 2 && Array.isArray(s.uno_armed) && !s.uno_armed.includes(me)) return say(t("page.phone.turn_uno"), true);
+      return say(t("page.phone.turn"), true);
+    }
+    if (w.kind === "press" && w.until_cards) return say(t("page.phone.press_until"), true);
+    if (w.kind === "press") {
+      const count = w.presses ?? w.count ?? 1;
+      return say(t(count === 1 ? "page.phone.press_one" : "page.phone.press", { count }), true);
+    }
+    return say(t("page.phone.yours", { what: waitingText(s) }), true);
+  }
+  if (playPhase && s.hand_counts[me] === 2 && Array.isArray(s.uno_armed) && !s.uno_armed.includes(me)) {
+    return say(t("page.phone.uno"));
+  }
+  return say(t("page.phone.nothing"));
+}
 
 // ---------------------------------------------------------------- round and match ends
 

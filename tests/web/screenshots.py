@@ -17,6 +17,7 @@ from playwright.sync_api import expect, sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from firmware.sim.testbed import SimTable  # noqa: E402
 from tests.web.conftest import chromium  # noqa: E402
 from tests.web.screen import EngineTable, Served  # noqa: E402
 from uno_core import Play, parse_card, position  # noqa: E402
@@ -63,7 +64,9 @@ def main() -> int:
     finally:
         server.close()
     serve_shot(OUT / "serve.png")
-    for name in ("board.png", "declare.png", "choices.png", "setup.png", "phone.png", "serve.png",
+    phone_shots()
+    for name in ("phone-seat.png", "phone-seat-360.png", "seats.png", "board-phones.png",
+                 "phone-waiting.png", "board.png", "declare.png", "choices.png", "setup.png", "phone.png", "serve.png",
                  "round-end.png", "match-end.png", "board-de.png", "declare-de.png",
                  "round-end-de.png", "match-end-de.png"):
         print(OUT / name)
@@ -129,6 +132,37 @@ def serve_shot(path: Path) -> None:
         finally:
             demo.stop()
             runner.join(20)
+
+
+def phone_shots() -> None:
+    """Issue 20: two players on their phones (390x844, 360x740) beside the table's screen
+    (its Phones sheet with a code per seat, a phone waiting for the owner's approval), on
+    the real daemon over the twin."""
+    from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
+    from tests.web.phones import SMALL_PHONE, People, until_turn_with_a_play
+
+    with tempfile.TemporaryDirectory() as tmp, SimTable(tmp, "classic", players=4, seed=5) as table, \
+            sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        people = People(browser, table)
+        screen = people.screen()
+        east = people.phone(people.link(screen, 1))
+        south = people.phone(people.link(screen, 2), SMALL_PHONE)
+        until_turn_with_a_play(table, 1)
+        expect(east.locator("#yours")).to_have_text("Your turn: lay your card, then declare it here")
+        east.screenshot(path=OUT / "phone-seat.png")
+        south.screenshot(path=OUT / "phone-seat-360.png")
+        screen.click("#open-seats")
+        expect(screen.locator("[data-seat-code] svg.qr")).to_have_count(4)
+        screen.screenshot(path=OUT / "seats.png")
+        screen.click("#close")
+        waiting = people.phone(people.link(screen, 1), SMALL_PHONE, joined=False)
+        expect(waiting.locator("#waiting")).to_have_text("waiting for the owner to approve on the table's screen")
+        expect(screen.locator('#prompts [data-approve="1"]')).to_be_visible()
+        screen.screenshot(path=OUT / "board-phones.png")
+        waiting.screenshot(path=OUT / "phone-waiting.png")
+        people.close()
+        browser.close()
 
 
 if __name__ == "__main__":

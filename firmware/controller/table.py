@@ -65,6 +65,7 @@ from firmware.controller.context import (
     RoundEnded,
     Said,
     Settles,
+    ShowTurn,
     StopAnswer,
 )
 from firmware.controller.ejections import SYSTEM_RNG, Ejections, RngFor, Running
@@ -79,7 +80,7 @@ from firmware.controller.stops import CutOff
 from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo, standing
-from firmware.controller.waiting import Waits
+from firmware.controller.waiting import Waits, first_holding
 from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal.store import Entry
@@ -139,7 +140,14 @@ class Controller:
         hub = self.hub = Hub(self.loop)
         # the parts' Context: the coordinator itself, the hub's calls handed straight on
         self.lookup, self.announce = hub.named.get, hub.announce
-        self.first_stop, self.blinking = hub.first_stop, hub.blinking
+        self.blinking = hub.blinking
+        self.stops = hub.stops  # the physical stops in their order (the hub keeps the list)
+        # the two events of every walk, handed by the coordinator straight to their
+        # subscribers (the hub's lists, kept current as parts come and go)
+        self._adopted = hub.subscribers[Adopted]
+        self._settles = hub.subscribers[Settles]
+        self._shows = hub.subscribers[ShowTurn]
+        self._words = Words(self.config.table.language)
         self._building = Building("table", False)  # whose registrations these are now
         self.journal_kind("meta", self._replay_meta)
         self.journal_kind("action", self._replay_action)
@@ -150,11 +158,14 @@ class Controller:
         self.step = 0
         self._counts = dict.fromkeys(("actions", "launcher_presses"), 0)
         self._build("journal_watch", JournalWatch)
+        # the seats before the launcher: on `ShowTurn` the lights go on before the
+        # launcher turns (the seat to act sees its light at once)
+        self._build("seats", SeatButtons)
         self._build("ejections", lambda ctx: Ejections(ctx, rng_for=rng_for))
         if hardware.tray is not None:
             self._build("tray", TrayView)
-        for name, part in (("seats", SeatButtons), ("requests", Requests), ("admin", Admin),
-                           ("undo", Undo), ("waits", Waits), ("round_end", RoundEnds)):
+        for name, part in (("requests", Requests), ("admin", Admin), ("undo", Undo),
+                           ("waits", Waits), ("round_end", RoundEnds)):
             self._build(name, part)
         self.gate = self.lookup("waits").gate
         self.loop.on_safe_state(hardware.close)
@@ -332,11 +343,13 @@ class Controller:
         self._counts["actions"] += 1
         if isinstance(action, U.Press | U.Draw | U.Accept):
             self._counts["launcher_presses"] += 1
-        hub = self.hub
-        hub.announce(Adopted(action, fx, new, live, seq))
+        adopted = Adopted(action, fx, new, live, seq)
+        for sub in tuple(self._adopted):  # (a part may be dropped meanwhile)
+            if sub.actions is None or isinstance(action, sub.actions):
+                sub.handler(adopted)
         for e in fx:
             if isinstance(e, E.RoundOver):
-                hub.announce(RoundEnded(e, live))
+                self.hub.announce(RoundEnded(e, live, new.over))
         if live:
             self._announce(action, fx, U.action_to_dict(action) if said is None else said)
 
@@ -368,15 +381,26 @@ class Controller:
         `gate` is once the part is built: a part's gate goes straight there)."""
         return self.lookup("waits").gate(chance_ok=chance_ok)  # type: ignore[no-any-return]
 
+    def first_stop(self) -> Any:
+        """The first physical stop that holds now (None: nothing physical)."""
+        return first_holding(self.stops)
+
     def held(self) -> bool:
         """Paused by the admin, or the journal cannot be written: no motor starts."""
         return self.lookup("admin").stopped is not None \
             or self.lookup("journal_watch").fault is not None
 
     def settle(self) -> None:
-        """After any change: the parts start the ejection the table owes, or else show
-        whose turn it is (lights) and turn the launcher to them; timers follow."""
-        self.hub.announce(Settles())
+        """After any change: the parts start the ejection the table owes and their
+        timers (`Settles`); unless the launcher started, they show whose turn it is
+        (`ShowTurn`: the lights, then the launcher turns to the seat)."""
+        event = Settles()
+        for sub in tuple(self._settles):
+            sub.handler(event)
+        if not event.launcher_started:
+            shown = ShowTurn()
+            for sub in tuple(self._shows):
+                sub.handler(shown)
 
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
@@ -415,7 +439,11 @@ class Controller:
     def words(self) -> Words:
         """The table's messages in its `[table] language` (or, answering a request, the
         language the request asked for), naming seats as the screen does."""
-        return Words(ANSWER_LANGUAGE.get() or self.config.table.language, self.names)
+        lang = ANSWER_LANGUAGE.get() or self.config.table.language
+        words = self._words
+        if words.lang != lang or words.names is not self.names:
+            words = self._words = Words(lang, self.names)
+        return words
 
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (with the step) to the event stream and the listeners."""

@@ -26,7 +26,7 @@ from firmware.controller.seats import SeatButtons
 from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo
-from firmware.controller.waiting import Waits
+from firmware.controller.waiting import Waits, first_holding
 from firmware.errors import Rejected
 from firmware.journal.store import Journal
 from firmware.sim.demo import sim_config
@@ -155,8 +155,12 @@ class FakeTable:
     def stop(self, order: str, answer: Callable[[], Any]) -> None:
         self.hub.stop("test", order, answer)
 
+    @property
+    def stops(self) -> Any:
+        return self.hub.stops
+
     def first_stop(self) -> Any:
-        return self.hub.first_stop()
+        return first_holding(self.hub.stops)
 
     def answers(self, request_type: type, handler: Callable[[Any], Any]) -> None:
         self.answerers[request_type] = handler  # (tests call the parts' submit directly)

@@ -30,7 +30,7 @@ def test_cards_owed_to_a_seat_are_dealt_to_that_seat(make_table):
     ej.adopt(U.Draw(2), [E.Dispense(2, 3)], s)
     assert list(ej.jobs) == [Job("deal", 2, 3)]
     assert ej.pump() is True and table.kinds() == ["ejecting"]
-    assert ej.busy()["message"] == "the launcher is ejecting for South"
+    assert ej.ejecting.to_json(table.words)["message"] == "the launcher is ejecting for South"
     table.loop.run_spawned()  # the motor runs in a worker thread, then reports back
     assert len(table.world.launcher_sim.cards_at(2)) == 3
     assert kinds(table) == [INTENT, RESULT] and not ej.jobs and ej.running is None

@@ -225,28 +225,36 @@ class Ejections(Part):
         t = self.ctx
         s = t.state
         if self.running is not None or self.recover is not None or self.blocker is not None \
-                or not self.jobs or s is None or self.aiming is not None or t.held():
+                or not self.jobs or s is None or self.aiming is not None or self.held():
             return False
         job = self.jobs[0]
         launcher = self.launcher
         payload: dict[str, Any] = {"job": job.kind, "seat": job.seat}
-        model = launcher.model.get_state()
+        drawn = None
         if job.kind == "fire":
-            want = launcher.model.press(self.rng_for(f"press:{t.step}"))
-            want = min(want, s.pile_count, launcher.config.max_cards)
-            payload["model"] = launcher.model.get_state()
+            drawn = launcher.model.draw(self.rng_for(f"press:{t.step}"))
+            want = min(drawn.count, s.pile_count, launcher.config.max_cards)
+            payload["model"] = drawn.after
         else:
             want = min(job.count, launcher.config.max_cards)
         payload["want"] = want
         try:
             entry = t.journal.intent(payload)
         except JournalUnwritable:  # the motor does not start; the job waits
-            launcher.model.set_state(model)
+            if drawn is not None:  # nor did the press happen, for the model
+                launcher.model.set_state(drawn.before)
             return True
         self.started(entry.seq, payload)
         t.publish({"kind": "ejecting", "seat": job.seat, "job": job.kind, "intent": entry.seq})
         t.loop.spawn(self._eject(entry.seq, want, job.seat))
         return True
+
+    def held(self) -> bool:
+        """Paused by the admin, or the journal cannot be written: no motor starts (their
+        stops' fields, read)."""
+        admin, watch = self.ctx.lookup("admin"), self.ctx.lookup("journal_watch")
+        return (admin is not None and admin.stopped is not None) \
+            or (watch is not None and watch.fault is not None)
 
     def face_player(self) -> None:
         """Launcher editions: turn the launcher to the seat that acts next (Mattel: it

@@ -385,11 +385,6 @@ class Controller:
         """The first physical stop that holds now (None: nothing physical)."""
         return first_holding(self.stops)
 
-    def held(self) -> bool:
-        """Paused by the admin, or the journal cannot be written: no motor starts."""
-        return self.lookup("admin").stopped is not None \
-            or self.lookup("journal_watch").fault is not None
-
     def settle(self) -> None:
         """After any change: the parts start the ejection the table owes and their
         timers (`Settles`); unless the launcher started, they show whose turn it is

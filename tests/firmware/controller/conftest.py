@@ -120,7 +120,6 @@ class FakeTable:
         self.adopted: list[U.Action] = []
         self.settled = 0
         self.reloads = 0
-        self.paused = False
         self.waits_for: str | None = None
 
     @property
@@ -203,9 +202,6 @@ class FakeTable:
 
     def reload(self) -> None:
         self.reloads += 1
-
-    def held(self) -> bool:
-        return self.paused
 
     def settle(self) -> None:
         self.settled += 1

@@ -148,6 +148,10 @@ class Controller:
         self._settles = hub.subscribers[Settles]
         self._shows = hub.subscribers[ShowTurn]
         self._words = Words(self.config.table.language)
+        # the buzzer's patterns an adopted action asked for, sounded once the table has
+        # settled: starting the buzzer's thread takes longer than the rest of a press,
+        # so the seat's light and the motor do not wait for it
+        self._buzz: list[str] = []
         self._building = Building("table", False)  # whose registrations these are now
         self.journal_kind("meta", self._replay_meta)
         self.journal_kind("action", self._replay_action)
@@ -388,7 +392,8 @@ class Controller:
     def settle(self) -> None:
         """After any change: the parts start the ejection the table owes and their
         timers (`Settles`); unless the launcher started, they show whose turn it is
-        (`ShowTurn`: the lights, then the launcher turns to the seat)."""
+        (`ShowTurn`: the lights, then the launcher turns to the seat); last the buzzer
+        sounds what the action asked for (a UNO, a protection)."""
         event = Settles()
         for sub in tuple(self._settles):
             sub.handler(event)
@@ -396,6 +401,10 @@ class Controller:
             shown = ShowTurn()
             for sub in tuple(self._shows):
                 sub.handler(shown)
+        if self._buzz:
+            buzz, self._buzz = self._buzz, []
+            for pattern in buzz:
+                self.hw.panel.buzz(pattern)
 
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
@@ -454,14 +463,14 @@ class Controller:
             if said_by:
                 self.hub.announce(Said(action, e))  # the parts say theirs (a capture)
             if isinstance(e, E.ProtectionUsed):
-                self.hw.panel.buzz("ok")
+                self._buzz.append("ok")
                 self.publish({"kind": "protected", "seat": e.seat, "tower": e.tower,
                               "card": U.format_card(e.card),
                               "message": self.words("event.protected", tower=e.tower,
                                                     seat=self.words.seat(e.seat),
                                                     card=U.format_card(e.card))})
             elif isinstance(e, E.UnoCalled | E.UnoPenalty):
-                self.hw.panel.buzz("uno")
+                self._buzz.append("uno")
 
 
 class _Pump:

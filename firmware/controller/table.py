@@ -138,19 +138,15 @@ class Controller:
         self.first_match = dict(first_match or {})
         self.tower_confirm = tower_confirm or self.config.table.tower_confirm
         hub = self.hub = Hub(self.loop)
-        # the parts' Context: the coordinator itself, the hub's calls handed straight on
-        self.lookup, self.announce = hub.named.get, hub.announce
-        self.blinking = hub.blinking
-        self.stops = hub.stops  # the physical stops in their order (the hub keeps the list)
-        # the two events of every walk, handed by the coordinator straight to their
-        # subscribers (the hub's lists, kept current as parts come and go)
-        self._adopted = hub.subscribers[Adopted]
-        self._settles = hub.subscribers[Settles]
-        self._shows = hub.subscribers[ShowTurn]
+        # the parts' Context: the coordinator itself, the hub's calls and lists handed on
+        # (the events of every walk go straight to their subscribers, the hub's lists)
+        self.lookup, self.announce, self.blinking = hub.named.get, hub.announce, hub.blinking
+        self.stops = hub.stops  # the physical stops in their order
+        self._adopted, self._settles, self._shows = (
+            hub.subscribers[Adopted], hub.subscribers[Settles], hub.subscribers[ShowTurn])
         self._words = Words(self.config.table.language)
-        # the buzzer's patterns an adopted action asked for, sounded once the table has
-        # settled: starting the buzzer's thread takes longer than the rest of a press,
-        # so the seat's light and the motor do not wait for it
+        # what an adopted action has the buzzer sound, once the table settled (starting
+        # the buzzer's thread takes longer than the rest of a press: nothing waits for it)
         self._buzz: list[str] = []
         self._building = Building("table", False)  # whose registrations these are now
         self.journal_kind("meta", self._replay_meta)

@@ -118,11 +118,6 @@ class RoundEnds(Part):
             return None
         return RoundOver(self.pause, self.ctx.config.table.round_pause_s)
 
-    def wait(self) -> dict[str, Any] | None:
-        """`pause_wait` as the API says it."""
-        stop = self.pause_wait()
-        return None if stop is None else stop.to_json(self.ctx.words)
-
     def next_round(self, by: str = "tap") -> dict[str, Any]:
         """End the pause (``POST /api/next-round``, or the timer): journal, then go on."""
         t = self.ctx

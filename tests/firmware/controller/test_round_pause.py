@@ -20,6 +20,11 @@ ROUND_2_ENDS_MATCH = [E.RoundOver(0, (0, 7, 500), (12, 7, 530)),
                       E.MatchOver((1,), (12, 7, 530))]
 
 
+def said(stop, table):
+    """A typed stop as the API says it (None: no stop)."""
+    return None if stop is None else stop.to_json(table.words)
+
+
 def ends(table, fx, *, live=True):
     """As the coordinator announces an adopted action: its round's end, if any, or (no
     round over) the shuffle that starts the next round."""
@@ -46,7 +51,7 @@ def entry_kinds(table):
 def test_a_round_end_pauses_with_who_went_out_the_points_and_the_totals(make_table):
     table = pausing_table(make_table)
     ends(table, ROUND_1)
-    wait = table.round_end.wait()
+    wait = said(table.round_end.pause_wait(), table)
     assert wait["kind"] == Wait.ROUND_OVER
     assert (wait["round"], wait["winner"], wait["points"], wait["scores"]) == (
         1, 1, [12, 0, 30], [12, 0, 30])
@@ -62,7 +67,7 @@ def test_a_tap_ends_the_pause_once_and_is_journaled_first(make_table):
     ends(table, ROUND_1)
     assert table.round_end.next_round() == {"next_round": 1, "step": 0}
     assert entry_kinds(table) == [(NEXT_ROUND, {"round": 1, "by": "tap"})]
-    assert table.round_end.wait() is None and table.settled == 1
+    assert said(table.round_end.pause_wait(), table) is None and table.settled == 1
     assert table.kinds() == ["next_round"]
     with pytest.raises(Rejected, match="no round is over"):
         table.round_end.next_round()
@@ -76,7 +81,7 @@ def test_the_timer_ends_the_pause_on_the_loops_clock_and_a_stale_one_does_nothin
     assert table.loop.timers == [(20, RoundPauseOver(1))]
     table.loop.handlers[RoundPauseOver](RoundPauseOver(1))
     assert entry_kinds(table) == [(NEXT_ROUND, {"round": 1, "by": "timer"})]
-    assert table.round_end.wait() is None
+    assert said(table.round_end.pause_wait(), table) is None
     table.loop.handlers[RoundPauseOver](RoundPauseOver(1))  # posted before a tap: too late
     assert len(entry_kinds(table)) == 1
 
@@ -86,7 +91,8 @@ def test_a_pause_of_0_waits_for_the_tap_alone(make_table):
     ends(table, ROUND_1)
     table.round_end.settle()
     assert table.loop.timers == []
-    assert table.round_end.wait()["message"] == "round 1 is over: Bo went out; tap next round"
+    assert said(table.round_end.pause_wait(), table)["message"] == (
+        "round 1 is over: Bo went out; tap next round")
 
 
 def test_the_round_that_ends_the_match_is_kept_without_a_pause(make_table):
@@ -95,7 +101,7 @@ def test_the_round_that_ends_the_match_is_kept_without_a_pause(make_table):
     ends(table, ROUND_1)
     round_end.replay({"round": 1, "by": "tap"})
     ends(table, ROUND_2_ENDS_MATCH)
-    assert round_end.wait() is None
+    assert said(round_end.pause_wait(), table) is None
     assert [r["scores"] for r in round_end.rounds] == [[12, 0, 30], [12, 7, 530]]
 
 
@@ -105,10 +111,11 @@ def test_a_replay_comes_back_to_the_pause_or_past_it(make_table):
     table = pausing_table(make_table)
     round_end = table.round_end
     ends(table, ROUND_1)
-    assert round_end.wait() is not None  # no next_round yet: a crash comes back here
+    # no next_round yet: a crash comes back here
+    assert said(round_end.pause_wait(), table) is not None
     round_end.replay({"round": 0, "by": "tap"})  # not this round's
-    assert round_end.wait() is not None
+    assert said(round_end.pause_wait(), table) is not None
     ends(table, [], live=False)  # the table went on without the entry
-    assert round_end.wait() is None
+    assert said(round_end.pause_wait(), table) is None
     round_end.reset()
     assert round_end.get_status() == {"rounds": [], "round_pause": None}

@@ -117,8 +117,10 @@ def _tick(walk: str, done: int, samples: int) -> None:
 def _stuck(table: Any) -> dict[str, Any]:
     """What a table that did not settle waits for (kept in the figures' detail)."""
     ctl = table.controller
+    # a part by name (`lookup`); the baseline's coordinator held them as attributes
+    ejections = ctl.lookup("ejections") if hasattr(ctl, "lookup") else ctl.ejections
     return table.call(lambda: {"waiting": ctl.waiting(),  # type: ignore[no-any-return]
-                               "launcher": ctl.ejections.get_status()})
+                               "launcher": ejections.get_status()})
 
 
 def _samples(directory: Path, samples: int, seed: int, *, forget_uno: float,

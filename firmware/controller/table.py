@@ -215,14 +215,6 @@ class Controller:
     def notifier(self) -> Any:
         return self.services.notifier
 
-    def __getattr__(self, name: str) -> Any:
-        """A part by its name (`ejections`, `towers`, ...), for the simulated players
-        and the tests that look at one (`lookup` for the parts)."""
-        hub = self.__dict__.get("hub")
-        if hub is not None and (name in hub.named or name in OPTIONAL):
-            return hub.named.get(name)
-        raise AttributeError(name)
-
     def _tower_awaited(self) -> bool:
         """Asked from the tray's watcher thread: a stale answer only delays a round."""
         towers = self.lookup("towers")

@@ -97,10 +97,10 @@ def _geometric_gaps(p: float) -> dict[int, float]:
 
 
 class Drawn(NamedTuple):
-    """One press drawn (`EjectionModel.draw`): its card count, and what the model
-    remembered before and after it."""
+    """One press drawn (`EjectionModel.draw`): how many cards it ejects, and what the
+    model remembered before and after it."""
 
-    count: int
+    cards: int
     before: dict[str, Any]
     after: dict[str, Any]
 
@@ -117,8 +117,8 @@ class EjectionModel(ABC):
         press (the daemon journals `after` with it) can still put `before` back when it
         cannot keep it (`set_state`), as if the press never happened."""
         before = self.get_state()
-        count = self.press(rng)
-        return Drawn(count, before, self.get_state())
+        cards = self.press(rng)
+        return Drawn(cards, before, self.get_state())
 
     @abstractmethod
     def cards_per_press(self) -> dict[int, float]: ...

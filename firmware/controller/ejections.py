@@ -233,7 +233,7 @@ class Ejections(Part):
         drawn = None
         if job.kind == "fire":
             drawn = launcher.model.draw(self.rng_for(f"press:{t.step}"))
-            want = min(drawn.count, s.pile_count, launcher.config.max_cards)
+            want = min(drawn.cards, s.pile_count, launcher.config.max_cards)
             payload["model"] = drawn.after
         else:
             want = min(job.count, launcher.config.max_cards)

@@ -115,7 +115,7 @@ def test_a_drawn_press_says_the_state_before_and_after_and_can_be_taken_back():
     drawn = model.draw(rng)
     assert drawn.before == {"presses_left": None} and drawn.after == model.get_state()
     again = MeasuredModel()
-    assert again.press(random.Random(4)) == drawn.count  # the same press as `press`
+    assert again.press(random.Random(4)) == drawn.cards  # the same press as `press`
     model.set_state(drawn.before)  # the daemon could not journal it: as if never pressed
     assert model.draw(random.Random(4)) == drawn
 

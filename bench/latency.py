@@ -54,8 +54,11 @@ ROUNDS = 2  # turns each tree takes (before, after, before, after)
 SAMPLES = 40  # launcher samples per tree and turn; half as many catches
 QUICK_SAMPLES = 20
 SYNC_SAMPLES = 200
-# samples taken on one table before a fresh one: on this twin a table pressed faster than
-# people press stopped answering after ~20 motor starts in both trees (docs/operations.md)
+# samples taken on one table before a fresh one (another seed). (A table pressed for every
+# sample once seemed to stop answering after ~20 motor starts: the presses had emptied the
+# launcher, with nothing on the discard pile to reload it, so no press could start the
+# motor again and the sampler waited for one for ever. `_press_setup` now presses only
+# while the launcher holds cards; the bots play on until it does.)
 PER_TABLE = 12
 SETTLE_S = 10.0  # a table still ejecting after this is stuck: noted, a fresh one goes on
 LAUNCHER_HANDOFFS = 30  # issue 22, point 6 (counted at the middle: `_Walk`)
@@ -117,8 +120,10 @@ def _tick(walk: str, done: int, samples: int) -> None:
 def _stuck(table: Any) -> dict[str, Any]:
     """What a table that did not settle waits for (kept in the figures' detail)."""
     ctl = table.controller
+    # a part by name (`lookup`); the baseline's coordinator held them as attributes
+    ejections = ctl.lookup("ejections") if hasattr(ctl, "lookup") else ctl.ejections
     return table.call(lambda: {"waiting": ctl.waiting(),  # type: ignore[no-any-return]
-                               "launcher": ctl.ejections.get_status()})
+                               "launcher": ejections.get_status()})
 
 
 def _samples(directory: Path, samples: int, seed: int, *, forget_uno: float,
@@ -160,7 +165,8 @@ def _samples(directory: Path, samples: int, seed: int, *, forget_uno: float,
 
 
 def _press_setup(table: Any) -> tuple[Any, Any]:
-    """The launcher button for the seat to act, where a press is legal; the motor pin."""
+    """The launcher button for the seat to act, where a press is legal and the launcher
+    holds cards; the motor pin."""
     import uno_core as U
 
     ctl = table.controller
@@ -170,6 +176,8 @@ def _press_setup(table: Any) -> tuple[Any, Any]:
     def wanted(st: Any) -> bool:
         seat = st["waiting"].get("seat")
         if st["waiting"]["kind"] not in ("press", "turn") or seat is None:
+            return False
+        if not st.get("pile_count"):  # an empty launcher: no press can start the motor
             return False
         return bool(table.call(lambda: U.Press(seat) in U.legal_actions(ctl.state)))
 

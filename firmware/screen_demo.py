@@ -73,7 +73,7 @@ class ScreenPlayers(TablePlayers):
         return False  # a match over waits for the person's next one (Start new match)
 
     def _moment(self) -> tuple[Any, int, Any]:
-        return getattr(self.ctl.match, "id", None), self.ctl.step, self.ctl.admin.paused
+        return getattr(self.ctl.match, "id", None), self.ctl.step, self.ctl.lookup("admin").paused
 
     def excused(self, _exc: Rejected) -> bool:
         # the person paused or started a new match while a bot was about to act

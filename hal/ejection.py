@@ -45,7 +45,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from hal.config import Section, number_problem, shown
 from hal.errors import ConfigError
@@ -96,12 +96,29 @@ def _geometric_gaps(p: float) -> dict[int, float]:
     return gaps
 
 
+class Drawn(NamedTuple):
+    """One press drawn (`EjectionModel.draw`): how many cards it ejects, and what the
+    model remembered before and after it."""
+
+    cards: int
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+
 class EjectionModel(ABC):
     name: str
 
     @abstractmethod
     def press(self, rng: random.Random) -> int:
         """Draw the number of cards the next press ejects (0 = none)."""
+
+    def draw(self, rng: random.Random) -> Drawn:
+        """`press`, with the model's state before and after it: a caller that keeps the
+        press (the daemon journals `after` with it) can still put `before` back when it
+        cannot keep it (`set_state`), as if the press never happened."""
+        before = self.get_state()
+        cards = self.press(rng)
+        return Drawn(cards, before, self.get_state())
 
     @abstractmethod
     def cards_per_press(self) -> dict[int, float]: ...

@@ -21,7 +21,7 @@ Outputs: ``light(seat, state)`` with state ``True``/``False``/``"blink"``,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -212,6 +212,22 @@ class SeatPanel(ClosedOnExit):
         self._check_state(state)
         self._set(self._leds[seat], state)
         self._lights[seat] = state
+
+    def show(self, states: Sequence[bool | str]) -> None:
+        """Set the lights of seats 0 .. len(states) - 1 at once (True, False or "blink"
+        each; the other seats' lights stay as they are). A light already in its state is
+        left alone (a blinking one keeps its rhythm). A closed panel shows nothing."""
+        if self._closed:
+            return
+        if len(states) > self.config.seats:
+            raise SeatPanelError(f"{len(states)} lights given for {self.config.seats} seats")
+        for state in states:
+            self._check_state(state)
+        lights = self._lights
+        for seat, state in enumerate(states):
+            if lights[seat] != state:
+                self._set(self._leds[seat], state)
+                lights[seat] = state
 
     def status_light(self, state: bool | str) -> None:
         self._check_open()

@@ -7,7 +7,7 @@ immutable, so the engine reuses one instance per value for the frequent ones (``
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, TypeVar
 
@@ -233,3 +233,8 @@ def effect_to_dict(effect: Effect) -> dict[str, object]:
         else:
             out[f.name] = value
     return out
+
+
+def effects_to_dicts(fx: Iterable[Effect]) -> list[dict[str, object]]:
+    """`effect_to_dict` of each effect, in order: a list of effects in one call."""
+    return [effect_to_dict(effect) for effect in fx]

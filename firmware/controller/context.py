@@ -12,7 +12,7 @@ attributes. `firmware.controller.hub.Hub` keeps those registries.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -49,18 +49,25 @@ class Said(NamedTuple):
 
 
 class RoundEnded(NamedTuple):
-    """An adopted action ended a round (its `RoundOver` effect)."""
+    """An adopted action ended a round (its `RoundOver` effect); `match_over`: and the
+    match with it."""
 
     over: Any
     live: bool
+    match_over: bool = False
 
 
 @dataclass
 class Settles:
-    """After a change the table goes on: a part starts the work owed or shows whose
-    turn it is. `launcher_started`: the launcher took the turn (the lights wait)."""
+    """After a change the table goes on: a part starts the work owed (the launcher, a
+    timer). `launcher_started`: the launcher took the turn (nobody's turn is shown)."""
 
     launcher_started: bool = False
+
+
+class ShowTurn(NamedTuple):
+    """The table settled and the launcher did not start: show whose turn it is (the
+    seats' lights first, then the launcher turns to the seat)."""
 
 
 class Replayed(NamedTuple):
@@ -112,8 +119,6 @@ class Context(Protocol):
 
     def gate(self, *, chance_ok: bool = False) -> U.State: ...
 
-    def held(self) -> bool: ...
-
     def settle(self) -> None: ...
 
     def reload(self) -> None: ...
@@ -141,6 +146,9 @@ class Context(Protocol):
     def journal_kind(self, kind: str, replay: Callable[[Entry], None]) -> None: ...
 
     def stop(self, order: str, answer: StopAnswer) -> None: ...
+
+    @property
+    def stops(self) -> Sequence[Any]: ...  # the physical stops registered, in `ORDER`
 
     def first_stop(self) -> Any: ...  # the first physical stop that holds (or None)
 

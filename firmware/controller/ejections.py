@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import uno_core as U
-from firmware.controller.context import Adopted, Context, Part, Replayed, Settles
+from firmware.controller.context import Adopted, Context, Part, Replayed, Settles, ShowTurn
 from firmware.controller.engine_waits import first_owed
 from firmware.controller.events import Aimed, CardCounted, EjectionDone
 from firmware.controller.stops import Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
@@ -77,6 +77,7 @@ class Ejections(Part):
         self.rng_for = rng_for
         self.launcher = ctx.hw.launcher
         self.aiming: int | None = None  # the servo is turning to this seat
+        self.ejecting: Ejecting | None = None  # the stop while it turns or ejects
         self.aimed: int | None = None
         self.unjournaled: Unjournaled | None = None  # an ejection's end
         self.reset()
@@ -86,12 +87,13 @@ class Ejections(Part):
         ctx.on(Aimed, self._on_aimed)
         ctx.subscribe(Adopted, lambda a: self.adopt(a.action, a.effects, a.state))
         ctx.subscribe(Settles, self._on_settles)
+        ctx.subscribe(ShowTurn, lambda _e: self.face_player())
         ctx.subscribe(Replayed, self._on_replayed)
         ctx.journal_kind(INTENT, lambda e: self.started(e.seq, e.payload, replay=True))
         ctx.journal_kind(RESULT, lambda e: self.finished(e.payload))
         ctx.stop("cut-off", (self, "recover"))
         ctx.stop("launcher", (self, "blocker"))
-        ctx.stop("ejecting", self.ejecting)
+        ctx.stop("ejecting", (self, "ejecting"))
         self._unsub_card = self.launcher.on_card(
             lambda counted, seat: loop.post(CardCounted(counted, seat)))
 
@@ -102,6 +104,7 @@ class Ejections(Part):
         self.blocker: Blocker | None = None
         self.turned = False  # the first card of the round is turned up
         self.cards_ejected = 0
+        self.at_work()
 
     def get_status(self) -> dict[str, Any]:
         running = self.running
@@ -138,6 +141,7 @@ class Ejections(Part):
         if s.to_act == U.CHANCE and s.chance == "reveal" and not self.turned \
                 and not self._has_job("turn"):
             self.jobs.append(Job("turn", s.dealer, 1))
+        self.at_work()
 
     def _has_job(self, kind: str) -> bool:
         return any(j.kind == kind for j in self.jobs) or (
@@ -147,6 +151,7 @@ class Ejections(Part):
         """An ``intent`` was journaled for the first job (live and in replay, where the
         ejection model gets back what it remembered then)."""
         self.running = Running(seq, self.jobs[0], int(payload["want"]))
+        self.at_work()
         if replay and payload.get("model") is not None:
             self.launcher.model.set_state(payload["model"])
 
@@ -179,6 +184,7 @@ class Ejections(Part):
             self.blocker = Reload()
         elif extra > 0:  # a double feed: the exit sensor saw more than the referee dealt
             self.blocker = ExtraCards(job.seat, extra)
+        self.at_work()
 
     def _on_replayed(self, _event: Replayed) -> None:
         """The replay ended with an ``intent`` unanswered: a crash cut it off."""
@@ -197,25 +203,21 @@ class Ejections(Part):
         if self.running is not None:
             raise Rejected(self.ctx.words("refused.ejecting"))
 
-    def ejecting(self) -> Ejecting | None:
-        """The stop while the launcher turns or ejects (None: it does neither)."""
+    def at_work(self) -> None:
+        """Keep `ejecting`, the stop while the launcher turns or ejects, up to date (a
+        field the gate reads without a call): after every change of the jobs, the
+        running ejection or the aim."""
         if self.aiming is not None and not self.jobs:
-            return Ejecting(self.aiming, "aim")
-        if self.running is not None or self.jobs:
+            self.ejecting = Ejecting(self.aiming, "aim")
+        elif self.running is not None or self.jobs:
             job = self.running.job if self.running else self.jobs[0]
-            return Ejecting(job.seat, job.kind)
-        return None
-
-    def busy(self) -> dict[str, Any] | None:
-        """`ejecting` as the API says it."""
-        stop = self.ejecting()
-        return None if stop is None else stop.to_json(self.ctx.words)
+            self.ejecting = Ejecting(job.seat, job.kind)
+        else:
+            self.ejecting = None
 
     # ------------------------------------------------------------------ the motor
     def _on_settles(self, event: Settles) -> None:
         event.launcher_started = self.pump()
-        if not event.launcher_started:
-            self.face_player()
 
     def pump(self) -> bool:
         """Start the next ejection the table owes, unless something blocks it. False
@@ -223,28 +225,36 @@ class Ejections(Part):
         t = self.ctx
         s = t.state
         if self.running is not None or self.recover is not None or self.blocker is not None \
-                or not self.jobs or s is None or self.aiming is not None or t.held():
+                or not self.jobs or s is None or self.aiming is not None or self.held():
             return False
         job = self.jobs[0]
         launcher = self.launcher
         payload: dict[str, Any] = {"job": job.kind, "seat": job.seat}
-        model = launcher.model.get_state()
+        drawn = None
         if job.kind == "fire":
-            want = launcher.model.press(self.rng_for(f"press:{t.step}"))
-            want = min(want, s.pile_count, launcher.config.max_cards)
-            payload["model"] = launcher.model.get_state()
+            drawn = launcher.model.draw(self.rng_for(f"press:{t.step}"))
+            want = min(drawn.cards, s.pile_count, launcher.config.max_cards)
+            payload["model"] = drawn.after
         else:
             want = min(job.count, launcher.config.max_cards)
         payload["want"] = want
         try:
             entry = t.journal.intent(payload)
         except JournalUnwritable:  # the motor does not start; the job waits
-            launcher.model.set_state(model)
+            if drawn is not None:  # nor did the press happen, for the model
+                launcher.model.set_state(drawn.before)
             return True
         self.started(entry.seq, payload)
         t.publish({"kind": "ejecting", "seat": job.seat, "job": job.kind, "intent": entry.seq})
         t.loop.spawn(self._eject(entry.seq, want, job.seat))
         return True
+
+    def held(self) -> bool:
+        """Paused by the admin, or the journal cannot be written: no motor starts (their
+        stops' fields, read)."""
+        admin, watch = self.ctx.lookup("admin"), self.ctx.lookup("journal_watch")
+        return (admin is not None and admin.stopped is not None) \
+            or (watch is not None and watch.fault is not None)
 
     def face_player(self) -> None:
         """Launcher editions: turn the launcher to the seat that acts next (Mattel: it
@@ -256,6 +266,7 @@ class Ejections(Part):
                 or s.to_act == self.aimed or s.to_act >= len(config.seat_angles):
             return
         self.aiming = s.to_act
+        self.at_work()
         self.ctx.loop.spawn(self._aim(s.to_act))
 
     async def _aim(self, seat: int) -> None:
@@ -265,6 +276,7 @@ class Ejections(Part):
     def _on_aimed(self, event: Aimed) -> None:
         self.aiming = None
         self.aimed = event.seat
+        self.at_work()
         self.ctx.settle()
 
     async def _eject(self, intent: int, want: int, seat: int) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from firmware.controller.events import LauncherPressed, SeatPressed, TrayChanged
@@ -59,7 +60,8 @@ class Hardware:
         """Route every device callback to `post` (thread-safe `TableLoop.post`).
         `tower_awaited()` (asked from the tray's watcher thread) is true while the table
         waits for a tower to move: the tray then polls at its fast pace."""
-        self._unsubscribe.append(self.panel.on_launcher_press(lambda: post(LauncherPressed())))
+        # (a press is one frozen value: the panel hands it straight to `post`)
+        self._unsubscribe.append(self.panel.on_launcher_press(partial(post, LauncherPressed())))
         self._unsubscribe.append(self.panel.on_seat_press(lambda seat: post(SeatPressed(seat))))
         if self.tray is not None:
             tray = self.tray

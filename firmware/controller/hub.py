@@ -50,7 +50,7 @@ class Hub:
         self.named: dict[str, Any] = {}  # the parts by name (`lookup` is its `get`)
         self.subscribers: dict[type, list[Subscriber]] = defaultdict(list)  # by event type
         self._kinds: dict[str, Replayer] = {}
-        self._stops: list[StopAt] = []
+        self.stops: list[StopAt] = []  # in `ORDER`; one list for good (the gate holds it)
         self._dropped_on: dict[type, list[LoopHandler]] = {}  # of droppable parts
         self._blinkers: list[Blinker] = []
         self._answerers: dict[type, LoopHandler] = {}  # API request type -> who answers
@@ -71,7 +71,7 @@ class Hub:
         for handlers in self._dropped_on.values():
             handlers[:] = [h for h in handlers if h.owner != name]
         self._kinds = {k: r for k, r in self._kinds.items() if r.owner != name}
-        self._stops = [s for s in self._stops if s.owner != name]
+        self.stops[:] = [s for s in self.stops if s.owner != name]
         self._blinkers = [b for b in self._blinkers if b.owner != name]
         self._answerers = {t: a for t, a in self._answerers.items() if a.owner != name}
 
@@ -125,8 +125,8 @@ class Hub:
     def stop(self, owner: str, order: str, answer: StopAnswer) -> None:
         """`answer`: a function giving the stop or None, or (holder, attribute) where
         the part keeps the stop in a field (read without a call: the gate is hot)."""
-        self._stops.append(StopAt(ORDER.index(order), owner, answer))
-        self._stops.sort(key=lambda s: s.rank)
+        self.stops.append(StopAt(ORDER.index(order), owner, answer))
+        self.stops.sort(key=lambda s: s.rank)
 
     def answers(self, owner: str, request_type: type, handler: Handler) -> None:
         assert request_type not in self._answerers, f"two parts answer {request_type}"
@@ -149,12 +149,3 @@ class Hub:
         for blinker in self._blinkers:
             seats |= blinker.answer()
         return seats
-
-    def first_stop(self) -> Any:
-        """The first physical stop that holds now (None: nothing physical)."""
-        for at in self._stops:
-            answer = at.answer
-            stop = getattr(*answer) if isinstance(answer, tuple) else answer()
-            if stop is not None:
-                return stop
-        return None

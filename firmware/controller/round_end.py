@@ -6,19 +6,19 @@ not end the match, so the screen can show it, until someone taps "next round"
 
 Both are rebuilt from the journal: the results from the actions' `RoundOver`
 effects, the pause from the action that ended the round, until a ``next_round``
-entry (or, in a journal written before the pause existed, the next action) ends it.
+entry (or, in a journal written before the pause existed, the next action: the
+shuffle, the one action that can follow a round's end) ends it.
 A crash during the pause comes back to it, with its timer started afresh.
 """
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import Adopted, Context, Part, Settles
+from firmware.controller.context import Adopted, Context, Part, Replayed, RoundEnded
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from firmware.words.messages import Words
@@ -63,8 +63,13 @@ class RoundEnds(Part):
         self.timer: Cancellable | None = None
         self.reset()
         ctx.on(RoundPauseOver, self._on_timer)
-        ctx.subscribe(Adopted, lambda a: self.adopt(a.action, a.effects))
-        ctx.subscribe(Settles, lambda _e: self.settle())
+        # a round's end says itself (`RoundEnded`); the shuffle is the one action that
+        # can follow it, so only a shuffle ends a pause no ``next_round`` ended (a
+        # journal from before the pause); the timer starts with the pause, or after the
+        # replay that came back to it
+        ctx.subscribe(RoundEnded, lambda e: self.ended(e.over, e.match_over, live=e.live))
+        ctx.subscribe(Adopted, lambda _a: self.went_on(), actions=(U.Shuffle,))
+        ctx.subscribe(Replayed, lambda _e: self.settle())
         ctx.journal_kind(NEXT_ROUND, lambda e: self.replay(e.payload))
         ctx.answers(api.NextRound, lambda _r: self.next_round())
 
@@ -87,17 +92,20 @@ class RoundEnds(Part):
         # each round's result; the round just over, while the table pauses
         return {"rounds": [dict(r) for r in self.rounds], "round_end": self.pause}
 
-    def adopt(self, action: U.Action, fx: list[Any]) -> None:
-        """Every accepted action (live and in replay): a round's result, the pause."""
-        over = next((e for e in fx if isinstance(e, E.RoundOver)), None)
-        if over is None:
-            self.pause = None  # a journal written before the pause: the table went on
-            return
+    def ended(self, over: E.RoundOver, match_over: bool, *, live: bool) -> None:
+        """A round ended (live and in replay): its result; the pause, unless the match
+        ended with it, and live its timer."""
         result = {"round": len(self.rounds) + 1, "winner": over.winner,
                   "points": list(over.points), "scores": list(over.scores)}
         self.rounds.append(result)
-        match_over = any(isinstance(e, E.MatchOver) for e in fx)
         self.pause = None if match_over else result
+        if live:
+            self.settle()
+
+    def went_on(self) -> None:
+        """The next round was shuffled: any pause is over (a journal written before the
+        pause has no ``next_round``)."""
+        self.pause = None
 
     def replay(self, payload: dict[str, Any]) -> None:
         """A journaled ``next_round``: the pause it ended is over."""
@@ -109,11 +117,6 @@ class RoundEnds(Part):
         if self.pause is None:
             return None
         return RoundOver(self.pause, self.ctx.config.table.round_pause_s)
-
-    def wait(self) -> dict[str, Any] | None:
-        """`pause_wait` as the API says it."""
-        stop = self.pause_wait()
-        return None if stop is None else stop.to_json(self.ctx.words)
 
     def next_round(self, by: str = "tap") -> dict[str, Any]:
         """End the pause (``POST /api/next-round``, or the timer): journal, then go on."""
@@ -139,9 +142,10 @@ class RoundEnds(Part):
         self.timer = None
         if self.pause is None or self.pause["round"] != event.round:
             return  # tapped meanwhile, or rebuilt from the journal
-        # the journal cannot be written: its retry settles, and a new timer runs
-        with contextlib.suppress(Rejected):
+        try:
             self.next_round(by="timer")
+        except Rejected:  # the journal cannot be written: a new timer tries again
+            self.settle()
 
     def _stop_timer(self) -> None:
         if self.timer is not None:

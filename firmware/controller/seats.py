@@ -14,7 +14,7 @@ from typing import Any
 
 import uno_core as U
 from firmware.controller.actions import press_action
-from firmware.controller.context import Adopted, Context, Part, Settles
+from firmware.controller.context import Adopted, Context, Part, ShowTurn
 from firmware.controller.events import LauncherPressed, SeatPressed
 from firmware.errors import Rejected
 
@@ -22,20 +22,21 @@ ARM = "arm"  # journal kind: a UNO call made before the play that leaves one car
 
 
 class SeatButtons(Part):
-    """Owns the armed UNO calls; handles `SeatPressed` and `LauncherPressed`; when the
-    table settles and the launcher did not start, lights the seat whose turn it is."""
+    """Owns the armed UNO calls; handles `SeatPressed` and `LauncherPressed`; shows
+    whose turn it is (`ShowTurn`): lights the seat to act."""
 
     name = "seats"
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.panel = ctx.hw.panel
+        self.panel_seats = self.panel.config.seats  # seats with a button and a light
         self.reset()
         ctx.on(LauncherPressed, self._on_launcher)
         ctx.on(SeatPressed, self._on_seat)
         ctx.subscribe(Adopted, lambda a: self.adopt(a.action),
                       actions=(U.Play, U.FourTowerDiscard))
-        ctx.subscribe(Settles, self._on_settles)
+        ctx.subscribe(ShowTurn, lambda _e: self.lights(ctx.blinking()))
         ctx.journal_kind(ARM, lambda e: self.replay_arm(e.payload))
 
     def reset(self) -> None:
@@ -49,10 +50,6 @@ class SeatButtons(Part):
 
     def public(self, state: U.State | None) -> dict[str, Any]:
         return {} if state is None else {"uno_armed": sorted(self.armed)}
-
-    def _on_settles(self, event: Settles) -> None:
-        if not event.launcher_started:
-            self.lights(self.ctx.blinking())
 
     def adopt(self, action: U.Action) -> None:
         """A play (or a four-tower discard) uses the seat's armed call (live and replay)."""
@@ -111,9 +108,11 @@ class SeatButtons(Part):
         self.ctx.publish({"kind": "refused", "what": what, "reason": reason})
 
     def lights(self, blinking: set[int]) -> None:
-        """The seat to act is lit; seats a tower is carried to blink."""
+        """The seat to act is lit; seats a tower is carried to blink (one call to the
+        panel, which leaves alone a light already as it should be)."""
         s = self.ctx.state
-        if s is None or self.panel.closed:
+        if s is None:
             return
-        for seat in range(min(s.n, self.panel.config.seats)):
-            self.panel.light(seat, "blink" if seat in blinking else seat == s.to_act)
+        to_act = s.to_act
+        self.panel.show(["blink" if seat in blinking else seat == to_act
+                         for seat in range(min(s.n, self.panel_seats))])

@@ -29,12 +29,11 @@ def slot_of(seat: int) -> Slot:
 def effects_json(fx: Iterable[E.Effect]) -> list[dict[str, Any]]:
     """Effects as the table sends them (API answers, the `action` event): each as
     `effect_to_dict` gives it, but a `tower_moved` says where the tower goes as a slot."""
-    out = []
-    for effect in fx:
-        data = E.effect_to_dict(effect)
+    fx = list(fx)
+    out = E.effects_to_dicts(fx)
+    for effect, data in zip(fx, out, strict=True):
         if isinstance(effect, E.TowerMoved):
             data["seat"] = slot_of(effect.seat)
-        out.append(data)
     return out
 
 

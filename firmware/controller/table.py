@@ -70,6 +70,7 @@ from firmware.controller.context import (
     RoundEnded,
     Said,
     Settles,
+    ShowTurn,
     StopAnswer,
 )
 from firmware.controller.declared import Declarers, engine_action
@@ -85,7 +86,7 @@ from firmware.controller.stops import CutOff
 from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo, standing
-from firmware.controller.waiting import Waits
+from firmware.controller.waiting import Waits, first_holding
 from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal.store import Entry
@@ -143,9 +144,16 @@ class Controller:
         self.first_match = dict(first_match or {})
         self.tower_confirm = tower_confirm or self.config.table.tower_confirm
         hub = self.hub = Hub(self.loop)
-        # the parts' Context: the coordinator itself, the hub's calls handed straight on
-        self.lookup, self.announce = hub.named.get, hub.announce
-        self.first_stop, self.blinking = hub.first_stop, hub.blinking
+        # the parts' Context: the coordinator itself, the hub's calls and lists handed on
+        # (the events of every walk go straight to their subscribers, the hub's lists)
+        self.lookup, self.announce, self.blinking = hub.named.get, hub.announce, hub.blinking
+        self.stops = hub.stops  # the physical stops in their order
+        self._adopted, self._settles, self._shows = (
+            hub.subscribers[Adopted], hub.subscribers[Settles], hub.subscribers[ShowTurn])
+        self._words = Words(self.config.table.language)
+        # what an adopted action has the buzzer sound, once the table settled (starting
+        # the buzzer's thread takes longer than the rest of a press: nothing waits for it)
+        self._buzz: list[str] = []
         self._building = Building("table", False)  # whose registrations these are now
         self.journal_kind("meta", self._replay_meta)
         self.journal_kind("action", self._replay_action)
@@ -158,11 +166,14 @@ class Controller:
         self._build("declarers", Declarers)  # first: the parts write to its signed journal
         self.journal = self.lookup("declarers").journal
         self._build("journal_watch", JournalWatch)
+        # the seats before the launcher: on `ShowTurn` the lights go on before the
+        # launcher turns (the seat to act sees its light at once)
+        self._build("seats", SeatButtons)
         self._build("ejections", lambda ctx: Ejections(ctx, rng_for=rng_for))
         if hardware.tray is not None:
             self._build("tray", TrayView)
-        for name, part in (("seats", SeatButtons), ("requests", Requests), ("admin", Admin),
-                           ("undo", Undo), ("waits", Waits), ("round_end", RoundEnds)):
+        for name, part in (("requests", Requests), ("admin", Admin), ("undo", Undo),
+                           ("waits", Waits), ("round_end", RoundEnds)):
             self._build(name, part)
         self.gate = self.lookup("waits").gate
         self.loop.on_safe_state(hardware.close)
@@ -211,14 +222,6 @@ class Controller:
     @property
     def notifier(self) -> Any:
         return self.services.notifier
-
-    def __getattr__(self, name: str) -> Any:
-        """A part by its name (`ejections`, `towers`, ...), for the simulated players
-        and the tests that look at one (`lookup` for the parts)."""
-        hub = self.__dict__.get("hub")
-        if hub is not None and (name in hub.named or name in OPTIONAL):
-            return hub.named.get(name)
-        raise AttributeError(name)
 
     def _tower_awaited(self) -> bool:
         """Asked from the tray's watcher thread: a stale answer only delays a round."""
@@ -340,11 +343,13 @@ class Controller:
         self._counts["actions"] += 1
         if isinstance(action, U.Press | U.Draw | U.Accept):
             self._counts["launcher_presses"] += 1
-        hub = self.hub
-        hub.announce(Adopted(action, fx, new, live, seq))
+        adopted = Adopted(action, fx, new, live, seq)
+        for sub in tuple(self._adopted):  # (a part may be dropped meanwhile)
+            if sub.actions is None or isinstance(action, sub.actions):
+                sub.handler(adopted)
         for e in fx:
             if isinstance(e, E.RoundOver):
-                hub.announce(RoundEnded(e, live))
+                self.hub.announce(RoundEnded(e, live, new.over))
         if live:
             self._announce(action, fx, U.action_to_dict(action) if said is None else said)
 
@@ -376,15 +381,26 @@ class Controller:
         `gate` is once the part is built: a part's gate goes straight there)."""
         return self.lookup("waits").gate(chance_ok=chance_ok)  # type: ignore[no-any-return]
 
-    def held(self) -> bool:
-        """Paused by the admin, or the journal cannot be written: no motor starts."""
-        return self.lookup("admin").stopped is not None \
-            or self.lookup("journal_watch").fault is not None
+    def first_stop(self) -> Any:
+        """The first physical stop that holds now (None: nothing physical)."""
+        return first_holding(self.stops)
 
     def settle(self) -> None:
-        """After any change: the parts start the ejection the table owes, or else show
-        whose turn it is (lights) and turn the launcher to them; timers follow."""
-        self.hub.announce(Settles())
+        """After any change: the parts start the ejection the table owes and their
+        timers (`Settles`); unless the launcher started, they show whose turn it is
+        (`ShowTurn`: the lights, then the launcher turns to the seat); last the buzzer
+        sounds what the action asked for (a UNO, a protection)."""
+        event = Settles()
+        for sub in tuple(self._settles):
+            sub.handler(event)
+        if not event.launcher_started:
+            shown = ShowTurn()
+            for sub in tuple(self._shows):
+                sub.handler(shown)
+        if self._buzz:
+            buzz, self._buzz = self._buzz, []
+            for pattern in buzz:
+                self.hw.panel.buzz(pattern)
 
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
@@ -425,7 +441,11 @@ class Controller:
     def words(self) -> Words:
         """The table's messages in its `[table] language` (or, answering a request, the
         language the request asked for), naming seats as the screen does."""
-        return Words(ANSWER_LANGUAGE.get() or self.config.table.language, self.names)
+        lang = ANSWER_LANGUAGE.get() or self.config.table.language
+        words = self._words
+        if words.lang != lang or words.names is not self.names:
+            words = self._words = Words(lang, self.names)
+        return words
 
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (with the step) to the event stream and the listeners."""
@@ -441,14 +461,14 @@ class Controller:
             if said_by:
                 self.hub.announce(Said(action, e))  # the parts say theirs (a capture)
             if isinstance(e, E.ProtectionUsed):
-                self.hw.panel.buzz("ok")
+                self._buzz.append("ok")
                 self.publish({"kind": "protected", "seat": e.seat, "tower": e.tower,
                               "card": U.format_card(e.card),
                               "message": self.words("event.protected", tower=e.tower,
                                                     seat=self.words.seat(e.seat),
                                                     card=U.format_card(e.card))})
             elif isinstance(e, E.UnoCalled | E.UnoPenalty):
-                self.hw.panel.buzz("uno")
+                self._buzz.append("uno")
 
 
 class _Pump:

@@ -168,11 +168,6 @@ class TowerWatch(Part):
         tower, slot = next(iter(self.waits.items()))
         return TowerOnItsWay(tower, slot, slot_name(slot, self.ctx.words))
 
-    def wait(self) -> dict[str, Any] | None:
-        """`on_its_way` as the API says it."""
-        stop = self.on_its_way()
-        return None if stop is None else stop.to_json(self.ctx.words)
-
     def expected(self, tower: str) -> Slot:
         s = self.ctx.state
         assert s is not None

@@ -11,12 +11,25 @@ JSON (`to_json(words)`) only where it leaves the table.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import uno_core as U
 from firmware.controller.context import Context, Part
 from firmware.controller.engine_waits import MatchOver, NoMatch, Shuffle, engine_wait
+from firmware.controller.hub import StopAt
 from firmware.errors import Rejected
+
+
+def first_holding(stops: Iterable[StopAt]) -> Any:
+    """The first of the registered `stops` (in `ORDER`) that holds now (None: nothing
+    physical): a field is read, a function asked."""
+    for at in stops:
+        answer = at.answer
+        stop = getattr(*answer) if isinstance(answer, tuple) else answer()
+        if stop is not None:
+            return stop
+    return None
 
 
 class Waits(Part):
@@ -30,7 +43,7 @@ class Waits(Part):
 
     def physical(self) -> Any:
         """The first physical stop that holds now (None: nothing physical)."""
-        return self.ctx.first_stop()
+        return first_holding(self.ctx.stops)
 
     def current(self) -> Any:
         """What the table waits for now, typed."""
@@ -58,15 +71,21 @@ class Waits(Part):
 
     def gate(self, *, chance_ok: bool = False) -> U.State:
         """Raise Rejected (409; 507 for the journal) while the table waits for something
-        physical, or for the chance player unless `chance_ok`; else the engine state."""
+        physical, or for the chance player unless `chance_ok`; else the engine state.
+        Every press and request passes here, so it reads fields and calls nothing while
+        nothing stops the table: the journal watch is asked only when there is
+        something to retry, and a stop kept in a field is read, not called."""
         t = self.ctx
-        t.lookup("journal_watch").gate()
+        watch, ejections = t.lookup("journal_watch"), t.lookup("ejections")
+        if watch.fault is not None or (ejections is not None
+                                       and ejections.unjournaled is not None):
+            watch.gate()  # tries again; raises the 507 while the journal still fails
         s = t.state
         if s is None:
             raise Rejected(t.words("refused.no_match"))
-        if s.over:
+        if s.to_act == U.NOBODY and s.over:  # (NOBODY acts once the match is over)
             raise Rejected(t.words("refused.match_over"))
-        stop = t.first_stop()
+        stop = first_holding(t.stops)
         if stop is None and s.to_act == U.CHANCE and not chance_ok:
             stop = self.engine(s)
         if stop is not None:

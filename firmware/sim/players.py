@@ -332,7 +332,7 @@ class TablePlayers:
         if rng(self.seed, "bot", timer["seat"], self._key(st["step"]), "doze").random() >= DOZE_CHANCE:
             return False
         key = [timer["step"], timer["seat"]]
-        while self.ctl.step == st["step"] and self.ctl.turn_timer.get_status()["timed_out"] != key:
+        while self.ctl.step == st["step"] and self.ctl.lookup("turn_timer").get_status()["timed_out"] != key:
             await asyncio.sleep(0.02)
         return True
 

@@ -314,6 +314,23 @@ def test_latency_measures_both_trees_through_the_daemon_and_judges_after_against
     assert result.detail["sync"]["journal_append_us"]["n"] >= 2
 
 
+def test_the_latency_sampler_presses_only_while_the_launcher_holds_cards(tmp_path,
+                                                                       monkeypatch):
+    """Pressed for every sample, a launcher empties with nothing on the discard pile to
+    reload it: no press could start the motor again. The sampler lets the bots play
+    until it holds cards, so many samples on one table all reach the motor."""
+    from firmware.sim.testbed import SimTable
+
+    with SimTable(tmp_path / "t", "attack", 4, 1, forget_uno=0.0) as table:
+        wanted, _press = latency._press_setup(table)
+        st = table.play_until(wanted)
+        assert wanted(st) and not wanted({**st, "pile_count": 0})
+    monkeypatch.setattr(latency, "PER_TABLE", 1000)  # every sample on one table
+    got = latency._samples(tmp_path / "s", 60, 1, forget_uno=0.0, options={},
+                           setup=latency._press_setup)
+    assert len(got["us"]) == 60 and got["stuck"] == []
+
+
 def test_the_latency_worker_measures_the_tree_it_is_given_not_this_checkout(tmp_path):
     sim = tmp_path / "tree" / "firmware" / "sim"
     sim.mkdir(parents=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from firmware.api import requests as api
+from firmware.controller.context import Settles, ShowTurn
 from firmware.controller.turn_timer import TurnTimer
 from firmware.sim.testbed import SimTable
 from tests.firmware.test_voice_table import Recorder
@@ -77,3 +78,27 @@ def test_the_journaled_view_gathers_every_parts_share(table_factory):
                 "rounds", "round_pause", "accepted"):
         assert key in view, key
     assert view["stats"] == table.state()["stats"]
+
+
+def test_the_turn_is_shown_after_a_settle_unless_the_launcher_took_it(table_factory):
+    """One settle: the parts start what is owed (`Settles`), and only when the launcher
+    did not start do they show whose turn it is (`ShowTurn`: lights, then the aim)."""
+    table = table_factory("attack")
+    table.play_until(lambda st: st["waiting"]["kind"] == "turn")
+    ctl = table.controller
+    shown: list[bool] = []
+    starts = [False]
+
+    def register() -> None:
+        ctl.hub.subscribe("test", Settles, lambda e: setattr(e, "launcher_started",
+                                                             e.launcher_started or starts[0]))
+        ctl.hub.subscribe("test", ShowTurn, lambda e: shown.append(True))
+
+    table.call(register)
+    table.call(ctl.settle)
+    starts[0] = True
+    table.call(ctl.settle)
+    assert shown == [True]
+    lit = [seat["light"] for seat in table.call(ctl.hw.panel.get_status)["seats"]]
+    to_act = table.state()["to_act"]
+    assert to_act >= 0 and lit == [seat == to_act for seat in range(len(lit))]

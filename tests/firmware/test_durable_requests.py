@@ -273,6 +273,6 @@ def test_cards_counted_after_a_cut_ejection_survive_a_kill(tables, tmp_path):
     assert [e.payload["counted"] for e in recovered] == [3]
     # The hopper is full, so the rest of that deal (4 cards) starts at once and the kill
     # may cut it off too: then its own count is asked, never the counted one's again.
-    cut = again.controller.ejections.recover
+    cut = again.controller.lookup("ejections").recover
     assert st["waiting"]["kind"] != "cards-out" or (
         cut is not None and cut.intent != recovered[0].ref and cut.want == 4)

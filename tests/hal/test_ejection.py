@@ -110,6 +110,16 @@ def test_same_seed_same_presses_and_state_restores_mid_sequence():
     assert [restored.press(rng) for _ in range(50)] == expected
 
 
+def test_a_drawn_press_says_the_state_before_and_after_and_can_be_taken_back():
+    model, rng = MeasuredModel(), random.Random(4)
+    drawn = model.draw(rng)
+    assert drawn.before == {"presses_left": None} and drawn.after == model.get_state()
+    again = MeasuredModel()
+    assert again.press(random.Random(4)) == drawn.cards  # the same press as `press`
+    model.set_state(drawn.before)  # the daemon could not journal it: as if never pressed
+    assert model.draw(random.Random(4)) == drawn
+
+
 @pytest.mark.parametrize("state", [{"presses_left": 9}, {"presses_left": "2"}, {"x": 1}])
 def test_bad_model_state_is_refused(state):
     model = MeasuredModel()

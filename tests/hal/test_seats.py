@@ -89,6 +89,21 @@ def test_lights_switch_on_off_and_blink(seats):
     assert panel.get_status()["status_light"] is True
 
 
+def test_show_sets_several_lights_at_once_and_leaves_a_blink_in_its_rhythm(seats):
+    sim, panel = seats(blink_s=0.05)
+    panel.show([False, True, "blink"])
+    assert sim.led(1) and not sim.led(0)
+    assert eventually(lambda: sim.led_history(2).count(True) >= 2)
+    panel.light(3, True)
+    went_on = sim.led_history(2).count(True)
+    panel.show([True, False, "blink"])  # seat 3 not given: stays lit
+    assert sim.led(0) and not sim.led(1) and sim.led(3)
+    assert eventually(lambda: sim.led_history(2).count(True) > went_on)  # still blinking
+    assert [s["light"] for s in panel.get_status()["seats"]] == [True, False, "blink", True]
+    panel.close()
+    panel.show([False, False, False, False])  # a closed panel shows nothing, raises nothing
+
+
 def test_buzzer_sounds_patterns_and_silence(seats):
     sim, panel = seats()
     panel.buzz("uno")
@@ -107,6 +122,8 @@ def test_buzzer_sounds_patterns_and_silence(seats):
         (lambda p: p.light(True, True), "seat must be"),
         (lambda p: p.light(0, "on"), "light state"),
         (lambda p: p.light(0, 1), "light state"),
+        (lambda p: p.show([True, False, True, False, True]), "5 lights given for 4 seats"),
+        (lambda p: p.show([True, "on"]), "light state"),
         (lambda p: p.buzz("fanfare"), "unknown buzz pattern 'fanfare'"),
         (lambda p: p.buzz((0.1, 0.1)), "buzz pattern must be"),
         (lambda p: p.buzz((0.1, 0.1, 0)), "buzz pattern must be"),

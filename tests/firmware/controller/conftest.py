@@ -26,7 +26,7 @@ from firmware.controller.seats import SeatButtons
 from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo
-from firmware.controller.waiting import Waits
+from firmware.controller.waiting import Waits, first_holding
 from firmware.errors import Rejected
 from firmware.journal.store import Journal
 from firmware.sim.demo import sim_config
@@ -120,7 +120,6 @@ class FakeTable:
         self.adopted: list[U.Action] = []
         self.settled = 0
         self.reloads = 0
-        self.paused = False
         self.waits_for: str | None = None
 
     @property
@@ -155,8 +154,12 @@ class FakeTable:
     def stop(self, order: str, answer: Callable[[], Any]) -> None:
         self.hub.stop("test", order, answer)
 
+    @property
+    def stops(self) -> Any:
+        return self.hub.stops
+
     def first_stop(self) -> Any:
-        return self.hub.first_stop()
+        return first_holding(self.hub.stops)
 
     def answers(self, request_type: type, handler: Callable[[Any], Any]) -> None:
         self.answerers[request_type] = handler  # (tests call the parts' submit directly)
@@ -199,9 +202,6 @@ class FakeTable:
 
     def reload(self) -> None:
         self.reloads += 1
-
-    def held(self) -> bool:
-        return self.paused
 
     def settle(self) -> None:
         self.settled += 1

@@ -8,6 +8,7 @@ import pytest
 import uno_core as U
 from firmware.controller.ejections import Job
 from firmware.controller.events import EjectionDone
+from firmware.controller.stops import JournalFault
 from firmware.errors import Rejected
 from firmware.journal.store import INTENT, RESULT
 from hal.ejection import fixed_model
@@ -30,7 +31,7 @@ def test_cards_owed_to_a_seat_are_dealt_to_that_seat(make_table):
     ej.adopt(U.Draw(2), [E.Dispense(2, 3)], s)
     assert list(ej.jobs) == [Job("deal", 2, 3)]
     assert ej.pump() is True and table.kinds() == ["ejecting"]
-    assert ej.busy()["message"] == "the launcher is ejecting for South"
+    assert ej.ejecting.to_json(table.words)["message"] == "the launcher is ejecting for South"
     table.loop.run_spawned()  # the motor runs in a worker thread, then reports back
     assert len(table.world.launcher_sim.cards_at(2)) == 3
     assert kinds(table) == [INTENT, RESULT] and not ej.jobs and ej.running is None
@@ -75,11 +76,17 @@ def test_an_empty_hopper_stops_the_launcher_until_resumed(make_table):
 
 def test_a_held_table_starts_no_motor(make_table):
     s = U.position("classic", counts=[5, 5, 5, 5], discard="R5", turn=0, mode="table")
-    table = launcher_table(make_table, s)
-    table.paused = True
+    table = make_table(s, "journal_watch", "ejections", "admin")
+    table.admin.paused = "tea"
     table.ejections.adopt(U.Draw(0), [E.Dispense(0, 1)], s)
     assert table.ejections.pump() is False
     assert kinds(table) == [] and table.loop.spawned == []
+    table.admin.paused = None
+    table.journal_watch.fault = JournalFault("full", "the disk is full")
+    assert table.ejections.pump() is False
+    assert kinds(table) == [] and table.loop.spawned == []
+    table.journal_watch.fault = None
+    assert table.ejections.pump() is True
 
 
 def test_an_ejection_cut_off_by_a_crash_waits_for_the_count_then_goes_on(make_table):

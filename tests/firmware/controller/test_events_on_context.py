@@ -6,7 +6,7 @@ answer them, and the tray's view outlives a match."""
 from __future__ import annotations
 
 import uno_core as U
-from firmware.controller.context import Adopted, MatchBegins, Settles
+from firmware.controller.context import Adopted, MatchBegins, Settles, ShowTurn
 from firmware.controller.engine_waits import Press, engine_wait, first_owed
 from firmware.controller.events import TrayChanged
 from firmware.waits import Wait
@@ -35,11 +35,13 @@ def test_an_adopted_press_reaches_the_launcher_but_not_the_seats_or_the_undo(mak
     assert table.seats.armed == set() and table.undo.declared.seq == 8
 
 
-def test_a_settle_lights_the_seat_to_act_unless_the_launcher_took_the_turn(make_table):
+def test_a_settle_lights_nothing_showing_the_turn_lights_the_seat_to_act(make_table):
+    """The coordinator shows the turn after a settle unless the launcher took it
+    (`tests/firmware/test_controller_parts.py` holds the coordinator to that)."""
     table = make_table(classic(), "seats")
     table.announce(Settles(launcher_started=True))
     assert lights(table) == [False, False, False, False]
-    table.announce(Settles())
+    table.announce(ShowTurn())
     assert lights(table) == [False, True, False, False]
 
 
@@ -47,7 +49,7 @@ def test_the_seats_to_blink_are_asked_of_the_parts_that_answer_them(make_table):
     s = U.position("power", counts=[5, 5, 5], discard="R5", turn=0, mode="table")
     table = make_table(s, "seats", "towers", edition="power", seats=3)
     table.towers.adopt([E.TowerMoved("N", 2)], live=True)  # N goes to seat 2: it blinks
-    table.announce(Settles())
+    table.announce(ShowTurn())
     assert lights(table) == [True, False, "blink"]
 
 

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from firmware.controller.context import Settles
 from firmware.controller.hub import Hub
 from firmware.controller.stops import Jam, Paused
+from firmware.controller.waiting import first_holding
 
 
 class Loop:
@@ -28,11 +29,11 @@ def test_the_first_stop_is_the_first_in_the_tables_order_not_the_first_registere
     launcher = SimpleNamespace(blocker=None)
     hub.stop("ejections", "launcher", (launcher, "blocker"))
     hub.stop("admin", "paused", lambda: None)
-    assert hub.first_stop() is None
+    assert first_holding(hub.stops) is None
     launcher.blocker = Jam("stall")
-    assert hub.first_stop() == Jam("stall")
+    assert first_holding(hub.stops) == Jam("stall")
     hub.stop("late", "paused", lambda: Paused("tea"))  # comes before the launcher's stop
-    assert hub.first_stop() == Paused("tea")
+    assert first_holding(hub.stops) == Paused("tea")
 
 
 def test_replay_goes_to_the_part_that_registered_the_kind():
@@ -64,6 +65,6 @@ def test_a_dropped_part_takes_its_subscriptions_kinds_stops_and_loop_handlers_al
     hub.announce(Settles())
     loop.deliver(2)
     hub.replay(SimpleNamespace(kind="timeout", payload={}))
-    assert heard == ["seats"] and hub.first_stop() is None and hub.lookup("timer") is None
+    assert heard == ["seats"] and first_holding(hub.stops) is None and hub.lookup("timer") is None
     assert closed == [True]
     hub.journal_kind("timer2", "timeout", lambda e: None)  # the kind is free again

@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 import uno_core as U
+from firmware.controller.context import Adopted, RoundEnded
 from firmware.controller.round_end import NEXT_ROUND, RoundPauseOver
 from firmware.errors import Rejected
 from firmware.waits import Wait
@@ -17,6 +18,21 @@ from uno_core import effects as E
 ROUND_1 = [E.RoundOver(1, (12, 0, 30), (12, 0, 30))]
 ROUND_2_ENDS_MATCH = [E.RoundOver(0, (0, 7, 500), (12, 7, 530)),
                       E.MatchOver((1,), (12, 7, 530))]
+
+
+def said(stop, table):
+    """A typed stop as the API says it (None: no stop)."""
+    return None if stop is None else stop.to_json(table.words)
+
+
+def ends(table, fx, *, live=True):
+    """As the coordinator announces an adopted action: its round's end, if any, or (no
+    round over) the shuffle that starts the next round."""
+    over = next((e for e in fx if isinstance(e, E.RoundOver)), None)
+    if over is None:
+        table.announce(Adopted(U.Shuffle(()), fx, table.state, live, None))
+    else:
+        table.announce(RoundEnded(over, live, any(isinstance(e, E.MatchOver) for e in fx)))
 
 
 def pausing_table(make_table, *, pause_s: float = 20):
@@ -34,8 +50,8 @@ def entry_kinds(table):
 
 def test_a_round_end_pauses_with_who_went_out_the_points_and_the_totals(make_table):
     table = pausing_table(make_table)
-    table.round_end.adopt(U.EnterHand(2, ()), ROUND_1)
-    wait = table.round_end.wait()
+    ends(table, ROUND_1)
+    wait = said(table.round_end.pause_wait(), table)
     assert wait["kind"] == Wait.ROUND_OVER
     assert (wait["round"], wait["winner"], wait["points"], wait["scores"]) == (
         1, 1, [12, 0, 30], [12, 0, 30])
@@ -48,10 +64,10 @@ def test_a_round_end_pauses_with_who_went_out_the_points_and_the_totals(make_tab
 
 def test_a_tap_ends_the_pause_once_and_is_journaled_first(make_table):
     table = pausing_table(make_table)
-    table.round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    ends(table, ROUND_1)
     assert table.round_end.next_round() == {"next_round": 1, "step": 0}
     assert entry_kinds(table) == [(NEXT_ROUND, {"round": 1, "by": "tap"})]
-    assert table.round_end.wait() is None and table.settled == 1
+    assert said(table.round_end.pause_wait(), table) is None and table.settled == 1
     assert table.kinds() == ["next_round"]
     with pytest.raises(Rejected, match="no round is over"):
         table.round_end.next_round()
@@ -60,31 +76,32 @@ def test_a_tap_ends_the_pause_once_and_is_journaled_first(make_table):
 
 def test_the_timer_ends_the_pause_on_the_loops_clock_and_a_stale_one_does_nothing(make_table):
     table = pausing_table(make_table, pause_s=20)
-    table.round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    ends(table, ROUND_1)
     table.round_end.settle()
     assert table.loop.timers == [(20, RoundPauseOver(1))]
     table.loop.handlers[RoundPauseOver](RoundPauseOver(1))
     assert entry_kinds(table) == [(NEXT_ROUND, {"round": 1, "by": "timer"})]
-    assert table.round_end.wait() is None
+    assert said(table.round_end.pause_wait(), table) is None
     table.loop.handlers[RoundPauseOver](RoundPauseOver(1))  # posted before a tap: too late
     assert len(entry_kinds(table)) == 1
 
 
 def test_a_pause_of_0_waits_for_the_tap_alone(make_table):
     table = pausing_table(make_table, pause_s=0)
-    table.round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    ends(table, ROUND_1)
     table.round_end.settle()
     assert table.loop.timers == []
-    assert table.round_end.wait()["message"] == "round 1 is over: Bo went out; tap next round"
+    assert said(table.round_end.pause_wait(), table)["message"] == (
+        "round 1 is over: Bo went out; tap next round")
 
 
 def test_the_round_that_ends_the_match_is_kept_without_a_pause(make_table):
     table = pausing_table(make_table)
     round_end = table.round_end
-    round_end.adopt(U.EnterHand(2, ()), ROUND_1)
+    ends(table, ROUND_1)
     round_end.replay({"round": 1, "by": "tap"})
-    round_end.adopt(U.EnterHand(1, ()), ROUND_2_ENDS_MATCH)
-    assert round_end.wait() is None
+    ends(table, ROUND_2_ENDS_MATCH)
+    assert said(round_end.pause_wait(), table) is None
     assert [r["scores"] for r in round_end.rounds] == [[12, 0, 30], [12, 7, 530]]
 
 
@@ -93,11 +110,12 @@ def test_a_replay_comes_back_to_the_pause_or_past_it(make_table):
     ``next_round`` entry or (a journal from before the pause) the next action."""
     table = pausing_table(make_table)
     round_end = table.round_end
-    round_end.adopt(U.EnterHand(2, ()), ROUND_1)
-    assert round_end.wait() is not None  # no next_round yet: a crash comes back here
+    ends(table, ROUND_1)
+    # no next_round yet: a crash comes back here
+    assert said(round_end.pause_wait(), table) is not None
     round_end.replay({"round": 0, "by": "tap"})  # not this round's
-    assert round_end.wait() is not None
-    round_end.adopt(U.Shuffle(()), [])  # the table went on without the entry
-    assert round_end.wait() is None
+    assert said(round_end.pause_wait(), table) is not None
+    ends(table, [], live=False)  # the table went on without the entry
+    assert said(round_end.pause_wait(), table) is None
     round_end.reset()
     assert round_end.get_status() == {"rounds": [], "round_pause": None}

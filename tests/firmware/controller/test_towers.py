@@ -12,6 +12,11 @@ from uno_core import effects as E
 OWNERS = {"U": 1, "N": 0}  # the other towers stand on the neutral slot
 
 
+def said(stop, table):
+    """A typed stop as the API says it (None: no stop)."""
+    return None if stop is None else stop.to_json(table.words)
+
+
 def watched(make_table, confirm="wait"):
     s = U.position("power", counts=[5, 5, 5], discard="R5", turn=0, mode="table",
                    towers=OWNERS)
@@ -48,11 +53,12 @@ def test_a_captured_tower_is_awaited_at_its_new_owner_until_the_tray_sees_it(mak
     table = watched(make_table)
     table.towers.adopt([E.TowerMoved("N", 2)], live=True)
     assert table.stats["tower_moves"] == 1 and table.towers.seats_awaited() == {2}
-    assert table.towers.wait() == {"kind": Wait.TOWER, "tower": "N", "slot": 2, "seat": 2,
-                                   "message": "move tower N to South"}
+    assert said(table.towers.on_its_way(), table) == {
+        "kind": Wait.TOWER, "tower": "N", "slot": 2, "seat": 2,
+        "message": "move tower N to South"}
     tray(table, TowerRemoved("N", 0))
     tray(table, TowerPlaced("N", 2))
-    assert table.towers.wait() is None and table.towers.alarm is None
+    assert said(table.towers.on_its_way(), table) is None and table.towers.alarm is None
     assert table.events[-1] == {"kind": "tower_seen", "tower": "N", "slot": 2, "by": "tray",
                                 "step": 0}
     assert table.hw.panel.get_status()["seats"][2]["light"] is False
@@ -70,7 +76,7 @@ def test_a_tower_going_back_to_the_neutral_slot_is_said_in_the_trays_words(make_
 def test_warn_mode_waits_for_no_capture_but_still_watches(make_table):
     table = watched(make_table, confirm="warn")
     table.towers.adopt([E.TowerMoved("N", 2)], live=True)
-    assert table.towers.wait() is None and table.towers.seats_awaited() == {2}
+    assert said(table.towers.on_its_way(), table) is None and table.towers.seats_awaited() == {2}
     tray(table, TowerPlaced("O", 2))  # O moved without a capture
     assert table.towers.alarm is not None and table.towers.alarm.expected == NEUTRAL
 
@@ -94,5 +100,5 @@ def test_a_capture_to_the_slot_where_the_tray_already_sees_the_tower_is_not_awai
     tray(table, TowerRemoved("N", 0))  # N is carried to South before its capture is declared
     tray(table, TowerPlaced("N", 2))
     table.towers.adopt([E.TowerMoved("N", 2)], live=True)
-    assert table.towers.seats_awaited() == set() and table.towers.wait() is None
+    assert table.towers.seats_awaited() == set() and said(table.towers.on_its_way(), table) is None
     assert "N" not in table.towers.get_status()["waits"]

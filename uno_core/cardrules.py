@@ -227,3 +227,11 @@ BEHAVIOUR: dict[str, Callable[[State, int, A.Play, Effects], None]] = {
     TRADE_HANDS: _b_trade,
     DISCARD_ALL: _b_move,
 }
+
+
+def moves_only(kind: str) -> bool:
+    """Whether playing a card of `kind` does what its rule's parameters say and no more
+    (`_b_move`; a number's `_b_number` adds only its symbol's capture and the seven_zero
+    swap, which the listings look at apart): the kinds ``listing.plain_ops`` may have
+    ``engine.play_plain`` write (not All Hit, whose presses go round the table)."""
+    return BEHAVIOUR[kind] in (_b_move, _b_number)

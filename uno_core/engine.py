@@ -72,6 +72,8 @@ from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
     DRAWN,
     EJECT,
+    EXTRA,
+    MATCH_OVER,
     MODES,
     NO_CHANCE,
     OWE_DRAW,
@@ -166,7 +168,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     return s
 
 
-_PLAY_PHASES = frozenset(("play", "drawn", "extra"))
+_PLAY_PHASES = frozenset((PLAY, DRAWN, EXTRA))  # the members: found by identity
 
 
 # -- validation: raise IllegalAction or return; never write ---------------------------
@@ -292,9 +294,10 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     (phase "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only
     turn) plays a card listed with `op` (``plain_ops``: OP_PLAIN, a card that only
     passes the turn on; OP_MOVE, one whose rule at the table, ``Tables.rules``, turns
-    the direction, skips the victim and has him take cards from the pile), no tower at
-    stake (but a Power number's symbol, `OP_SYMBOL`), and keeps two cards or more, or
-    one with the UNO call. It must be legal."""
+    the direction, skips the victim and has him take cards from the pile, or on a
+    launcher edition owe its presses, as ``cardrules._hit`` has him), no tower at stake
+    (but a Power number's symbol, `OP_SYMBOL`), and keeps two cards or more, or one
+    with the UNO call. It must be legal."""
     seat = p.seat
     card = p.card
     if s.drawn:  # phase "drawn": the drawn card is played, the turn's draw is over
@@ -325,11 +328,14 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
         if r.skips or r.draws:
             victim = (s.turn + s.direction * step) % n
             if not protected(s, victim, card, fx):  # Power: his tower wards it off
+                k = r.draws
+                if k and s.tables.launcher:  # presses owed, told before the skip (_hit)
+                    owe(s, fx, OWE_DRAW, victim, k)
+                    k = 0
                 if r.skips:
                     if fx is not NOFX:
                         fx.append(_SKIPPED[victim])
                     step += r.skips
-                k = r.draws
                 if k:
                     if len(s._pile) <= k:  # the pile runs out: settle owes the rest
                         s._queue.append(obligation(OWE_DRAW, victim, k))
@@ -915,7 +921,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     IllegalAction and leaves `state` exactly as it was."""
     s = state
     fx: Effects
-    if type(action) is A.Eject and s.chance == "eject":  # launcher editions: ~25 a round
+    if type(action) is A.Eject and s.chance == EJECT:  # launcher editions: ~25 a round
         count = action.count
         if type(count) is int and 0 <= count <= (s._pcount if s.table else len(s._pile)):
             fx = [] if effects else NOFX
@@ -942,7 +948,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
             else:
                 _WRITERS[op](s, action, fx)
             return s, (fx if effects else [])
-    if s.phase == "match_over":
+    if s.phase == MATCH_OVER:
         raise IllegalAction(action, "match_over")
     fx = [] if effects else NOFX
     kind = type(action)

@@ -25,6 +25,7 @@ from itertools import combinations
 
 from uno_core import actions as A
 from uno_core.actions import MAX_SEATS, Action
+from uno_core.cardrules import moves_only
 from uno_core.cards import (
     BITS,
     BY_ID,
@@ -45,7 +46,7 @@ from uno_core.listed import (
     Listing,
 )
 from uno_core.matching import free_towers, kind_rule
-from uno_core.state import OWE_DRAW, State
+from uno_core.state import CHALLENGE, DRAWN, OWE_DRAW, PLAY, State
 from uno_core.tables import KINDS, TARGETED, KindRule, Tables, barred, mask_of
 from uno_core.turns import remove
 
@@ -81,15 +82,15 @@ def plain_listing(s: State) -> Listing | None:
         return None
     decisions = s._decisions  # None in table mode and under house rules
     phase = s.phase
-    if phase == "play" and decisions is not None:
+    if phase == PLAY and decisions is not None:
         tb = s.tables
         index = 8 * seat
         m = s._masks[seat] & tb.match[s._disc[-1].id][s.colour]
-    elif phase == "drawn" and decisions is not None:
+    elif phase == DRAWN and decisions is not None:
         tb = s.tables
         index = 8 * seat + _DRAWN
         m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
-    elif phase == "challenge":
+    elif phase == CHALLENGE:
         return _DECIDE[seat]
     else:
         return None
@@ -191,10 +192,11 @@ def plain_ops(s: State) -> list[int]:
     """By card id, how ``engine.play_plain`` writes a play of the card on the plain turn
     or of the drawn card (the seat keeps two cards or more) when its rule at the table
     (``Tables.rules``) is all that is at stake: OP_PLAIN (it only passes the turn on: a
-    number, a Wild), OP_MOVE (``KindRule.turns``, ``skips``, and on a pile edition
-    ``draws`` taken from the pile at once), else OP_PLAY: ``engine.play`` (presses,
-    extra turns, challenges, stacks, targets, laid cards, towers to take, or a house
-    rule is on: ``Tables.house``). A power symbol's capture (`_listed_op`) and a
+    number, a Wild), OP_MOVE (``KindRule.turns``, ``skips``, and ``draws``: on a pile
+    edition taken from the pile at once, on a launcher edition owed as presses), else
+    OP_PLAY: ``engine.play`` (presses until cards come, extra turns, challenges,
+    stacks, targets, laid cards, towers to take, or a house rule is on:
+    ``Tables.house``). A power symbol's capture (`_listed_op`) and a
     protecting tower (``engine.play_plain``) are looked at elsewhere. The simulation
     kernel plays the same cards itself (``kernel._Plan``).
     Per rule tables and seats."""
@@ -204,15 +206,17 @@ def plain_ops(s: State) -> list[int]:
         found = _PLAIN_OPS[key] = [OP_PLAY] * len(BY_ID)
         if not s.tables.house:
             rules = s.tables.rules[s.n]
+            custom = s.tables.custom_kind
             for card in s.edition.deck:
-                found[card.id] = plain_op(rules[card.id], s.edition.launcher)
+                if moves_only(custom if card.kind == WILD_CUSTOM else card.kind):
+                    found[card.id] = plain_op(rules[card.id])
     return found
 
 
-def plain_op(r: KindRule, launcher: bool) -> int:
+def plain_op(r: KindRule) -> int:
     """How a card of rule `r` is written on the plain turn (`plain_ops`)."""
     if (r.until or r.stacks or r.challenge or r.extra_turn or r.targeted or r.towers
-            or r.lays or (r.draws and launcher)):
+            or r.lays):
         return OP_PLAY
     return OP_MOVE if r.turns or r.skips or r.draws else OP_PLAIN
 

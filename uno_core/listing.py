@@ -271,13 +271,28 @@ def _discard_all(s: State, seat: int, card: Card) -> tuple[tuple[Action, ...], t
         colour = s.tables.colour_bits[card.colour]
         held = [i for i in s._hands[seat] if BITS[i] & colour]
         held.remove(card.id)
+        one = s._counts[seat] - 1 - len(held) == 1  # one card left: with and without UNO
+        key = (seat, card.id, one, *held)
+        found = _LAYING.get(key)
+        if found is not None:
+            return found
         laid = tuple([BY_ID[i] for i in held])
-        left = s._counts[seat] - 1 - len(laid)
         plays = ((A.Play(seat, card, "", -1, (), laid, False),
-                  A.Play(seat, card, "", -1, (), laid, True)) if left == 1
+                  A.Play(seat, card, "", -1, (), laid, True)) if one
                  else (A.Play(seat, card, "", -1, (), laid, False),))
+        if len(_LAYING) >= _LAYING_KEPT:
+            _LAYING.clear()
+        found = _LAYING[key] = (plays, plays[1:] if one else plays)
+        return found
     left = s._counts[seat] - 1
     return plays, tuple([p for p in plays if p.uno == (left - len(p.laid) == 1)])
+
+
+# Discard All's plays (simulation, no tower, no target) by (seat, card id, one card left,
+# the ids laid in order), made once while they are few (immutable values: building a
+# Play costs some twenty lookups of one); their ops are each listing's own
+_LAYING: dict[tuple[int, ...], tuple[tuple[Action, ...], tuple[Action, ...]]] = {}
+_LAYING_KEPT = 4096
 
 
 def faces_of(m: int) -> list[Card]:

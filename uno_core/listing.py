@@ -151,16 +151,33 @@ def face_listing(dec: Decision, s: State, seat: int, m: int) -> Listing:
 
 def _add_face(dec: Decision, s: State, seat: int,
           i: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
-    """Make `dec`'s face `i`'s plays and their ops (`s`: a state of this decision)."""
+    """Make `dec`'s face `i`'s plays and their ops (`s`: a state of this decision). A
+    face whose plays do not depend on the towers standing has the same plays in every
+    decision of its seat and hand size class (`_FACES`): they are made once."""
     card = BY_ID[i]
-    plays = tuple(play_variants(s, seat, card))
     size = dec.size
+    tb = s.tables
+    key = (tb, s.n, seat, size, i)
+    got: tuple[tuple[A.Play, ...], tuple[A.Play, ...]] | None = (
+        None if card.bit & tb.volatile_bits else _FACES.get(key))
+    if got is None:  # (towers to take, cards to lay: this decision's own plays)
+        plays = tuple(play_variants(s, seat, card))
+        got = (plays, tuple([p for p in plays if p.uno == (size == 2)]))
+        if not card.bit & tb.volatile_bits:
+            _FACES[key] = got
     op = _listed_op(s, card, size)
     face = card.bit << FACE_SHIFT
-    for p in plays:  # one card left: written plain with the call only
+    for p in got[0]:  # one card left: written plain with the call only
         dec.ops[id(p)] = face | (op if size == 3 or p.uno else OP_PLAY)
-    got = dec.faces[i] = (plays, tuple([p for p in plays if p.uno == (size == 2)]))
+    dec.faces[i] = got
     return got
+
+
+# a face's plays and picks by (rule tables, seats, seat, hand size class, card id), for
+# the faces that take no tower (`_add_face`): the decisions that differ only in the
+# towers standing or the drawn card share them
+_FACES: dict[tuple[Tables, int, int, int, int],
+             tuple[tuple[A.Play, ...], tuple[A.Play, ...]]] = {}
 
 
 _DECISIONS: dict[tuple[Tables, int], Decisions] = {}

@@ -404,7 +404,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         s.colour = p.colour
         if fx is not NOFX:
             fx.append(_PLAYED[seat].get(card) or _played(seat, card))
-            fx.append(E.shared(E.ColourChosen, seat, p.colour))
+            fx.append(_COLOUR_CHOSEN[seat][p.colour])
     if left < 2:
         if left:
             # a Trade Hands (a 7 or 0 under seven_zero) swaps the last card away:
@@ -921,15 +921,16 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     IllegalAction and leaves `state` exactly as it was."""
     s = state
     fx: Effects
-    if type(action) is A.Eject and s.chance == EJECT:  # launcher editions: ~25 a round
-        count = action.count
-        if type(count) is int and 0 <= count <= (s._pcount if s.table else len(s._pile)):
-            fx = [] if effects else NOFX
-            eject(s, count, fx)
-            return s, (fx if effects else [])
     listing = s._listed  # what legal_actions listed for this very state, if it was asked
     if listing is not None:
         s._listed = None  # the state changes now (or the action is refused)
+    elif type(action) is _EJECT:  # (a chance node lists nothing)
+        if s.chance == EJECT:  # launcher editions: ~25 a round
+            count = action.count
+            if type(count) is int and 0 <= count <= (s._pcount if s.table else len(s._pile)):
+                fx = [] if effects else NOFX
+                eject(s, count, fx)
+                return s, (fx if effects else [])
     elif type(action) in _LISTED_TYPES:
         listing = plain_listing(s)
     if listing is not None:
@@ -976,6 +977,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
 # -- legal actions ----------------------------------------------------------------------
 
 _WRITERS = {OP_PRESS: _press_owed, OP_PASS: _pass, OP_CHALLENGE: _challenge}
+_EJECT = A.Eject
 _LISTED_TYPES = frozenset({A.Play, A.Draw, A.Press, A.Pass, A.Challenge, A.Accept})
 
 

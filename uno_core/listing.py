@@ -167,8 +167,10 @@ def _add_face(dec: Decision, s: State, seat: int,
             _FACES[key] = got
     op = _listed_op(s, card, size)
     face = card.bit << FACE_SHIFT
-    for p in got[0]:  # one card left: written plain with the call only
-        dec.ops[id(p)] = face | (op if size == 3 or p.uno else OP_PLAY)
+    # one card left: written plain with the call only
+    ops = dec.face_ops[i] = {id(p): face | (op if size == 3 or p.uno else OP_PLAY)
+                             for p in got[0]}
+    dec.ops.update(ops)
     dec.faces[i] = got
     return got
 
@@ -269,8 +271,7 @@ def _laying_listing(s: State, seat: int, m: int, dec: Decision) -> Listing:
                 ops[id(p)] = OP_PLAY
         else:
             plays, pk = dec.faces[i] or _add_face(dec, s, seat, i)
-            for p in plays:
-                ops[id(p)] = shared[id(p)]
+            ops.update(dec.face_ops[i])  # type: ignore[arg-type]
         actions += plays
         picks += pk
     if dec.tail_listed:

@@ -622,7 +622,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         settle(s, fx)
         return
     s.drawn = ()
-    if s.edition.launcher:
+    if s.tables.launcher:  # (Edition.launcher, a property, read once into the tables)
         s._queue = [_TURN_PRESS[seat]]
         s.to_act = CHANCE
         s.chance = EJECT

@@ -234,7 +234,7 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
 
 def owe(s: State, fx: Effects, kind: Owe, seat: int, count: int, tag: Tag = NO_TAG,
          front: bool = False) -> None:
-    if s.edition.launcher and kind == OWE_DRAW:
+    if s.tables.launcher and kind == OWE_DRAW:  # (Edition.launcher, read once)
         kind = OWE_PRESS
     ob = obligation(kind, seat, count, tag)
     if front:

@@ -117,37 +117,36 @@ def plain_listing(s: State) -> Listing | None:
 
 
 def face_listing(dec: Decision, s: State, seat: int, m: int) -> Listing:
-    """`dec`'s listing of the playable faces `m` (not 0)."""
+    """`dec`'s listing of the playable faces `m` (not 0). The faces' plays are joined
+    as tuples (a listing has a few faces: cheaper than a list made into a tuple)."""
     faces = dec.faces
-    actions: list[Action] = []
+    plays: tuple[Action, ...] = ()
     rest = m
     if dec.size == 2:  # the picks are the plays with the call
-        calls: list[Action] = []
+        picks: tuple[Action, ...] = ()
         while rest:
             b = rest & -rest
             rest ^= b
             got = faces[b.bit_length() - 1] or _add_face(dec, s, seat, b.bit_length() - 1)
-            actions += got[0]
-            calls += got[1]
-        picks: tuple[Action, ...] | None = tuple(calls)
+            plays += got[0]
+            picks += got[1]
+        picks = picks or plays
     else:  # the picks are every play
         while rest:
             b = rest & -rest
             rest ^= b
-            actions += (faces[b.bit_length() - 1]
-                        or _add_face(dec, s, seat, b.bit_length() - 1))[0]
-        picks = None
+            plays += (faces[b.bit_length() - 1]
+                      or _add_face(dec, s, seat, b.bit_length() - 1))[0]
+        picks = plays
     bits = m << FACE_SHIFT
     if dec.tail_listed:
-        actions.append(dec.tail)
-        listed = tuple(actions)
-        listing = Listing(listed, dec.ops, bits | TAIL_BIT, picks or listed[:-1])
+        listing = Listing(plays + (dec.tail,), dec.ops, bits | TAIL_BIT, picks)
     else:
-        listed = tuple(actions)
-        listing = Listing(listed, dec.ops, bits, picks or listed)
+        listing = Listing(plays, dec.ops, bits, picks)
     if not m & (m - 1):
         dec.single[m.bit_length() - 1] = listing
     return listing
+
 
 def _add_face(dec: Decision, s: State, seat: int,
           i: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:

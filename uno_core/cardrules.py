@@ -16,11 +16,11 @@ from uno_core.cards import (
     DRAW2,
     HIT2,
     NUMBER,
-    PROTECTING_TOWER,
     REVERSE,
     SKIP,
     TAKE2,
     TOWER_INDEX,
+    TOWERS,
     TRADE_HANDS,
     WILD,
     WILD_ALL_HIT,
@@ -58,15 +58,18 @@ def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
         fx.append(_TOWER_MOVED[tower][seat])
 
 
-# the effects of a capture, made once (a Power symbol's capture is a common play)
+# the effects of a capture and of a skip, made once (both are common in a round)
 _TOWER_MOVED = {t: tuple(E.TowerMoved(t, seat) for seat in range(MAX_SEATS)) for t in TOWER_INDEX}
+_SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(MAX_SEATS))
 
 
 def protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
-    tower = PROTECTING_TOWER.get(card.kind)
-    if tower is None or not s.edition.towers or s.towers[TOWER_INDEX[tower]] != victim:
+    """Whether `victim` owns the tower that wards `card` off (``cards.PROTECTING_TOWER``,
+    looked up once per card in ``Tables.protector``); it is used then."""
+    i = s.tables.protector[card.id]
+    if i < 0 or s.towers[i] != victim:
         return False
-    fx.append(E.ProtectionUsed(victim, tower, card))
+    fx.append(E.ProtectionUsed(victim, TOWERS[i], card))
     return True
 
 
@@ -134,7 +137,7 @@ def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         _hit(s, seat, victim, OWE_UNTIL if r.until else OWE_DRAW, r, p.card, fx)
         return
     if fx is not NOFX:
-        fx.append(E.shared(E.PlayerSkipped, victim))
+        fx.append(_SKIPPED[victim])
     if r.extra_turn and _extra_play(s, seat, fx):
         s.skip_pending += r.skips  # the extra card's own effect skips on from the victim
         return
@@ -153,7 +156,7 @@ def _hit(s: State, seat: int, victim: int, kind: Owe, r: KindRule, card: Card,
             return
     owe(s, fx, kind, victim, count)
     if fx is not NOFX and r.skips:
-        fx.append(E.shared(E.PlayerSkipped, victim))
+        fx.append(_SKIPPED[victim])
     advance(s, r.skips)
 
 
@@ -227,3 +230,11 @@ BEHAVIOUR: dict[str, Callable[[State, int, A.Play, Effects], None]] = {
     TRADE_HANDS: _b_trade,
     DISCARD_ALL: _b_move,
 }
+
+
+def moves_only(kind: str) -> bool:
+    """Whether playing a card of `kind` does what its rule's parameters say and no more
+    (`_b_move`; a number's `_b_number` adds only its symbol's capture and the seven_zero
+    swap, which the listings look at apart): the kinds ``listing.plain_ops`` may have
+    ``engine.play_plain`` write (not All Hit, whose presses go round the table)."""
+    return BEHAVIOUR[kind] in (_b_move, _b_number)

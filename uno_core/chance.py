@@ -28,7 +28,7 @@ from uno_core import actions as A
 from uno_core.actions import CHANCE, Action
 from uno_core.cards import Card
 from uno_core.errors import RuleError
-from uno_core.state import State
+from uno_core.state import EJECT, State
 
 
 class Rng(Protocol):
@@ -116,7 +116,7 @@ def sample_outcome(state: State, rng: Rng, launcher: LauncherModel = MEASURED) -
     if s.to_act != CHANCE:
         raise RuleError(f"no chance outcome is due (to act: seat {s.to_act})")
     need = s.chance
-    if need == "eject":  # the common one: launcher editions press ~25 times a round
+    if need == EJECT:  # the common one: launcher editions press ~25 times a round
         k = launcher.eject(rng, s.since_eject)
         left = s._pcount if s.table else len(s._pile)
         if k > left:

@@ -72,6 +72,8 @@ from uno_core.options import AT_PLAY, make_options
 from uno_core.state import (
     DRAWN,
     EJECT,
+    EXTRA,
+    MATCH_OVER,
     MODES,
     NO_CHANCE,
     OWE_DRAW,
@@ -166,7 +168,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     return s
 
 
-_PLAY_PHASES = frozenset(("play", "drawn", "extra"))
+_PLAY_PHASES = frozenset((PLAY, DRAWN, EXTRA))  # the members: found by identity
 
 
 # -- validation: raise IllegalAction or return; never write ---------------------------
@@ -292,9 +294,10 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     (phase "play", nothing owed, no UNO window, not a turned Take-2-Towers' colour-only
     turn) plays a card listed with `op` (``plain_ops``: OP_PLAIN, a card that only
     passes the turn on; OP_MOVE, one whose rule at the table, ``Tables.rules``, turns
-    the direction, skips the victim and has him take cards from the pile), no tower at
-    stake (but a Power number's symbol, `OP_SYMBOL`), and keeps two cards or more, or
-    one with the UNO call. It must be legal."""
+    the direction, skips the victim and has him take cards from the pile, or on a
+    launcher edition owe its presses, as ``cardrules._hit`` has him), no tower at stake
+    (but a Power number's symbol, `OP_SYMBOL`), and keeps two cards or more, or one
+    with the UNO call. It must be legal."""
     seat = p.seat
     card = p.card
     if s.drawn:  # phase "drawn": the drawn card is played, the turn's draw is over
@@ -325,11 +328,14 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
         if r.skips or r.draws:
             victim = (s.turn + s.direction * step) % n
             if not protected(s, victim, card, fx):  # Power: his tower wards it off
+                k = r.draws
+                if k and s.tables.launcher:  # presses owed, told before the skip (_hit)
+                    owe(s, fx, OWE_DRAW, victim, k)
+                    k = 0
                 if r.skips:
                     if fx is not NOFX:
                         fx.append(_SKIPPED[victim])
                     step += r.skips
-                k = r.draws
                 if k:
                     if len(s._pile) <= k:  # the pile runs out: settle owes the rest
                         s._queue.append(obligation(OWE_DRAW, victim, k))
@@ -398,7 +404,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
         s.colour = p.colour
         if fx is not NOFX:
             fx.append(_PLAYED[seat].get(card) or _played(seat, card))
-            fx.append(E.shared(E.ColourChosen, seat, p.colour))
+            fx.append(_COLOUR_CHOSEN[seat][p.colour])
     if left < 2:
         if left:
             # a Trade Hands (a 7 or 0 under seven_zero) swaps the last card away:
@@ -616,7 +622,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
         settle(s, fx)
         return
     s.drawn = ()
-    if s.edition.launcher:
+    if s.tables.launcher:  # (Edition.launcher, a property, read once into the tables)
         s._queue = [_TURN_PRESS[seat]]
         s.to_act = CHANCE
         s.chance = EJECT
@@ -915,15 +921,16 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     IllegalAction and leaves `state` exactly as it was."""
     s = state
     fx: Effects
-    if type(action) is A.Eject and s.chance == "eject":  # launcher editions: ~25 a round
-        count = action.count
-        if type(count) is int and 0 <= count <= (s._pcount if s.table else len(s._pile)):
-            fx = [] if effects else NOFX
-            eject(s, count, fx)
-            return s, (fx if effects else [])
     listing = s._listed  # what legal_actions listed for this very state, if it was asked
     if listing is not None:
         s._listed = None  # the state changes now (or the action is refused)
+    elif type(action) is _EJECT:  # (a chance node lists nothing)
+        if s.chance == EJECT:  # launcher editions: ~25 a round
+            count = action.count
+            if type(count) is int and 0 <= count <= (s._pcount if s.table else len(s._pile)):
+                fx = [] if effects else NOFX
+                eject(s, count, fx)
+                return s, (fx if effects else [])
     elif type(action) in _LISTED_TYPES:
         listing = plain_listing(s)
     if listing is not None:
@@ -942,7 +949,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
             else:
                 _WRITERS[op](s, action, fx)
             return s, (fx if effects else [])
-    if s.phase == "match_over":
+    if s.phase == MATCH_OVER:
         raise IllegalAction(action, "match_over")
     fx = [] if effects else NOFX
     kind = type(action)
@@ -970,6 +977,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
 # -- legal actions ----------------------------------------------------------------------
 
 _WRITERS = {OP_PRESS: _press_owed, OP_PASS: _pass, OP_CHALLENGE: _challenge}
+_EJECT = A.Eject
 _LISTED_TYPES = frozenset({A.Play, A.Draw, A.Press, A.Pass, A.Challenge, A.Accept})
 
 

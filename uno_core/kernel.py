@@ -58,7 +58,7 @@ from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
 from uno_core.listing import OP_MOVE, OP_PLAIN, plain_listing, plain_ops
-from uno_core.state import EJECT, OWE_DRAW, State
+from uno_core.state import EJECT, MATCH_OVER, OWE_DRAW, PLAY, State
 from uno_core.tables import Tables, barred, mask_of
 from uno_core.turns import NOFX, give
 
@@ -158,17 +158,17 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     getbits = _bits_source(rng)
     sample = launcher.eject
     actions = done = 0
-    while done < rounds and s.phase != "match_over":
+    while done < rounds and s.phase != MATCH_OVER:
         before = s.round_no
         seat = s.to_act
         if seat == CHANCE:
-            if s.chance == "eject":
+            if s.chance == EJECT:
                 k = sample(chance, s.since_eject)
                 eject(s, min(k, len(s._pile)), NOFX)
             else:
                 apply(s, sample_outcome(s, chance, launcher), effects=False)
             actions += 1
-        elif (s.phase == "play" and seat == s.actor == s.turn and not s._queue
+        elif (s.phase == PLAY and seat == s.actor == s.turn and not s._queue
               and s.exposed < 0 and not s.colour_only and not s.skip_pending
               and not s.pending and not s.drawn and s.out < 0 and s._pile):
             # plain turns with the hot state in locals, until a turn needs the engine:
@@ -332,7 +332,7 @@ def _through_engine(s: State, rng: Rng, chance: Rng, rounds: int,
                     launcher: LauncherModel) -> int:
     """`run_random` with every decision through ``choose_random`` + ``apply``."""
     actions = done = 0
-    while done < rounds and s.phase != "match_over":
+    while done < rounds and s.phase != MATCH_OVER:
         before = s.round_no
         action = (sample_outcome(s, chance, launcher) if s.to_act == CHANCE
                   else choose_random(s, rng))
@@ -395,7 +395,8 @@ class _Plan:
             op = plain[card.id]
             if op == OP_PLAIN:
                 code = _SYMBOL if card.symbol and ed.towers else _PLAIN
-            elif op == OP_MOVE and not (card.symbol and ed.towers):
+            elif op == OP_MOVE and not (card.symbol and ed.towers or tb.launcher and r.draws):
+                # (on a launcher edition the victim's presses are the engine's `play`)
                 code = _MOVE
                 self.turns[card.id] = r.turns
                 self.steps[card.id] = 1 + r.skips

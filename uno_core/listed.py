@@ -53,12 +53,15 @@ class Decision:
     play made here and the tail (the draw, or the pass on a drawn card), `empty` (no
     face playable) and `single` by card id (one face playable)."""
 
-    __slots__ = ("faces", "ops", "size", "drawn", "tail", "tail_listed", "empty", "single")
+    __slots__ = ("faces", "ops", "face_ops", "size", "drawn", "tail", "tail_listed", "empty",
+                 "single")
 
     def __init__(self, tables: Tables, seat: int, size: int, drawn: bool) -> None:
         self.faces: list[tuple[tuple[Action, ...], tuple[Action, ...]] | None] = (
             [None] * len(BY_ID))
         self.single: list[Listing | None] = [None] * len(BY_ID)
+        # by card id, that face's entries of `ops` (a listing with ops of its own copies them)
+        self.face_ops: list[dict[int, int] | None] = [None] * len(BY_ID)
         self.size = size
         self.drawn = drawn
         self.tail: Action = PASS[seat] if drawn else tables.draw_action[seat]

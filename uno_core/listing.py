@@ -25,6 +25,7 @@ from itertools import combinations
 
 from uno_core import actions as A
 from uno_core.actions import MAX_SEATS, Action
+from uno_core.cardrules import moves_only
 from uno_core.cards import (
     BITS,
     BY_ID,
@@ -45,7 +46,7 @@ from uno_core.listed import (
     Listing,
 )
 from uno_core.matching import free_towers, kind_rule
-from uno_core.state import OWE_DRAW, State
+from uno_core.state import CHALLENGE, DRAWN, OWE_DRAW, PLAY, State
 from uno_core.tables import KINDS, TARGETED, KindRule, Tables, barred, mask_of
 from uno_core.turns import remove
 
@@ -81,15 +82,15 @@ def plain_listing(s: State) -> Listing | None:
         return None
     decisions = s._decisions  # None in table mode and under house rules
     phase = s.phase
-    if phase == "play" and decisions is not None:
+    if phase == PLAY and decisions is not None:
         tb = s.tables
         index = 8 * seat
         m = s._masks[seat] & tb.match[s._disc[-1].id][s.colour]
-    elif phase == "drawn" and decisions is not None:
+    elif phase == DRAWN and decisions is not None:
         tb = s.tables
         index = 8 * seat + _DRAWN
         m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
-    elif phase == "challenge":
+    elif phase == CHALLENGE:
         return _DECIDE[seat]
     else:
         return None
@@ -116,50 +117,68 @@ def plain_listing(s: State) -> Listing | None:
 
 
 def face_listing(dec: Decision, s: State, seat: int, m: int) -> Listing:
-    """`dec`'s listing of the playable faces `m` (not 0)."""
+    """`dec`'s listing of the playable faces `m` (not 0). The faces' plays are joined
+    as tuples (a listing has a few faces: cheaper than a list made into a tuple)."""
     faces = dec.faces
-    actions: list[Action] = []
+    plays: tuple[Action, ...] = ()
     rest = m
     if dec.size == 2:  # the picks are the plays with the call
-        calls: list[Action] = []
+        picks: tuple[Action, ...] = ()
         while rest:
             b = rest & -rest
             rest ^= b
             got = faces[b.bit_length() - 1] or _add_face(dec, s, seat, b.bit_length() - 1)
-            actions += got[0]
-            calls += got[1]
-        picks: tuple[Action, ...] | None = tuple(calls)
+            plays += got[0]
+            picks += got[1]
+        picks = picks or plays
     else:  # the picks are every play
         while rest:
             b = rest & -rest
             rest ^= b
-            actions += (faces[b.bit_length() - 1]
-                        or _add_face(dec, s, seat, b.bit_length() - 1))[0]
-        picks = None
+            plays += (faces[b.bit_length() - 1]
+                      or _add_face(dec, s, seat, b.bit_length() - 1))[0]
+        picks = plays
     bits = m << FACE_SHIFT
     if dec.tail_listed:
-        actions.append(dec.tail)
-        listed = tuple(actions)
-        listing = Listing(listed, dec.ops, bits | TAIL_BIT, picks or listed[:-1])
+        listing = Listing(plays + (dec.tail,), dec.ops, bits | TAIL_BIT, picks)
     else:
-        listed = tuple(actions)
-        listing = Listing(listed, dec.ops, bits, picks or listed)
+        listing = Listing(plays, dec.ops, bits, picks)
     if not m & (m - 1):
         dec.single[m.bit_length() - 1] = listing
     return listing
 
+
 def _add_face(dec: Decision, s: State, seat: int,
           i: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
-    """Make `dec`'s face `i`'s plays and their ops (`s`: a state of this decision)."""
+    """Make `dec`'s face `i`'s plays and their ops (`s`: a state of this decision). A
+    face whose plays do not depend on the towers standing has the same plays in every
+    decision of its seat and hand size class (`_FACES`): they are made once."""
     card = BY_ID[i]
-    plays = tuple(play_variants(s, seat, card))
     size = dec.size
+    tb = s.tables
+    key = (tb, s.n, seat, size, i)
+    got: tuple[tuple[A.Play, ...], tuple[A.Play, ...]] | None = (
+        None if card.bit & tb.volatile_bits else _FACES.get(key))
+    if got is None:  # (towers to take, cards to lay: this decision's own plays)
+        plays = tuple(play_variants(s, seat, card))
+        got = (plays, tuple([p for p in plays if p.uno == (size == 2)]))
+        if not card.bit & tb.volatile_bits:
+            _FACES[key] = got
     op = _listed_op(s, card, size)
     face = card.bit << FACE_SHIFT
-    for p in plays:  # one card left: written plain with the call only
-        dec.ops[id(p)] = face | (op if size == 3 or p.uno else OP_PLAY)
-    got = dec.faces[i] = (plays, tuple([p for p in plays if p.uno == (size == 2)]))
+    # one card left: written plain with the call only
+    ops = dec.face_ops[i] = {id(p): face | (op if size == 3 or p.uno else OP_PLAY)
+                             for p in got[0]}
+    dec.ops.update(ops)
+    dec.faces[i] = got
     return got
+
+
+# a face's plays and picks by (rule tables, seats, seat, hand size class, card id), for
+# the faces that take no tower (`_add_face`): the decisions that differ only in the
+# towers standing or the drawn card share them
+_FACES: dict[tuple[Tables, int, int, int, int],
+             tuple[tuple[A.Play, ...], tuple[A.Play, ...]]] = {}
 
 
 _DECISIONS: dict[tuple[Tables, int], Decisions] = {}
@@ -191,10 +210,11 @@ def plain_ops(s: State) -> list[int]:
     """By card id, how ``engine.play_plain`` writes a play of the card on the plain turn
     or of the drawn card (the seat keeps two cards or more) when its rule at the table
     (``Tables.rules``) is all that is at stake: OP_PLAIN (it only passes the turn on: a
-    number, a Wild), OP_MOVE (``KindRule.turns``, ``skips``, and on a pile edition
-    ``draws`` taken from the pile at once), else OP_PLAY: ``engine.play`` (presses,
-    extra turns, challenges, stacks, targets, laid cards, towers to take, or a house
-    rule is on: ``Tables.house``). A power symbol's capture (`_listed_op`) and a
+    number, a Wild), OP_MOVE (``KindRule.turns``, ``skips``, and ``draws``: on a pile
+    edition taken from the pile at once, on a launcher edition owed as presses), else
+    OP_PLAY: ``engine.play`` (presses until cards come, extra turns, challenges,
+    stacks, targets, laid cards, towers to take, or a house rule is on:
+    ``Tables.house``). A power symbol's capture (`_listed_op`) and a
     protecting tower (``engine.play_plain``) are looked at elsewhere. The simulation
     kernel plays the same cards itself (``kernel._Plan``).
     Per rule tables and seats."""
@@ -204,15 +224,17 @@ def plain_ops(s: State) -> list[int]:
         found = _PLAIN_OPS[key] = [OP_PLAY] * len(BY_ID)
         if not s.tables.house:
             rules = s.tables.rules[s.n]
+            custom = s.tables.custom_kind
             for card in s.edition.deck:
-                found[card.id] = plain_op(rules[card.id], s.edition.launcher)
+                if moves_only(custom if card.kind == WILD_CUSTOM else card.kind):
+                    found[card.id] = plain_op(rules[card.id])
     return found
 
 
-def plain_op(r: KindRule, launcher: bool) -> int:
+def plain_op(r: KindRule) -> int:
     """How a card of rule `r` is written on the plain turn (`plain_ops`)."""
     if (r.until or r.stacks or r.challenge or r.extra_turn or r.targeted or r.towers
-            or r.lays or (r.draws and launcher)):
+            or r.lays):
         return OP_PLAY
     return OP_MOVE if r.turns or r.skips or r.draws else OP_PLAIN
 
@@ -248,8 +270,7 @@ def _laying_listing(s: State, seat: int, m: int, dec: Decision) -> Listing:
                 ops[id(p)] = OP_PLAY
         else:
             plays, pk = dec.faces[i] or _add_face(dec, s, seat, i)
-            for p in plays:
-                ops[id(p)] = shared[id(p)]
+            ops.update(dec.face_ops[i])  # type: ignore[arg-type]
         actions += plays
         picks += pk
     if dec.tail_listed:
@@ -267,13 +288,28 @@ def _discard_all(s: State, seat: int, card: Card) -> tuple[tuple[Action, ...], t
         colour = s.tables.colour_bits[card.colour]
         held = [i for i in s._hands[seat] if BITS[i] & colour]
         held.remove(card.id)
+        one = s._counts[seat] - 1 - len(held) == 1  # one card left: with and without UNO
+        key = (seat, card.id, one, *held)
+        found = _LAYING.get(key)
+        if found is not None:
+            return found
         laid = tuple([BY_ID[i] for i in held])
-        left = s._counts[seat] - 1 - len(laid)
         plays = ((A.Play(seat, card, "", -1, (), laid, False),
-                  A.Play(seat, card, "", -1, (), laid, True)) if left == 1
+                  A.Play(seat, card, "", -1, (), laid, True)) if one
                  else (A.Play(seat, card, "", -1, (), laid, False),))
+        if len(_LAYING) >= _LAYING_KEPT:
+            _LAYING.clear()
+        found = _LAYING[key] = (plays, plays[1:] if one else plays)
+        return found
     left = s._counts[seat] - 1
     return plays, tuple([p for p in plays if p.uno == (left - len(p.laid) == 1)])
+
+
+# Discard All's plays (simulation, no tower, no target) by (seat, card id, one card left,
+# the ids laid in order), made once while they are few (immutable values: building a
+# Play costs some twenty lookups of one); their ops are each listing's own
+_LAYING: dict[tuple[int, ...], tuple[tuple[Action, ...], tuple[Action, ...]]] = {}
+_LAYING_KEPT = 4096
 
 
 def faces_of(m: int) -> list[Card]:

@@ -108,10 +108,14 @@ def obligation(kind: Owe, seat: int, amount: int, tag: Tag = Tag.NONE) -> Obliga
     return found
 
 
-# the members by their own names: the hot paths read a module global, not the enum class
+# the members by their own names: the hot paths read a module global, not the enum class,
+# and compare a state's field with a member, not with its text: both are the same
+# object then, which str's == finds at once (a StrEnum member against a plain str is
+# the slow, unspecialised comparison; against "play" the answer is the same)
 OWE_DRAW, OWE_PRESS, OWE_UNTIL = Owe.DRAW, Owe.PRESS, Owe.UNTIL
 TAG_TURN, TAG_ALL, TAG_PENALTY, NO_TAG = Tag.TURN, Tag.ALL, Tag.PENALTY, Tag.NONE
-PLAY, DRAWN = Phase.PLAY, Phase.DRAWN
+PLAY, DRAWN, EXTRA, CHALLENGE = Phase.PLAY, Phase.DRAWN, Phase.EXTRA, Phase.CHALLENGE
+MATCH_OVER = Phase.MATCH_OVER
 NO_CHANCE, EJECT = Chance.NONE, Chance.EJECT
 
 SIMULATION = "simulation"

@@ -22,9 +22,11 @@ from uno_core.cards import (
     DRAW2,
     HIT2,
     NUMBER,
+    PROTECTING_TOWER,
     REVERSE,
     SKIP,
     TAKE2,
+    TOWER_INDEX,
     TOWER_PROTECTS,
     TRADE_HANDS,
     WILD,
@@ -130,7 +132,7 @@ class Tables:
     __slots__ = ("match", "colour_bits", "restricted_bits", "choice_bits", "volatile_bits",
                  "tower_bits", "laying_bits", "special_bits", "points", "rules",
                  "custom_kind", "draw_when_playable", "launcher",
-                 "draw_action", "house")
+                 "draw_action", "house", "protector")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -175,6 +177,14 @@ class Tables:
         self.laying_bits = self.volatile_bits & ~self.tower_bits  # Discard All
         # a playable face among these needs a second look (above, or a restricted Wild)
         self.special_bits = self.volatile_bits | self.restricted_bits
+        # by card id, the index (in TOWERS) of the tower whose owner the card's rule
+        # spares (cards.PROTECTING_TOWER, a tower edition), else -1 (cardrules.protected)
+        self.protector = [-1] * size
+        if edition.towers:
+            for c in faces:
+                tower = PROTECTING_TOWER.get(c.kind)
+                if tower is not None:
+                    self.protector[c.id] = TOWER_INDEX[tower]
         # each card's points at the round's end, by card id
         wd4 = (options.wild_draw4_points if "wild_draw4_points" in edition.option_defaults
                else None)

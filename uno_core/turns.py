@@ -27,6 +27,7 @@ from uno_core.house_rules import allowed
 from uno_core.matching import playable_mask
 from uno_core.state import (
     DRAWN,
+    EXTRA,
     NO_CHANCE,
     NO_TAG,
     NOBODY,
@@ -195,7 +196,7 @@ def settle(s: State, fx: Effects) -> None:
         return
     if s.exposed >= 0 and s._counts[s.exposed] != 1:
         s.exposed = -1
-    if s.out >= 0 and s.phase in ("play", "drawn", "extra"):
+    if s.out >= 0 and s.phase in (PLAY, DRAWN, EXTRA):
         if s._counts[s.out] == 0:
             round_over(s, fx)
             return
@@ -233,7 +234,7 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
 
 def owe(s: State, fx: Effects, kind: Owe, seat: int, count: int, tag: Tag = NO_TAG,
          front: bool = False) -> None:
-    if s.edition.launcher and kind == OWE_DRAW:
+    if s.tables.launcher and kind == OWE_DRAW:  # (Edition.launcher, read once)
         kind = OWE_PRESS
     ob = obligation(kind, seat, count, tag)
     if front:

@@ -11,7 +11,7 @@ import pytest
 
 from uno_core import actions as A
 from uno_core import apply, kernel, legal_actions, listing, snapshot, tables
-from uno_core.cards import DRAW2, REVERSE, parse_card
+from uno_core.cards import DRAW2, HIT2, REVERSE, parse_card
 from uno_core.setup import position
 from uno_core.tables import KindRule
 
@@ -100,3 +100,31 @@ def test_a_reverse_redefined_as_a_skip_skips_on_every_path(redefine, monkeypatch
     assert [p.card for p in handed] == [parse_card("R3")]
     assert in_kernel.direction == 1
     assert snapshot(in_kernel) == snapshot(_then_seat_2_goes_out(_checked("RR")[0]))
+
+
+def _launcher_start():
+    hands = ["RH2 G7 B8", "G1 G2", "R3", "B1 B2"]
+    return position("attack", hands=hands, discard="R5", pile=PILE, options=OPTIONS)
+
+
+def test_a_hit_two_that_hits_three_owes_three_presses_on_every_path(redefine, monkeypatch):
+    """On a launcher edition the listed path (engine.play_plain) has the victim owe the
+    rule's draws as presses, as the checked path does; the kernel hands the card to the
+    engine's play."""
+    card = parse_card("RH2")
+    redefine(HIT2, tables.KINDS[HIT2]._replace(draws=3))
+    checked, checked_fx = apply(_launcher_start(), A.Play(0, card))
+    state = _launcher_start()
+    (play,) = [a for a in legal_actions(state) if isinstance(a, A.Play)]
+    listed, listed_fx = apply(state, play)
+    for state, effects in ((checked, checked_fx), (listed, listed_fx)):
+        assert [(o.seat, o.amount) for o in state.queue] == [(1, 3)]
+        assert state.to_act == 1 and state.turn == 2  # seat 1 presses, then seat 2 plays
+        assert [type(e).__name__ for e in effects] == [
+            "CardPlayed", "OwePresses", "PlayerSkipped", "Prompt"]
+    assert snapshot(listed) == snapshot(checked) and listed_fx == checked_fx
+    handed: list[A.Play] = []
+    engine_play = kernel.play
+    monkeypatch.setattr(kernel, "play", lambda s, p, fx: (handed.append(p), engine_play(s, p, fx)))
+    kernel.run_random(_launcher_start(), random.Random(1), random.Random(2), 1)
+    assert handed[0].card == card  # the kernel leaves the presses to the engine

@@ -5,9 +5,10 @@ Idempotency-Key is taken once.
 `Declarers.answer` is the way in of every request (`Controller.submit`): it refuses
 what the sender's role may not do (`firmware.api.roles.refusal`, 403), answers a
 request whose key it has taken already with that answer, and lets the parts answer the
-rest while it is `speaking`. Meanwhile the parts' journal (`SignedJournal`) adds
+rest while it is `speaking`. Meanwhile the journal's `stamp` (`stamper`) adds
 ``"by": {"role", "seat"}`` (and ``"key"`` when the request carried one) to every
-declaration they write (`DECLARED`). An entry without ``"by"`` is the table's own: its
+declaration they write (`DECLARED`); the launcher and the buttons write with no stamp
+set, so their walks never pass here. An entry without ``"by"`` is the table's own: its
 owner on the table itself (a journal written before seats holds nothing else), the
 buttons, the launcher and the timers.
 
@@ -19,7 +20,7 @@ back stays taken), answered ``{"duplicate": true}``.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import uno_core as U
@@ -77,36 +78,16 @@ def sender(who: api.Who, key: str) -> Sender:
     return (who.role, who.seat, key)
 
 
-class SignedJournal:
-    """The journal the parts write to: the table's journal itself, adding ``"by"`` to
-    every declaration written while a request is answered. Everything else is the
-    journal's (read through)."""
+def stamper(request: api.Request) -> Callable[[str, Any], Any]:
+    """The journal's `stamp` while `request` is answered: its declarations get "by"."""
+    by = by_json(request.by, request.key)
 
-    def __init__(self, journal: Any, speaking: Callable[[], api.Request | None]) -> None:
-        self._journal = journal
-        self._speaking = speaking
-        self.signed = 0  # declarations signed and committed so far
+    def stamp(kind: str, payload: Any) -> Any:
+        if kind in DECLARED and isinstance(payload, Mapping):
+            return {**payload, BY: by}
+        return payload
 
-    def _signed(self, kind: str, payload: Any) -> Any:
-        request = self._speaking()
-        if kind not in DECLARED or not signs(request) or not isinstance(payload, Mapping):
-            return payload
-        assert request is not None
-        return {**payload, BY: by_json(request.by, request.key)}
-
-    def append(self, kind: str, payload: Any, *, ref: int | None = None) -> Any:
-        return self.append_all([(kind, payload)], ref=ref)[0]
-
-    def append_all(self, items: Sequence[tuple[str, Any]], *, ref: int | None = None
-                   ) -> Any:
-        signed = [(k, self._signed(k, p)) for k, p in items]
-        entries = self._journal.append_all(signed, ref=ref)
-        # committed: count the declarations signed (a refused write counts none)
-        self.signed += sum(s is not p for (_k, s), (_k2, p) in zip(signed, items, strict=True))
-        return entries
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._journal, name)
+    return stamp
 
 
 class Declarers(Part):
@@ -118,7 +99,6 @@ class Declarers(Part):
         self.ctx = ctx
         self.speaking: api.Request | None = None
         self.taken: OrderedDict[Sender, dict[str, Any]] = OrderedDict()
-        self.journal = SignedJournal(ctx.journal, lambda: self.speaking)
         ctx.subscribe(Replayed, lambda _e: self.recall())
 
     def answer(self, request: api.Request, answer: Callable[[api.Request], Any]
@@ -133,16 +113,20 @@ class Declarers(Part):
             first = self.taken.get(sender(who, request.key))
             if first is not None:
                 return {**first, "duplicate": True}
+        journal = self.ctx.journal
         before, self.speaking = self.speaking, request
-        signed = self.journal.signed
+        stamp_before, written = journal.stamp, journal.last_seq
+        if signs(request):
+            journal.stamp = stamper(request)
         try:
             result: dict[str, Any] = answer(request)
         except Exception:
-            if request.key and self.journal.signed != signed:  # refused after a write:
+            if request.key and journal.last_seq != written:  # refused after a write:
                 self.remember(sender(who, request.key), {})  # what was written stays taken
             raise
         finally:
             self.speaking = before
+            journal.stamp = stamp_before
         if request.key:
             self.remember(sender(who, request.key), dict(result or {}))
         return result

@@ -163,8 +163,7 @@ class Controller:
         self.names: list[str] = []
         self.step = 0
         self._counts = dict.fromkeys(("actions", "launcher_presses"), 0)
-        self._build("declarers", Declarers)  # first: the parts write to its signed journal
-        self.journal = self.lookup("declarers").journal
+        self._build("declarers", Declarers)
         self._build("journal_watch", JournalWatch)
         # the seats before the launcher: on `ShowTurn` the lights go on before the
         # launcher turns (the seat to act sees its light at once)

@@ -22,7 +22,7 @@ def seat(n: int) -> api.Who:
 
 def dealer_cards(table):
     """The cards turned so far to choose the dealer, by seat."""
-    return table.call(lambda: table.controller.requests.get_status()["dealer_cards"])
+    return table.call(lambda: table.controller.lookup("requests").get_status()["dealer_cards"])
 
 
 @pytest.fixture
@@ -103,14 +103,21 @@ def test_a_key_too_long_or_not_printable_is_refused_naming_it(table):
 
 
 class _Written:
-    """A journal that keeps what it is given (append_all, as the real one)."""
+    """A journal that keeps what it is given, stamped as the real one stamps it."""
 
     def __init__(self) -> None:
         self.items: list[tuple[str, dict]] = []
+        self.stamp = None
 
-    def append_all(self, items, *, ref=None):
-        self.items += list(items)
-        return list(items)
+    @property
+    def last_seq(self) -> int:
+        return len(self.items)
+
+    def append(self, kind, payload, *, ref=None):
+        if self.stamp is not None:
+            payload = self.stamp(kind, payload)
+        self.items.append((kind, payload))
+        return (kind, payload)
 
 
 def test_a_request_refused_after_its_declaration_was_written_stays_taken():
@@ -123,7 +130,7 @@ def test_a_request_refused_after_its_declaration_was_written_stays_taken():
 
     def answer(request):
         calls.append(request)
-        keys.journal.append("arm", {"seat": 1})
+        ctx.journal.append("arm", {"seat": 1})
         raise Rejected("the journal is full", status=507)
 
     uno = api.CallUno(1, by=seat(1), key="k-5")

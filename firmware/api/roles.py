@@ -17,8 +17,6 @@ the catalog's ``role.*`` keys.
 
 from __future__ import annotations
 
-import re
-
 from firmware.api import requests as api
 from firmware.words.messages import Words
 
@@ -32,7 +30,8 @@ def _what(request: api.Request, words: Words) -> str:
     elif isinstance(request, api.Reveal) and request.seat is None:
         kind = "first_card"
     else:  # Play -> play, CallUno -> call_uno, NextRound -> next_round
-        kind = re.sub(r"(?<!^)(?=[A-Z])", "_", type(request).__name__).lower()
+        name = type(request).__name__
+        kind = "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(name)).lower()
     try:
         return words(f"role.what.{kind}")
     except KeyError:  # a kind of request the catalog does not name

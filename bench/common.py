@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -224,3 +226,42 @@ def unotable(*args: str) -> list[str]:
 def workdir(prefix: str) -> Iterator[Path]:
     with tempfile.TemporaryDirectory(prefix=f"unotable-bench-{prefix}-") as tmp:
         yield Path(tmp)
+
+
+@dataclass
+class Served:
+    """A daemon `served_daemon` runs; once the block is left: whether it was still
+    alive, whether SIGTERM stopped it cleanly, and what it wrote on stderr."""
+
+    proc: subprocess.Popen[bytes]
+    alive: bool = False
+    stopped_cleanly: bool = False
+    err: bytes = b""
+
+    @property
+    def tracebacks(self) -> int:
+        return self.err.decode(errors="replace").count("Traceback")
+
+
+@contextlib.contextmanager
+def served_daemon(tmp: Path, config: Path) -> Iterator[Served]:
+    """`unotable run --config config` until it says READY=1; after the block, SIGTERM
+    and its stop are judged (`Served`); killed whatever happens."""
+    notify = NotifySocket(tmp)
+    proc = subprocess.Popen(unotable("run", "--config", str(config), "--log-level", "ERROR"),
+                            env=daemon_env(tmp, NOTIFY_SOCKET=notify.path),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    served = Served(proc)
+    try:
+        if notify.wait_for("READY=1", timeout=30) is None:
+            raise RuntimeError("the daemon did not become ready")
+        yield served
+        served.alive = proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        _out, served.err = proc.communicate(timeout=30)
+        served.stopped_cleanly = proc.returncode == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        notify.close()

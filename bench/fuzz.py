@@ -50,8 +50,6 @@ import contextlib
 import http.client
 import io
 import json
-import signal
-import subprocess
 import sys
 import tomllib
 from collections import Counter
@@ -64,16 +62,14 @@ from hypothesis import strategies as st
 from bench.common import (
     REPO,
     Figure,
-    NotifySocket,
     Result,
-    daemon_env,
     exactly,
     free_port,
     machine_load,
     progress,
     report,
+    served_daemon,
     sim_config,
-    unotable,
     workdir,
 )
 
@@ -261,15 +257,9 @@ def fuzz_api(examples: int, seed: int) -> dict[str, Any]:
     problems: list[str] = []
     statuses: Counter[int] = Counter()
     with workdir("fuzz") as tmp:
-        notify = NotifySocket(tmp)
         port = free_port()
-        proc = subprocess.Popen(unotable("run", "--config", str(sim_config(tmp, port=port)),
-                                         "--log-level", "ERROR"),
-                                env=daemon_env(tmp, NOTIFY_SOCKET=notify.path),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            if notify.wait_for("READY=1", timeout=30) is None:
-                raise RuntimeError("the daemon did not become ready")
+        with served_daemon(tmp, sim_config(tmp, port=port)) as served:
+            proc = served.proc
             call = Http(port)
 
             def check(req: tuple[str, str, bytes | None, str, dict[str, bytes]]) -> None:
@@ -307,22 +297,13 @@ def fuzz_api(examples: int, seed: int) -> dict[str, Any]:
                     counts["accepted"] += 1
 
             _run_examples(api_requests(port), examples, seed, check)
-            alive = proc.poll() is None
-            proc.send_signal(signal.SIGTERM)
-            _out, err = proc.communicate(timeout=30)
-            stopped_cleanly = proc.returncode == 0
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            notify.close()
-    tracebacks = err.decode(errors="replace").count("Traceback")
     return {"tried": counts["tried"], "accepted": counts["accepted"],
             "rejected": counts["rejected"], "5xx": counts["5xx"],
             "no_answer": counts["no_answer"] + counts["after_crash"],
             "changed_on_reject": counts["changed_on_reject"], "unclear": counts["unclear"],
             "odd_headers": counts["odd_headers"], "foreign_passed": counts["foreign_passed"],
-            "alive": alive, "stopped_cleanly": stopped_cleanly, "tracebacks_logged": tracebacks,
+            "alive": served.alive, "stopped_cleanly": served.stopped_cleanly,
+            "tracebacks_logged": served.tracebacks,
             "statuses": {str(k): v for k, v in sorted(statuses.items())},
             "problems": problems[:20]}
 

@@ -30,8 +30,6 @@ from __future__ import annotations
 import itertools
 import json
 import secrets
-import signal
-import subprocess
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +37,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from bench.common import NotifySocket, daemon_env, free_port, sim_config, unotable, workdir
+from bench.common import free_port, served_daemon, sim_config, workdir
 from bench.fuzz import JSON, Http, _broken, _cards, _error_body, _run_examples, from_schema
 
 PUBLIC_PATHS = ("/", "/api/messages", "/api/seats/claim")  # the page, its words, a phone joining
@@ -168,13 +166,8 @@ def fuzz_roles(examples: int, seed: int, seats: int = 4) -> dict[str, Any]:
         doc["api"]["token"] = owner = secrets.token_urlsafe(32)  # type: ignore[index]
         config.write_text(tomlkit.dumps(doc))
         held, viewer, revoked = seat_store(tmp, seats)
-        notify = NotifySocket(tmp)
-        proc = subprocess.Popen(unotable("run", "--config", str(config), "--log-level", "ERROR"),
-                                env=daemon_env(tmp, NOTIFY_SOCKET=notify.path),
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        try:
-            if notify.wait_for("READY=1", timeout=30) is None:
-                raise RuntimeError("the daemon did not become ready")
+        with served_daemon(tmp, config) as served:
+            proc = served.proc
             as_owner = {"Authorization": f"Bearer {owner}".encode()}
             look = Http(port)
             tokens = Tokens(owner, {}, viewer, revoked)
@@ -260,15 +253,6 @@ def fuzz_roles(examples: int, seed: int, seats: int = 4) -> dict[str, Any]:
                                         f"{answer[:120]!r}")
 
             _run_examples(role_requests(), examples, seed, check)
-            alive = proc.poll() is None
-            proc.send_signal(signal.SIGTERM)
-            _out, err = proc.communicate(timeout=30)
-            stopped_cleanly = proc.returncode == 0
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            notify.close()
     return {"tried": counts["tried"], "accepted": counts["accepted"],
             "rejected": counts["rejected"], "throttled_429": counts["429"],
             "5xx": counts["5xx"], "wrong_role_2xx": counts["wrong_role_2xx"],
@@ -278,9 +262,8 @@ def fuzz_roles(examples: int, seed: int, seats: int = 4) -> dict[str, Any]:
             "not_theirs_statuses": {str(k): v for k, v in sorted(not_theirs.items()) if v},
             "for_another_seat": sum(for_another.values()),
             "for_another_seat_statuses": {str(k): v for k, v in sorted(for_another.items())},
-            "seats_held": sorted(tokens.seats), "alive": alive,
-            "stopped_cleanly": stopped_cleanly,
-            "tracebacks_logged": err.decode(errors="replace").count("Traceback"),
+            "seats_held": sorted(tokens.seats), "alive": served.alive,
+            "stopped_cleanly": served.stopped_cleanly, "tracebacks_logged": served.tracebacks,
             "statuses": {name: {str(k): v for k, v in sorted(c.items())}
                          for name, c in sorted(per_identity.items())},
             "problems": problems[:20]}

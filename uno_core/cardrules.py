@@ -69,7 +69,7 @@ def protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
     i = s.tables.protector[card.id]
     if i < 0 or s.towers[i] != victim:
         return False
-    fx.append(E.ProtectionUsed(victim, TOWERS[i], card))
+    fx.append(E.shared(E.ProtectionUsed, victim, TOWERS[i], card))
     return True
 
 

@@ -92,6 +92,7 @@ from uno_core.tables import PLAIN, TARGETED, barred, mask_of, tables_for
 from uno_core.turns import (
     NOFX,
     NOT_FIRST,
+    PLAY_DRAWN_PROMPT,
     Effects,
     advance,
     after_turn_draw,
@@ -99,6 +100,7 @@ from uno_core.turns import (
     check_deal,
     check_unseen,
     deal,
+    dispensed,
     fits_drawn,
     give,
     hand_points,
@@ -342,7 +344,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
                     else:
                         give(s, victim, k)
                         if fx is not NOFX:
-                            fx.append(E.shared(E.Dispense, victim, k))
+                            fx.append(dispensed(victim, k))
     s.turn = s.actor = t = (s.turn + s.direction * step) % s.n
     s.skip_pending = 0
     if op == OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)
@@ -540,7 +542,7 @@ def _resolve_challenge(s: State, guilty: bool, fx: Effects) -> None:
     assert s.pending
     player, challenger = s.pending[0], s.pending[1]
     s.pending = ()
-    fx.append(E.ChallengeResolved(challenger, player, guilty))
+    fx.append(E.shared(E.ChallengeResolved, challenger, player, guilty))
     s.turn = player
     # the +4's draws (on top still); stack_draws: the challenge is about the whole stack
     count = taken(s, kind_rule(s, s._disc[-1]).draws)
@@ -608,7 +610,7 @@ def draw(s: State, seat: int, fx: Effects) -> None:
             s.drawn = (card,)  # after_turn_draw: the drawn card may be played
             s.phase = DRAWN
             s.actor = seat
-            fx.append(E.shared(E.Prompt, seat, "play_drawn"))
+            fx.append(PLAY_DRAWN_PROMPT[seat])
             settle(s, fx)
             return
         # a legal draw: phase "play", nothing owed or drawn (the phase stays "play")

@@ -174,7 +174,7 @@ def settle(s: State, fx: Effects) -> None:
             k = min(count, left)
             got = give(s, seat, k)
             if k and fx is not NOFX:
-                fx.append(E.shared(E.Dispense, seat, k))
+                fx.append(dispensed(seat, k))
             if tag == TAG_TURN:
                 s.drawn = s.drawn + got
             if k < count and needs_reshuffle(s):
@@ -212,6 +212,14 @@ def settle(s: State, fx: Effects) -> None:
 
 
 _PRESS_PROMPT = tuple(E.Prompt(seat, "press") for seat in range(MAX_SEATS))
+# frequent effects made once per value (immutable): an index, cheaper than `E.shared`
+PLAY_DRAWN_PROMPT = tuple(E.Prompt(seat, "play_drawn") for seat in range(MAX_SEATS))
+_DISPENSED = tuple(tuple(E.Dispense(seat, k) for k in range(16)) for seat in range(MAX_SEATS))
+
+
+def dispensed(seat: int, count: int) -> E.Dispense:
+    """The Dispense effect of `count` cards to `seat`."""
+    return _DISPENSED[seat][count] if count < 16 else E.Dispense(seat, count)
 
 
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
@@ -227,7 +235,7 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
         s.phase = DRAWN
         s.actor = seat
         if fx is not NOFX:
-            fx.append(E.shared(E.Prompt, seat, "play_drawn"))
+            fx.append(PLAY_DRAWN_PROMPT[seat])
         return
     advance(s, 0)
 
@@ -274,7 +282,7 @@ def deal(s: State, fx: Effects) -> None:
         s._masks = masks
     if fx is not NOFX:
         for i in range(n):
-            fx.append(E.shared(E.Dispense, (first + i) % n, size))
+            fx.append(dispensed((first + i) % n, size))
 
 
 def check_deal(s: State) -> None:

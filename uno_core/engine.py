@@ -927,7 +927,7 @@ def apply(state: State, action: Action, effects: bool = True) -> tuple[State, li
     if listing is not None:
         s._listed = None  # the state changes now (or the action is refused)
     elif type(action) is _EJECT:  # (a chance node lists nothing)
-        if s.chance == EJECT:  # launcher editions: ~25 a round
+        if s.chance is EJECT:  # launcher editions: ~25 a round
             count = action.count
             if type(count) is int and 0 <= count <= (s._pcount if s.table else len(s._pile)):
                 fx = [] if effects else NOFX

@@ -102,7 +102,8 @@ def choose_random(state: State, rng: Rng) -> A.Action:
         seat = state.to_act
         picks = _candidates(legal_actions(state), seat, state._counts[seat] - 1)
     n = len(picks)
-    if _INLINE.get(type(rng)) or _inline(rng):  # randrange(n), inline (`_bits_source`)
+    cls = type(rng)
+    if cls is _inline_class or _inline(cls):  # randrange(n), inline (`_bits_source`)
         k = n.bit_length()
         i = rng.getrandbits(k)  # type: ignore[attr-defined]
         while i >= n:
@@ -112,10 +113,16 @@ def choose_random(state: State, rng: Rng) -> A.Action:
 
 
 _INLINE: dict[type, bool] = {}  # rng class -> `_bits_source` gives its getrandbits
+_inline_class: type | None = None  # the last class found true: an identity test per call
 
 
-def _inline(rng: Rng) -> bool:
-    found = _INLINE[type(rng)] = _bits_source(rng) is not None
+def _inline(cls: type) -> bool:
+    global _inline_class
+    found = _INLINE.get(cls)
+    if found is None:
+        found = _INLINE[cls] = _bits_source_of(cls)
+    if found:
+        _inline_class = cls
     return found
 
 
@@ -456,9 +463,14 @@ def _discard_all_play(seat: int, card: Card, hand: list[int]) -> A.Play:
 def _bits_source(rng: Rng) -> Callable[[int], int] | None:
     """`rng.getrandbits` where its ``_randbelow(n)`` is random.Random's
     ``_randbelow_with_getrandbits`` (k = n.bit_length(); draw k bits until below n), so
-    the kernel can draw inline the same numbers; otherwise None. Found by name."""
-    f = getattr(type(rng), "_randbelow", None)
-    if (_standard(type(rng)) and getattr(f, "__module__", "") == "random"
-            and getattr(f, "__qualname__", "") == "Random._randbelow_with_getrandbits"):
+    the kernel can draw inline the same numbers; otherwise None."""
+    if _bits_source_of(type(rng)):
         return rng.getrandbits  # type: ignore[attr-defined,no-any-return]
     return None
+
+
+def _bits_source_of(cls: type) -> bool:
+    """Whether rngs of class `cls` are `_bits_source`'s kind. Found by name."""
+    f = getattr(cls, "_randbelow", None)
+    return (_standard(cls) and getattr(f, "__module__", "") == "random"
+            and getattr(f, "__qualname__", "") == "Random._randbelow_with_getrandbits")

@@ -82,15 +82,15 @@ def plain_listing(s: State) -> Listing | None:
         return None
     decisions = s._decisions  # None in table mode and under house rules
     phase = s.phase
-    if phase == PLAY and decisions is not None:
+    if phase is PLAY and decisions is not None:  # (Phase members: by identity)
         tb = s.tables
         index = 8 * seat
         m = s._masks[seat] & tb.match[s._disc[-1].id][s.colour]
-    elif phase == DRAWN and decisions is not None:
+    elif phase is DRAWN and decisions is not None:
         tb = s.tables
         index = 8 * seat + _DRAWN
         m = mask_of(s.drawn) & tb.match[s._disc[-1].id][s.colour]
-    elif phase == CHALLENGE:
+    elif phase is CHALLENGE:
         return _DECIDE[seat]
     else:
         return None

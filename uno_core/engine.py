@@ -47,7 +47,17 @@ from uno_core.house_penalties import (
 from uno_core.house_rules import FINISH_BANS, allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
-from uno_core.listed import OP_BITS, OP_CHALLENGE, OP_DRAW, OP_PASS, OP_PLAY, OP_PRESS, PASS, PRESS
+from uno_core.listed import (
+    OP_BITS,
+    OP_CHALLENGE,
+    OP_DRAW,
+    OP_PASS,
+    OP_PLAY,
+    OP_PRESS,
+    PASS,
+    PRESS,
+    lazy_listing,
+)
 from uno_core.listing import (
     OP_MOVE,
     OP_SYMBOL,
@@ -55,6 +65,7 @@ from uno_core.listing import (
     cached_variants,
     decisions_for,
     faces_of,
+    listed_actions,
     plain_listing,
     play_variants,
     variant_map,
@@ -167,6 +178,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.stack = ()
     s._listed = None
     s._decisions = None if s.table else decisions_for(s.tables, seats)
+    s._lazy = lazy_listing()
     return s
 
 
@@ -997,7 +1009,7 @@ def legal_actions(state: State) -> list[Action]:
     listing = s._listed or plain_listing(s)
     if listing is not None:
         s._listed = listing
-        return list(listing.actions)
+        return list(listed_actions(listing, s))
     seat = s.to_act
     out: list[Action] = []
     if s.phase == "match_over":

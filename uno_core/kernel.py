@@ -57,7 +57,8 @@ from uno_core.cards import (
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
 from uno_core.engine import apply, draw, eject, legal_actions, play
 from uno_core.errors import SetupError
-from uno_core.listing import OP_MOVE, OP_PLAIN, plain_listing, plain_ops
+from uno_core.listed import FACE_SHIFT
+from uno_core.listing import OP_MOVE, OP_PLAIN, add_face, plain_listing, plain_ops
 from uno_core.state import EJECT, MATCH_OVER, OWE_DRAW, PLAY, State
 from uno_core.tables import Tables, barred, mask_of
 from uno_core.turns import NOFX, give
@@ -91,25 +92,45 @@ def randbelow(rng: Rng) -> Callable[[int], int]:
 def choose_random(state: State, rng: Rng) -> A.Action:
     """The uniform policy (see the module docstring)."""
     listing = state._listed or plain_listing(state)
+    dec = None
     if listing is not None:
         state._listed = listing  # what legal_actions lists: apply finds its pick there
         picks = listing.picks
-        if picks is None:  # a function of the shared listing: memoized on it
+        if picks is not None:
+            n = len(picks)
+        elif listing.dec is not None:  # two faces or more: counted, not joined (Listing)
+            dec = listing.dec
+            n = listing.width
+        else:  # a function of the shared listing: memoized on it
             seat = state.to_act
-            picks = listing.picks = _candidates(listing.actions, seat,
+            picks = listing.picks = _candidates(listing.actions, seat,  # type: ignore[arg-type]
                                                 state._counts[seat] - 1)
+            n = len(picks)
     else:
         seat = state.to_act
         picks = _candidates(legal_actions(state), seat, state._counts[seat] - 1)
-    n = len(picks)
+        n = len(picks)
     cls = type(rng)
     if cls is _inline_class or _inline(cls):  # randrange(n), inline (`_bits_source`)
         k = n.bit_length()
         i = rng.getrandbits(k)  # type: ignore[attr-defined]
         while i >= n:
             i = rng.getrandbits(k)  # type: ignore[attr-defined]
-        return picks[i]  # type: ignore[no-any-return]
-    return picks[rng.randrange(n)]
+    else:
+        i = rng.randrange(n)
+    if dec is None:
+        return picks[i]  # type: ignore[index,no-any-return]
+    # the i-th pick: the faces' picks in card-id order, each face made when first met
+    faces = dec.faces
+    rest = listing.faces >> FACE_SHIFT  # type: ignore[union-attr]
+    while True:
+        b = rest & -rest
+        j = b.bit_length() - 1
+        got = (faces[j] or add_face(dec, state, state.to_act, j))[1]
+        if i < len(got):
+            return got[i]  # type: ignore[no-any-return]
+        i -= len(got)
+        rest ^= b
 
 
 _INLINE: dict[type, bool] = {}  # rng class -> `_bits_source` gives its getrandbits

@@ -11,7 +11,8 @@ playable faces `m` (the hand's mask and the match mask of the top card and colou
   the policy's picks among them, plus one ``ops`` dict: ``id(play)`` -> how ``apply``
   writes it (the op in the low bits, the card's bit above, ``Listing``);
 - a listing of no playable face or of one is made once per decision and shared; a
-  listing of two faces or more is two tuples over those parts;
+  listing of two faces or more is the state's own, reused (``State._lazy``): its picks
+  are counted and its plays joined only when ``legal_actions`` asks (``Listing``);
 - a Discard All's plays lay the rest of its colour in the order held: a listing with one
   playable is made anew with ops of its own (``_laying_listing``).
 
@@ -110,45 +111,58 @@ def plain_listing(s: State) -> Listing | None:
     dec = decisions[k] or _new_decision(s, decisions, k, seat, index)
     if not m:
         return dec.empty
-    if m & (m - 1):
-        return face_listing(dec, s, seat, m)
+    if m & (m - 1):  # the state's own listing, counted (listed.Listing)
+        lazy = s._lazy
+        lazy.ops = dec.ops
+        lazy.dec = dec
+        lazy.faces = m << FACE_SHIFT | dec.tail_bit
+        if m & tb.choice_bits:  # a face of more plays than its colours: count them
+            width = 0
+            rest = m
+            faces = dec.faces
+            while rest:
+                b = rest & -rest
+                rest ^= b
+                i = b.bit_length() - 1
+                width += len((faces[i] or add_face(dec, s, seat, i))[1])
+            lazy.width = width
+        else:  # a play per face, a wild's one per colour
+            lazy.width = m.bit_count() + 3 * (m & tb.wild_bits).bit_count()
+        return lazy
     i = m.bit_length() - 1
-    return dec.single[i] or face_listing(dec, s, seat, m)
+    return dec.single[i] or single_listing(dec, s, seat, i)
 
 
-def face_listing(dec: Decision, s: State, seat: int, m: int) -> Listing:
-    """`dec`'s listing of the playable faces `m` (not 0). The faces' plays are joined
-    as tuples (a listing has a few faces: cheaper than a list made into a tuple)."""
+def listed_actions(listing: Listing, s: State) -> tuple[Action, ...]:
+    """`listing`'s actions in listed order (a state's own listing's made now)."""
+    if listing.actions is not None:
+        return listing.actions
+    dec = listing.dec
+    assert dec is not None
     faces = dec.faces
     plays: tuple[Action, ...] = ()
-    rest = m
-    if dec.size == 2:  # the picks are the plays with the call
-        picks: tuple[Action, ...] = ()
-        while rest:
-            b = rest & -rest
-            rest ^= b
-            got = faces[b.bit_length() - 1] or _add_face(dec, s, seat, b.bit_length() - 1)
-            plays += got[0]
-            picks += got[1]
-        picks = picks or plays
-    else:  # the picks are every play
-        while rest:
-            b = rest & -rest
-            rest ^= b
-            plays += (faces[b.bit_length() - 1]
-                      or _add_face(dec, s, seat, b.bit_length() - 1))[0]
-        picks = plays
-    bits = m << FACE_SHIFT
+    rest = listing.faces >> FACE_SHIFT
+    while rest:
+        b = rest & -rest
+        rest ^= b
+        i = b.bit_length() - 1
+        plays += (faces[i] or add_face(dec, s, s.to_act, i))[0]
+    return plays + (dec.tail,) if dec.tail_listed else plays
+
+
+def single_listing(dec: Decision, s: State, seat: int, i: int) -> Listing:
+    """`dec`'s listing of one playable face, card id `i` (made once: ``Decision.single``)."""
+    plays, picks = dec.faces[i] or add_face(dec, s, seat, i)
+    bits = 1 << i + FACE_SHIFT
     if dec.tail_listed:
         listing = Listing(plays + (dec.tail,), dec.ops, bits | TAIL_BIT, picks)
     else:
         listing = Listing(plays, dec.ops, bits, picks)
-    if not m & (m - 1):
-        dec.single[m.bit_length() - 1] = listing
+    dec.single[i] = listing
     return listing
 
 
-def _add_face(dec: Decision, s: State, seat: int,
+def add_face(dec: Decision, s: State, seat: int,
           i: int) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
     """Make `dec`'s face `i`'s plays and their ops (`s`: a state of this decision). A
     face whose plays do not depend on the towers standing has the same plays in every
@@ -175,7 +189,7 @@ def _add_face(dec: Decision, s: State, seat: int,
 
 
 # a face's plays and picks by (rule tables, seats, seat, hand size class, card id), for
-# the faces that take no tower (`_add_face`): the decisions that differ only in the
+# the faces that take no tower (`add_face`): the decisions that differ only in the
 # towers standing or the drawn card share them
 _FACES: dict[tuple[Tables, int, int, int, int],
              tuple[tuple[A.Play, ...], tuple[A.Play, ...]]] = {}
@@ -269,7 +283,7 @@ def _laying_listing(s: State, seat: int, m: int, dec: Decision) -> Listing:
             for p in plays:
                 ops[id(p)] = OP_PLAY
         else:
-            plays, pk = dec.faces[i] or _add_face(dec, s, seat, i)
+            plays, pk = dec.faces[i] or add_face(dec, s, seat, i)
             ops.update(dec.face_ops[i])  # type: ignore[arg-type]
         actions += plays
         picks += pk
@@ -367,3 +381,4 @@ def play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
     unos = (False, True) if left == 1 else (False,)
     return [A.Play(seat, card, col, t, tw, laid, u)
             for col in colours for t in targets for tw in tower_sets for u in unos]
+

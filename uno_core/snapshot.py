@@ -12,6 +12,7 @@ from typing import Any
 from uno_core.cards import Card, format_card, parse_card
 from uno_core.editions import get_edition
 from uno_core.errors import SetupError
+from uno_core.listed import lazy_listing
 from uno_core.listing import decisions_for
 from uno_core.matching import CUSTOM_KIND
 from uno_core.options import make_options
@@ -99,6 +100,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s.stack = (int(stack[0]), int(stack[1])) if stack else ()
         s._listed = None
         s._decisions = None if s.table else decisions_for(s.tables, s.n)
+        s._lazy = lazy_listing()
     except KeyError as exc:
         raise SetupError(f"snapshot lacks field {exc.args[0]!r}") from None
     except (TypeError, ValueError, IndexError) as exc:

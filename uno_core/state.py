@@ -28,7 +28,7 @@ from typing import NamedTuple
 from uno_core.actions import CHANCE
 from uno_core.cards import BY_ID, TOWERS, Card, format_card
 from uno_core.editions import Edition
-from uno_core.listed import Decisions, Listing
+from uno_core.listed import Decisions, Listing, lazy_listing
 from uno_core.options import Options
 from uno_core.tables import Tables, mask_of
 
@@ -137,7 +137,7 @@ class State:
         "_pile", "_pcount", "_disc", "colour", "direction", "dealer", "turn", "actor",
         "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed",
         "skip_pending", "pending", "out", "scores", "round_no", "_unseen", "since_eject",
-        "winners", "entered", "colour_only", "stack", "_listed", "_decisions",
+        "winners", "entered", "colour_only", "stack", "_listed", "_decisions", "_lazy",
     )
 
     edition: Edition
@@ -185,6 +185,9 @@ class State:
     # the parts the common decisions' listings are built from, for this edition, options
     # and seats (listing.decisions_for; simulation, no house rule), else None
     _decisions: Decisions | None
+    # this state's own listing of its decisions of two playable faces or more, set anew
+    # for each (listed.Listing); never shared with another state
+    _lazy: Listing
 
     def clone(self) -> State:
         """An independent copy: applying actions to one never changes the other."""
@@ -199,6 +202,7 @@ class State:
         s._queue = self._queue[:]
         s._unseen = dict(self._unseen)
         s._listed = None
+        s._lazy = lazy_listing()
         return s
 
     def assume_hands(self, hands: Sequence[Sequence[Card]]) -> None:

@@ -132,7 +132,7 @@ class Tables:
     __slots__ = ("match", "colour_bits", "restricted_bits", "choice_bits", "volatile_bits",
                  "tower_bits", "laying_bits", "special_bits", "points", "rules",
                  "custom_kind", "draw_when_playable", "launcher",
-                 "draw_action", "house", "protector")
+                 "draw_action", "house", "protector", "wild_bits")
 
     def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
         faces = list(dict.fromkeys(edition.deck))
@@ -161,6 +161,7 @@ class Tables:
                 for colour in (*COLOURS, "")}
         self.colour_bits = {colour: mask_of([c for c in faces if c.colour == colour])
                             for colour in (*COLOURS, "")}
+        self.wild_bits = self.colour_bits[""]
         # the faces only a hand without the current colour may play (`barred`)
         self.restricted_bits = mask_of([c for c in faces if rules[c.id].off_colour])
         choice = []

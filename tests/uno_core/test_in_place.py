@@ -86,6 +86,42 @@ def test_a_clone_keeps_the_old_state():
     assert old == state
 
 
+def _two_plays_or_more(seed: int, seat: int):
+    """A classic state where `seat` (4+ cards) is to play and may play two cards or more."""
+    rng = random.Random(seed)
+    state = new_match("classic", 4)
+    while True:
+        if state.to_act == CHANCE:
+            apply(state, sample_outcome(state, rng))
+            continue
+        legal = legal_actions(state)
+        if (state.to_act == seat and state.counts[seat] > 3
+                and len({a.card for a in legal if isinstance(a, Play)}) >= 2):
+            return state
+        apply(state, rng.choice(legal))
+
+
+def test_two_states_listed_in_turn_each_keep_their_own_legal_plays():
+    # a listing of two playable faces or more is its state's own (State._lazy): listing
+    # another state of the same decision (seat, hand size) in between, or a clone's,
+    # never changes what the first one lists and accepts
+    one = _two_plays_or_more(1, 2)
+    two = next(s for s in (_two_plays_or_more(k, 2) for k in range(2, 40))
+               if legal_actions(s) != legal_actions(one))
+    first, second = legal_actions(one), legal_actions(two)
+    copy = one.clone()
+    assert legal_actions(copy) == first
+    mine = next(a for a in first if isinstance(a, Play) and a not in second)
+    assert legal_actions(one) == first and legal_actions(two) == second
+    with pytest.raises(IllegalAction):
+        apply(two, mine)  # listed for the other state only
+    kept = copy.clone()
+    apply(one, mine)
+    apply(kept, Play(mine.seat, mine.card, mine.colour, mine.target, mine.towers,
+                     mine.laid, mine.uno))  # the same play built anew, checked in full
+    assert one == kept and legal_actions(copy) == first
+
+
 def test_the_caller_cannot_change_the_state_through_what_it_reads():
     state = _playing()
     before = snapshot(state)

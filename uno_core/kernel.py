@@ -143,17 +143,15 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     if tb.house:  # a rule the loop below was not written for (options.house_rules_on)
         return _through_engine(s, rng, chance, rounds, launcher)
     match, restricted = tb.match, tb.restricted_bits
-    wilds = tb.colour_bits[""]
     draw_then_play = s.options.draw_then_play
     pile_draws = not tb.launcher and not draw_then_play  # a draw ends the turn
     presses = tb.launcher
     n = s.n
     plan = _plan(s)
-    codes, widths, extra = plan.codes, plan.widths, plan.extra
+    lists = plan.lists
     turns, steps, takes = plan.turns, plan.steps, plan.takes
-    targeted, policy_bits = plan.targeted, plan.policy_bits
     towers_of = plan.tower if s.edition.towers else None
-    by_id, colours = BY_ID, COLOURS
+    bit_lengths = plan.bit_lengths
     below = randbelow(rng)
     getbits = _bits_source(rng)
     sample = launcher.eject
@@ -175,11 +173,11 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             # then the locals are written back and the engine plays that turn
             hands, masks, counts, pile, disc = s._hands, s._masks, s._counts, s._pile, s._disc
             t, d, colour = seat, s.direction, s.colour
-            row = match[disc[-1].id]
+            fit = match[disc[-1].id][colour]  # the faces that go on the top card now
             while True:
                 hm = masks[t]
-                m = hm & row[colour]
-                if m & restricted:  # Extreme: a plain Wild only without the colour
+                m = hm & fit
+                if restricted and m & restricted:  # Extreme: a plain Wild only without the colour
                     m &= ~barred(tb, hm, colour)
                 if not m:  # nothing fits: the one action listed is the draw (or press)
                     if getbits is None:
@@ -201,7 +199,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                             fits = 0
                             if draw_then_play:  # a drawn card that fits: Play or Pass
                                 dm = mask_of(pile[-k:])
-                                fits = dm & row[colour]
+                                fits = dm & fit
                                 if fits & restricted:
                                     fits &= ~barred(tb, hm | dm, colour)
                             if not fits:
@@ -222,46 +220,34 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         eject(s, min(k, len(s._pile)), NOFX)
                         actions += 1
                     break
-                if m & policy_bits:  # a card whose plays need the towers: the full policy
+                listed = lists[m]  # the plays listed for the faces m (_Lists)
+                if listed is None:  # a card whose plays need the towers: the full policy
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
                     apply(s, choose_random(s, rng), effects=False)
                     actions += 1
                     break
-                # the listed plays: the faces of m, a wild once per colour; their number
-                # is known from the bits, the pick found walking the faces in listed order
-                total = m.bit_count()
-                if m & wilds:
-                    total += 3 * (m & wilds).bit_count()
-                    if m & targeted:
-                        w = m & targeted
-                        while w:
-                            b = w & -w
-                            total += extra[b.bit_length() - 1]
-                            w ^= b
-                elif m & targeted:  # a coloured targeted card (Trade Hands)
-                    total += (n - 2) * (m & targeted).bit_count()
+                total = len(listed)
                 if getbits is None:
                     i = below(total)
                 else:  # randrange(total), inline
-                    kb = total.bit_length()
+                    kb = bit_lengths[total]
                     i = getbits(kb)
                     while i >= total:
                         i = getbits(kb)
-                if not m & (m - 1):  # one face: its id is its bit's place
-                    j = m.bit_length() - 1
-                else:  # by card id (the listed order): the lowest bit first
-                    while True:
-                        b = m & -m
-                        k = widths[b.bit_length() - 1]
-                        if i < k:
-                            break
-                        i -= k
-                        m ^= b
-                    j = b.bit_length() - 1
+                j, card, code, i, after, fits_after = listed[i]
                 actions += 1
-                code = codes[j]
                 c = counts[t]
+                if code == _PLAIN and c > 1:  # the common play: the turn passes on
+                    hand = hands[t]
+                    hand.remove(j)
+                    if j not in hand:
+                        masks[t] ^= card.bit
+                    counts[t] = c - 1
+                    disc.append(card)
+                    colour, fit = after, fits_after
+                    t = (t + d) % n
+                    continue
                 if towers_of is not None and towers_of[j] >= 0:
                     # a capture that completes four towers (the four-tower discard
                     # follows) or a protected victim: the engine's play
@@ -279,7 +265,6 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     # the engine plays it (going out, too: the round ends)
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
-                    card = by_id[j]
                     if code == _TARGETED:
                         p = _targeted_play(t, card, i, n, c == 2)
                     elif code == _DISCARD_ALL:
@@ -288,15 +273,13 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         p = _listed_play(t, card, i, c == 2)
                     play(s, p, NOFX)
                     break
-                card = by_id[j]
                 hand = hands[t]
                 hand.remove(j)
                 if j not in hand:
                     masks[t] ^= card.bit
                 counts[t] = c - 1
                 disc.append(card)
-                row = match[j]
-                colour = card.colour or colours[i]
+                colour, fit = after, fits_after
                 if code == _PLAIN:
                     t = (t + d) % n
                 elif code == _SYMBOL:  # the tower is the player's
@@ -356,15 +339,15 @@ class _Plan:
     """What the kernel knows about each card of one edition, options and seats: its
     `codes` (above), `widths` (how many plays legal_actions lists for the card and the
     policy picks from: a wild one per colour, a targeted card one per colour and other
-    seat), `extra` (width beyond a wild's 4 or a coloured card's 1), `targeted` (the
-    bits of cards with a width beyond that), `policy_bits` (cards whose plays depend
-    on more than the card: the towers; their turns go to the full policy), `tower`
-    (the tower a power symbol captures, or that protects the card's victim; -1), and
-    for a _MOVE card its rule's `turns`, `steps` (1 + ``skips``) and `takes` (the
-    ``draws`` taken from the pile)."""
+    seat), `policy_bits` (cards whose plays depend on more than the card: the towers;
+    their turns go to the full policy), `tower` (the tower a power symbol captures, or
+    that protects the card's victim; -1), and for a _MOVE card its rule's `turns`,
+    `steps` (1 + ``skips``) and `takes` (the ``draws`` taken from the pile). `lists`
+    (`_Lists`) holds per playable faces the plays listed for them; `bit_lengths[k]` is
+    ``k.bit_length()`` for every number of them."""
 
-    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits", "tower",
-                 "turns", "steps", "takes")
+    __slots__ = ("codes", "widths", "policy_bits", "tower", "turns", "steps", "takes",
+                 "lists", "bit_lengths", "_plays")
 
     def __init__(self, s: State) -> None:
         tb, ed, n = s.tables, s.edition, s.n
@@ -373,12 +356,10 @@ class _Plan:
         size = len(BY_ID)
         self.codes = [_ENGINE] * size
         self.widths = [1] * size
-        self.extra = [0] * size
         self.tower = [-1] * size
         self.turns = [False] * size
         self.steps = [1] * size
         self.takes = [0] * size
-        self.targeted = 0
         for card in ed.deck:
             r = rules[card.id]
             wild = card.colour == ""
@@ -386,8 +367,6 @@ class _Plan:
             if r.targeted:
                 code = _TARGETED
                 self.widths[card.id] = (4 if wild else 1) * (n - 1)
-                self.extra[card.id] = self.widths[card.id] - (4 if wild else 1)
-                self.targeted |= card.bit
             elif r.lays:
                 code = _DISCARD_ALL
             elif wild:
@@ -407,6 +386,51 @@ class _Plan:
             self.codes[card.id] = code
         self.policy_bits = tb.choice_bits & ~mask_of(
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
+        # each card's listed plays, in listed order: (id, card, code, its index among
+        # the card's plays, the colour after it, the faces that fit on it then)
+        self._plays: dict[int, tuple[_Listed, ...]] = {}
+        for card in dict.fromkeys(ed.deck):
+            width = self.widths[card.id]
+            per_colour = width // 4 if card.colour == "" else width
+            after = [card.colour or COLOURS[k // per_colour] for k in range(width)]
+            self._plays[card.id] = tuple(
+                (card.id, card, self.codes[card.id], k, after[k], tb.match[card.id][after[k]])
+                for k in range(width))
+        self.bit_lengths = [k.bit_length() for k in range(sum(self.widths) + 1)]
+        self.lists = _Lists(self)
+
+    def listed(self, m: int) -> tuple[_Listed, ...] | None:
+        """The plays listed for the playable faces `m` in listed order (by card id),
+        or None when one of them needs the full policy (`policy_bits`)."""
+        if m & self.policy_bits:
+            return None
+        plays: list[_Listed] = []
+        while m:
+            b = m & -m
+            plays += self._plays[b.bit_length() - 1]
+            m ^= b
+        return tuple(plays)
+
+
+# one listed play as the kernel writes it (_Plan._plays)
+_Listed = tuple[int, Card, int, int, str, int]
+_LISTS_KEPT = 1 << 16  # faces masks remembered per plan: the set starts over beyond
+
+
+class _Lists(dict[int, "tuple[_Listed, ...] | None"]):
+    """`_Plan.listed` by faces mask, computed on the first look-up of each mask."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: _Plan) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def __missing__(self, m: int) -> tuple[_Listed, ...] | None:
+        if len(self) >= _LISTS_KEPT:
+            self.clear()
+        found = self[m] = self.plan.listed(m)
+        return found
 
 
 _PLANS: dict[tuple[Tables, int], _Plan] = {}

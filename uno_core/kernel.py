@@ -26,9 +26,9 @@ other turn (presses, a protecting tower, four towers, extra turns, challenges,
 going out, a pile about to run out, a card with a target or laid cards) writes the
 locals back and goes to the engine: ``play`` of the listed play the kernel builds,
 ``draw``, or (a turn where a tower card fits) ``choose_random`` + ``apply``. A launcher
-press ejects at once through the launcher model and ``engine.eject`` (the same chance
-draws as ``sample_outcome``); other chance outcomes go through ``sample_outcome`` +
-``apply``.
+press ejects at once through the launcher model and ``engine.eject``, a shuffle through
+``chance.shuffle_order`` and ``engine.shuffle`` (the same chance draws as
+``sample_outcome``); other chance outcomes go through ``sample_outcome`` + ``apply``.
 
 The engine internals this relies on (an adapter is due if they change): the state's
 ``_hands`` (per seat the card ids in the order held), ``_masks`` (face bits),
@@ -38,7 +38,8 @@ The engine internals this relies on (an adapter is due if they change): the stat
 ``exposed``, ``pending``, ``drawn``, ``skip_pending``, ``colour_only``, ``out``,
 ``since_eject``, ``round_no``); the rule tables' ``match``, ``colour_bits``,
 ``restricted_bits``, ``choice_bits``, ``rules``, ``launcher``; and the writing halves ``engine.play(s, play, fx)``,
-``engine.draw(s, seat, fx)`` and ``engine.eject(s, count, fx)``.
+``engine.draw(s, seat, fx)``, ``engine.eject(s, count, fx)`` and
+``engine.shuffle(s, order, fx)``.
 """
 
 from __future__ import annotations
@@ -54,15 +55,17 @@ from uno_core.cards import (
     TOWER_INDEX,
     Card,
 )
-from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import apply, draw, eject, legal_actions, play
+from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome, shuffle_order
+from uno_core.engine import apply, draw, eject, legal_actions, play, shuffle
 from uno_core.errors import SetupError
 from uno_core.listing import OP_MOVE, OP_PLAIN, plain_listing, plain_ops
-from uno_core.state import EJECT, MATCH_OVER, OWE_DRAW, PLAY, State
+from uno_core.state import EJECT, MATCH_OVER, OWE_DRAW, PLAY, Chance, State
 from uno_core.tables import Tables, barred, mask_of
 from uno_core.turns import NOFX, give
 
 __all__ = ["choose_random", "run_random"]
+
+_SHUFFLE = Chance.SHUFFLE  # (a member, not its text: the quick comparison, as state.EJECT)
 
 
 _Play = A.Play
@@ -163,6 +166,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             if s.chance == EJECT:
                 k = sample(chance, s.since_eject)
                 eject(s, min(k, len(s._pile)), NOFX)
+            elif s.chance == _SHUFFLE:
+                shuffle(s, shuffle_order(s, chance), NOFX)
             else:
                 apply(s, sample_outcome(s, chance, launcher), effects=False)
             actions += 1

@@ -155,6 +155,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     turns, steps, takes = plan.turns, plan.steps, plan.takes
     towers_of = plan.tower if s.edition.towers else None
     bit_lengths = plan.bit_lengths
+    # by direction (1, -1), by seat: the seat next in that direction
+    nexts = ((), tuple((k + 1) % n for k in range(n)), tuple((k - 1) % n for k in range(n)))
     below = randbelow(rng)
     getbits = _bits_source(rng)
     sample = launcher.eject
@@ -178,6 +180,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             # then the locals are written back and the engine plays that turn
             hands, masks, counts, pile, disc = s._hands, s._masks, s._counts, s._pile, s._disc
             t, d, colour = seat, s.direction, s.colour
+            ahead = nexts[d]  # by seat, the next one in the direction of play
             fit = match[disc[-1].id][colour]  # the faces that go on the top card now
             while True:
                 hm = masks[t]
@@ -194,9 +197,9 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     if pile_draws and len(pile) > 1:
                         card = pile.pop()
                         hands[t].append(card.id)
-                        masks[t] |= card.bit
+                        masks[t] = hm | card.bit
                         counts[t] += 1
-                        t = (t + d) % n
+                        t = ahead[t]
                         continue
                     if presses:  # the press; the launcher ejects at once
                         k = sample(chance, s.since_eject)
@@ -210,12 +213,12 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                             if not fits:
                                 give(s, t, k)
                                 s.since_eject = 0
-                                t = (t + d) % n
+                                t = ahead[t]
                                 actions += 1
                                 continue
                         elif not k:  # none came out: the turn ends
                             s.since_eject += 1
-                            t = (t + d) % n
+                            t = ahead[t]
                             actions += 1
                             continue
                     s.turn = s.actor = s.to_act = t
@@ -246,12 +249,12 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 if code == _PLAIN and c > 1:  # the common play: the turn passes on
                     hand = hands[t]
                     hand.remove(j)
-                    if j not in hand:
-                        masks[t] ^= card.bit
+                    if c == hm.bit_count() or j not in hand:  # no face held twice, or not j
+                        masks[t] = hm ^ card.bit
                     counts[t] = c - 1
                     disc.append(card)
                     colour, fit = after, fits_after
-                    t = (t + d) % n
+                    t = ahead[t]
                     continue
                 if towers_of is not None and towers_of[j] >= 0:
                     # a capture that completes four towers (the four-tower discard
@@ -280,19 +283,20 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     break
                 hand = hands[t]
                 hand.remove(j)
-                if j not in hand:
-                    masks[t] ^= card.bit
+                if c == hm.bit_count() or j not in hand:
+                    masks[t] = hm ^ card.bit
                 counts[t] = c - 1
                 disc.append(card)
                 colour, fit = after, fits_after
                 if code == _PLAIN:
-                    t = (t + d) % n
+                    t = ahead[t]
                 elif code == _SYMBOL:  # the tower is the player's
                     s.towers = towers
-                    t = (t + d) % n
+                    t = ahead[t]
                 else:  # the card's rule (Tables.rules), as cardrules._b_move reads it
                     if turns[j]:
                         d = -d
+                        ahead = nexts[d]
                     if takes[j]:
                         give(s, (t + d) % n, takes[j])
                     t = (t + steps[j] * d) % n

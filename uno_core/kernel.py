@@ -351,12 +351,12 @@ class _Plan:
     seat), `policy_bits` (cards whose plays depend on more than the card: the towers;
     their turns go to the full policy), `tower` (the tower a power symbol captures, or
     that protects the card's victim; -1), and for a _MOVE card its rule's `turns`,
-    `steps` (1 + ``skips``) and `takes` (the ``draws`` taken from the pile). `lists`
-    (`_Lists`) holds per playable faces the plays listed for them; `bit_lengths[k]` is
-    ``k.bit_length()`` for every number of them."""
+    `steps` (1 + ``skips``) and `takes` (the ``draws`` taken from the pile); by card id
+    its `plays` as listed (`_Listed`), and per playable faces the plays listed for them
+    (`lists`, `_Lists`); `bit_lengths[k]` is ``k.bit_length()`` for every number of them."""
 
     __slots__ = ("codes", "widths", "policy_bits", "tower", "turns", "steps", "takes",
-                 "lists", "bit_lengths", "_plays")
+                 "lists", "bit_lengths", "plays")
 
     def __init__(self, s: State) -> None:
         tb, ed, n = s.tables, s.edition, s.n
@@ -397,37 +397,28 @@ class _Plan:
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
         # each card's listed plays, in listed order: (id, card, code, its index among
         # the card's plays, the colour after it, the faces that fit on it then)
-        self._plays: dict[int, tuple[_Listed, ...]] = {}
+        self.plays: list[tuple[_Listed, ...]] = [()] * size
         for card in dict.fromkeys(ed.deck):
             width = self.widths[card.id]
             per_colour = width // 4 if card.colour == "" else width
             after = [card.colour or COLOURS[k // per_colour] for k in range(width)]
-            self._plays[card.id] = tuple(
+            self.plays[card.id] = tuple(
                 (card.id, card, self.codes[card.id], k, after[k], tb.match[card.id][after[k]])
                 for k in range(width))
         self.bit_lengths = [k.bit_length() for k in range(sum(self.widths) + 1)]
         self.lists = _Lists(self)
 
-    def listed(self, m: int) -> tuple[_Listed, ...] | None:
-        """The plays listed for the playable faces `m` in listed order (by card id),
-        or None when one of them needs the full policy (`policy_bits`)."""
-        if m & self.policy_bits:
-            return None
-        plays: list[_Listed] = []
-        while m:
-            b = m & -m
-            plays += self._plays[b.bit_length() - 1]
-            m ^= b
-        return tuple(plays)
 
-
-# one listed play as the kernel writes it (_Plan._plays)
+# one listed play as the kernel writes it (_Plan.plays)
 _Listed = tuple[int, Card, int, int, str, int]
 _LISTS_KEPT = 1 << 16  # faces masks remembered per plan: the set starts over beyond
 
 
 class _Lists(dict[int, "tuple[_Listed, ...] | None"]):
-    """`_Plan.listed` by faces mask, computed on the first look-up of each mask."""
+    """By playable faces (a mask), the plays listed for them in listed order (by card
+    id), or None when one of them needs the full policy (`_Plan.policy_bits`); made on
+    the first look-up of each mask: the lowest face's plays (`_Plan.plays`), then the
+    other faces' (looked up in turn)."""
 
     __slots__ = ("plan",)
 
@@ -436,9 +427,16 @@ class _Lists(dict[int, "tuple[_Listed, ...] | None"]):
         self.plan = plan
 
     def __missing__(self, m: int) -> tuple[_Listed, ...] | None:
+        plan = self.plan
+        found: tuple[_Listed, ...] | None = None
+        if not m & plan.policy_bits:
+            low = m & -m
+            found = plan.plays[low.bit_length() - 1]
+            if m != low:
+                found += self[m ^ low]  # type: ignore[operator]
         if len(self) >= _LISTS_KEPT:
             self.clear()
-        found = self[m] = self.plan.listed(m)
+        self[m] = found
         return found
 
 

@@ -411,14 +411,18 @@ class _Plan:
 
 # one listed play as the kernel writes it (_Plan.plays)
 _Listed = tuple[int, Card, int, int, str, int]
-_LISTS_KEPT = 1 << 16  # faces masks remembered per plan: the set starts over beyond
+# Masks of up to three faces are remembered (some 26,000 in classic's 54 faces): a
+# longer one is seldom seen twice, and is made from its lowest face and the rest, which
+# is. Beyond _LISTS_KEPT masks per plan, the set starts over.
+_LISTS_FACES = 3
+_LISTS_KEPT = 1 << 16
 
 
 class _Lists(dict[int, "tuple[_Listed, ...] | None"]):
     """By playable faces (a mask), the plays listed for them in listed order (by card
     id), or None when one of them needs the full policy (`_Plan.policy_bits`); made on
-    the first look-up of each mask: the lowest face's plays (`_Plan.plays`), then the
-    other faces' (looked up in turn)."""
+    a look-up of a mask not remembered (`_LISTS_FACES`): the lowest face's plays
+    (`_Plan.plays`), then the other faces' (looked up in turn)."""
 
     __slots__ = ("plan",)
 
@@ -434,9 +438,10 @@ class _Lists(dict[int, "tuple[_Listed, ...] | None"]):
             found = plan.plays[low.bit_length() - 1]
             if m != low:
                 found += self[m ^ low]  # type: ignore[operator]
-        if len(self) >= _LISTS_KEPT:
-            self.clear()
-        self[m] = found
+        if m.bit_count() <= _LISTS_FACES:
+            if len(self) >= _LISTS_KEPT:
+                self.clear()
+            self[m] = found
         return found
 
 

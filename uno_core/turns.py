@@ -264,14 +264,15 @@ def deal(s: State, fx: Effects) -> None:
         pile = s._pile
         dealt = [c.id for c in pile[:-size * n - 1:-1]]
         del pile[-size * n:]
-        s._hands = hands = [dealt[(i - first) % n::n] for i in range(n)]
-        masks = []
-        for hand in hands:
+        s._hands = hands = []
+        s._masks = masks = []
+        for seat in range(n):
+            hand = dealt[(seat - first) % n::n]
             m = 0
             for i in hand:
                 m |= BITS[i]
+            hands.append(hand)
             masks.append(m)
-        s._masks = masks
     if fx is not NOFX:
         for i in range(n):
             fx.append(E.shared(E.Dispense, (first + i) % n, size))

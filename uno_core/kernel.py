@@ -10,8 +10,8 @@ ended; it returns the actions applied (chance outcomes included) and leaves `sta
 the checked path would be.
 
 How: plain turns (a seat to play, nothing owed, no UNO window, nothing pending) run in
-a loop that keeps the seat, direction, colour and the top card's match row in local
-variables and plays the plain cards itself, by their rule at the table
+a loop that keeps the seat, direction, colour and the faces that fit on the top card in
+local variables and plays the plain cards itself, by their rule at the table
 (``Tables.rules``, from ``tables.KINDS``: the direction turns, seats are skipped, the
 victim takes cards from the pile; numbers, plain wilds, a power symbol's capture,
 skips, reverses and on pile editions Draw 1/2 and an unrestricted Wild Draw 4): no
@@ -19,7 +19,8 @@ legal list, no action object, no check. A face the hand may not play is left out
 ``tables.barred``, the rule the listing asks too. It makes the same ``rng.randrange``
 draws over the same plays in the listed order (by card id), inline from
 ``getrandbits`` where the rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
-it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
+it. Those plays are looked up by the playable faces' mask (``_Lists``, made from each
+card's plays, ``_Plan.plays``), each with the colour and the faces that fit after it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
 writes the plain turn; under an option those two were not written for
 (``Tables.house``, ``options.house_rules_on``) every decision goes through ``choose_random`` + ``apply``. Any
 other turn (presses, a protecting tower, four towers, extra turns, challenges,

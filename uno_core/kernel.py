@@ -434,7 +434,8 @@ class _Lists(dict[int, "tuple[_Listed, ...] | None"]):
     def __missing__(self, m: int) -> tuple[_Listed, ...] | None:
         plan = self.plan
         found: tuple[_Listed, ...] | None = None
-        if not m & plan.policy_bits:
+        policy = plan.policy_bits
+        if not (policy and m & policy):  # (most editions have none: no test of m then)
             low = m & -m
             found = plan.plays[low.bit_length() - 1]
             if m != low:

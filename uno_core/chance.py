@@ -101,9 +101,18 @@ def shuffle_order(state: State, rng: Rng) -> list[int]:
     """A simulated Shuffle's order, drawn from `rng`: a permutation of the deck's
     indices at a round's start, else of the discard pile's under its top card."""
     s = state
-    order = list(range(len(s.edition.deck) if s.phase == "shuffle" else len(s._disc) - 1))
+    size = len(s.edition.deck) if s.phase == "shuffle" else len(s._disc) - 1
+    order = list(_RANGES.get(size) or _range(size))  # (a copy: cheaper than a new range)
     rng.shuffle(order)
     return order
+
+
+_RANGES: dict[int, tuple[int, ...]] = {}
+
+
+def _range(size: int) -> tuple[int, ...]:
+    found = _RANGES[size] = tuple(range(size))
+    return found
 
 
 def _sample_card(rng: Rng, pool: dict[Card, int]) -> Card:

@@ -97,6 +97,24 @@ def _permutation(rng: Rng, n: int) -> tuple[int, ...]:
     return tuple(order)
 
 
+def shuffle_order(state: State, rng: Rng) -> list[int]:
+    """A simulated Shuffle's order, drawn from `rng`: a permutation of the deck's
+    indices at a round's start, else of the discard pile's under its top card."""
+    s = state
+    size = len(s.edition.deck) if s.phase == "shuffle" else len(s._disc) - 1
+    order = list(_RANGES.get(size) or _range(size))  # (a copy: cheaper than a new range)
+    rng.shuffle(order)
+    return order
+
+
+_RANGES: dict[int, tuple[int, ...]] = {}
+
+
+def _range(size: int) -> tuple[int, ...]:
+    found = _RANGES[size] = tuple(range(size))
+    return found
+
+
 def _sample_card(rng: Rng, pool: dict[Card, int]) -> Card:
     total = sum(pool.values())
     x = rng.randrange(total)
@@ -126,10 +144,7 @@ def sample_outcome(state: State, rng: Rng, launcher: LauncherModel = MEASURED) -
         order = _permutation(rng, len(s.edition.deck))
         return A.DealerCards(tuple(s.edition.deck[i] for i in order[:s.n]))
     if need == "shuffle":
-        if s.table:
-            return A.Shuffle(())
-        size = len(s.edition.deck) if s.phase == "shuffle" else len(s._disc) - 1
-        return A.Shuffle(_permutation(rng, size))
+        return A.Shuffle(() if s.table else tuple(shuffle_order(s, rng)))
     if need == "reveal":
         return A.Reveal(_sample_card(rng, {c: k for c, k in s._unseen.items() if k > 0}))
     raise RuleError(f"unknown chance kind {need!r}")

@@ -14,7 +14,7 @@ presses, dealing, first cards, scoring); edition differences are data
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -843,13 +843,22 @@ def _indices(n: int) -> frozenset[int]:
 
 
 def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
-    starting = s.phase == "shuffle"
-    cards = s.edition.deck if starting else s._disc[:-1]
+    size = len(s.edition.deck) if s.phase == "shuffle" else len(s._disc) - 1
     if s.table:
         if a.order:
             raise IllegalAction(a, "shuffle_unknown")
-    elif len(a.order) != len(cards) or set(a.order) != _indices(len(cards)):
-        raise IllegalAction(a, "shuffle_order", last=len(cards) - 1)
+    elif len(a.order) != size or set(a.order) != _indices(size):
+        raise IllegalAction(a, "shuffle_order", last=size - 1)
+    shuffle(s, a.order, fx)
+
+
+def shuffle(s: State, order: Sequence[int], fx: Effects) -> None:
+    """The writing half of a Shuffle: the deck (a round's start, then the deal and the
+    first card) or the discard pile under its top card goes onto the pile in `order`, a
+    permutation of their indices (table mode: unknown, empty). The simulation kernel
+    calls it directly."""
+    starting = s.phase == "shuffle"
+    cards = s.edition.deck if starting else s._disc[:-1]
     if starting:
         check_deal(s)
         if s.table:  # (simulation: the deal sets the hands)
@@ -864,7 +873,6 @@ def _apply_shuffle(s: State, a: A.Shuffle, fx: Effects) -> None:
             unseen_add(s, cards)
         s._pcount = len(cards)
     else:  # one C call (half a comprehension's time); itemgetter of one index is no tuple
-        order = a.order
         s._pile[:0] = itemgetter(*order)(cards) if len(order) > 1 else [cards[i] for i in order]
     s.chance = NO_CHANCE
     if starting:

@@ -10,8 +10,8 @@ ended; it returns the actions applied (chance outcomes included) and leaves `sta
 the checked path would be.
 
 How: plain turns (a seat to play, nothing owed, no UNO window, nothing pending) run in
-a loop that keeps the seat, direction, colour and the top card's match row in local
-variables and plays the plain cards itself, by their rule at the table
+a loop that keeps the seat, direction, colour and the faces that fit on the top card in
+local variables and plays the plain cards itself, by their rule at the table
 (``Tables.rules``, from ``tables.KINDS``: the direction turns, seats are skipped, the
 victim takes cards from the pile; numbers, plain wilds, a power symbol's capture,
 skips, reverses and on pile editions Draw 1/2 and an unrestricted Wild Draw 4): no
@@ -19,16 +19,17 @@ legal list, no action object, no check. A face the hand may not play is left out
 ``tables.barred``, the rule the listing asks too. It makes the same ``rng.randrange``
 draws over the same plays in the listed order (by card id), inline from
 ``getrandbits`` where the rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
-it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
+it. Those plays are looked up by the playable faces' mask (``_Lists``, made from each
+card's plays, ``_Plan.plays``), each with the colour and the faces that fit after it. Which cards it writes itself is ``listing.plain_ops``, the table by which ``apply``
 writes the plain turn; under an option those two were not written for
 (``Tables.house``, ``options.house_rules_on``) every decision goes through ``choose_random`` + ``apply``. Any
 other turn (presses, a protecting tower, four towers, extra turns, challenges,
 going out, a pile about to run out, a card with a target or laid cards) writes the
 locals back and goes to the engine: ``play`` of the listed play the kernel builds,
 ``draw``, or (a turn where a tower card fits) ``choose_random`` + ``apply``. A launcher
-press ejects at once through the launcher model and ``engine.eject`` (the same chance
-draws as ``sample_outcome``); other chance outcomes go through ``sample_outcome`` +
-``apply``.
+press ejects at once through the launcher model and ``engine.eject``, a shuffle through
+``chance.shuffle_order`` and ``engine.shuffle`` (the same chance draws as
+``sample_outcome``); other chance outcomes go through ``sample_outcome`` + ``apply``.
 
 The engine internals this relies on (an adapter is due if they change): the state's
 ``_hands`` (per seat the card ids in the order held), ``_masks`` (face bits),
@@ -38,7 +39,8 @@ The engine internals this relies on (an adapter is due if they change): the stat
 ``exposed``, ``pending``, ``drawn``, ``skip_pending``, ``colour_only``, ``out``,
 ``since_eject``, ``round_no``); the rule tables' ``match``, ``colour_bits``,
 ``restricted_bits``, ``choice_bits``, ``rules``, ``launcher``; and the writing halves ``engine.play(s, play, fx)``,
-``engine.draw(s, seat, fx)`` and ``engine.eject(s, count, fx)``.
+``engine.draw(s, seat, fx)``, ``engine.eject(s, count, fx)`` and
+``engine.shuffle(s, order, fx)``.
 """
 
 from __future__ import annotations
@@ -54,16 +56,18 @@ from uno_core.cards import (
     TOWER_INDEX,
     Card,
 )
-from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome
-from uno_core.engine import apply, draw, eject, legal_actions, play
+from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome, shuffle_order
+from uno_core.engine import apply, draw, eject, legal_actions, play, shuffle
 from uno_core.errors import SetupError
 from uno_core.listed import FACE_SHIFT
 from uno_core.listing import OP_MOVE, OP_PLAIN, add_face, plain_listing, plain_ops
-from uno_core.state import EJECT, MATCH_OVER, OWE_DRAW, PLAY, State
+from uno_core.state import EJECT, MATCH_OVER, OWE_DRAW, PLAY, Chance, State
 from uno_core.tables import Tables, barred, mask_of
 from uno_core.turns import NOFX, give
 
 __all__ = ["choose_random", "run_random"]
+
+_SHUFFLE = Chance.SHUFFLE  # (a member, not its text: the quick comparison, as state.EJECT)
 
 
 _Play = A.Play
@@ -171,17 +175,17 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     if tb.house:  # a rule the loop below was not written for (options.house_rules_on)
         return _through_engine(s, rng, chance, rounds, launcher)
     match, restricted = tb.match, tb.restricted_bits
-    wilds = tb.colour_bits[""]
     draw_then_play = s.options.draw_then_play
     pile_draws = not tb.launcher and not draw_then_play  # a draw ends the turn
     presses = tb.launcher
     n = s.n
     plan = _plan(s)
-    codes, widths, extra = plan.codes, plan.widths, plan.extra
+    lists = plan.lists
     turns, steps, takes = plan.turns, plan.steps, plan.takes
-    targeted, policy_bits = plan.targeted, plan.policy_bits
     towers_of = plan.tower if s.edition.towers else None
-    by_id, colours = BY_ID, COLOURS
+    bit_lengths = plan.bit_lengths
+    # by direction (1, -1), by seat: the seat next in that direction
+    nexts = ((), tuple((k + 1) % n for k in range(n)), tuple((k - 1) % n for k in range(n)))
     below = randbelow(rng)
     getbits = _bits_source(rng)
     sample = launcher.eject
@@ -193,6 +197,8 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             if s.chance == EJECT:
                 k = sample(chance, s.since_eject)
                 eject(s, min(k, len(s._pile)), NOFX)
+            elif s.chance == _SHUFFLE:
+                shuffle(s, shuffle_order(s, chance), NOFX)
             else:
                 apply(s, sample_outcome(s, chance, launcher), effects=False)
             actions += 1
@@ -203,11 +209,12 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
             # then the locals are written back and the engine plays that turn
             hands, masks, counts, pile, disc = s._hands, s._masks, s._counts, s._pile, s._disc
             t, d, colour = seat, s.direction, s.colour
-            row = match[disc[-1].id]
+            ahead = nexts[d]  # by seat, the next one in the direction of play
+            fit = match[disc[-1].id][colour]  # the faces that go on the top card now
             while True:
                 hm = masks[t]
-                m = hm & row[colour]
-                if m & restricted:  # Extreme: a plain Wild only without the colour
+                m = hm & fit
+                if restricted and m & restricted:  # Extreme: a plain Wild only without the colour
                     m &= ~barred(tb, hm, colour)
                 if not m:  # nothing fits: the one action listed is the draw (or press)
                     if getbits is None:
@@ -219,9 +226,9 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     if pile_draws and len(pile) > 1:
                         card = pile.pop()
                         hands[t].append(card.id)
-                        masks[t] |= card.bit
+                        masks[t] = hm | card.bit
                         counts[t] += 1
-                        t = (t + d) % n
+                        t = ahead[t]
                         continue
                     if presses:  # the press; the launcher ejects at once
                         k = sample(chance, s.since_eject)
@@ -229,18 +236,18 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                             fits = 0
                             if draw_then_play:  # a drawn card that fits: Play or Pass
                                 dm = mask_of(pile[-k:])
-                                fits = dm & row[colour]
+                                fits = dm & fit
                                 if fits & restricted:
                                     fits &= ~barred(tb, hm | dm, colour)
                             if not fits:
                                 give(s, t, k)
                                 s.since_eject = 0
-                                t = (t + d) % n
+                                t = ahead[t]
                                 actions += 1
                                 continue
                         elif not k:  # none came out: the turn ends
                             s.since_eject += 1
-                            t = (t + d) % n
+                            t = ahead[t]
                             actions += 1
                             continue
                     s.turn = s.actor = s.to_act = t
@@ -250,46 +257,34 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         eject(s, min(k, len(s._pile)), NOFX)
                         actions += 1
                     break
-                if m & policy_bits:  # a card whose plays need the towers: the full policy
+                listed = lists[m]  # the plays listed for the faces m (_Lists)
+                if listed is None:  # a card whose plays need the towers: the full policy
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
                     apply(s, choose_random(s, rng), effects=False)
                     actions += 1
                     break
-                # the listed plays: the faces of m, a wild once per colour; their number
-                # is known from the bits, the pick found walking the faces in listed order
-                total = m.bit_count()
-                if m & wilds:
-                    total += 3 * (m & wilds).bit_count()
-                    if m & targeted:
-                        w = m & targeted
-                        while w:
-                            b = w & -w
-                            total += extra[b.bit_length() - 1]
-                            w ^= b
-                elif m & targeted:  # a coloured targeted card (Trade Hands)
-                    total += (n - 2) * (m & targeted).bit_count()
+                total = len(listed)
                 if getbits is None:
                     i = below(total)
                 else:  # randrange(total), inline
-                    kb = total.bit_length()
+                    kb = bit_lengths[total]
                     i = getbits(kb)
                     while i >= total:
                         i = getbits(kb)
-                if not m & (m - 1):  # one face: its id is its bit's place
-                    j = m.bit_length() - 1
-                else:  # by card id (the listed order): the lowest bit first
-                    while True:
-                        b = m & -m
-                        k = widths[b.bit_length() - 1]
-                        if i < k:
-                            break
-                        i -= k
-                        m ^= b
-                    j = b.bit_length() - 1
+                j, card, code, i, after, fits_after = listed[i]
                 actions += 1
-                code = codes[j]
                 c = counts[t]
+                if code == _PLAIN and c > 1:  # the common play: the turn passes on
+                    hand = hands[t]
+                    hand.remove(j)
+                    if c == hm.bit_count() or j not in hand:  # no face held twice, or not j
+                        masks[t] = hm ^ card.bit
+                    counts[t] = c - 1
+                    disc.append(card)
+                    colour, fit = after, fits_after
+                    t = ahead[t]
+                    continue
                 if towers_of is not None and towers_of[j] >= 0:
                     # a capture that completes four towers (the four-tower discard
                     # follows) or a protected victim: the engine's play
@@ -307,7 +302,6 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     # the engine plays it (going out, too: the round ends)
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
-                    card = by_id[j]
                     if code == _TARGETED:
                         p = _targeted_play(t, card, i, n, c == 2)
                     elif code == _DISCARD_ALL:
@@ -316,23 +310,22 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         p = _listed_play(t, card, i, c == 2)
                     play(s, p, NOFX)
                     break
-                card = by_id[j]
                 hand = hands[t]
                 hand.remove(j)
-                if j not in hand:
-                    masks[t] ^= card.bit
+                if c == hm.bit_count() or j not in hand:
+                    masks[t] = hm ^ card.bit
                 counts[t] = c - 1
                 disc.append(card)
-                row = match[j]
-                colour = card.colour or colours[i]
+                colour, fit = after, fits_after
                 if code == _PLAIN:
-                    t = (t + d) % n
+                    t = ahead[t]
                 elif code == _SYMBOL:  # the tower is the player's
                     s.towers = towers
-                    t = (t + d) % n
+                    t = ahead[t]
                 else:  # the card's rule (Tables.rules), as cardrules._b_move reads it
                     if turns[j]:
                         d = -d
+                        ahead = nexts[d]
                     if takes[j]:
                         give(s, (t + d) % n, takes[j])
                     t = (t + steps[j] * d) % n
@@ -384,15 +377,15 @@ class _Plan:
     """What the kernel knows about each card of one edition, options and seats: its
     `codes` (above), `widths` (how many plays legal_actions lists for the card and the
     policy picks from: a wild one per colour, a targeted card one per colour and other
-    seat), `extra` (width beyond a wild's 4 or a coloured card's 1), `targeted` (the
-    bits of cards with a width beyond that), `policy_bits` (cards whose plays depend
-    on more than the card: the towers; their turns go to the full policy), `tower`
-    (the tower a power symbol captures, or that protects the card's victim; -1), and
-    for a _MOVE card its rule's `turns`, `steps` (1 + ``skips``) and `takes` (the
-    ``draws`` taken from the pile)."""
+    seat), `policy_bits` (cards whose plays depend on more than the card: the towers;
+    their turns go to the full policy), `tower` (the tower a power symbol captures, or
+    that protects the card's victim; -1), and for a _MOVE card its rule's `turns`,
+    `steps` (1 + ``skips``) and `takes` (the ``draws`` taken from the pile); by card id
+    its `plays` as listed (`_Listed`), and per playable faces the plays listed for them
+    (`lists`, `_Lists`); `bit_lengths[k]` is ``k.bit_length()`` for every number of them."""
 
-    __slots__ = ("codes", "widths", "extra", "targeted", "policy_bits", "tower",
-                 "turns", "steps", "takes")
+    __slots__ = ("codes", "widths", "policy_bits", "tower", "turns", "steps", "takes",
+                 "lists", "bit_lengths", "plays")
 
     def __init__(self, s: State) -> None:
         tb, ed, n = s.tables, s.edition, s.n
@@ -401,12 +394,10 @@ class _Plan:
         size = len(BY_ID)
         self.codes = [_ENGINE] * size
         self.widths = [1] * size
-        self.extra = [0] * size
         self.tower = [-1] * size
         self.turns = [False] * size
         self.steps = [1] * size
         self.takes = [0] * size
-        self.targeted = 0
         for card in ed.deck:
             r = rules[card.id]
             wild = card.colour == ""
@@ -414,8 +405,6 @@ class _Plan:
             if r.targeted:
                 code = _TARGETED
                 self.widths[card.id] = (4 if wild else 1) * (n - 1)
-                self.extra[card.id] = self.widths[card.id] - (4 if wild else 1)
-                self.targeted |= card.bit
             elif r.lays:
                 code = _DISCARD_ALL
             elif wild:
@@ -435,6 +424,55 @@ class _Plan:
             self.codes[card.id] = code
         self.policy_bits = tb.choice_bits & ~mask_of(
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
+        # each card's listed plays, in listed order: (id, card, code, its index among
+        # the card's plays, the colour after it, the faces that fit on it then)
+        self.plays: list[tuple[_Listed, ...]] = [()] * size
+        for card in dict.fromkeys(ed.deck):
+            width = self.widths[card.id]
+            per_colour = width // 4 if card.colour == "" else width
+            after = [card.colour or COLOURS[k // per_colour] for k in range(width)]
+            self.plays[card.id] = tuple(
+                (card.id, card, self.codes[card.id], k, after[k], tb.match[card.id][after[k]])
+                for k in range(width))
+        self.bit_lengths = [k.bit_length() for k in range(sum(self.widths) + 1)]
+        self.lists = _Lists(self)
+
+
+# one listed play as the kernel writes it (_Plan.plays)
+_Listed = tuple[int, Card, int, int, str, int]
+# Masks of up to three faces are remembered (some 26,000 in classic's 54 faces): a
+# longer one is seldom seen twice, and is made from its lowest face and the rest, which
+# is. Beyond _LISTS_KEPT masks per plan, the set starts over.
+_LISTS_FACES = 3
+_LISTS_KEPT = 1 << 16
+
+
+class _Lists(dict[int, "tuple[_Listed, ...] | None"]):
+    """By playable faces (a mask), the plays listed for them in listed order (by card
+    id), or None when one of them needs the full policy (`_Plan.policy_bits`); made on
+    a look-up of a mask not remembered (`_LISTS_FACES`): the lowest face's plays
+    (`_Plan.plays`), then the other faces' (looked up in turn)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: _Plan) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def __missing__(self, m: int) -> tuple[_Listed, ...] | None:
+        plan = self.plan
+        found: tuple[_Listed, ...] | None = None
+        policy = plan.policy_bits
+        if not (policy and m & policy):  # (most editions have none: no test of m then)
+            low = m & -m
+            found = plan.plays[low.bit_length() - 1]
+            if m != low:
+                found += self[m ^ low]  # type: ignore[operator]
+        if m.bit_count() <= _LISTS_FACES:
+            if len(self) >= _LISTS_KEPT:
+                self.clear()
+            self[m] = found
+        return found
 
 
 _PLANS: dict[tuple[Tables, int], _Plan] = {}

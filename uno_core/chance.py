@@ -134,7 +134,7 @@ def sample_outcome(state: State, rng: Rng, launcher: LauncherModel = MEASURED) -
     if s.to_act != CHANCE:
         raise RuleError(f"no chance outcome is due (to act: seat {s.to_act})")
     need = s.chance
-    if need == EJECT:  # the common one: launcher editions press ~25 times a round
+    if need is EJECT:  # the common one: launcher editions press ~25 times a round
         k = launcher.eject(rng, s.since_eject)
         left = s._pcount if s.table else len(s._pile)
         if k > left:

@@ -572,7 +572,7 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
     seat = a.seat
     queue = s._queue
     if type(a) is A.Press and queue and s.to_act == seat:
-        if queue[0][0] == OWE_DRAW or queue[0][1] != seat:
+        if queue[0][0] is OWE_DRAW or queue[0][1] != seat:
             raise IllegalAction(a, "no_press")
         _press_owed(s, a, fx)
         return
@@ -903,21 +903,21 @@ def eject(s: State, count: int, fx: Effects) -> None:
     if count:
         got = give(s, seat, count)
         s.since_eject = 0
-        if tag == TAG_TURN:
+        if tag is TAG_TURN:
             s.drawn = s.drawn + got
     else:
         s.since_eject += 1
     if fx is not NOFX:
         fx.append(_EJECTED[seat][count] if count < 8 else E.Ejected(seat, count))
     s.chance = NO_CHANCE
-    if kind == OWE_UNTIL:
+    if kind is OWE_UNTIL:
         done = count > 0
     else:
         owed -= 1
         done = owed <= 0
     if done:
         del queue[0]
-        if tag == TAG_TURN:
+        if tag is TAG_TURN:
             after_turn_draw(s, seat, count, fx)
     else:
         queue[0] = obligation(kind, seat, owed, tag)

@@ -190,19 +190,19 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     getbits = _bits_source(rng)
     sample = launcher.eject
     actions = done = 0
-    while done < rounds and s.phase != MATCH_OVER:
+    while done < rounds and s.phase is not MATCH_OVER:
         before = s.round_no
         seat = s.to_act
         if seat == CHANCE:
-            if s.chance == EJECT:
+            if s.chance is EJECT:
                 k = sample(chance, s.since_eject)
                 eject(s, min(k, len(s._pile)), NOFX)
-            elif s.chance == _SHUFFLE:
+            elif s.chance is _SHUFFLE:
                 shuffle(s, shuffle_order(s, chance), NOFX)
             else:
                 apply(s, sample_outcome(s, chance, launcher), effects=False)
             actions += 1
-        elif (s.phase == PLAY and seat == s.actor == s.turn and not s._queue
+        elif (s.phase is PLAY and seat == s.actor == s.turn and not s._queue
               and s.exposed < 0 and not s.colour_only and not s.skip_pending
               and not s.pending and not s.drawn and s.out < 0 and s._pile):
             # plain turns with the hot state in locals, until a turn needs the engine:
@@ -330,7 +330,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                         give(s, (t + d) % n, takes[j])
                     t = (t + steps[j] * d) % n
         elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
-              and s._queue[0][0] != OWE_DRAW):
+              and s._queue[0][0] is not OWE_DRAW):
             # a press this seat owes, the one action listed; the launcher ejects at once
             if getbits is None:
                 below(1)
@@ -353,7 +353,7 @@ def _through_engine(s: State, rng: Rng, chance: Rng, rounds: int,
                     launcher: LauncherModel) -> int:
     """`run_random` with every decision through ``choose_random`` + ``apply``."""
     actions = done = 0
-    while done < rounds and s.phase != MATCH_OVER:
+    while done < rounds and s.phase is not MATCH_OVER:
         before = s.round_no
         action = (sample_outcome(s, chance, launcher) if s.to_act == CHANCE
                   else choose_random(s, rng))

@@ -78,7 +78,7 @@ def plain_listing(s: State) -> Listing | None:
         return None
     if s._queue:
         kind, owner = s._queue[0][:2]
-        return _OWED_PRESS[seat] if owner == seat and kind != OWE_DRAW else None
+        return _OWED_PRESS[seat] if owner == seat and kind is not OWE_DRAW else None
     if seat != s.actor or s.colour_only:
         return None
     decisions = s._decisions  # None in table mode and under house rules

@@ -87,7 +87,9 @@ class Tag(StrEnum):
 
 
 class Obligation(NamedTuple):
-    """Cards or presses a seat owes (``State.queue``, the first is run first)."""
+    """Cards or presses a seat owes (``State.queue``, the first is run first). Its `kind`
+    and `tag` are always the members (the engine tells them by identity, as the phase
+    and the chance: ``==`` on a StrEnum is a string compare), a snapshot's too."""
 
     kind: Owe
     seat: int

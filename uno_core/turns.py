@@ -170,23 +170,23 @@ def settle(s: State, fx: Effects) -> None:
             if fx is not NOFX:
                 fx.append(E.shared(E.Prompt, CHANCE, "shuffle"))
             return
-        if kind == OWE_DRAW:
+        if kind is OWE_DRAW:
             k = min(count, left)
             got = give(s, seat, k)
             if k and fx is not NOFX:
                 fx.append(dispensed(seat, k))
-            if tag == TAG_TURN:
+            if tag is TAG_TURN:
                 s.drawn = s.drawn + got
             if k < count and needs_reshuffle(s):
                 queue[0] = obligation(kind, seat, count - k, tag)
                 continue
             del queue[0]  # an exhausted pile and discard forgive the rest
-            if tag == TAG_TURN:
+            if tag is TAG_TURN:
                 after_turn_draw(s, seat, k, fx)
             continue
         if not left:  # launcher empty and nothing to reshuffle: presses are void
             del queue[0]
-            if tag == TAG_TURN:
+            if tag is TAG_TURN:
                 after_turn_draw(s, seat, 0, fx)
             continue
         if fx is not NOFX and (s.to_act != seat or s.chance):
@@ -242,16 +242,16 @@ def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
 
 def owe(s: State, fx: Effects, kind: Owe, seat: int, count: int, tag: Tag = NO_TAG,
          front: bool = False) -> None:
-    if s.tables.launcher and kind == OWE_DRAW:  # (Edition.launcher, read once)
+    if s.tables.launcher and kind is OWE_DRAW:  # (Edition.launcher, read once)
         kind = OWE_PRESS
     ob = obligation(kind, seat, count, tag)
     if front:
         s._queue.insert(0, ob)
     else:
         s._queue.append(ob)
-    if kind == OWE_DRAW or fx is NOFX:
+    if kind is OWE_DRAW or fx is NOFX:
         return
-    mode = E.UNTIL_CARDS if kind == OWE_UNTIL else (E.EVERYONE_ONCE if tag == TAG_ALL
+    mode = E.UNTIL_CARDS if kind is OWE_UNTIL else (E.EVERYONE_ONCE if tag is TAG_ALL
                                                      else E.FIXED)
     fx.append(E.shared(E.OwePresses, seat, count, mode))
 

@@ -383,7 +383,7 @@ def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:
         reader, reader.container(sec, "allowed_hosts", [], list, "a list of host names"))
     token = reader.get(sec, "string", "token", None)
     reader.finish(sec, doc.get("api"))
-    if host is not _BAD and not _is_address(host):
+    if host is not _BAD and not is_address(host):
         reader.add(ConfigError("api.host", f"must be an IP address or 'localhost', not {host!r}"))
         host = _BAD
     if isinstance(token, str) and (weak := token_problem(token)):
@@ -405,7 +405,7 @@ def _allowed_hosts(reader: _Reader, value: Any) -> tuple[str, ...] | Any:
     e.g. ``["unotable.local"]``; no ports, no wildcards (see firmware.api.guard)."""
     if value is _BAD:
         return _BAD
-    bad = [v for v in value if not isinstance(v, str) or not (_HOST_NAME.fullmatch(v) or _is_address(v))]
+    bad = [v for v in value if not isinstance(v, str) or not (_HOST_NAME.fullmatch(v) or is_address(v))]
     for v in bad:
         reader.add(ConfigError("api.allowed_hosts", f"{shown(v)} is not a host name like 'unotable.local' "
                                "(no scheme, port or wildcard)"))
@@ -598,7 +598,7 @@ def serial_port_problem(url: str) -> str | None:
     return None
 
 
-def _is_address(host: str) -> bool:
+def is_address(host: str) -> bool:
     if host == "localhost":
         return True
     try:
@@ -609,7 +609,7 @@ def _is_address(host: str) -> bool:
 
 
 def is_loopback(host: str) -> bool:
-    return host == "localhost" or (_is_address(host) and ipaddress.ip_address(host).is_loopback)
+    return host == "localhost" or (is_address(host) and ipaddress.ip_address(host).is_loopback)
 
 
 def token_problem(token: str) -> str | None:

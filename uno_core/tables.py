@@ -161,7 +161,7 @@ class Tables:
                 for colour in (*COLOURS, "")}
         self.colour_bits = {colour: mask_of([c for c in faces if c.colour == colour])
                             for colour in (*COLOURS, "")}
-        self.wild_bits = self.colour_bits[""]
+        self.wild_bits = self.colour_bits[""]  # (one read on the listing's hot path)
         # the faces only a hand without the current colour may play (`barred`)
         self.restricted_bits = mask_of([c for c in faces if rules[c.id].off_colour])
         choice = []

@@ -237,14 +237,14 @@ def needs_root(directory: Path) -> bool:
 
 def run_lan(args: argparse.Namespace) -> int:
     from firmware.commands.token import write_api
-    from firmware.config import is_loopback, token_problem
+    from firmware.config import is_address, is_loopback, token_problem
 
     path = config_to_edit(args.config)
     if not path.is_file():
         print(f"unotable lan: error: there is no config at {path}: install first "
               "(sudo systemd/install.sh) or name one with --config", file=sys.stderr)
         return 1
-    if is_loopback(args.host) or not _is_address(args.host):
+    if is_loopback(args.host) or not is_address(args.host):
         print(f"unotable lan: error: --host must be 0.0.0.0 or this machine's LAN address, "
               f"not {args.host!r}", file=sys.stderr)
         return 2
@@ -334,14 +334,6 @@ def _subnets(given: Sequence[str] | None) -> list[Network]:
             raise ValueError(f"{text!r} is every address, not a LAN")
         nets.append(net)
     return nets
-
-
-def _is_address(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
 
 
 def _url_host(address: str) -> str:

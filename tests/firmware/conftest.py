@@ -14,16 +14,27 @@ from firmware.sim.demo import sim_config
 from firmware.sim.world import World
 
 
-def post(url: str, path: str, body: dict) -> tuple[int, dict]:
-    """POST `body` as JSON to the table's API at `url`: (status, the answer's JSON), an
-    error status included."""
-    req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
+def request(url: str, method: str, path: str, body: dict | None = None,
+            token: str | None = None, lang: str | None = None) -> tuple[int, dict]:
+    """A blocking request to the table's API at `url` (`body` as JSON, the bearer `token`,
+    an Accept-Language): (status, the answer's JSON), an error status included."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    if lang:
+        headers["Accept-Language"] = lang
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url + path, data=data, method=method, headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
             return resp.status, json.load(resp)
     except urllib.error.HTTPError as exc:
         return exc.code, json.load(exc)
+
+
+def post(url: str, path: str, body: dict) -> tuple[int, dict]:
+    """POST `body` as JSON (`request`)."""
+    return request(url, "POST", path, body)
 
 
 def dealing_through(hook: Callable[..., Any]) -> Callable[[Any], Any]:

@@ -4,25 +4,13 @@ the refusals of the rules engine too, seats by name."""
 
 from __future__ import annotations
 
-import json
-import urllib.error
-import urllib.request
-
 from firmware.sim.testbed import SimTable
 from firmware.words.messages import DEFAULT_NAMES
+from tests.firmware.conftest import request
 
 
 def call(url: str, path: str, body: dict | None = None, lang: str | None = None) -> tuple[int, dict]:
-    headers = {"Content-Type": "application/json"}
-    if lang:
-        headers["Accept-Language"] = lang
-    req = urllib.request.Request(url + path, headers=headers, method="GET" if body is None else "POST",
-                                 data=None if body is None else json.dumps(body).encode())
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.load(resp)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
+    return request(url, "GET" if body is None else "POST", path, body, lang=lang)
 
 
 def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):

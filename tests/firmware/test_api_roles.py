@@ -14,6 +14,7 @@ from test_api import TOKEN, FakeTable, with_api
 from firmware.api import Admin, CallUno, Play
 from firmware.api.requests import Who
 from firmware.seat_keys import SeatKeys
+from tests.firmware.conftest import request
 
 NAMES = ["Ada", "Bo", "Cy"]
 
@@ -351,21 +352,7 @@ def test_a_seat_acting_for_another_is_refused_on_the_table_and_nothing_changes(t
     with_api(run, token=TOKEN, table=JudgedTable(), seat_keys=keys)
 
 
-def call(url, method, path, body=None, token=None):
-    """A blocking request to the twin's API: (status, JSON)."""
-    import urllib.error
-    import urllib.request
-
-    headers = {"Content-Type": "application/json"} if body is not None else {}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    req = urllib.request.Request(url + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(req, timeout=10) as resp:
-            return resp.status, json.load(resp)
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.load(exc)
+call = request  # a blocking request to the twin's API: (status, JSON)
 
 
 def test_the_daemon_keeps_the_seats_beside_its_journal_and_a_phone_joins_the_twin(tmp_path):

@@ -186,6 +186,9 @@ class _Reader:
 
     def __init__(self, errors: list[ConfigError]) -> None:
         self.errors = errors
+        # the table's seat count once it is known good, for the hardware's checks even
+        # when another [table] option is bad
+        self.seats: int | None = None
 
     def add(self, exc: HalConfigError) -> None:
         self.errors.append(exc if isinstance(exc, ConfigError) else ConfigError(exc.key, exc.message))
@@ -256,7 +259,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
             reader.add(ConfigError(name, f"missing section: add [{name}] with {holds}"))
     _check_tray(reader, table, doc)
     _check_pins(reader, hardware)
-    _check_seats(reader, table, hardware)
+    _check_seats(reader, reader.seats, hardware)
     ports = [found for name in hardware for found in serial_ports(name, doc[name])]
     for key, url in ports:
         problem = serial_port_problem(url)
@@ -306,6 +309,8 @@ def _table(reader: _Reader, doc: Mapping[str, Any]) -> TableConfig | None:
         if not spec.min_players <= seats <= spec.max_players:
             reader.add(ConfigError(sec[0].key("seats"), f"{edition} is for {spec.min_players}-{spec.max_players} players, not {seats}"))
             seats = _BAD
+    if seats is not _BAD:
+        reader.seats = seats
     preset = reader.get(sec, "string", "preset", "seed", choices=tuple(PRESETS))
     names = _names(reader, sec, seats)
     options = _options(reader, sec, edition, preset)
@@ -554,16 +559,16 @@ def _check_tray(reader: _Reader, table: TableConfig | None, doc: Mapping[str, An
                                        "tower tray's readers (or set table.tower_confirm = 'off')"))
 
 
-def _check_seats(reader: _Reader, table: TableConfig | None, hardware: Mapping[str, Any]) -> None:
-    """The hardware must serve every seat the table plays with."""
-    if table is None:
+def _check_seats(reader: _Reader, seats: int | None, hardware: Mapping[str, Any]) -> None:
+    """The hardware must serve every seat the table plays with (a spare is fine)."""
+    if seats is None:
         return
     wired = getattr(hardware.get("seats"), "seats", None)
-    if isinstance(wired, int) and table.seats > wired:
-        reader.add(ConfigError("table.seats", f"is {table.seats} but [seats] wires buttons for {wired}"))
+    if isinstance(wired, int) and seats > wired:
+        reader.add(ConfigError("table.seats", f"is {seats} but [seats] wires buttons for {wired}"))
     angles = getattr(hardware.get("launcher"), "seat_angles", None)
-    if angles and len(angles) < table.seats:
-        reader.add(ConfigError("launcher.seat_angles", f"has {len(angles)} angles for {table.seats} seats"))
+    if angles and len(angles) < seats:
+        reader.add(ConfigError("launcher.seat_angles", f"has {len(angles)} angles for {seats} seats"))
 
 
 def serial_ports(path: str, value: Any) -> Iterator[tuple[str, str]]:

@@ -114,6 +114,7 @@ class Section:
         self.errors = errors
         self._mapping = dict(mapping)
         self._used: set[str] = set()
+        self._failed: set[str] = set()
 
     def _bad(self, name: str, message: str, default: Any) -> Any:
         """Raise, or (collecting, and the option has a default) record and use the default."""
@@ -121,7 +122,20 @@ class Section:
         if self.errors is None or default is _MISSING:
             raise error
         self.errors.append(error)
+        self._failed.add(name)
         return default
+
+    def problem(self, key: str, message: str) -> None:
+        """A rule between options broken at `key` (a full dotted key): raise, or, while
+        collecting, record it so the rest of the section is still checked."""
+        if self.errors is None:
+            raise ConfigError(key, message)
+        self.errors.append(ConfigError(key, message))
+
+    def failed(self, name: str) -> bool:
+        """Whether option `name` was bad and now reads as its default: a check that
+        depends on it is skipped, so one mistake is reported once."""
+        return name in self._failed
 
     def key(self, name: str) -> str:
         return f"{self.path}.{name}" if self.path else name
@@ -196,7 +210,11 @@ class Section:
 
     def section(self, name: str) -> Section:
         """A nested table, as its own Section (collecting into the same list)."""
-        return Section(self.raw(name, {}), path=self.key(name), errors=self.errors)
+        value = self.raw(name, {})
+        if not isinstance(value, Mapping) and self.errors is not None:
+            return self._bad(name, f"must be a table, not {type(value).__name__}",
+                             Section({}, path=self.key(name), errors=self.errors))
+        return Section(value, path=self.key(name), errors=self.errors)
 
     def finish(self) -> None:
         unknown = [ConfigError(self.key(k), "unknown option")

@@ -265,10 +265,15 @@ class ModelConfig:
 
 
 def parse_model_config(
-    mapping: Mapping[str, Any] | None, *, path: str = "launcher.model"
+    mapping: Mapping[str, Any] | None, *, path: str = "launcher.model",
+    errors: list[ConfigError] | None = None,
 ) -> ModelConfig:
-    """Validate a ``[launcher.model]`` table; every error names its key."""
-    sec = Section(mapping, path=path)
+    """Validate a ``[launcher.model]`` table; every error names its key (with ``errors``,
+    collected there: a bad model name is checked no further)."""
+    if errors is not None and mapping is not None and not isinstance(mapping, Mapping):
+        errors.append(ConfigError(path, f"must be a table, not {type(mapping).__name__}"))
+        mapping = {}
+    sec = Section(mapping, path=path, errors=errors)
     name = sec.string("name", "measured", choices=MODEL_NAMES)
     params: dict[str, Any] = {}
     defaults = {"cards": 1, "p_eject": 0.4, "p_more": 0.6, "max_cards": 13}
@@ -277,6 +282,8 @@ def parse_model_config(
                                     integer=option in _WHOLE)
     if name == "table":
         params["probabilities"] = _probabilities(sec, "probabilities")
+    if sec.failed("name"):
+        return ModelConfig("measured", (), path)
     sec.finish()
     return ModelConfig(name, tuple(params.items()), path)
 
@@ -285,12 +292,17 @@ def _probabilities(sec: Section, name: str) -> list[float]:
     value = sec.raw(name)
     key = sec.key(name)
     if not isinstance(value, list) or not value:
-        raise ConfigError(key, f"must be a non-empty list of probabilities, not {shown(value)}")
-    for i, p in enumerate(value):
-        if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1:
-            raise ConfigError(f"{key}[{i}]", f"must be a probability 0-1, not {shown(p)}")
+        sec.problem(key, f"must be a non-empty list of probabilities, not {shown(value)}")
+        return [1.0]
+    bad = [i for i, p in enumerate(value)
+           if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1]
+    for i in bad:
+        sec.problem(f"{key}[{i}]", f"must be a probability 0-1, not {shown(value[i])}")
+    if bad:
+        return [1.0]
     if abs(sum(value) - 1) > 1e-6:
-        raise ConfigError(key, f"must sum to 1, not {sum(value):g}")
+        sec.problem(key, f"must sum to 1, not {sum(value):g}")
+        return [1.0]
     return [float(p) for p in value]
 
 

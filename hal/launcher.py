@@ -188,9 +188,9 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher", *,
             motor[name] = sec.pin(name)
         elif name == "motor_enable" and driver == "h_bridge":
             motor[name] = sec.pin(name, None)
-        elif sec.has(name):
-            raise ConfigError(sec.key(name), f"is not used by driver {driver!r}")
         else:
+            if sec.has(name):
+                sec.problem(sec.key(name), f"is not used by driver {driver!r}")
             motor[name] = None
     pwm = sec.boolean("motor_pwm", True)
     speed = _number(sec, "speed", 1.0)
@@ -198,20 +198,24 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher", *,
     reverse_speed = _number(sec, "reverse_speed", 0.6 if pwm else 1.0)
     for name, value in (("speed", speed), ("reverse_speed", reverse_speed)):
         if not pwm and value != 1:
-            raise ConfigError(sec.key(name), "must be 1 when motor_pwm is false")
+            sec.problem(sec.key(name), "must be 1 when motor_pwm is false")
+    if not pwm:
+        speed = reverse_speed = 1.0
     reverse_s = _number(sec, "reverse_s", 0.2)
     if not driver_can_reverse(driver) and sec.has("reverse_s"):
-        raise ConfigError(sec.key("reverse_s"), f"driver {driver!r} cannot reverse")
+        sec.problem(sec.key("reverse_s"), f"driver {driver!r} cannot reverse")
 
     servo = sec.pin("servo", None)
     min_angle = _number(sec, "servo_min_angle", -90.0)
     max_angle = _number(sec, "servo_max_angle", 90.0)
     if max_angle <= min_angle:
-        raise ConfigError(sec.key("servo_max_angle"), "must be above servo_min_angle")
+        sec.problem(sec.key("servo_max_angle"), "must be above servo_min_angle")
+        min_angle, max_angle = -90.0, 90.0
     min_pulse = _number(sec, "servo_min_pulse_ms", 1.0)
     max_pulse = _number(sec, "servo_max_pulse_ms", 2.0)
     if max_pulse <= min_pulse:
-        raise ConfigError(sec.key("servo_max_pulse_ms"), "must be above servo_min_pulse_ms")
+        sec.problem(sec.key("servo_max_pulse_ms"), "must be above servo_min_pulse_ms")
+        min_pulse, max_pulse = 1.0, 2.0
     angles = _seat_angles(sec, servo, min_angle, max_angle)
 
     cfg = LauncherConfig(
@@ -239,11 +243,11 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher", *,
         jam_timeout_s=_number(sec, "jam_timeout_s", 1.0),
         settle_s=_number(sec, "settle_s", 0.15),
         max_cards=_number(sec, "max_cards", 20),
-        model=parse_model_config(sec.raw("model", {}), path=sec.key("model")),
+        model=parse_model_config(sec.raw("model", {}), path=sec.key("model"), errors=sec.errors),
         path=path,
     )
     sec.finish()
-    _check_pins_distinct(cfg.pins())
+    _check_pins_distinct(sec, cfg.pins())
     return cfg
 
 
@@ -259,26 +263,31 @@ def driver_can_reverse(driver: str) -> bool:
 def _seat_angles(sec: Section, servo: int | None, low: float, high: float) -> tuple[float, ...]:
     key = sec.key("seat_angles")
     if servo is None:
-        if sec.has("seat_angles"):
-            raise ConfigError(key, f"needs {sec.key('servo')} (no servo is configured)")
+        if sec.has("seat_angles") and not sec.failed("servo"):
+            sec.problem(key, f"needs {sec.key('servo')} (no servo is configured)")
+        sec.raw("seat_angles", None)
         return ()
     value = sec.raw("seat_angles")
     if not isinstance(value, list) or not value:
-        raise ConfigError(key, f"must be a non-empty list of angles, one per seat, not {shown(value)}")
+        sec.problem(key, f"must be a non-empty list of angles, one per seat, not {shown(value)}")
+        return ()
+    good = True
     for i, angle in enumerate(value):
         if isinstance(angle, bool) or not isinstance(angle, int | float):
-            raise ConfigError(f"{key}[{i}]", f"must be a number, not {shown(angle)}")
-        if not low <= angle <= high:
-            raise ConfigError(f"{key}[{i}]", f"must be within {low:g}..{high:g}, not {shown(angle)}")
-    return tuple(float(a) for a in value)
+            sec.problem(f"{key}[{i}]", f"must be a number, not {shown(angle)}")
+            good = False
+        elif not low <= angle <= high:
+            sec.problem(f"{key}[{i}]", f"must be within {low:g}..{high:g}, not {shown(angle)}")
+            good = False
+    return tuple(float(a) for a in value) if good else ()
 
 
-def _check_pins_distinct(pins: Mapping[str, int]) -> None:
+def _check_pins_distinct(sec: Section, pins: Mapping[str, int]) -> None:
     seen: dict[int, str] = {}
     for key, pin in pins.items():
         if pin in seen:
-            raise ConfigError(key, f"GPIO {pin} is already used by {seen[pin]}")
-        seen[pin] = key
+            sec.problem(key, f"GPIO {pin} is already used by {seen[pin]}")
+        seen.setdefault(pin, key)
 
 
 class _Drive:

@@ -78,12 +78,14 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "seats", *,
     sec = Section(mapping, path=path, errors=errors)
     buttons = sec.pin_list("buttons")
     if not 2 <= len(buttons) <= 10:
-        raise ConfigError(sec.key("buttons"), f"must list 2-10 seat buttons, not {len(buttons)}")
+        sec.problem(sec.key("buttons"), f"must list 2-10 seat buttons, not {len(buttons)}")
     leds = sec.pin_list("leds")
     if len(leds) != len(buttons):
-        raise ConfigError(
-            sec.key("leds"), f"must list one LED per seat ({len(buttons)}), not {len(leds)}"
-        )
+        # the shorter list is the one missing a seat's pin
+        lists = {"buttons": len(buttons), "leds": len(leds)}
+        short, other = sorted(lists, key=lists.__getitem__)
+        sec.problem(sec.key(short), f"lists {lists[short]} pins but {sec.key(other)} lists "
+                    f"{lists[other]}: one button and one LED per seat")
     bounce = sec.number("bounce_time", 0.05, minimum=0, maximum=1)
     cfg = SeatsConfig(
         launcher_button=sec.pin("launcher_button"),
@@ -101,8 +103,8 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "seats", *,
     seen: dict[int, str] = {}
     for key, pin in cfg.pins().items():
         if pin in seen:
-            raise ConfigError(key, f"GPIO {pin} is already used by {seen[pin]}")
-        seen[pin] = key
+            sec.problem(key, f"GPIO {pin} is already used by {seen[pin]}")
+        seen.setdefault(pin, key)
     return cfg
 
 

@@ -183,14 +183,14 @@ def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray",
         rsec = Section(item, path=f"{sec.key('readers')}[{i}]", errors=errors)
         slot = _slot(rsec.key("slot"), rsec.raw("slot"))
         if slot in seen_slots:
-            raise ConfigError(
+            rsec.problem(
                 rsec.key("slot"), f"slot {slot!r} already has a reader ({seen_slots[slot]})"
             )
-        seen_slots[slot] = rsec.key("slot")
+        seen_slots.setdefault(slot, rsec.key("slot"))
         driver = rsec.string("driver", "pn532", choices=DRIVERS)
         port = rsec.string("port")
         if not port.strip():
-            raise ConfigError(
+            rsec.problem(
                 rsec.key("port"), "must name a serial port or URL, not an empty string"
             )
         baud = rsec.integer("baudrate", DEFAULT_BAUD[driver], minimum=1200, maximum=1_000_000)
@@ -199,15 +199,19 @@ def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray",
     ports = [r.port for r in readers]
     for i, port in enumerate(ports):
         if port in ports[:i]:
-            raise ConfigError(f"{sec.key('readers')}[{i}].port", f"{port!r} is used by two readers")
+            sec.problem(f"{sec.key('readers')}[{i}].port", f"{port!r} is used by two readers")
     tsec = sec.section("towers")
     towers: dict[str, str] = {}
     for tower in TOWERS:
         if tsec.has(tower):
-            uid = normalise_uid(tsec.key(tower), tsec.raw(tower))
+            try:
+                uid = normalise_uid(tsec.key(tower), tsec.raw(tower))
+            except ConfigError as exc:
+                tsec.problem(exc.key, exc.message)
+                continue
             for other, other_uid in towers.items():
                 if other_uid == uid:
-                    raise ConfigError(tsec.key(tower), f"tag {uid} is already tower {other!r}")
+                    tsec.problem(tsec.key(tower), f"tag {uid} is already tower {other!r}")
             towers[tower] = uid
     tsec.finish()
     poll_interval_s = sec.number(
@@ -248,13 +252,13 @@ def parse_config(mapping: Mapping[str, Any] | None, *, path: str = "tray",
         ),
     )
     if cfg.idle_poll_interval_s < cfg.poll_interval_s:
-        raise ConfigError(
+        sec.problem(
             sec.key("idle_poll_interval_s"),
             f"must not be less than poll_interval_s ({cfg.poll_interval_s!r}), "
             f"not {cfg.idle_poll_interval_s!r}",
         )
     if cfg.reconnect_max_s < cfg.reconnect_min_s:
-        raise ConfigError(sec.key("reconnect_max_s"), "must not be less than reconnect_min_s")
+        sec.problem(sec.key("reconnect_max_s"), "must not be less than reconnect_min_s")
     sec.finish()
     return cfg
 

@@ -27,13 +27,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     check.add_argument("path", nargs="?", metavar="PATH", help="config file to check (default: "
                        "$UNOTABLE_CONFIG, /etc/unotable/config.toml, else the built-in default)")
+    # the same option `run`, `seats` and `enroll` take, so one habit serves every command
+    check.add_argument("--config", dest="config_path", metavar="PATH",
+                       help="the same as PATH (default: as for PATH)")
     check.set_defaults(func=run_check)
 
 
 def run_check(args: argparse.Namespace) -> int:
     from firmware.config import check_config, default_path
+    from firmware.errors import UsageError
 
-    path = args.path or str(default_path())
+    if args.path and args.config_path and args.path != args.config_path:
+        raise UsageError(f"two config files given: {args.path} and --config {args.config_path}")
+    path = args.path or args.config_path or str(default_path())
     errors = check_config(path)
     for error in errors:
         print(f"{path}: {error.key}: {error.message}")

@@ -204,6 +204,13 @@ def _card_order(text: str) -> tuple[str, str]:
     return ("W" if text.startswith("W") else text[0], text)
 
 
+def check_person(person: int, players: int) -> None:
+    """`person` (the engine's seat, from 0) is one of the table's; people (and --seat)
+    number seats from 1."""
+    if not 0 <= person < players:
+        raise DemoError(f"--seat {person + 1}: the table has seats 1-{players}")
+
+
 class ScreenDemo:
     """The daemon on the twin with bots, serving the screen for one person at `person`."""
 
@@ -212,9 +219,7 @@ class ScreenDemo:
                  fast: bool = False, pace: float = 1.0, out: TextIO | None = None,
                  directory: str | Path | None = None) -> None:
         check_arguments(variant, players, 1)
-        if not 0 <= person < players:
-            # `person` is the engine's seat; people (and --seat) number seats from 1
-            raise DemoError(f"--seat {person + 1}: the table has seats 1-{players}")
+        check_person(person, players)
         self._tmp = tempfile.TemporaryDirectory(prefix="unotable-serve-") if directory is None else None
         path = Path(directory if directory is not None else self._tmp.name) / "journal.db"  # type: ignore[union-attr]
         names = list(NAMES[:players])

@@ -123,7 +123,7 @@ def _refuse_taken_port(port: int) -> None:
 
 def serve(args: argparse.Namespace) -> int:
     from firmware.errors import UsageError
-    from firmware.screen_demo import ScreenDemo
+    from firmware.screen_demo import ScreenDemo, check_person
     from firmware.sim.demo import DemoError, PipeOut, check_arguments, parse_options
 
     if args.json or args.journal:
@@ -135,6 +135,7 @@ def serve(args: argparse.Namespace) -> int:
     args.port = 8080 if args.port is None else args.port
     try:
         check_arguments(args.variant, args.players, 1)
+        check_person(args.seat - 1, args.players)  # before the port: a bad seat is the first fault
         options = parse_options(args.variant, args.option)
     except DemoError as exc:
         raise UsageError(str(exc)) from None

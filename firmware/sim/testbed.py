@@ -19,6 +19,7 @@ restarts it on the same journal and world file.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -217,6 +218,9 @@ class SimTable:
 
     # ------------------------------------------------------------------ life
     def stop(self) -> int | None:
+        if self.bots is not None and self._thread.is_alive() and self.daemon.loop._aio is not None:
+            with contextlib.suppress(Exception):  # a loop already closing has no session left
+                self.on_loop(self.bots.close, timeout=5)  # the bots' HTTP session, as run() does
         self.daemon.stop("test over")
         self._thread.join(20)
         self.world.close()

@@ -30,7 +30,12 @@ def served(test, tmp_path, *, token=TOKEN, **kw):
 
     async def run(session, table, server):
         server.client_address = lambda request: request.headers.get("X-Peer", "127.0.0.1")
-        await test(Api(server, session), table, server)
+        api = Api(server, session)
+        try:
+            await test(api, table, server)
+        finally:
+            for stream_session in api.stream_sessions:
+                await stream_session.close()
 
     keys = SeatKeys(tmp_path / "seats.json")
     with_api(run, token=token, table=NamedTable(), seat_keys=keys, **kw)
@@ -42,6 +47,7 @@ class Api:
     def __init__(self, server, owner_session):
         self.server = server
         self.owner_session = owner_session
+        self.stream_sessions: list[aiohttp.ClientSession] = []  # closed when the test ends
 
     def headers(self, token, peer=None, **extra):
         out = {"Content-Type": "application/json", **extra}
@@ -76,6 +82,7 @@ class Api:
 
     async def stream(self, token):
         session = aiohttp.ClientSession(self.server.url)
+        self.stream_sessions.append(session)
         query = f"?token={token}" if token else ""
         ws = await session.ws_connect(f"/api/ws{query}")
         first = await ws.receive_json(timeout=5)

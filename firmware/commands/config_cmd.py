@@ -37,7 +37,7 @@ def run_check(args: argparse.Namespace) -> int:
     from firmware.config import check_config, default_path
     from firmware.errors import UsageError
 
-    if args.path and args.config_path and args.path != args.config_path:
+    if args.path and args.config_path not in (None, args.path):
         raise UsageError(f"two config files given: {args.path} and --config {args.config_path}")
     path = args.path or args.config_path or str(default_path())
     errors = check_config(path)

@@ -57,7 +57,7 @@ def test_nan_is_one_line_naming_the_key_and_its_range(tmp_path, capsys):
     text = (ROOT / "firmware" / "default_config.toml").read_text()
     path = tmp_path / "config.toml"
     path.write_text(with_value(text, "launcher.max_run_s", "nan"))
-    assert run_check(type("Args", (), {"path": str(path)})()) == 1
+    assert run_check(type("Args", (), {"path": str(path), "config_path": None})()) == 1
     assert capsys.readouterr().out.splitlines() == [
         f"{path}: launcher.max_run_s: must be a finite number (0.1 to 30), not nan"]
 

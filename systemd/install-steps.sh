@@ -70,7 +70,7 @@ add_to_config_group() {
 # udevd reloads the rules now where it runs; in a chroot or an image build they apply at boot.
 reload_udev() {
     if udevadm control --reload 2>/dev/null; then
-        udevadm trigger --subsystem-match=tty || true
+        udevadm trigger --subsystem-match=tty --subsystem-match=gpio || true
         echo "   udev rules reloaded"
     else
         skipped "udev reload (udevd is not running here): the reader names appear at the next boot"

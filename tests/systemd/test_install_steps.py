@@ -49,7 +49,7 @@ def test_without_udevd_the_reload_is_skipped_and_said_and_the_script_goes_on(tmp
 def test_with_udevd_the_rules_are_reloaded_and_triggered(tmp_path):
     status, out, calls = steps(tmp_path, "reload_udev; summary", {"udevadm": "exit 0"})
     assert status == 0 and calls == ["udevadm control --reload",
-                                     "udevadm trigger --subsystem-match=tty"]
+                                     "udevadm trigger --subsystem-match=tty --subsystem-match=gpio"]
     assert "skipped" not in out and "== no reboot needed" in out
 
 

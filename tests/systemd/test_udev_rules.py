@@ -1,6 +1,7 @@
 """systemd/99-unotable.rules through udev's own matcher: every supported USB-serial
 adapter on every USB port named in the rules gets its /dev/unotable-reader-N, group
-dialout and mode 0660; a serial port that is not a reader gets no reader name."""
+dialout and mode 0660; a serial port that is not a reader gets no reader name; a GPIO chip
+goes to group gpio, which plain Debian does not do (Raspberry Pi OS does)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,17 @@ def test_each_adapter_on_each_port_gets_its_reader_name_and_mode(adapter, tmp_pa
 
 def test_a_serial_port_that_is_no_reader_gets_no_reader_name(tmp_path):
     arduino = usb_serial(PI4_USB, "1.2", "2341", "0043", "cdc_acm", "cdc_acm", "ttyUSB0", 0)
-    uart = platform_device("/devices/platform/soc/fe201000.serial/tty/ttyAMA0", "tty",
+    uart = platform_device("/devices/platform/soc/fe201000.serial",
+                           "/devices/platform/soc/fe201000.serial/tty/ttyAMA0", "tty",
                            "ttyAMA0", 204, 64)
     outcomes = run_rules(RULES, [arduino, uart], tmp_path)
     assert outcomes["ttyUSB0"].links == () and outcomes["ttyAMA0"].links == ()
+
+
+def test_every_gpio_chip_goes_to_group_gpio(tmp_path):
+    chips = [platform_device(parent, f"{parent}/gpiochip{n}", "gpio", f"gpiochip{n}", 254, n)
+             for n, parent in enumerate(("/devices/platform/soc/fe200000.gpio",
+                                         "/devices/platform/soc/soc:firmware/soc:firmware:gpio"))]
+    outcomes = run_rules(RULES, chips, tmp_path)
+    for n in range(2):
+        assert (outcomes[f"gpiochip{n}"].mode, outcomes[f"gpiochip{n}"].group) == ("660", "gpio")

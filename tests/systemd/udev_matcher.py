@@ -15,6 +15,12 @@ NAMESPACE_SCRIPT = r"""
 set -eu
 work=$1; shift
 mount --bind "$work/rules" /etc/udev/rules.d
+# the groups the rules name exist here as on a Pi (gpio is Raspberry Pi OS's)
+cp /etc/group "$work/group"
+grep -q '^gpio:' "$work/group" ||
+    awk -F: '$3 < 60000 && $3 > max { max = $3 } END { print "gpio:x:" max + 1 ":" }' \
+        "$work/group" >> "$work/group"
+mount --bind "$work/group" /etc/group
 mkdir "$work/host-dev"
 mount --rbind /dev "$work/host-dev"
 mount -t tmpfs unotable-test-dev /dev
@@ -89,9 +95,9 @@ def usb_serial(controller: str, port: str, vendor: str, product: str, driver: st
     return Device(devpath, node, 188, minor, tuple(records))
 
 
-def platform_device(devpath: str, subsystem: str, node: str, major: int, minor: int) -> Device:
-    """A device with no USB ancestor (the Pi's own UART, a GPIO chip)."""
-    parent = devpath.rsplit(f"/{subsystem}/", 1)[0]
+def platform_device(parent: str, devpath: str, subsystem: str, node: str, major: int,
+                    minor: int) -> Device:
+    """A device with no USB ancestor (the Pi's own UART, a GPIO chip) below `parent`."""
     records = (_entry(parent, {"SUBSYSTEM": "platform"}, {}), _entry(
         devpath, {"SUBSYSTEM": subsystem, "DEVNAME": f"/dev/{node}", "MAJOR": str(major),
                   "MINOR": str(minor)}, {"dev": f"{major}:{minor}"}))

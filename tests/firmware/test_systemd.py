@@ -201,14 +201,3 @@ def test_install_script_is_valid_shell_and_installs_every_file_the_unit_needs():
         assert f"$SRC/systemd/{name}" in text
         assert (SYSTEMD / name).is_file()
     assert os.access(INSTALL, os.X_OK) and os.access(HELPER, os.X_OK)
-
-
-def test_install_script_turns_the_simulation_off_in_the_config_it_writes(tmp_path, monkeypatch):
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")  # real pins need a pin library to load
-    expression = re.search(r"sed '([^']+)' \"\$SRC/firmware/default_config.toml\"", INSTALL.read_text())
-    assert expression
-    out = tmp_path / "config.toml"
-    out.write_text(subprocess.run(["sed", expression.group(1), str(DEFAULT_PATH)],
-                                  capture_output=True, text=True, check=True).stdout)
-    assert load_config(DEFAULT_PATH).sim.enabled is True
-    assert load_config(out).sim.enabled is False

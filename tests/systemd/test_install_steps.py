@@ -78,11 +78,21 @@ def test_the_uart_goes_on_and_the_serial_console_off_and_a_reboot_is_asked(tmp_p
     status, out, calls = steps(tmp_path, "enable_uart; summary",
                                {"raspi-config": RASPI_CONFIG.format(hw=1, cons=0)})
     assert status == 0
-    assert calls == ["raspi-config nonint get_serial_hw", "raspi-config nonint do_serial_hw 0",
-                     "raspi-config nonint get_serial_cons", "raspi-config nonint do_serial_cons 1"]
+    assert calls == ["raspi-config nonint get_serial_hw", "raspi-config nonint get_serial_cons",
+                     "raspi-config nonint do_serial_hw 0", "raspi-config nonint do_serial_cons 1"]
     assert "== reboot needed (sudo reboot):" in out
     assert "the UART on GPIO 14/15 (/dev/serial0) is switched on" in out
-    assert "the serial console on /dev/serial0 is switched off" in out
+    assert "the serial console on GPIO 14/15 is switched off" in out
+
+
+def test_a_raspi_config_that_fails_skips_the_uart_in_one_line(tmp_path):
+    failing = RASPI_CONFIG.format(hw=1, cons=0) + '\n[ "$2" != do_serial_hw ] || exit 1'
+    status, out, _ = steps(tmp_path, "enable_uart; echo went-on; summary",
+                           {"raspi-config": failing})
+    assert status == 0 and "went-on" in out
+    assert [line.strip() for line in out.splitlines() if "skipped: " in line] == [
+        "skipped: the UART (raspi-config could not switch it on): sudo raspi-config, "
+        "Interface Options, Serial Port"]
 
 
 def test_a_uart_already_set_up_changes_nothing_and_needs_no_reboot(tmp_path):

@@ -180,3 +180,17 @@ def test_install_sh_refuses_an_unknown_option_before_touching_anything(tmp_path)
         assert "[--kiosk] [--user NAME] [--no-uart]" in done.stderr
     done = subprocess.run(["sh", str(INSTALL), "--bogus"], capture_output=True, text=True)
     assert done.stderr.splitlines()[0] == "install.sh: unknown option --bogus"
+
+
+def test_install_and_the_python_side_find_the_same_uart_on_every_board(tmp_path):
+    from hal.board import gpio_uart
+
+    for model in ("Raspberry Pi 5 Model B Rev 1.0", "Raspberry Pi Compute Module 5 Rev 1.0",
+                  "Raspberry Pi 500 Rev 1.0", "Raspberry Pi 4 Model B Rev 1.5",
+                  "Raspberry Pi 3 Model B Plus Rev 1.3", "Raspberry Pi Zero 2 W Rev 1.0", ""):
+        path = tmp_path / "model"
+        path.write_bytes(model.encode() + b"\0")
+        _, out, _ = steps(tmp_path, "gpio_uart", {}, DT_MODEL=str(path))
+        assert out.strip() == gpio_uart(path), model
+        assert gpio_uart(path) == ("/dev/ttyAMA0" if "Pi 5" in model or "Pi 500" in model or
+                                   "Module 5" in model else "/dev/serial0")

@@ -17,7 +17,8 @@
 #     Chromium in kiosk mode, screen blanking off); docs/operations.md, "The table's screen"
 #   - --lan: phones on the local network reach the table (`unotable lan`: [api] host
 #     0.0.0.0, a generated token unless a strong one is there, and the unit's drop-in
-#     IPAddressAllow=localhost + the LAN's subnets); then hand out seats (`unotable seats qr N`)
+#     IPAddressAllow=localhost + the LAN's subnets); then hand out seats as the table's user
+#     (`sudo -u unotable unotable seats qr N`)
 # Where udevd or systemd does not run (a chroot, an image build) it skips what needs them,
 # says so, and runs to the end; so does every optional step (UART, kiosk, LAN, sound) the
 # system lacks what for. It ends by saying whether a reboot is needed. A required step

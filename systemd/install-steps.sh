@@ -10,6 +10,8 @@ DROPIN_DIR=${DROPIN_DIR:-/etc/systemd/system/unotable.service.d}  # the unit's d
 UNIT_DIR=${UNIT_DIR:-/etc/systemd/system}
 RULES_DIR=${RULES_DIR:-/etc/udev/rules.d}
 DT_MODEL=${DT_MODEL:-/proc/device-tree/model}    # the board's name, as the firmware gives it
+ALSA_CARDS=${ALSA_CARDS:-/proc/asound/cards}
+ALSA_CONF=${ALSA_CONF:-/etc/alsa/conf.d}         # a sound server's plugin becomes the default here
 SKIPPED=""
 REBOOT=""
 
@@ -261,6 +263,35 @@ open_to_lan() {
         return 0
     fi
     skipped "--lan: unotable lan did not finish (said above): fix that, then sudo unotable lan"
+}
+
+# The voice (espeak-ng, and aplay for [voice] device) as the service hears it. With the
+# desktop, PipeWire (or PulseAudio) owns ALSA's default device and serves the desktop
+# user only: the service's voice needs [voice] device to name a card; selftest names one.
+check_sound() {
+    if ! command -v espeak-ng >/dev/null 2>&1 || ! command -v aplay >/dev/null 2>&1; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q espeak-ng alsa-utils >/dev/null 2>&1 ||
+            true
+    fi
+    if ! command -v espeak-ng >/dev/null 2>&1 || ! command -v aplay >/dev/null 2>&1; then
+        skipped "the voice (espeak-ng or aplay missing, apt-get could not install them):" \
+            "sudo apt-get install espeak-ng alsa-utils"
+        return 0
+    fi
+    cards=$(sed -n 's/^ *[0-9][0-9]* \[\([^] ]*\) *\]:.*/\1/p' "$ALSA_CARDS" 2>/dev/null |
+        tr '\n' ' ')
+    server=""
+    [ ! -e "$ALSA_CONF/99-pulse.conf" ] || server=PulseAudio
+    [ ! -e "$ALSA_CONF/99-pipewire-default.conf" ] || server=PipeWire
+    if [ -z "$cards" ]; then
+        skipped "the voice's sound device: $ALSA_CARDS lists no sound card"
+    elif [ -n "$server" ] && ! grep -q '^device *= *"[^"]' "$CONFIG" 2>/dev/null; then
+        skipped "the voice's sound device: $server serves the desktop user only; set [voice]" \
+            "device = \"plughw:CARD=...\" in $CONFIG (cards here: ${cards% }; unotable selftest" \
+            "names one)"
+    else
+        echo "   the voice can reach a sound card (${cards% })"
+    fi
 }
 
 summary() {

@@ -10,6 +10,8 @@
 #     root:unotable 0640, and you read it without sudo from your next login
 #   - switches the Pi's UART on and its serial console off (raspi-config; not with --no-uart)
 #   - makes sure the helper can drive pins: pinctrl or gpioset, else Debian's gpiod
+#   - the voice: espeak-ng and aplay, and whether the service reaches a sound card (with
+#     the desktop's PipeWire it needs [voice] device, said with this Pi's cards)
 #   - with a config it just wrote: leaves the service off until you set your pins
 #     (`sudo systemctl enable --now unotable`); with your existing config: enables the
 #     service and restarts it when the config passes `unotable config check`
@@ -140,6 +142,9 @@ if [ "$UART" = yes ]; then
 else
     skipped "the UART (--no-uart)"
 fi
+
+step "the voice's sound device"
+check_sound
 
 if [ "$KIOSK" = yes ]; then
     step "the screen opens the table's page at boot (--kiosk)"

@@ -42,7 +42,10 @@ APT_CACHE = 'echo "$1 $2:"; [ "$2" = "$CHROMIUM" ] && echo "  Candidate: 1.0" ||
     'echo "  Candidate: (none)"'
 TOOLS = {"id": ID, "getent": GETENT, "groupadd": "", "useradd": "", "usermod": "", "chown": "",
          "python3": PYTHON3, "apt-get": "", "apt-cache": APT_CACHE, "pinctrl": "",
-         "systemctl": "", "udevadm": "exit 1", "raspi-config": RASPI_CONFIG}
+         "systemctl": "", "udevadm": "exit 1", "raspi-config": RASPI_CONFIG,
+         "espeak-ng": "", "aplay": ""}
+PI4_CARDS = " 0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones\n" \
+    "                      bcm2835 Headphones\n 1 [vc4hdmi0       ]: vc4-hdmi - vc4-hdmi-0\n"
 # The system's own tools install.sh uses; nothing else of the host (its Chromium, its
 # raspi-config or gpioset) is on the PATH the script sees.
 SYSTEM_TOOLS = ("sh", "sed", "tar", "mktemp", "install", "ln", "grep", "tr", "dirname", "cut",
@@ -68,13 +71,17 @@ def install(tmp_path: Path, *args: str, tools: dict[str, str] | None = None,
         path.chmod(path.stat().st_mode | stat.S_IXUSR)
     (tmp_path / "home" / "pi").mkdir(parents=True, exist_ok=True)
     (tmp_path / "model").write_bytes(model.encode() + b"\0")
+    if not (tmp_path / "cards").exists():
+        (tmp_path / "cards").write_text(PI4_CARDS)
+    (tmp_path / "alsa-conf.d").mkdir(exist_ok=True)
     root = tmp_path / "root"
     environ = {"PATH": f"{bin_dir}:{system}", "CALLS": str(calls),
                "FAIL_PIP": str(tmp_path / "pip-fails"), "PI_HOME": str(tmp_path / "home" / "pi"),
                "CHROMIUM": "chromium", "DT_MODEL": str(tmp_path / "model"),
                "PREFIX": f"{root}/opt/unotable", "CONFIG": f"{root}/etc/unotable/config.toml",
                "BIN_DIR": f"{root}/usr/local/bin", "UNIT_DIR": f"{root}/etc/systemd/system",
-               "RULES_DIR": f"{root}/etc/udev/rules.d",
+               "RULES_DIR": f"{root}/etc/udev/rules.d", "ALSA_CARDS": str(tmp_path / "cards"),
+               "ALSA_CONF": str(tmp_path / "alsa-conf.d"),
                "DROPIN_DIR": f"{root}/etc/systemd/system/unotable.service.d",
                "SYSTEMD_RUNTIME": str(tmp_path / "no-systemd"), **env}
     done = subprocess.run(["sh", str(INSTALL), *args], capture_output=True, text=True,
@@ -202,3 +209,45 @@ def test_an_existing_config_on_serial0_is_told_the_pi_5s_port(tmp_path):
     assert (f"note: {config} names /dev/serial0, which on this {PI5} is the debug connector: "
             'set the neutral reader\'s port = "/dev/ttyAMA0"') in out
     assert 'port = "/dev/serial0"' in config.read_text()  # the owner's file is left as it is
+
+
+def test_with_the_desktops_pipewire_the_voice_device_to_set_is_one_line(tmp_path):
+    (tmp_path / "alsa-conf.d").mkdir()
+    (tmp_path / "alsa-conf.d" / "99-pipewire-default.conf").write_text("pcm.!default pipewire\n")
+    status, out, _ = install(tmp_path, "--user", "pi", tools={**TOOLS, "lightdm": ""})
+    assert status == 0, out
+    assert [line for line in skipped_lines(out) if "voice" in line] == [
+        "skipped: the voice's sound device: PipeWire serves the desktop user only; set [voice] "
+        f'device = "plughw:CARD=..." in {tmp_path}/root/etc/unotable/config.toml (cards here: '
+        "Headphones vc4hdmi0; unotable selftest names one)"]
+    assert installed(tmp_path) == [f for f in EVERYTHING if "kiosk" not in f]
+
+
+def test_without_a_sound_card_or_espeak_the_voice_is_one_skipped_line(tmp_path):
+    (tmp_path / "cards").write_text("--- no soundcards ---\n")
+    status, out, _ = install(tmp_path, "--user", "pi")
+    assert status == 0, out
+    assert [line for line in skipped_lines(out) if "voice" in line] == [
+        "skipped: the voice's sound device: " f"{tmp_path}/cards lists no sound card"]
+    tools = {k: v for k, v in TOOLS.items() if k != "espeak-ng"} | {"apt-get": "exit 100"}
+    (tmp_path / "no-espeak").mkdir()
+    status, out, _ = install(tmp_path / "no-espeak", "--user", "pi", tools=tools)
+    assert status == 0, out
+    assert [line for line in skipped_lines(out) if "voice" in line] == [
+        "skipped: the voice (espeak-ng or aplay missing, apt-get could not install them): "
+        "sudo apt-get install espeak-ng alsa-utils"]
+
+
+def test_a_voice_that_reaches_a_card_is_said_and_not_skipped(tmp_path):
+    status, out, _ = install(tmp_path, "--user", "pi")
+    assert status == 0, out
+    assert "   the voice can reach a sound card (Headphones vc4hdmi0)" in out.splitlines()
+    assert not [line for line in skipped_lines(out) if "voice" in line]
+
+
+def test_install_and_selftest_know_the_same_sound_servers():
+    from firmware.commands.sound_check import SERVER_DEFAULTS
+
+    steps = (ROOT / "systemd" / "install-steps.sh").read_text()
+    for file, server in SERVER_DEFAULTS.items():
+        assert f'"$ALSA_CONF/{file}" ] || server={server}' in steps

@@ -9,10 +9,17 @@ docs/wiring.md.
 
 from __future__ import annotations
 
+import grp
+import os
+import pwd
+import stat
+from collections.abc import Collection
 from importlib.metadata import entry_points
 from importlib.util import find_spec
+from pathlib import Path
 from typing import Any
 
+from hal.board import board_model
 from hal.errors import HalError
 
 AUTO = "auto"
@@ -28,6 +35,7 @@ PIN_FACTORIES = {
 }
 CHOICES = (AUTO, *PIN_FACTORIES)
 PI_EXTRA = "install the [pi] extra (pip install 'unotable[pi]')"
+DEV = Path("/dev")  # where the GPIO chips' character devices are
 
 
 class PinLibraryError(HalError):
@@ -62,16 +70,65 @@ def importable(name: str) -> bool:
 def no_pin_library(tried: list[str], otherwise: str = "") -> str:
     """Why gpiozero's own search found no pin library, the real cause first, then
     `otherwise` (another way out). `tried`: its fallback warnings, "NAME: reason" each.
-    An lgpio that imports but finds no Pi (not a Pi, or a container or chroot that hides
-    /proc/device-tree) needs no [pi] extra: it is installed."""
+    An lgpio that imports but cannot drive the pins needs no [pi] extra: it is installed.
+    Then /dev/gpiochip* that this user cannot open is a permissions problem, a Pi that shows
+    none hides them (a container), and no Pi at all is said as such."""
     lgpio = next((t for t in tried if t.startswith("lgpio: ")), None)
     if lgpio is not None and importable("lgpio"):
         others = "; ".join(t for t in tried if t is not lgpio)
-        return (f"lgpio cannot drive the pins of this machine: {lgpio.removeprefix('lgpio: ')} "
-                "(lgpio is installed: run on a Raspberry Pi, not in a container or chroot "
-                f"that hides /proc/device-tree and /dev/gpiochip*){otherwise}"
+        cause = gpio_chip_problem() or (
+            f"{lgpio.removeprefix('lgpio: ')} (lgpio is installed: run on a Raspberry Pi, not "
+            "in a container or chroot that hides /proc/device-tree and /dev/gpiochip*)")
+        return (f"lgpio cannot drive the pins of this machine: {cause}{otherwise}"
                 + (f"; also tried {others}" if others else ""))
     return f"no GPIO pin library works on this machine ({'; '.join(tried)}): {PI_EXTRA}{otherwise}"
+
+
+def gpio_chip_problem(dev: Path | None = None, model: Path | None = None,
+                      uid: int | None = None, groups: Collection[int] | None = None) -> str | None:
+    """Why the GPIO chips cannot be used by this user (`uid` in `groups`, default: this
+    process), or None: chips it cannot read and write (a permissions problem), or a
+    Raspberry Pi whose model shows but no /dev/gpiochip* (hidden from a container). None
+    off a Pi, and when every chip opens."""
+    uid = os.geteuid() if uid is None else uid
+    groups = set(os.getgroups()) | {os.getegid()} if groups is None else set(groups)
+    chips = sorted((dev or DEV).glob("gpiochip*"))
+    closed = [c for c in chips if not _can_use(c.stat(), uid, groups)]
+    if closed:
+        st = closed[0].stat()
+        return (f"{', '.join(c.name for c in closed)} under {closed[0].parent} "
+                f"({_name(pwd.getpwuid, st.st_uid)}:{_name(grp.getgrgid, st.st_gid)}, mode "
+                f"{stat.S_IMODE(st.st_mode):04o}) cannot be opened by user "
+                f"{_name(pwd.getpwuid, uid)}: a permissions problem, not a missing Pi. The "
+                "daemon's user unotable is in group gpio; systemd/install.sh's udev rule gives "
+                "the chips to group gpio where the OS does not (sudo systemd/install.sh, or "
+                "reboot after it); for yourself: sudo usermod -a -G gpio $USER, then log in again")
+    board = board_model(model)
+    if not chips and board.startswith("Raspberry Pi"):
+        return (f"this {board} shows no /dev/gpiochip*: a container or chroot hides them "
+                "(pass the devices through, e.g. docker --device /dev/gpiochip0), or the "
+                "kernel lacks the GPIO character device")
+    return None
+
+
+def _can_use(st: os.stat_result, uid: int, groups: set[int]) -> bool:
+    mode = stat.S_IMODE(st.st_mode)
+    if uid == 0:
+        return True
+    if st.st_uid == uid:
+        need = stat.S_IRUSR | stat.S_IWUSR
+    elif st.st_gid in groups:
+        need = stat.S_IRGRP | stat.S_IWGRP
+    else:
+        need = stat.S_IROTH | stat.S_IWOTH
+    return mode & need == need
+
+
+def _name(lookup: Any, number: int) -> str:
+    try:
+        return str(lookup(number)[0])
+    except KeyError:
+        return str(number)
 
 
 def use_pin_factory(choice: str) -> Any:

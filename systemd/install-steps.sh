@@ -7,6 +7,11 @@ CONFIG=${CONFIG:-/etc/unotable/config.toml}
 BIN_DIR=${BIN_DIR:-/usr/local/bin}               # on sudo's secure_path and every user's PATH
 SYSTEMD_RUNTIME=${SYSTEMD_RUNTIME:-/run/systemd/system}  # exists when systemd runs (sd_booted)
 DROPIN_DIR=${DROPIN_DIR:-/etc/systemd/system/unotable.service.d}  # the unit's drop-ins
+UNIT_DIR=${UNIT_DIR:-/etc/systemd/system}
+RULES_DIR=${RULES_DIR:-/etc/udev/rules.d}
+DT_MODEL=${DT_MODEL:-/proc/device-tree/model}    # the board's name, as the firmware gives it
+ALSA_CARDS=${ALSA_CARDS:-/proc/asound/cards}
+ALSA_CONF=${ALSA_CONF:-/etc/alsa/conf.d}         # a sound server's plugin becomes the default here
 SKIPPED=""
 REBOOT=""
 
@@ -70,7 +75,7 @@ add_to_config_group() {
 # udevd reloads the rules now where it runs; in a chroot or an image build they apply at boot.
 reload_udev() {
     if udevadm control --reload 2>/dev/null; then
-        udevadm trigger --subsystem-match=tty || true
+        udevadm trigger --subsystem-match=tty --subsystem-match=gpio || true
         echo "   udev rules reloaded"
     else
         skipped "udev reload (udevd is not running here): the reader names appear at the next boot"
@@ -94,26 +99,67 @@ start_service() {
     echo "== unotable is running: journalctl -u unotable -f"
 }
 
-# The tower tray's neutral reader sits on the Pi's UART (/dev/serial0, GPIO 14/15): switch
-# the UART on and the serial console (a login prompt on the same pins) off, as
+# The board's name ("Raspberry Pi 5 Model B Rev 1.0"), or "" off a Pi.
+board_model() {
+    tr -d '\000' < "$DT_MODEL" 2>/dev/null || true
+}
+
+# The UART on GPIO 14/15, where the tower tray's neutral reader sits: /dev/serial0 on
+# every Pi before the 5; on a Pi 5 (its Compute Module, the Pi 500) serial0 is the debug
+# connector (ttyAMA10) and GPIO 14/15 is ttyAMA0. hal/board.py decides the same way.
+gpio_uart() {
+    case $(board_model) in
+        "Raspberry Pi 5"*|"Raspberry Pi Compute Module 5"*|"Raspberry Pi 500"*) echo /dev/ttyAMA0 ;;
+        *) echo /dev/serial0 ;;
+    esac
+}
+
+# raspi-config's non-interactive mode; with no terminal, a question it cannot ask fails.
+raspi() {
+    raspi-config nonint "$@" </dev/null
+}
+
+# Switch the UART on and the serial console (a login prompt on the same pins) off, as
 # `raspi-config` does (0 = on, 1 = off in its non-interactive mode).
 enable_uart() {
+    port=$(gpio_uart)
+    model=$(board_model)
+    echo "   the reader's UART on GPIO 14/15 is $port (${model:-not a Raspberry Pi})"
     if ! command -v raspi-config >/dev/null 2>&1; then
         skipped "the UART (no raspi-config: not Raspberry Pi OS): set enable_uart=1 in" \
             "config.txt and remove console=serial0,... from cmdline.txt yourself"
         return 0
     fi
-    if [ "$(raspi-config nonint get_serial_hw)" = 0 ]; then
-        echo "   the UART on GPIO 14/15 is on"
-    else
-        raspi-config nonint do_serial_hw 0
-        reboot_needed "the UART on GPIO 14/15 (/dev/serial0) is switched on"
+    if ! hw=$(raspi get_serial_hw) || ! cons=$(raspi get_serial_cons); then
+        skipped "the UART (raspi-config cannot read the serial settings here): sudo raspi-config," \
+            "Interface Options, Serial Port"
+        return 0
     fi
-    if [ "$(raspi-config nonint get_serial_cons)" = 0 ]; then
-        raspi-config nonint do_serial_cons 1
-        reboot_needed "the serial console on /dev/serial0 is switched off"
+    if [ "$hw" = 0 ]; then
+        echo "   the UART on GPIO 14/15 is on"
+    elif raspi do_serial_hw 0; then
+        reboot_needed "the UART on GPIO 14/15 ($port) is switched on"
     else
-        echo "   no serial console on /dev/serial0"
+        skipped "the UART (raspi-config could not switch it on): sudo raspi-config," \
+            "Interface Options, Serial Port"
+        return 0
+    fi
+    if [ "$cons" != 0 ]; then
+        echo "   no serial console on GPIO 14/15"
+    elif raspi do_serial_cons 1; then
+        reboot_needed "the serial console on GPIO 14/15 is switched off"
+    else
+        skipped "switching the serial console off (raspi-config failed): sudo raspi-config," \
+            "Interface Options, Serial Port, no login shell"
+    fi
+}
+
+# A config that names /dev/serial0 on a Pi 5 reads the debug connector, not GPIO 14/15.
+check_reader_port() {
+    port=$(gpio_uart)
+    if [ "$port" != /dev/serial0 ] && grep -q '"/dev/serial0"' "$CONFIG" 2>/dev/null; then
+        echo "   note: $CONFIG names /dev/serial0, which on this $(board_model) is the debug" \
+            "connector: set the neutral reader's port = \"$port\" (sudoedit $CONFIG)"
     fi
 }
 
@@ -154,32 +200,57 @@ blanking_off() {
     fi
 }
 
+# The desktop's display manager (Raspberry Pi OS: lightdm; plain Debian: gdm3 or sddm).
+has_desktop() {
+    for manager in lightdm gdm3 sddm; do
+        command -v "$manager" >/dev/null 2>&1 && return 0
+    done
+    return 1
+}
+
+# The name this system's apt knows Chromium by: Debian's chromium, or chromium-browser.
+chromium_package() {
+    for name in chromium chromium-browser; do
+        if apt-cache policy "$name" 2>/dev/null | grep -q 'Candidate: [^(]'; then
+            echo "$name"
+            return 0
+        fi
+    done
+    echo chromium
+}
+
 install_kiosk() {
     user=$1
     if [ -z "$user" ] || [ "$user" = root ] || ! id "$user" >/dev/null 2>&1; then
         skipped "--kiosk: no desktop user (run with sudo from that user, or --user NAME)"
         return 0
     fi
+    if ! has_desktop; then
+        skipped "--kiosk: no desktop here (no lightdm, gdm3 or sddm: Raspberry Pi OS Lite?):" \
+            "install one, then run install.sh --kiosk again"
+        return 0
+    fi
     home=$(getent passwd "$user" | cut -d: -f6)
     group=$(id -gn "$user")
     install -m 0755 "$SRC/systemd/unotable-kiosk" "$PREFIX/bin/unotable-kiosk"
     for dir in "$home/.config" "$home/.config/autostart"; do  # existing ones keep their mode
-        [ -d "$dir" ] || install -d -o "$user" -g "$group" -m 0755 "$dir"
+        [ -d "$dir" ] || { install -d -m 0755 "$dir" && chown "$user:$group" "$dir"; }
     done
     kiosk_entry > "$home/.config/autostart/unotable-kiosk.desktop"
     chown "$user:$group" "$home/.config/autostart/unotable-kiosk.desktop"
     echo "   $home/.config/autostart/unotable-kiosk.desktop starts $PREFIX/bin/unotable-kiosk"
     blanking_off "$home"
     if ! command -v chromium-browser >/dev/null 2>&1 && ! command -v chromium >/dev/null 2>&1; then
-        skipped "Chromium is not installed (Raspberry Pi OS with desktop has it):" \
-            "sudo apt-get install chromium-browser"
+        skipped "Chromium is not installed: sudo apt-get install $(chromium_package)"
     fi
-    if command -v raspi-config >/dev/null 2>&1; then
-        # B4: the desktop, logged in as $user without a password (raspi-config's own words)
-        SUDO_USER=$user raspi-config nonint do_boot_behaviour B4
+    if ! command -v raspi-config >/dev/null 2>&1; then
+        skipped "--kiosk autologin (no raspi-config): make the desktop log $user in at boot"
+    # B4: the desktop, logged in as $user without a password (raspi-config's own words)
+    elif SUDO_USER=$user raspi do_boot_behaviour B4 >/dev/null 2>&1; then
         reboot_needed "the desktop logs $user in at boot and opens the table's page full screen"
     else
-        skipped "--kiosk autologin (no raspi-config): make the desktop log $user in at boot"
+        skipped "--kiosk autologin (raspi-config could not set it): sudo raspi-config," \
+            "System Options, Boot / Auto Login, Desktop Autologin"
     fi
 }
 
@@ -192,6 +263,35 @@ open_to_lan() {
         return 0
     fi
     skipped "--lan: unotable lan did not finish (said above): fix that, then sudo unotable lan"
+}
+
+# The voice (espeak-ng, and aplay for [voice] device) as the service hears it. With the
+# desktop, PipeWire (or PulseAudio) owns ALSA's default device and serves the desktop
+# user only: the service's voice needs [voice] device to name a card; selftest names one.
+check_sound() {
+    if ! command -v espeak-ng >/dev/null 2>&1 || ! command -v aplay >/dev/null 2>&1; then
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q espeak-ng alsa-utils >/dev/null 2>&1 ||
+            true
+    fi
+    if ! command -v espeak-ng >/dev/null 2>&1 || ! command -v aplay >/dev/null 2>&1; then
+        skipped "the voice (espeak-ng or aplay missing, apt-get could not install them):" \
+            "sudo apt-get install espeak-ng alsa-utils"
+        return 0
+    fi
+    cards=$(sed -n 's/^ *[0-9][0-9]* \[\([^] ]*\) *\]:.*/\1/p' "$ALSA_CARDS" 2>/dev/null |
+        tr '\n' ' ')
+    server=""
+    [ ! -e "$ALSA_CONF/99-pulse.conf" ] || server=PulseAudio
+    [ ! -e "$ALSA_CONF/99-pipewire-default.conf" ] || server=PipeWire
+    if [ -z "$cards" ]; then
+        skipped "the voice's sound device: $ALSA_CARDS lists no sound card"
+    elif [ -n "$server" ] && ! grep -q '^device *= *"[^"]' "$CONFIG" 2>/dev/null; then
+        skipped "the voice's sound device: $server serves the desktop user only; set [voice]" \
+            "device = \"plughw:CARD=...\" in $CONFIG (cards here: ${cards% }; unotable selftest" \
+            "names one)"
+    else
+        echo "   the voice can reach a sound card (${cards% })"
+    fi
 }
 
 summary() {

@@ -10,6 +10,8 @@
 #     root:unotable 0640, and you read it without sudo from your next login
 #   - switches the Pi's UART on and its serial console off (raspi-config; not with --no-uart)
 #   - makes sure the helper can drive pins: pinctrl or gpioset, else Debian's gpiod
+#   - the voice: espeak-ng and aplay, and whether the service reaches a sound card (with
+#     the desktop's PipeWire it needs [voice] device, said with this Pi's cards)
 #   - with a config it just wrote: leaves the service off until you set your pins
 #     (`sudo systemctl enable --now unotable`); with your existing config: enables the
 #     service and restarts it when the config passes `unotable config check`
@@ -17,9 +19,12 @@
 #     Chromium in kiosk mode, screen blanking off); docs/operations.md, "The table's screen"
 #   - --lan: phones on the local network reach the table (`unotable lan`: [api] host
 #     0.0.0.0, a generated token unless a strong one is there, and the unit's drop-in
-#     IPAddressAllow=localhost + the LAN's subnets); then hand out seats (`unotable seats qr N`)
+#     IPAddressAllow=localhost + the LAN's subnets); then hand out seats as the table's user
+#     (`sudo -u unotable unotable seats qr N`)
 # Where udevd or systemd does not run (a chroot, an image build) it skips what needs them,
-# says so, and runs to the end. It ends by saying whether a reboot is needed.
+# says so, and runs to the end; so does every optional step (UART, kiosk, LAN, sound) the
+# system lacks what for. It ends by saying whether a reboot is needed. A required step
+# that fails stops it with that step's name: run it again once fixed, a second run is safe.
 set -eu
 
 SRC=$(CDPATH= cd -- "$(dirname -- "$0")/.." && pwd)
@@ -67,6 +72,18 @@ if [ "$(id -u)" -ne 0 ]; then
     echo "install.sh: run as root (sudo $0)" >&2
     exit 1
 fi
+
+# Every heading names the step that runs; a failure in it is then said by name.
+STEP="checking the system"
+step() {
+    STEP=$*
+    echo "== $*"
+}
+stopped() {
+    echo "install.sh: stopped at the step \"$STEP\" (exit status $1; the reason is above)." \
+        "Fix that and run install.sh again: a second run is safe, it keeps what is done." >&2
+}
+trap 'status=$?; [ "$status" -eq 0 ] || stopped "$status"' EXIT
 for tool in python3 systemctl; do
     command -v "$tool" >/dev/null || { echo "install.sh: $tool is missing" >&2; exit 1; }
 done
@@ -74,7 +91,7 @@ has_venv() {
     python3 -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
 }
 if ! has_venv; then  # a plain Debian lacks python3-venv (Raspberry Pi OS has it)
-    echo "== installing python3-venv"
+    step "installing python3-venv"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv || true
 fi
 has_venv || {
@@ -82,7 +99,7 @@ has_venv || {
     exit 1
 }
 
-echo "== user and groups"
+step "user and groups"
 for group in gpio dialout audio; do
     getent group "$group" >/dev/null || groupadd --system "$group"
 done
@@ -93,48 +110,54 @@ fi
 usermod -a -G gpio,dialout,audio unotable
 add_to_config_group "$INSTALLER"
 
-echo "== package into $PREFIX/venv"
+step "package into $PREFIX/venv"
 install -d -m 0755 "$PREFIX" "$PREFIX/bin"
 [ -x "$PREFIX/venv/bin/python" ] || python3 -m venv "$PREFIX/venv"
 install_package "$SRC"
 install -m 0755 "$SRC/systemd/unotable-safe-pins" "$PREFIX/bin/unotable-safe-pins"
 link_command
 
-echo "== config $CONFIG"
-install -d -m 0755 /etc/unotable
+step "config $CONFIG"
+install -d -m 0755 "$(dirname "$CONFIG")"
 FRESH_CONFIG=no
+UART_PORT=$(gpio_uart)
 if [ ! -e "$CONFIG" ]; then
-    sed 's/^enabled = true /enabled = false/' "$SRC/firmware/default_config.toml" > "$CONFIG.new"
+    sed -e 's/^enabled = true /enabled = false/' -e "s|\"/dev/serial0\"|\"$UART_PORT\"|" \
+        "$SRC/firmware/default_config.toml" > "$CONFIG.new"
     chown root:unotable "$CONFIG.new"
     chmod 0640 "$CONFIG.new"
     mv "$CONFIG.new" "$CONFIG"
     FRESH_CONFIG=yes
-    echo "   wrote $CONFIG: set your pins and reader ports there"
+    echo "   wrote $CONFIG: set your pins and reader ports there (the neutral reader: $UART_PORT)"
 fi
+check_reader_port
 
-echo "== motor safety helper"
+step "motor safety helper"
 ensure_pin_tool || exit 1
 python3 "$PREFIX/bin/unotable-safe-pins" --check "$CONFIG" || true  # which tool, which commands
 
-echo "== the UART for the tower tray's reader on /dev/serial0"
+step "the UART on GPIO 14/15 for the tower tray's neutral reader"
 if [ "$UART" = yes ]; then
     enable_uart
 else
     skipped "the UART (--no-uart)"
 fi
 
+step "the voice's sound device"
+check_sound
+
 if [ "$KIOSK" = yes ]; then
-    echo "== the screen opens the table's page at boot (--kiosk)"
+    step "the screen opens the table's page at boot (--kiosk)"
     install_kiosk "$INSTALLER"
 fi
 
-echo "== systemd unit and udev rules"
-install -m 0644 "$SRC/systemd/unotable.service" /etc/systemd/system/unotable.service
-install -D -m 0644 "$SRC/systemd/99-unotable.rules" /etc/udev/rules.d/99-unotable.rules
+step "systemd unit and udev rules"
+install -D -m 0644 "$SRC/systemd/unotable.service" "$UNIT_DIR/unotable.service"
+install -D -m 0644 "$SRC/systemd/99-unotable.rules" "$RULES_DIR/99-unotable.rules"
 reload_udev
 
 if [ "$LAN" = yes ]; then
-    echo "== phones on the local network reach the table (--lan)"
+    step "phones on the local network reach the table (--lan)"
     open_to_lan
 fi
 

@@ -4,6 +4,7 @@ what `config check` and `selftest` say when phones cannot reach the table."""
 from __future__ import annotations
 
 import json
+import os
 import stat
 
 import pytest
@@ -71,7 +72,7 @@ def test_lan_sets_host_token_and_the_drop_in_and_says_the_next_step(config, mach
     assert "phones on 192.168.1.0/24 reach the table at http://192.168.1.7:8080/" in out
     assert api["token"] not in out
     assert "sudo systemctl daemon-reload && sudo systemctl restart unotable" in out
-    assert "unotable seats qr N" in out
+    assert "hand out the seats: `unotable seats qr N`" in out  # no service installed here
     # and now nothing is missing but what cannot be known: the firewall
     cfg = load_config(config)
     assert lan.phone_problems(cfg.api.host, cfg.api.port, cfg.api.token) == [
@@ -206,3 +207,15 @@ def test_selftest_json_carries_the_phone_notes(config, machine, capsys):
     phones = [c["detail"] for c in checks if c["name"] == "phones"]
     assert phones[0] == "phones cannot reach a table on 127.0.0.1: run `unotable lan`"
     assert all(c["outcome"] == NOTE for c in checks if c["name"] in ("phones", "firewall"))
+
+
+def test_the_closing_hint_names_the_seats_command_that_works_for_this_user(
+        config, machine, capsys, monkeypatch):
+    """Installed, the seats' keys are the service user's: root (sudo unotable lan) and pi
+    both hand out seats through `sudo -u unotable`."""
+    service_state = machine / "var-lib-unotable"
+    service_state.mkdir()
+    os.chown(service_state, 65534, 65534)  # the table's user; nobody stands in for unotable
+    monkeypatch.setattr("firmware.commands.table_user.SERVICE_STATE", service_state)
+    assert run_lan(config, machine) == 0
+    assert "hand out the seats: `sudo -u nobody unotable seats qr N`" in capsys.readouterr().out

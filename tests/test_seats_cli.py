@@ -208,10 +208,10 @@ def table_folder():
     shutil.rmtree(folder)
 
 
-def refusal(state: Path, owner: str) -> str:
+def refusal(state: Path, owner: str, action: str) -> str:
     return (f"unotable seats: error: cannot write the seats' keys to {state / 'seats.json'}: "
             f"the state directory {state} belongs to {owner}, the table's user; run the "
-            f"command as {owner} (sudo -u {owner} unotable seats ...)\n")
+            f"command as {owner}: `sudo -u {owner} unotable {action}`\n")
 
 
 def test_a_state_directory_of_another_user_is_one_line_exit_2_and_changes_nothing(
@@ -231,7 +231,7 @@ def test_a_state_directory_of_another_user_is_one_line_exit_2_and_changes_nothin
         before = snapshot(state)
         status = seats(config, *args)
         out, err = capsys.readouterr()
-        assert (status, out, err) == (2, "", refusal(state, owner))
+        assert (status, out, err) == (2, "", refusal(state, owner, f"seats {' '.join(args)}"))
         assert snapshot(state) == before
     assert seats(config) == 0  # reading is fine for anyone who can read
     assert "seat 1 (Ada): no phone; 1 invitation" in capsys.readouterr().out
@@ -312,3 +312,38 @@ def test_a_table_serving_every_address_puts_its_lan_address_in_the_link(
         "this machine has no address on a network; connect it to the phones' network "
         "(Wi-Fi or cable) first\n")
     assert snapshot(state) == before
+
+
+def test_a_user_who_cannot_read_the_seats_is_told_the_command_that_can(table_folder):
+    """As installed: the state directory is the table's user's (mode 0750) and its
+    seats.json 0600; the owner runs `unotable seats` as another user (pi, here nobody),
+    in a real process, since root reads anything."""
+    table_user = pwd.getpwnam("daemon")
+    state = table_folder / "state"
+    state.mkdir(mode=0o750)
+    config = write_config(table_folder / "unotable.toml", state)
+    config.chmod(0o644)
+    SeatKeys(state / "seats.json").invite(0)
+    for path in (state, *state.iterdir()):
+        os.chown(path, table_user.pw_uid, table_user.pw_gid)
+    for args in ([], ["qr", "1"]):
+        done = subprocess.run(
+            ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups",
+             sys.executable, "-c", RUN, "seats", *args, "--config", str(config)],
+            capture_output=True, text=True, timeout=60, cwd=Path(__file__).parent.parent)
+        action = " ".join(["seats", *args])
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.endswith(f"`sudo -u daemon unotable {action}`\n"), done.stderr
+        assert done.stderr.count("\n") == 1
+
+
+def test_the_command_for_the_seats_names_sudo_u_the_tables_user(tmp_path, monkeypatch):
+    from firmware.commands.table_user import as_table_user
+
+    state = tmp_path / "state"
+    assert as_table_user("seats qr N", state) == "unotable seats qr N"  # nobody's yet
+    state.mkdir()
+    os.chown(state, NOBODY, NOBODY)
+    assert as_table_user("seats qr N", state) == "sudo -u nobody unotable seats qr N"
+    monkeypatch.setattr(os, "geteuid", lambda: NOBODY)
+    assert as_table_user("seats qr N", state) == "unotable seats qr N"

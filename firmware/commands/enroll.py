@@ -7,7 +7,8 @@ every tower is done (or skipped); quitting or a broken input leaves it untouched
 
 The reader is ``--port``/``--driver``; else, when the config has ``[sim] enabled =
 true``, the simulated reader; else the config's neutral-slot reader, else its first
-reader. ``--port sim`` enrolls from a simulated reader that shows each tower's demo tag
+reader (the config's ``/dev/serial0`` is read as the UART on GPIO 14/15: ``/dev/ttyAMA0``
+on a Pi 5). It says which port it reads. ``--port sim`` enrolls from a simulated reader that shows each tower's demo tag
 in turn, to try the flow without hardware. The reader is opened before the first
 question, so a missing or busy port is said at once, in one line.
 """
@@ -108,6 +109,20 @@ def _reader_choice(args: argparse.Namespace, doc: Any) -> tuple[str, str]:
     return port, str(chosen.get("driver", "pn532"))
 
 
+def _say_port(port: str, *, chosen: bool) -> str:
+    """The port enroll reads, said in one line: the config's /dev/serial0 means the UART on
+    GPIO 14/15, which on a Pi 5 is /dev/ttyAMA0 (its serial0 is the debug connector)."""
+    from hal.board import SERIAL0, board_model, gpio_uart
+
+    uart = gpio_uart()
+    if not chosen and port == SERIAL0 and uart != SERIAL0:
+        print(f"Reading from {uart}, the UART on GPIO 14/15 of this {board_model()} "
+              f"(its {SERIAL0} is the debug connector).")
+        return uart
+    print(f"Reading from {port}.")
+    return port
+
+
 def _simulated(doc: Any) -> bool:
     sim = doc.get("sim", {})
     return isinstance(sim, dict) and sim.get("enabled") is True
@@ -132,6 +147,8 @@ def run_enroll(args: argparse.Namespace) -> int:
     if args.port is None and port == SIM:
         print(f"Enrolling from a simulated reader: {path} has [sim] enabled = true "
               "(--port names a real one).")
+    elif port != SIM:
+        port = _say_port(port, chosen=args.port is not None)
     cli = CliReader(port, driver, timeout=args.timeout)
     try:
         show = _demo_tags(cli, driver) if cli.sim is not None else None

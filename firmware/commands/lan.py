@@ -317,8 +317,11 @@ def run_lan(args: argparse.Namespace) -> int:
         print(f"  {line}")
     print(f"  {firewall_line(int(port))}")
     if not args.dry_run:
+        from firmware.commands.table_user import as_table_user
+
         print("Next: sudo systemctl daemon-reload && sudo systemctl restart unotable; then "
-              "hand out the seats: `unotable seats qr N` (or Seats on the table's screen)")
+              f"hand out the seats: `{as_table_user('seats qr N')}` (or Seats on the table's "
+              "screen)")
     return status
 
 

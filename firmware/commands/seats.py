@@ -15,13 +15,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from firmware.commands.table_user import SERVICE_STATE, as_table_user, user_name
+
 if TYPE_CHECKING:
     from firmware.config import Config
 
 CONFIG_HELP = "config file (default: $UNOTABLE_CONFIG, /etc/unotable/config.toml, else the " \
               "built-in default)"
 SEATS_FILE = "seats.json"
-SERVICE_STATE = Path("/var/lib/unotable")  # the service's StateDirectory= (systemd/)
 LAN_COMMAND = "unotable lan"  # opens the API to the LAN with a token in one step
 
 
@@ -63,7 +64,7 @@ def run_list(args: argparse.Namespace) -> int:
     config = _config(args)
     path = seats_file(config)
     lines = [f"seats of {path}:"]
-    status = _status(path)
+    status = _status(path, "seats")
     for seat in range(1, config.table.seats + 1):
         entry = status.get(seat, {})
         name = _name(config, seat)
@@ -91,7 +92,7 @@ def run_qr(args: argparse.Namespace) -> int:
         raise UsageError(note)
     path = seats_file(config)
     address = lan_address(config.api.host)
-    join = _change(path, lambda keys: keys.invite(seat - 1))
+    join = _change(path, lambda keys: keys.invite(seat - 1), f"seats qr {seat}")
     url = seat_url(address, config.api.port, seat - 1, join)  # the API's seat number
     _print([*qr_text(url).splitlines(),
             f"seat {seat}{_name(config, seat)}: scan the code with the player's phone, or "
@@ -104,12 +105,12 @@ def run_revoke(args: argparse.Namespace) -> int:
     config = _config(args)
     seat = _seat(args.seat, config)
     path = seats_file(config)
-    entry = _status(path).get(seat, {})
+    entry = _status(path, f"seats revoke {seat}").get(seat, {})
     if not entry.get("claimed") and not entry.get("invitations"):
         _print([f"seat {seat}{_name(config, seat)}: no phone and no invitation to revoke; "
                 "nothing changed"])
         return 0
-    _change(path, lambda keys: keys.revoke(seat - 1))
+    _change(path, lambda keys: keys.revoke(seat - 1), f"seats revoke {seat}")
     _print([f"seat {seat}{_name(config, seat)}: revoked; its phone is refused (401) from its "
             "next request on, and its invitations no longer work"])
     return 0
@@ -165,42 +166,50 @@ def _unreachable(config: Config) -> str | None:
     return None
 
 
-def _status(path: Path) -> dict[int, dict[str, Any]]:
+def _status(path: Path, action: str) -> dict[int, dict[str, Any]]:
     """What seats.json says of each seat, by the seat's number as people say it (from 1;
     the store and the API number them from 0); nothing while there is no file."""
-    if not path.is_file():
+    try:
+        exists = path.is_file()
+    except PermissionError:
+        exists = True  # said by _keys, with the command that can read it
+    if not exists:
         return {}
-    return {entry["seat"] + 1: entry for entry in _keys(path, write=False).status()}
+    return {entry["seat"] + 1: entry for entry in _keys(path, action, write=False).status()}
 
 
-def _keys(path: Path, *, write: bool) -> Any:
+def _keys(path: Path, action: str, *, write: bool) -> Any:
     from firmware.errors import UsageError
     from firmware.seat_keys import SeatKeys
 
     directory = path.parent
-    problem = _write_problem(directory) if write else None
+    problem = _write_problem(directory, action) if write else None
     if problem:
         raise UsageError(f"cannot write the seats' keys to {path}: {problem}")
     try:
         if write:  # a table whose daemon never ran yet has no state directory
             directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         return SeatKeys(path)
+    except PermissionError as exc:
+        raise UsageError(f"cannot read the seats' keys in {path}: {_reason(exc)}; they are "
+                         f"the table's user's: run `{as_table_user(action, directory)}`"
+                         ) from None
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot read the seats' keys in {path}: {_reason(exc)}") from None
 
 
-def _change(path: Path, change: Any) -> Any:
+def _change(path: Path, change: Any, action: str) -> Any:
     """Run `change(keys)` on the seats' keys; any failure is one line, exit status 2."""
     from firmware.errors import UsageError
 
-    keys = _keys(path, write=True)
+    keys = _keys(path, action, write=True)
     try:
         return change(keys)
     except OSError as exc:
         raise UsageError(f"cannot write the seats' keys to {path}: {_reason(exc)}") from None
 
 
-def _write_problem(directory: Path) -> str | None:
+def _write_problem(directory: Path, action: str) -> str | None:
     """Why this user must not write the seats' keys into `directory` (None: it may). The
     directory's owner is the daemon's user: a file written by anyone else (root too)
     would belong to them, and the daemon could no longer read it."""
@@ -210,23 +219,14 @@ def _write_problem(directory: Path) -> str | None:
     if existing == directory:
         owner = directory.stat().st_uid
         if owner != os.geteuid():
-            name = _user_name(owner)
+            name = user_name(owner)
             return (f"the state directory {directory} belongs to {name}, the table's user; "
-                    f"run the command as {name} (sudo -u {name} unotable seats ...)")
+                    f"run the command as {name}: `sudo -u {name} unotable {action}`")
     if not existing.is_dir():
         return f"{existing} is not a directory"
     if not _access(existing, os.W_OK | os.X_OK):
         return f"this user cannot write {existing}"
     return None
-
-
-def _user_name(uid: int) -> str:
-    import pwd
-
-    try:
-        return pwd.getpwuid(uid).pw_name
-    except KeyError:
-        return f"uid {uid}"
 
 
 def _access(path: Path, mode: int) -> bool:

@@ -4,7 +4,9 @@ Checks, in order: the launcher's sensors (exit beam clear, hopper), a motor puls
 must eject exactly one card counted by the exit sensor, the aiming servo at every
 seat, every tray reader (answers, firmware, towers seen), the seat LEDs and buzzer,
 the buttons (press each when asked), and whether the motor safety helper systemd runs
-after every stop (unotable-safe-pins) finds a tool to drive the motor pins low. With ``[sim] enabled`` (the built-in default)
+after every stop (unotable-safe-pins) finds a tool to drive the motor pins low, and
+whether the voice reaches a sound device as the service (with the desktop's PipeWire,
+the `[voice] device` to set). With ``[sim] enabled`` (the built-in default)
 it runs on the simulated twin, which also presses the buttons itself. ``--yes`` never
 prompts: on real hardware the steps that need a person (buttons, loading a card) are
 reported as skipped. Last, what phones on the LAN would lack (a loopback host, no
@@ -224,6 +226,7 @@ def run(args: argparse.Namespace) -> int:
     if twin is not None:
         twin.close()
     test.add("motor safety helper", *safe_pins_check(config.path, simulated=twin is not None))
+    test.add(*voice_check(config))
     for name, outcome, detail in phones_check(config):
         test.add(name, outcome, detail)
     checks = test.checks
@@ -270,3 +273,24 @@ def safe_pins_check(config_path: Path, *, simulated: bool) -> tuple[str, str]:
     if simulated and outcome == FAIL:
         return SKIP, f"not needed on the simulated table, but on the Pi: {detail}"
     return outcome, detail
+
+
+def voice_check(config: Any, *, speaker: Any = None, cards: Path | None = None,
+                conf: Path | None = None) -> tuple[str, str, str]:
+    """The voice line: (name, outcome, detail). With the desktop's sound server owning
+    ALSA's default device, the `[voice] device` to set (firmware.commands.sound_check)."""
+    from firmware.commands.sound_check import device_advice
+    from firmware.voice import Espeak
+
+    voice = config.voice
+    if not voice.enabled:
+        return "voice", SKIP, f"[voice] enabled = false in {config.path}"
+    speaker = speaker or Espeak.from_config(voice, config.table.language)
+    problem = speaker.problem()
+    if problem:
+        return "voice", FAIL, problem
+    advice = device_advice(voice.device, config.path, cards=cards, conf=conf)
+    if advice:
+        return "voice", FAIL, advice
+    where = f"[voice] device = {voice.device!r}" if voice.device else "the default sound device"
+    return "voice", OK, f"espeak-ng speaks through {where}"

@@ -264,3 +264,32 @@ def test_a_busy_port_is_said_before_the_first_question(monkeypatch, config, caps
     assert "Place tower" not in out
     assert err.count("\n") == 1 and f"port {port} is busy" in err and "--port" in err
     assert config.read_text(encoding="utf-8") == before
+
+
+@pytest.mark.parametrize(("model", "port"), [("Raspberry Pi 5 Model B Rev 1.0", "/dev/ttyAMA0"),
+                                             ("Raspberry Pi 4 Model B Rev 1.5", "/dev/serial0"),
+                                             (None, "/dev/serial0")])
+def test_the_configs_serial0_is_the_uart_on_gpio_14_15_of_every_pi(
+        monkeypatch, config, capsys, tmp_path, model, port):
+    device_tree = tmp_path / "model"
+    if model is not None:
+        device_tree.write_bytes(model.encode() + b"\0")
+    monkeypatch.setattr("hal.board.MODEL", device_tree)
+    config.write_text(CONFIG + '\n[[tray.readers]]\nslot = "neutral"\nport = "/dev/serial0"\n',
+                      encoding="utf-8")
+    assert enroll(monkeypatch, "--config", str(config), "--timeout", "0.1", stdin="\n") == 1
+    out, err = capsys.readouterr()
+    said = out.splitlines()[0]
+    if port == "/dev/ttyAMA0":
+        assert said == ("Reading from /dev/ttyAMA0, the UART on GPIO 14/15 of this "
+                        f"{model} (its /dev/serial0 is the debug connector).")
+    else:
+        assert said == "Reading from /dev/serial0."
+    assert f"cannot open port {port}" in err  # no UART on the machine running the tests
+
+
+def test_enroll_says_which_port_it_reads(monkeypatch, config, capsys):
+    with SimPN532(["04C0000000000C"]) as chip:
+        assert enroll(monkeypatch, "--config", str(config), "--port", chip.port,
+                      stdin="q\n") == 1
+    assert capsys.readouterr().out.splitlines()[0] == f"Reading from {chip.port}."

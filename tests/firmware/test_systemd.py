@@ -194,19 +194,6 @@ def test_helper_reports_an_unreadable_config(tmp_path):
 # -- udev rules and install helper ----------------------------------------------------
 
 
-def test_udev_rules_give_each_reader_one_stable_name():
-    rules = [line for line in (SYSTEMD / "99-unotable.rules").read_text().splitlines()
-             if line.strip() and not line.lstrip().startswith("#")]
-    names = [m for line in rules for m in re.findall(r'SYMLINK\+="([^"]+)"', line)]
-    assert names == [f"unotable-reader-{n}" for n in range(1, 5)]
-    paths = [re.search(r'ENV\{ID_PATH\}=="([^"]+)"', line).group(1) for line in rules if "SYMLINK" in line]
-    assert len(set(paths)) == 4
-    assert rules[0] == 'SUBSYSTEM!="tty", GOTO="unotable_end"'
-    assert 'GROUP="dialout", MODE="0660"' in rules
-    labels = set(re.findall(r'LABEL="(\w+)"', "\n".join(rules)))
-    assert set(re.findall(r'GOTO="(\w+)"', "\n".join(rules))) <= labels
-
-
 def test_install_script_is_valid_shell_and_installs_every_file_the_unit_needs():
     assert subprocess.run(["sh", "-n", str(INSTALL)]).returncode == 0
     text = INSTALL.read_text()
@@ -214,14 +201,3 @@ def test_install_script_is_valid_shell_and_installs_every_file_the_unit_needs():
         assert f"$SRC/systemd/{name}" in text
         assert (SYSTEMD / name).is_file()
     assert os.access(INSTALL, os.X_OK) and os.access(HELPER, os.X_OK)
-
-
-def test_install_script_turns_the_simulation_off_in_the_config_it_writes(tmp_path, monkeypatch):
-    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")  # real pins need a pin library to load
-    expression = re.search(r"sed '([^']+)' \"\$SRC/firmware/default_config.toml\"", INSTALL.read_text())
-    assert expression
-    out = tmp_path / "config.toml"
-    out.write_text(subprocess.run(["sed", expression.group(1), str(DEFAULT_PATH)],
-                                  capture_output=True, text=True, check=True).stdout)
-    assert load_config(DEFAULT_PATH).sim.enabled is True
-    assert load_config(out).sim.enabled is False

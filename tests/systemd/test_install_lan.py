@@ -50,5 +50,5 @@ def test_install_sh_knows_the_lan_option():
     text = INSTALL.read_text()
     assert "--lan) LAN=yes ;;" in text and 'if [ "$LAN" = yes ]; then' in text
     # after the unit is installed, before it is enabled and (re)started
-    assert text.index("open_to_lan") > text.index("/etc/systemd/system/unotable.service")
+    assert text.index("open_to_lan") > text.index('"$UNIT_DIR/unotable.service"')
     assert text.index("open_to_lan") < text.index('if [ "$FRESH_CONFIG" = yes ]; then\n    # Not')

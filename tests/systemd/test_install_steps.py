@@ -49,7 +49,7 @@ def test_without_udevd_the_reload_is_skipped_and_said_and_the_script_goes_on(tmp
 def test_with_udevd_the_rules_are_reloaded_and_triggered(tmp_path):
     status, out, calls = steps(tmp_path, "reload_udev; summary", {"udevadm": "exit 0"})
     assert status == 0 and calls == ["udevadm control --reload",
-                                     "udevadm trigger --subsystem-match=tty"]
+                                     "udevadm trigger --subsystem-match=tty --subsystem-match=gpio"]
     assert "skipped" not in out and "== no reboot needed" in out
 
 
@@ -78,11 +78,21 @@ def test_the_uart_goes_on_and_the_serial_console_off_and_a_reboot_is_asked(tmp_p
     status, out, calls = steps(tmp_path, "enable_uart; summary",
                                {"raspi-config": RASPI_CONFIG.format(hw=1, cons=0)})
     assert status == 0
-    assert calls == ["raspi-config nonint get_serial_hw", "raspi-config nonint do_serial_hw 0",
-                     "raspi-config nonint get_serial_cons", "raspi-config nonint do_serial_cons 1"]
+    assert calls == ["raspi-config nonint get_serial_hw", "raspi-config nonint get_serial_cons",
+                     "raspi-config nonint do_serial_hw 0", "raspi-config nonint do_serial_cons 1"]
     assert "== reboot needed (sudo reboot):" in out
     assert "the UART on GPIO 14/15 (/dev/serial0) is switched on" in out
-    assert "the serial console on /dev/serial0 is switched off" in out
+    assert "the serial console on GPIO 14/15 is switched off" in out
+
+
+def test_a_raspi_config_that_fails_skips_the_uart_in_one_line(tmp_path):
+    failing = RASPI_CONFIG.format(hw=1, cons=0) + '\n[ "$2" != do_serial_hw ] || exit 1'
+    status, out, _ = steps(tmp_path, "enable_uart; echo went-on; summary",
+                           {"raspi-config": failing})
+    assert status == 0 and "went-on" in out
+    assert [line.strip() for line in out.splitlines() if "skipped: " in line] == [
+        "skipped: the UART (raspi-config could not switch it on): sudo raspi-config, "
+        "Interface Options, Serial Port"]
 
 
 def test_a_uart_already_set_up_changes_nothing_and_needs_no_reboot(tmp_path):
@@ -170,3 +180,17 @@ def test_install_sh_refuses_an_unknown_option_before_touching_anything(tmp_path)
         assert "[--kiosk] [--user NAME] [--no-uart]" in done.stderr
     done = subprocess.run(["sh", str(INSTALL), "--bogus"], capture_output=True, text=True)
     assert done.stderr.splitlines()[0] == "install.sh: unknown option --bogus"
+
+
+def test_install_and_the_python_side_find_the_same_uart_on_every_board(tmp_path):
+    from hal.board import gpio_uart
+
+    for model in ("Raspberry Pi 5 Model B Rev 1.0", "Raspberry Pi Compute Module 5 Rev 1.0",
+                  "Raspberry Pi 500 Rev 1.0", "Raspberry Pi 4 Model B Rev 1.5",
+                  "Raspberry Pi 3 Model B Plus Rev 1.3", "Raspberry Pi Zero 2 W Rev 1.0", ""):
+        path = tmp_path / "model"
+        path.write_bytes(model.encode() + b"\0")
+        _, out, _ = steps(tmp_path, "gpio_uart", {}, DT_MODEL=str(path))
+        assert out.strip() == gpio_uart(path), model
+        assert gpio_uart(path) == ("/dev/ttyAMA0" if "Pi 5" in model or "Pi 500" in model or
+                                   "Module 5" in model else "/dev/serial0")

@@ -37,7 +37,7 @@ def test_the_autostart_entry_starts_the_kiosk_on_the_installed_config():
     # user's ~/.config/labwc/autostart would replace the system's panel and desktop
     assert '"$home/.config/autostart/unotable-kiosk.desktop"' in text
     assert "> \"$home/.config/labwc/autostart\"" not in text
-    assert "raspi-config nonint do_boot_behaviour B4" in text
+    # the desktop autologin itself: tests/systemd/test_install_run.py
 
 
 def test_blanking_goes_off_in_labwc_and_wayfire(tmp_path):

@@ -33,3 +33,12 @@ def test_the_divider_drawn_for_a_5_volt_tx_stays_within_the_pis_input():
     assert "never wire a 5 V TX straight to the Pi's RXD" in section
     rdm = text[text.index("**RDM6300"):text.index("### Level shifting")]
     assert "level shift" in rdm  # the reader's own paragraph points at it
+
+
+def test_the_doc_says_where_the_uart_on_gpio_14_15_is_on_a_pi_5():
+    from hal.board import PI5_GPIO_UART, SERIAL0
+
+    text = " ".join(WIRING.read_text(encoding="utf-8").split())
+    assert (f"is `{SERIAL0}` on every Pi before the 5. **On a Pi 5 (and the Pi 500, the "
+            f"Compute Module 5) it is `{PI5_GPIO_UART}`**") in text
+    assert "debug connector" in text

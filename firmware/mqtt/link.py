@@ -55,6 +55,9 @@ class Backoff:
         return base * (0.5 + rng.random() / 2)
 
 
+DEFAULT_BACKOFF = Backoff()
+
+
 def client_options(config: MqttConfig) -> dict[str, Any]:
     """aiomqtt.Client's keywords for `config`'s broker: host, port, credentials, TLS."""
     options: dict[str, Any] = {"hostname": config.host, "port": config.port,
@@ -92,7 +95,7 @@ class TableLink:
     def __init__(self, config: MqttConfig, topics: Topics, discovery: tuple[str, bytes], *,
                  on_result_acked: Callable[[str], object] = lambda _id: None,
                  on_command: Callable[[str], object] = lambda _name: None,
-                 queue_size: int = QUEUE_SIZE, backoff: Backoff = Backoff(),
+                 queue_size: int = QUEUE_SIZE, backoff: Backoff = DEFAULT_BACKOFF,
                  rng: random.Random | None = None, sleep: Sleep = asyncio.sleep,
                  now: Callable[[], float] = time.monotonic) -> None:
         self.config, self.topics, self.discovery = config, topics, discovery

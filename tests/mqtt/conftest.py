@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.mqtt.broker import Broker
+from tests.mqtt.collector_process import CollectorProcess
 
 USER, PASSWORD = "table1", "s3cret-broker-pass"
 
@@ -32,3 +33,12 @@ def password_broker(tmp_path: Path) -> Iterator[Broker]:
 @pytest.fixture
 def tls_broker(tmp_path: Path) -> Iterator[Broker]:
     yield from _running(Broker.with_tls(tmp_path / "broker"))
+
+
+@pytest.fixture
+def collector(broker: Broker, tmp_path: Path) -> Iterator[CollectorProcess]:
+    process = CollectorProcess(broker, tmp_path / "results.db", tmp_path / "collector.log")
+    try:
+        yield process.start()
+    finally:
+        process.kill()

@@ -106,7 +106,8 @@ class TableLink:
         self._queue: collections.deque[tuple[str, bytes, bool]] = collections.deque(maxlen=queue_size)
         self._state: bytes | None = None
         self._results: dict[str, Result] = {}
-        self._wake = asyncio.Event()
+        self._wake = asyncio.Event()  # the queue has something
+        self._wake_results = asyncio.Event()  # a result came
         self._stop = asyncio.Event()
         self.dropped = 0  # states and events dropped from a full queue
         self.connected = False
@@ -134,7 +135,7 @@ class TableLink:
         """Publish `result` with QoS 1 until the broker acknowledges it, whatever the
         connection does meanwhile; sending one id twice keeps one."""
         self._results.setdefault(result.id, result)
-        self._wake.set()
+        self._wake_results.set()
 
     @property
     def unacknowledged(self) -> list[str]:
@@ -151,7 +152,6 @@ class TableLink:
     def stop(self) -> None:
         """End `run` after saying ``offline`` (a clean stop leaves no last will)."""
         self._stop.set()
-        self._wake.set()
 
     async def run(self) -> None:
         """Connect, serve, reconnect after a back-off; until `stop()` or cancelled."""
@@ -224,8 +224,8 @@ class TableLink:
                 await client.publish(self.topics.results, result.payload(), qos=1)
                 del self._results[result.id]  # aiomqtt returned: the broker's PUBACK came
                 self.on_result_acked(result.id)
-            await self._wake.wait()
-            self._wake.clear()
+            self._wake_results.clear()
+            await self._wake_results.wait()
 
     async def _listen(self, client: aiomqtt.Client) -> None:
         async for message in client.messages:

@@ -3,10 +3,16 @@ comes, nothing lost when the collector or the broker stops, and `results show`."
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
 
+import pytest
+
+from firmware.mqtt.collector import Collector
+from firmware.mqtt.results import Result
+from firmware.mqtt.settings import parse_config
 from firmware.mqtt.store import ResultsStore
 from tests.mqtt.broker import Broker
 from tests.mqtt.collector_process import CollectorProcess, stored, unotable, wait_for_count
@@ -80,3 +86,38 @@ def test_the_store_keeps_an_id_once(tmp_path: Path) -> None:
     again = ResultsStore.read_only(tmp_path / "r.db")
     assert [r["id"] for r in again.results()] == [f"{TABLE_A}:m1:1"]
     again.close()
+
+
+def test_a_collector_that_dies_before_committing_gets_the_result_again(
+        broker: Broker, tmp_path: Path) -> None:
+    """The broker's acknowledgement waits for the commit: a collector that received a
+    result and died before keeping it is sent it again by the broker."""
+    config = parse_config({"url": broker.url})
+    assert config is not None
+
+    class DiesOnFirstAdd(ResultsStore):
+        def add(self, result: Result) -> bool:
+            raise RuntimeError("power cut")
+
+    async def scenario() -> list[str]:
+        doomed = Collector(config, DiesOnFirstAdd(tmp_path / "r.db"), client_id="collector-1")
+        task = asyncio.create_task(doomed.run())
+        while not doomed.connected:
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.2)  # its subscription is in place
+        await asyncio.to_thread(publish, broker, [a_round(TABLE_A, 1)])
+        with pytest.raises(RuntimeError, match="power cut"):
+            async with asyncio.timeout(10):
+                await task
+        store = ResultsStore(tmp_path / "r.db")
+        stored_ids: list[str] = []
+        again = Collector(config, store, client_id="collector-1",
+                          on_stored=lambda rid, new: stored_ids.append(rid))
+        task = asyncio.create_task(again.run())
+        async with asyncio.timeout(10):
+            while not stored_ids:
+                await asyncio.sleep(0.02)
+        task.cancel()
+        return [r["id"] for r in store.results()]
+
+    assert asyncio.run(scenario()) == [f"{TABLE_A}:m1:1"]

@@ -51,7 +51,7 @@ class Backoff:
     most: float = 60.0
 
     def delay(self, failures: int, rng: random.Random) -> float:
-        base = min(self.most, self.first * 2 ** max(0, failures - 1))
+        base = min(self.most, self.first * 2.0 ** max(0, failures - 1))
         return base * (0.5 + rng.random() / 2)
 
 

@@ -200,7 +200,7 @@ def test_commands_act_only_when_on(broker: Broker, commands: bool,
                                    caplog: pytest.LogCaptureFixture) -> None:
     async def scenario() -> list[str]:
         heard: list[str] = []
-        table = link(broker, commands=commands, on_command=heard.append)
+        table = link(broker, commands=commands, on_command=heard.append, now=lambda: 0.0)
         async with watching(broker, TOPICS.availability) as w, running(table):
             await w.until(lambda: w.on(TOPICS.availability))
             for payload in ("pause", "launch the cards", "pause", "resume", "new_match"):

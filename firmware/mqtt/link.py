@@ -109,6 +109,8 @@ class TableLink:
         self._wake = asyncio.Event()  # the queue has something
         self._wake_results = asyncio.Event()  # a result came
         self._stop = asyncio.Event()
+        self._rediscovering = False  # a re-sent discovery is on its way
+        self._session_tasks: set[asyncio.Task[None]] = set()
         self.dropped = 0  # states and events dropped from a full queue
         self.connected = False
         self.connects = 0
@@ -195,9 +197,11 @@ class TableLink:
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in tasks:
+            later = [*tasks, *self._session_tasks]
+            self._session_tasks.clear()
+            for task in later:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*later, return_exceptions=True)
         for task in done:
             if task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
@@ -212,7 +216,7 @@ class TableLink:
         while True:
             while self._queue:
                 topic, payload, retain = self._queue.popleft()
-                await client.publish(topic, payload, qos=0 if not retain else 1, retain=retain)
+                await client.publish(topic, payload, qos=1, retain=retain)
             self._wake.clear()
             if not self._queue:
                 await self._wake.wait()
@@ -232,13 +236,25 @@ class TableLink:
             text = message.payload.decode(errors="replace") if isinstance(
                 message.payload, bytes) else str(message.payload)
             if message.topic.matches(self.topics.ha_status):
-                if text == ONLINE:
-                    await self.sleep(self.rng.uniform(0, BIRTH_JITTER_S))
-                    await self._publish_discovery(client)
-                    if self._state is not None:
-                        await client.publish(self.topics.state, self._state, qos=1, retain=True)
+                if text == ONLINE and not self._rediscovering:
+                    self._rediscovering = True  # one is coming: more births meanwhile add none
+                    self._rediscover_soon(client)
             elif message.topic.matches(self.topics.command):
                 self._command(text)
+
+    def _rediscover_soon(self, client: aiomqtt.Client) -> None:
+        """Discovery and state again after a random delay, beside the listening (a
+        command is not held up by it); it ends with the connection."""
+        async def later() -> None:
+            try:
+                await self.sleep(self.rng.uniform(0, BIRTH_JITTER_S))
+                await self._publish_discovery(client)
+                if self._state is not None:
+                    await client.publish(self.topics.state, self._state, qos=1, retain=True)
+            finally:
+                self._rediscovering = False
+
+        self._session_tasks.add(asyncio.create_task(later()))
 
     def _command(self, text: str) -> None:
         if not self.config.commands:

@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from firmware.mqtt.collector import Collector
+from firmware.mqtt.collector import Collector, collector_id
 from firmware.mqtt.results import Result
 from firmware.mqtt.settings import parse_config
 from firmware.mqtt.store import ResultsStore
-from tests.mqtt.broker import Broker
+from tests.mqtt.broker import Broker, free_port
 from tests.mqtt.collector_process import CollectorProcess, stored, unotable, wait_for_count
+from tests.mqtt.conftest import PASSWORD, USER
 from tests.mqtt.results_samples import TABLE_A, TABLE_B, a_match, a_round, publish
 
 
@@ -120,3 +124,27 @@ def test_a_collector_that_dies_before_committing_gets_the_result_again(
         return [r["id"] for r in store.results()]
 
     assert asyncio.run(scenario()) == [f"{TABLE_A}:m1:1"]
+
+
+def test_the_collector_logs_in_with_a_password_it_never_shows(
+        password_broker: Broker, tmp_path: Path) -> None:
+    log = tmp_path / "collector.log"
+    env = {**os.environ, "UNOTABLE_MQTT_PASSWORD": PASSWORD}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "firmware", "results", "--mqtt", password_broker.url,
+         "--username", USER, "--db", str(tmp_path / "r.db"), "--port", str(free_port())],
+        stdout=subprocess.DEVNULL, stderr=log.open("w"), env=env)
+    try:
+        deadline = time.monotonic() + 20
+        while "results: subscribed" not in log.read_text():
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+        publish(password_broker, [a_round(TABLE_A, 1)])
+        assert [r["id"] for r in wait_for_count(tmp_path / "r.db", 1)["results"]] == [
+            f"{TABLE_A}:m1:1"]
+    finally:
+        process.kill()
+        process.wait()
+    assert PASSWORD not in log.read_text()
+    assert collector_id(tmp_path / "r.db") == collector_id(tmp_path / "." / "r.db")
+    assert collector_id(tmp_path / "r.db") != collector_id(tmp_path / "other.db")

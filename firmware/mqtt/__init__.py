@@ -3,7 +3,9 @@ and each result published from an outbox until the broker acknowledges it; and t
 collector (`unotable results`) that keeps every table's results once.
 
 The parts: `settings` (the `[mqtt]` config section), `topics` (every topic name),
-`discovery` (the discovery payload, pure), `results` (a result's message and id),
-`link` (the table's connection: reconnects, back-off, the bounded queue),
-`collector` and `standings` (the results' store and its page).
+`state` (the state document and the events), `discovery` (the discovery document,
+pure), `results` (a result's message and id), `outbox` (the results as journal entries),
+`link` (the table's connection: reconnects, back-off, the bounded queue), `probe` (one
+short connection for the commands), and for `unotable results`: `collector`, `store`
+(SQLite) and `standings` (the page).
 """

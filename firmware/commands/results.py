@@ -87,17 +87,28 @@ def run_collector(args: argparse.Namespace) -> int:
 async def _collect(config: MqttConfig, args: argparse.Namespace) -> None:
     import asyncio
     import signal
+    import sqlite3
 
     from aiohttp import web
 
+    from firmware.errors import UsageError
     from firmware.mqtt.collector import Collector, collector_id
     from firmware.mqtt.standings import app
     from firmware.mqtt.store import ResultsStore
 
-    store = ResultsStore(args.db)
+    try:
+        store = ResultsStore(args.db)
+    except (sqlite3.Error, OSError) as exc:
+        raise UsageError(f"--db {args.db}: cannot keep results there: {exc}") from None
     runner = web.AppRunner(app(store), access_log=None)
     await runner.setup()
-    await web.TCPSite(runner, args.host, args.port).start()
+    try:
+        await web.TCPSite(runner, args.host, args.port).start()
+    except OSError as exc:
+        await runner.cleanup()
+        store.close()
+        raise UsageError(f"the standings page cannot listen on {args.host}:{args.port}: "
+                         f"{exc.strerror or exc}") from None
     print(f"results: standings on http://{args.host}:{args.port}/", file=sys.stderr, flush=True)
     task = asyncio.create_task(Collector(
         config, store, client_id=args.client_id or collector_id(args.db)).run())

@@ -57,7 +57,7 @@ class Collector:
                                           **client_options(self.config)) as client:
                     failures = 0
                     await self._serve(client)
-            except aiomqtt.MqttError as exc:
+            except (aiomqtt.MqttError, OSError) as exc:  # OSError: the CA file, TLS
                 if self.connected or str(exc) != self.last_error:
                     log.warning("results: broker %s: %s; trying again", where(self.config), exc)
                 self.connected, self.last_error = False, str(exc)

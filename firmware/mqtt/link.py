@@ -168,8 +168,8 @@ class TableLink:
                     await self._session(client)
             except aiomqtt.MqttError as exc:
                 self._lost(str(exc))
-            except ssl.SSLError as exc:
-                self._lost(f"TLS: {exc}")
+            except OSError as exc:  # the CA file gone, a TLS failure outside the connect
+                self._lost(f"{type(exc).__name__}: {exc}")
             if self._stop.is_set():
                 break
             failures += 1

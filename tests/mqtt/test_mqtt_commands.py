@@ -4,6 +4,7 @@ whether the broker takes the table, never showing its password."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -91,3 +92,15 @@ def test_check_connects_or_says_why(password_broker: Broker, tmp_path: Path) -> 
     password_broker.kill()
     gone = unotable("mqtt", "check", "--config", str(table_config(tmp_path, password_broker)))
     assert gone.returncode == 1 and "refused" in gone.stderr.lower()
+
+
+def test_results_refuses_a_busy_port_and_an_unwritable_file(broker: Broker, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = unotable("results", "--mqtt", broker.url, "--db", str(tmp_path / "r.db"),
+                        "--port", str(taken.getsockname()[1]))
+    assert busy.returncode == 2 and "cannot listen on 127.0.0.1:" in busy.stderr
+    assert "Traceback" not in busy.stderr
+    nowhere = unotable("results", "--mqtt", broker.url, "--db", str(tmp_path / "no" / "r.db"))
+    assert nowhere.returncode == 2 and "cannot keep results there" in nowhere.stderr

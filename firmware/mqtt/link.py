@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import logging
 import random
@@ -37,6 +38,7 @@ from firmware.mqtt.topics import OFFLINE, ONLINE, Topics
 
 log = logging.getLogger(__name__)
 QUEUE_SIZE = 200
+OFFLINE_WITHIN_S = 2.0  # a stopping table waits no longer to say so
 BIRTH_JITTER_S = 5.0  # Home Assistant's docs: a random delay, so every device is not at once
 Sleep = Callable[[float], Awaitable[None]]
 
@@ -165,7 +167,11 @@ class TableLink:
                             self.topics.availability, OFFLINE, qos=1, retain=True),
                         **client_options(self.config)) as client:
                     failures = 0
-                    await self._session(client)
+                    try:
+                        await self._session(client)
+                    except asyncio.CancelledError:
+                        await self._say_offline(client)
+                        raise
             except aiomqtt.MqttError as exc:
                 self._lost(str(exc))
             except OSError as exc:  # the CA file gone, a TLS failure outside the connect
@@ -205,8 +211,14 @@ class TableLink:
         for task in done:
             if task.exception() is not None:
                 raise task.exception()  # type: ignore[misc]
-        await client.publish(self.topics.availability, OFFLINE, qos=1, retain=True)
+        await self._say_offline(client)
+
+    async def _say_offline(self, client: aiomqtt.Client) -> None:
+        """A clean stop sends no last will: say ``offline`` here, or try to."""
         self.connected = False
+        with contextlib.suppress(aiomqtt.MqttError, TimeoutError):
+            await asyncio.wait_for(client.publish(
+                self.topics.availability, OFFLINE, qos=1, retain=True), OFFLINE_WITHIN_S)
 
     async def _publish_discovery(self, client: aiomqtt.Client) -> None:
         topic, payload = self.discovery
@@ -227,7 +239,7 @@ class TableLink:
                 result = next(iter(self._results.values()))
                 await client.publish(self.topics.results, result.payload(), qos=1)
                 del self._results[result.id]  # aiomqtt returned: the broker's PUBACK came
-                self.on_result_acked(result.id)
+                self._tell(self.on_result_acked, result.id)
             self._wake_results.clear()
             await self._wake_results.wait()
 
@@ -254,7 +266,9 @@ class TableLink:
             finally:
                 self._rediscovering = False
 
-        self._session_tasks.add(asyncio.create_task(later()))
+        task = asyncio.create_task(later())
+        self._session_tasks.add(task)
+        task.add_done_callback(self._session_tasks.discard)
 
     def _command(self, text: str) -> None:
         if not self.config.commands:
@@ -266,4 +280,14 @@ class TableLink:
                 log.warning("mqtt: %r on %s is no command (%s): ignored", text[:40],
                             self.topics.command, ", ".join(COMMANDS))
         else:
-            self.on_command(text)
+            self._tell(self.on_command, text)
+
+    @staticmethod
+    def _tell(callback: Callable[[str], object], value: str) -> None:
+        """The table's callback; its failure (a journal that cannot be written) is the
+        table's to report, and never ends the link: an unjournaled acknowledgement only
+        means the result is sent once more after a restart."""
+        try:
+            callback(value)
+        except Exception:
+            log.exception("mqtt: the table's %s(%r) failed", getattr(callback, "__name__", "callback"), value)

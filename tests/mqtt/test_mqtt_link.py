@@ -250,3 +250,26 @@ def test_tls_with_the_tables_ca_and_a_clear_error_without(tls_broker: Broker) ->
         assert "certificate verify failed" in stranger.last_error and not stranger.connects
 
     asyncio.run(scenario())
+
+
+def test_a_cancelled_link_says_offline_and_a_failing_callback_ends_nothing(
+        broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
+    def journal_full(result_id: str) -> None:
+        raise OSError("No space left on device")
+
+    async def scenario() -> None:
+        table = link(broker, on_result_acked=journal_full)
+        async with watching(broker, "unotable/#") as w:
+            task = asyncio.create_task(table.run())
+            table.send_result(result(1))
+            table.send_result(result(2))
+            await w.until(lambda: len(w.on(TOPICS.results)) == 2)  # the second one too
+            assert table.connected
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            await w.until(lambda: w.on(TOPICS.availability)[-1:] == [b"offline"])
+
+    asyncio.run(scenario())
+    failures = [r for r in caplog.records if "failed" in r.getMessage()]
+    assert len(failures) == 2 and "journal_full" in failures[0].getMessage()

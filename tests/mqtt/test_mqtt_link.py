@@ -273,3 +273,25 @@ def test_a_cancelled_link_says_offline_and_a_failing_callback_ends_nothing(
     asyncio.run(scenario())
     failures = [r for r in caplog.records if "failed" in r.getMessage()]
     assert len(failures) == 2 and "journal_full" in failures[0].getMessage()
+
+
+def test_the_link_built_from_a_config_announces_its_seats(broker: Broker, tmp_path: Path) -> None:
+    from firmware.config import DEFAULT_PATH, load_config
+    from firmware.mqtt.table import build_link
+
+    path = tmp_path / "config.toml"
+    path.write_text(DEFAULT_PATH.read_text() + f'\n[mqtt]\nurl = "{broker.url}"\nname = "Den"\n')
+    config = load_config(path)
+
+    async def scenario() -> dict:
+        assert config.mqtt is not None
+        table = build_link(config.mqtt, TABLE, edition=config.table.edition,
+                           seat_names=config.table.names, version="9.9", sleep=Sleeps())
+        async with watching(broker, TOPICS.discovery) as w, running(table):
+            found = await w.until(lambda: w.on(TOPICS.discovery))
+        return json.loads(found[0])
+
+    document = asyncio.run(scenario())
+    assert document["dev"]["name"] == "Den" and document["dev"]["sw"] == "9.9"
+    seats = [c["name"] for k, c in document["cmps"].items() if k.endswith("_score")]
+    assert seats == [f"{name} score" for name in config.table.names]

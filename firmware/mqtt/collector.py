@@ -40,11 +40,13 @@ class Collector:
     def __init__(self, config: MqttConfig, store: ResultsStore, *, client_id: str,
                  backoff: Backoff = DEFAULT_BACKOFF, rng: random.Random | None = None,
                  sleep: Sleep = asyncio.sleep, now: Callable[[], float] = time.monotonic,
+                 wall: Callable[[], float] = time.time,
                  on_stored: Callable[[str, bool], object] = lambda _id, _new: None) -> None:
         self.config, self.store, self.client_id = config, store, client_id
         self.backoff, self.rng, self.sleep = backoff, rng or random.Random(), sleep
         self.throttle = Throttle(now=now)
         self.on_stored = on_stored
+        self.wall = wall  # stamps each result kept: a date, not an interval
         self.connected = False
         self.stored = self.duplicates = self.refused = 0
         self.last_error: str | None = None
@@ -81,7 +83,7 @@ class Collector:
                 if self.throttle("bad result"):
                     log.warning("results: %s: not kept: %s", message.topic, exc)
             else:
-                new = self.store.add(result)
+                new = self.store.add(result, stored_at=self.wall())
                 self.stored += new
                 self.duplicates += not new
                 self.on_stored(result.id, new)

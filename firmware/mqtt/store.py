@@ -30,11 +30,12 @@ CREATE TABLE IF NOT EXISTS results (
     points INTEGER NOT NULL,
     scores TEXT NOT NULL,
     at REAL NOT NULL,
-    received INTEGER NOT NULL
+    received INTEGER NOT NULL,
+    stored_at REAL NOT NULL
 )
 """
 COLUMNS = ("id", "kind", "table_id", "table_name", "match", "round", "edition", "winner",
-           "points", "scores", "at")
+           "points", "scores", "at", "stored_at")
 
 
 class ResultsStore:
@@ -61,15 +62,16 @@ class ResultsStore:
     def close(self) -> None:
         self._db.close()
 
-    def add(self, result: Result) -> bool:
-        """Keep `result`; False when its id was kept before (a duplicate)."""
+    def add(self, result: Result, stored_at: float = 0.0) -> bool:
+        """Keep `result`, stamped `stored_at` (the collector's wall clock: `at` to
+        `stored_at` is how late it came); False when its id was kept before."""
         with self._transaction():
             cursor = self._db.execute(
                 f"INSERT OR IGNORE INTO results ({', '.join(COLUMNS)}, received) "
                 f"VALUES ({', '.join('?' * len(COLUMNS))}, (SELECT COUNT(*) FROM results))",
                 (result.id, result.kind, result.table, result.table_name, result.match,
                  result.round, result.edition, result.winner, result.points,
-                 json.dumps(dict(result.scores), ensure_ascii=False), result.at))
+                 json.dumps(dict(result.scores), ensure_ascii=False), result.at, stored_at))
             return cursor.rowcount == 1
 
     @contextmanager

@@ -99,7 +99,7 @@ def test_a_collector_that_dies_before_committing_gets_the_result_again(
     assert config is not None
 
     class DiesOnFirstAdd(ResultsStore):
-        def add(self, result: Result) -> bool:
+        def add(self, result: Result, stored_at: float = 0.0) -> bool:
             raise RuntimeError("power cut")
 
     async def scenario() -> list[str]:
@@ -114,16 +114,16 @@ def test_a_collector_that_dies_before_committing_gets_the_result_again(
                 await task
         store = ResultsStore(tmp_path / "r.db")
         stored_ids: list[str] = []
-        again = Collector(config, store, client_id="collector-1",
+        again = Collector(config, store, client_id="collector-1", wall=lambda: 1_765_000_030.5,
                           on_stored=lambda rid, new: stored_ids.append(rid))
         task = asyncio.create_task(again.run())
         async with asyncio.timeout(10):
             while not stored_ids:
                 await asyncio.sleep(0.02)
         task.cancel()
-        return [r["id"] for r in store.results()]
+        return [(r["id"], r["stored_at"] - r["at"]) for r in store.results()]
 
-    assert asyncio.run(scenario()) == [f"{TABLE_A}:m1:1"]
+    assert asyncio.run(scenario()) == [(f"{TABLE_A}:m1:1", 29.5)]  # kept 29.5 s after its end
 
 
 def test_the_collector_logs_in_with_a_password_it_never_shows(

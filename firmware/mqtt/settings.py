@@ -100,6 +100,14 @@ def _topic(sec: Section, found: list[ConfigError], name: str, default: str) -> s
     return str(value)
 
 
+def _redacted(url: str) -> str:
+    """`url` as an error may quote it: whatever stands before an '@' is hidden."""
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest.split("/", 1)[0]:
+        return repr(url)
+    return repr(f"{scheme}{sep}***@{rest.split('@', 1)[1]}")
+
+
 def _where(sec: Section, found: list[ConfigError], url: Any) -> tuple[str, int, bool] | None:
     """(host, port, tls) of `url`, or None after naming its problem."""
     key = sec.key("url")
@@ -110,24 +118,25 @@ def _where(sec: Section, found: list[ConfigError], url: Any) -> tuple[str, int, 
         return None
     if not isinstance(url, str):
         return None
+    shown_url = _redacted(url)
+    if shown_url != repr(url):
+        found.append(ConfigError(key, "must not hold a user or password: put them in "
+                                 "mqtt.username and mqtt.password"))
+        return None
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as exc:
-        found.append(ConfigError(key, f"is not a broker URL ({exc}): {url!r}"))
-        return None
-    if parts.username is not None or parts.password is not None:
-        found.append(ConfigError(key, "must not hold a user or password: put them in "
-                                 "mqtt.username and mqtt.password"))
+        found.append(ConfigError(key, f"is not a broker URL ({exc}): {shown_url}"))
         return None
     if parts.scheme not in SCHEMES or not parts.hostname:
         found.append(ConfigError(key, "must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], "
-                                 f"not {url!r}"))
+                                 f"not {shown_url}"))
         return None
     if parts.path not in ("", "/") or parts.query or parts.fragment:
-        found.append(ConfigError(key, f"must be only mqtt(s)://HOST[:PORT], not {url!r}"))
+        found.append(ConfigError(key, f"must be only mqtt(s)://HOST[:PORT], not {shown_url}"))
         return None
     if port == 0:
-        found.append(ConfigError(key, f"port must be 1-65535, not 0: {url!r}"))
+        found.append(ConfigError(key, f"port must be 1-65535, not 0: {shown_url}"))
         return None
     return parts.hostname, port or SCHEMES[parts.scheme], parts.scheme == "mqtts"

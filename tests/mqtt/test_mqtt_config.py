@@ -71,6 +71,9 @@ def test_a_url_that_is_no_broker(tmp_path: Path) -> None:
                       ("mqtt://broker:0", "1-65535")]:
         errors = {e.key: e.message for e in check_config(config_with(tmp_path, f'url = "{url}"\n'))}
         assert says in errors["mqtt.url"], (url, errors)
+    for url in (f"mqtt://u:{SECRET}@b:99999", f"ws://{SECRET}@b", f"mqtt://u:{SECRET}@[b"):
+        errors = check_config(config_with(tmp_path, f'url = "{url}"\n'))
+        assert [e.key for e in errors] == ["mqtt.url"] and SECRET not in errors[0].message
     errors = check_config(config_with(tmp_path, 'url = "mqtt://b"\nca_file = "/etc/hosts"\n'))
     assert [e.key for e in errors] == ["mqtt.ca_file"]
     errors = check_config(config_with(tmp_path, "password = 12345\n"))

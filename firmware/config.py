@@ -31,6 +31,7 @@ import uno_core
 from firmware.errors import ConfigError
 from firmware.file_access import permission_hint
 from firmware.input_file import InputFileError, read_input_bytes
+from firmware.mqtt.settings import MqttConfig
 from hal.config import Section, shown
 from hal.errors import ConfigError as HalConfigError
 from hal.pins import PI_EXTRA, no_pin_library
@@ -150,6 +151,7 @@ class Config:
     hardware: Mapping[str, Any]
     voice: VoiceConfig = VoiceConfig()
     gpio: GpioConfig = GpioConfig()
+    mqtt: MqttConfig | None = None  # [mqtt]: built only when the section exists
 
     def pins(self) -> dict[str, int]:
         """Every GPIO pin in use: dotted key -> BCM number."""
@@ -243,7 +245,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
 
     errors: list[ConfigError] = []
     reader = _Reader(errors)
-    known = {"table", "api", "journal", "sim", "voice", "gpio", *SECTION_PARSERS}
+    known = {"table", "api", "journal", "sim", "voice", "gpio", "mqtt", *SECTION_PARSERS}
     for key in sorted(set(doc) - known):
         errors.append(ConfigError(key, "unknown section" if isinstance(doc[key], dict) else "unknown option"))
 
@@ -253,6 +255,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
     sim = _sim(reader, doc)
     voice = _voice(reader, doc)
     gpio = _gpio(reader, doc)
+    mqtt = _mqtt(reader, doc)
     hardware = {name: _hardware(reader, name, doc[name]) for name in SECTION_PARSERS if name in doc}
     for name, holds in REQUIRED_SECTIONS.items():
         if name not in doc:
@@ -278,7 +281,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         if problem:
             why = "real pins" if "sim" in doc else "real pins: the file has no [sim] section"
             reader.add(ConfigError("sim.enabled", f"is false ({why}), but {problem}"))
-    if errors or None in (table, api, journal, sim, voice, gpio):
+    if errors or None in (table, api, journal, sim, voice, gpio) or mqtt is _BAD:
         return None, errors
     assert table and api and journal and sim and voice and gpio
     config = Config(
@@ -291,6 +294,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         hardware=MappingProxyType(hardware),
         voice=voice,
         gpio=gpio,
+        mqtt=mqtt,
     )
     return config, errors
 
@@ -479,6 +483,22 @@ def _gpio(reader: _Reader, doc: Mapping[str, Any]) -> GpioConfig | None:
     pin_factory = reader.get(sec, "string", "pin_factory", "auto", choices=CHOICES)
     reader.finish(sec, doc.get("gpio"))
     return None if pin_factory is _BAD else GpioConfig(pin_factory)
+
+
+def _mqtt(reader: _Reader, doc: Mapping[str, Any]) -> MqttConfig | None | Any:
+    """`[mqtt]` (firmware.mqtt.settings); None when the file has none."""
+    from firmware.mqtt.settings import parse_config
+
+    if "mqtt" not in doc:
+        return None
+    if not isinstance(doc["mqtt"], dict):
+        reader.add(ConfigError("mqtt", f"must be a table, not {shown(doc['mqtt'])}"))
+        return _BAD
+    found: list[HalConfigError] = []
+    mqtt = parse_config(doc["mqtt"], path="mqtt", errors=found)
+    for exc in found:
+        reader.add(exc)
+    return _BAD if mqtt is None else mqtt
 
 
 def named_pin_library_problem(choice: str) -> str | None:

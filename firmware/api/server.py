@@ -220,6 +220,7 @@ class ApiServer:
         for client in list(self._clients):
             if client.token is not None and self.identities.resolve(client.token) != client.who:
                 self._close_stream(client, WSCloseCode.POLICY_VIOLATION, b"token revoked")
+        self.door.check_claims()  # a revoke by another process refuses the seat's claims
         self.door.announce()
 
     def _close_stream(self, client: _Client, code: int, message: bytes) -> None:

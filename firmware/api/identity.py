@@ -45,8 +45,8 @@ class Identities:
 
     def resolve(self, token: str) -> Who | None:
         """Who `token` is: the owner, a seat, a viewer, or None (no one)."""
-        # surrogateescape: a header that is not UTF-8 is a wrong token, not a crash
-        given = token.encode("utf-8", "surrogateescape")
+        # surrogatepass: a header that is not UTF-8, or a lone surrogate, is a wrong token, not a crash
+        given = token.encode("utf-8", "surrogatepass")
         if self._token is not None and hmac.compare_digest(given, self._token.encode()):
             return Who("owner", via="token")
         if self.seat_keys is not None:

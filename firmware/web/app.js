@@ -1198,6 +1198,7 @@ function showCode(sh, seat) {
   sh.shown = { seat, claimed: e.claimed, asking: (e.codes ?? []).length,
     timer: setTimeout(() => { if (ui.sheet === sh) { hideCode(sh); renderSheet(); } }, CODE_SHOWN_MS) };
   renderSheet();
+  $(`[data-seat-code="${seat}"] .qr`)?.scrollIntoView({ block: "nearest" });  // below the fold on 800x480
 }
 
 function hideCode(sh) {

@@ -23,6 +23,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from firmware.sim.testbed import SimTable
 from firmware.words.messages import MESSAGES
+from tests.firmware.conftest import request
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.web.phones import (
     PHONE,
@@ -220,6 +221,25 @@ def test_the_phones_sheet_shows_one_seats_code_on_a_tap_until_it_served_or_a_min
     screen.clock.run_for("00:02")
     expect(screen.locator("svg.qr")).to_have_count(0)
     assert "#join=" not in screen.content()
+
+
+def test_a_phone_whose_address_must_wait_asks_again_and_joins(people: People):
+    screen = people.screen()
+    link = people.link(screen, 3)
+    phone = people._page(PHONE, phone=True)
+    claims: list[int] = []
+    phone.on("response", lambda r: claims.append(r.status) if r.url.endswith("/api/seats/claim") else None)
+
+    def guessed_just_before(route: Any) -> None:  # someone on this address guessed: it must wait
+        if not claims:
+            for _ in range(5):
+                assert request(people.table.url, "POST", "/api/seats/claim", {"seat": 3, "join": "a-guess"})[0] == 403
+        route.continue_()
+
+    phone.route("**/api/seats/claim", guessed_just_before)
+    phone.goto(link)
+    expect(phone.locator("#me")).to_have_text("West")  # not "refused": it asked again
+    assert claims[0] == 429 and claims[-1] == 200, claims
 
 
 def test_the_phones_read_well_and_the_codes_are_big_on_the_tables_screen(people: People):

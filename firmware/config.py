@@ -91,6 +91,7 @@ class ApiConfig:
     port: int
     token: str | None = field(repr=False)
     allowed_hosts: tuple[str, ...] = ()  # Host names besides loopback and `host` (firmware.api.guard)
+    trusted_proxy: str | None = None  # whose X-Forwarded-For names the client (firmware.api.identity)
 
     @property
     def loopback(self) -> bool:
@@ -391,7 +392,17 @@ def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:
     allowed_hosts = _allowed_hosts(
         reader, reader.container(sec, "allowed_hosts", [], list, "a list of host names"))
     token = reader.get(sec, "string", "token", None)
+    trusted_proxy = reader.get(sec, "string", "trusted_proxy", None)
     reader.finish(sec, doc.get("api"))
+    if isinstance(trusted_proxy, str) and (trusted_proxy == "localhost" or not is_address(trusted_proxy)):
+        reader.add(ConfigError("api.trusted_proxy", "must be the IP address the proxy connects "
+                               f"from, like '127.0.0.1', not {trusted_proxy!r}"))
+        trusted_proxy = _BAD
+    if isinstance(trusted_proxy, str) and token is None:
+        # through a local proxy every phone would come from loopback, where no token is the owner
+        reader.add(ConfigError("api.trusted_proxy", "needs an [api] token: behind a proxy on this "
+                               "machine every client would otherwise be the owner"))
+        trusted_proxy = _BAD
     if host is not _BAD and not is_address(host):
         reader.add(ConfigError("api.host", f"must be an IP address or 'localhost', not {host!r}"))
         host = _BAD
@@ -401,9 +412,9 @@ def _api(reader: _Reader, doc: Mapping[str, Any]) -> ApiConfig | None:
     if host is not _BAD and token is None and not is_loopback(host):
         reader.add(ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)"))
         return None
-    if _BAD in (host, port, token, allowed_hosts):
+    if _BAD in (host, port, token, allowed_hosts, trusted_proxy):
         return None
-    return ApiConfig(host, port, token, allowed_hosts)
+    return ApiConfig(host, port, token, allowed_hosts, trusted_proxy)
 
 
 _HOST_NAME = re.compile(r"(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*", re.I)

@@ -52,8 +52,9 @@ class BadJoin(ValueError):
 
 
 def digest(secret: str) -> str:
-    """The sha256 of a secret as stored (hex); a secret that is not UTF-8 hashes too."""
-    return hashlib.sha256(secret.encode("utf-8", "surrogateescape")).hexdigest()
+    """The sha256 of a secret as stored (hex); any text hashes, a lone surrogate too (a
+    wrong secret must be refused as wrong, never crash the request that sent it)."""
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _matches(wanted: str, entries: list[dict[str, Any]]) -> bool:
@@ -62,6 +63,11 @@ def _matches(wanted: str, entries: list[dict[str, Any]]) -> bool:
     for entry in entries:
         found |= hmac.compare_digest(str(entry.get("hash", "")), wanted)
     return found
+
+
+def _bad_join(seat: int) -> str:
+    return (f"this invitation is not valid for seat {seat} (it was revoked or replaced): scan "
+            "the code on the table's screen again")
 
 
 def _empty() -> Data:
@@ -165,8 +171,13 @@ class SeatKeys:
 
     def valid_join(self, seat: int, join: str) -> bool:
         """Whether `join` is still one of `seat`'s invitations."""
+        return self.holds_invitation(seat, digest(join))
+
+    def holds_invitation(self, seat: int, hashed: str) -> bool:
+        """Whether the invitation whose `digest` is `hashed` is still one of `seat`'s
+        (a revoke, or four newer invitations, end it)."""
         self.refresh()
-        return _matches(digest(join), self._data["seats"].get(str(seat), {}).get("invitations", []))
+        return _matches(hashed, self._data["seats"].get(str(seat), {}).get("invitations", []))
 
     def claimed(self, seat: int) -> bool:
         self.refresh()
@@ -187,14 +198,18 @@ class SeatKeys:
     def claim(self, seat: int, join: str) -> str | None:
         """A device token when `seat` is free (the invitation is used up); None when a phone
         holds it (the owner must approve; the invitation stays); `BadJoin` when `join` is
-        not an invitation of `seat`."""
+        not an invitation of `seat`. Only a free seat's claim takes the lock and writes
+        the file: a stranger's claims never cost the table a write."""
+        if not self.valid_join(seat, join):
+            raise BadJoin(_bad_join(seat))
+        if self.claimed(seat):
+            return None
         token: list[str] = []
 
         def take(data: Data) -> None:
             record = data["seats"].get(str(seat))
             if record is None or not _matches(digest(join), record["invitations"]):
-                raise BadJoin(f"this invitation is not valid for seat {seat} (it was revoked or "
-                              "replaced): scan the code on the table's screen again")
+                raise BadJoin(_bad_join(seat))
             if not record["tokens"]:
                 wanted = digest(join)
                 record["invitations"] = [e for e in record["invitations"]

@@ -137,8 +137,8 @@ def test_revoke_refuses_the_phone_at_its_next_request_and_voids_the_invitations(
     capsys.readouterr()
     assert seats(config, "revoke", "2") == 0
     assert capsys.readouterr().out == ("seat 2 (Bo): revoked; its phone is refused (401) "
-                                       "from its next request on, and its invitations no "
-                                       "longer work\n")
+                                       "from its next request on, its invitations no longer "
+                                       "work, and every phone waiting for it is refused\n")
     assert daemons.who(token) is None
     entry = next(e for e in SeatKeys(state / "seats.json").status() if e["seat"] == 1)
     assert (entry["claimed"], entry["invitations"]) == (False, 0)
@@ -347,3 +347,26 @@ def test_the_command_for_the_seats_names_sudo_u_the_tables_user(tmp_path, monkey
     assert as_table_user("seats qr N", state) == "sudo -u nobody unotable seats qr N"
     monkeypatch.setattr(os, "geteuid", lambda: NOBODY)
     assert as_table_user("seats qr N", state) == "unotable seats qr N"
+
+
+def test_a_revoke_in_the_terminal_ends_the_claims_waiting_at_the_running_daemon(tmp_path, capsys):
+    from firmware.sim.testbed import SimTable
+    from tests.firmware.conftest import request
+
+    with SimTable(tmp_path, "classic", players=2) as table:
+        _, listing = request(table.url, "GET", "/api/seats")
+        join = listing["seats"][0]["url"].split("#join=")[1]
+        assert request(table.url, "POST", "/api/seats/claim", {"seat": 0, "join": join})[0] == 200
+        join = request(table.url, "GET", "/api/seats")[1]["seats"][0]["url"].split("#join=")[1]  # a new one
+        status, waiting = request(table.url, "POST", "/api/seats/claim", {"seat": 0, "join": join})
+        assert status == 202 and request(table.url, "GET", "/api/state")[1]["claims"] == [
+            {"seat": 0, "code": waiting["code"]}]
+        config = write_config(tmp_path / "config.toml", tmp_path, host="127.0.0.1")
+        assert seats(config, "revoke", "1") == 0
+        assert "every phone waiting for it is refused" in capsys.readouterr().out
+        poll = {"seat": 0, "join": join, "claim": waiting["claim"]}
+        status, told = request(table.url, "POST", "/api/seats/claim", poll)
+        assert status == 403 and "revoked" in told["reason"], told
+        assert request(table.url, "GET", "/api/state")[1]["claims"] == []
+        status, _ = request(table.url, "POST", "/api/seats/approve", {"seat": 0, "code": waiting["code"]})
+        assert status == 409

@@ -1,11 +1,17 @@
 """Phones waiting for the owner to let them take a seat another phone holds.
 
-A phone with a valid invitation for a held seat gets a claim (an id of 128 bits it
-polls with); the owner's screen lists the seats with a claim waiting and approves or
-refuses it. An approved claim carries the new device token until the phone fetches it
-on its next poll; a refused, replaced or expired one tells the phone so once. One
-claim waits per seat (a newer one replaces it: the owner decides on the phone in front
-of them); everything here lives in memory and expires after `ttl` seconds.
+A phone with a valid invitation for a held seat gets a claim: an id of 128 bits it polls
+with, and a short code of four digits it shows its player. The owner's screen lists each
+waiting claim with its code, so the owner approves the phone in front of them and not
+whichever asked last: an approval names the seat and the code and binds that one claim.
+Codes differ between the claims of one seat. Several phones may wait for one seat (at
+most `MAX_WAITING`; a newer one pushes the oldest out); approving one refuses the others.
+
+An approved claim carries the new device token until the phone fetches it on its next
+poll; a refused, replaced or expired one tells the phone so once. A claim stands on its
+invitation: when the seat is revoked (here or by `unotable seats revoke` in another
+process) every claim of the seat still open is refused, a granted one included.
+Everything here lives in memory and expires after `ttl` seconds.
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from firmware.seat_keys import digest
 from hal.clock import REAL_TIME, Clock
 
 CLAIM_BYTES = 16  # 128 bits
+CODE_DIGITS = 4
+MAX_WAITING = 4  # claims waiting for one seat at once
 MAX_ANSWERED = 64  # answered claims kept for their phone's next poll
 
 
@@ -25,10 +33,14 @@ MAX_ANSWERED = 64  # answered claims kept for their phone's next poll
 class Claim:
     seat: int
     join: str  # the hash of the invitation it came with
+    code: str  # what the phone and the owner's prompt show
     at: float
     state: str = "waiting"  # "waiting" | "granted" | "refused"
     token: str | None = None  # when granted, until fetched
     reason: str = ""  # when refused
+
+    def refuse(self, reason: str) -> None:
+        self.state, self.token, self.reason = "refused", None, reason
 
 
 class Claims:
@@ -37,16 +49,22 @@ class Claims:
         self.clock = clock
         self._by_id: dict[str, Claim] = {}  # by the hash of the claim id
 
-    def open(self, seat: int, join: str) -> str:
-        """A new waiting claim for `seat` (replacing the one waiting); its id."""
-        for claim in self._by_id.values():
-            if claim.seat == seat and claim.state == "waiting":
-                claim.state, claim.reason = "refused", (
-                    f"another phone's claim for seat {seat} replaced this one")
+    def open(self, seat: int, join: str) -> tuple[str, str]:
+        """A new waiting claim for `seat`: its id and its code. Another phone's claim
+        waiting or granted stays as it is, but for the oldest waiting one of more than
+        `MAX_WAITING`."""
+        waiting = [c for c in self._by_id.values() if c.seat == seat and c.state == "waiting"]
+        for claim in waiting[:max(0, len(waiting) - MAX_WAITING + 1)]:
+            claim.refuse(f"too many phones asked for seat {seat} at once; this one waited longest: "
+                         "scan the code on the table's screen again")
+        taken = {c.code for c in self._by_id.values() if c.seat == seat and c.state != "refused"}
+        code = _code()
+        while code in taken:
+            code = _code()
         claim_id = secrets.token_urlsafe(CLAIM_BYTES)
-        self._by_id[digest(claim_id)] = Claim(seat, digest(join), self.clock.now())
+        self._by_id[digest(claim_id)] = Claim(seat, digest(join), code, self.clock.now())
         self._trim()
-        return claim_id
+        return claim_id, code
 
     def find(self, claim_id: str, seat: int, join: str) -> Claim | None:
         """The claim `claim_id` if it is `seat`'s and came with `join`; None otherwise."""
@@ -60,20 +78,30 @@ class Claims:
         """The phone has its answer (a token or a refusal): forget the claim."""
         self._by_id.pop(digest(claim_id), None)
 
-    def waiting(self) -> list[int]:
-        """The seats with a claim waiting for the owner, in order."""
+    def waiting(self) -> list[dict[str, int | str]]:
+        """The claims waiting for the owner, ``{"seat", "code"}``, by seat, oldest first."""
         self.expire()
-        return sorted({c.seat for c in self._by_id.values() if c.state == "waiting"})
+        ordered = sorted((c for c in self._by_id.values() if c.state == "waiting"),
+                         key=lambda c: (c.seat, c.at))
+        return [{"seat": c.seat, "code": c.code} for c in ordered]
 
-    def waiting_for(self, seat: int) -> Claim | None:
+    def waiting_for(self, seat: int, code: str) -> Claim | None:
+        """The claim with `code` waiting for `seat`, or None."""
         self.expire()
-        return next((c for c in self._by_id.values() if c.seat == seat and c.state == "waiting"), None)
+        return next((c for c in self._by_id.values()
+                     if c.seat == seat and c.state == "waiting" and c.code == code), None)
 
-    def drop(self, seat: int, reason: str) -> None:
-        """Refuse every claim of `seat` still open (the seat was revoked)."""
+    def open_claims(self) -> list[Claim]:
+        """Every claim not yet refused (waiting, or granted and not fetched)."""
+        return [c for c in self._by_id.values() if c.state != "refused"]
+
+    def drop(self, seat: int, reason: str, *, but: Claim | None = None) -> None:
+        """Refuse every claim of `seat` still open (the seat was revoked), or every one
+        waiting but `but` (the owner approved `but`)."""
         for claim in self._by_id.values():
-            if claim.seat == seat and claim.state != "refused":
-                claim.state, claim.token, claim.reason = "refused", None, reason
+            if claim.seat == seat and claim is not but and (
+                    claim.state == "waiting" or (but is None and claim.state == "granted")):
+                claim.refuse(reason)
 
     def expire(self) -> bool:
         """Forget the claims older than `ttl`; whether a waiting one went."""
@@ -91,3 +119,7 @@ class Claims:
 
     def __len__(self) -> int:
         return len(self._by_id)
+
+
+def _code() -> str:
+    return f"{secrets.randbelow(10 ** CODE_DIGITS):0{CODE_DIGITS}d}"

@@ -4,7 +4,7 @@ A browser lets any web page it shows send requests to ``http://127.0.0.1:8080``;
 checks here make sure such a page can neither change nor read the table
 (docs/operations.md, "Who may reach the API"):
 
-* ``Host`` must name this daemon: ``localhost``, a loopback address, the configured
+* ``Host`` must be there and name this daemon: ``localhost``, a loopback address, the configured
   ``[api] host``, the address the connection came in on, or an ``[api] allowed_hosts``
   name. Anything else is a DNS-rebinding page or a mistake: 421.
 * ``Origin``, when sent, must be the table's own (``http://`` + the ``Host`` asked
@@ -90,7 +90,10 @@ class FrontDoor:
     def check(self, method: str, *, host: str | None, origin: str | None, referer: str | None,
               content_type: str | None, has_body: bool, local_address: str | None = None) -> None:
         """Raise `Refused` when a request with these headers may not pass."""
-        if host is not None and not self.host_ok(host, local_address):
+        if host is None or not host.strip():  # HTTP/1.0 may leave it out: it names nothing
+            raise Refused(421, "wrong_host", "this is the table's API; a request must name it in "
+                          "its Host header")
+        if not self.host_ok(host, local_address):
             raise Refused(421, "wrong_host", f"this is the table's API; Host {host!r} does not name it "
                     "(DNS rebinding?). Use its address, or add the name to [api] allowed_hosts")
         if origin is not None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextvars
 import hmac
+import ipaddress
 from collections.abc import Callable
 
 from aiohttp import web
@@ -44,8 +45,8 @@ class Identities:
 
     def resolve(self, token: str) -> Who | None:
         """Who `token` is: the owner, a seat, a viewer, or None (no one)."""
-        # surrogateescape: a header that is not UTF-8 is a wrong token, not a crash
-        given = token.encode("utf-8", "surrogateescape")
+        # surrogatepass: a header that is not UTF-8, or a lone surrogate, is a wrong token, not a crash
+        given = token.encode("utf-8", "surrogatepass")
         if self._token is not None and hmac.compare_digest(given, self._token.encode()):
             return Who("owner", via="token")
         if self.seat_keys is not None:
@@ -69,9 +70,39 @@ def given_token(request: web.Request) -> str | None:
     return value.strip() or None
 
 
-def client_address(request: web.Request) -> str:
-    """The peer's address, which failed attempts are counted by."""
-    return request.remote or ""
+def _normal(text: str) -> str | None:
+    """`text` as one address is always written (an IPv4 address mapped into IPv6 as the
+    IPv4 address), or None when it is no address."""
+    try:
+        address = ipaddress.ip_address(text.strip().split("%", 1)[0])
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(address)
+
+
+class ClientAddress:
+    """The address a request's failed attempts are counted by: its peer's, or, for a
+    request from `trusted_proxy` (``[api] trusted_proxy``), the client's address that
+    proxy put last in ``X-Forwarded-For``. Anyone else's ``X-Forwarded-For`` is ignored:
+    it is whatever the sender likes."""
+
+    def __init__(self, trusted_proxy: str | None = None) -> None:
+        self.trusted_proxy = _normal(trusted_proxy) if trusted_proxy else None
+
+    def __call__(self, request: web.Request) -> str:
+        peer = request.remote or ""
+        peer = _normal(peer) or peer
+        if self.trusted_proxy is None or peer != self.trusted_proxy:
+            return peer
+        # the proxy appends the address it was reached from: the last entry is its own word
+        forwarded = ",".join(request.headers.getall("X-Forwarded-For", []))
+        client = _normal(forwarded.rsplit(",", 1)[-1]) if forwarded.strip() else None
+        return client or peer
+
+
+client_address = ClientAddress()  # no proxy trusted: the peer's address
 
 
 def who() -> Who:

@@ -3,7 +3,8 @@
 asyncio logs "socket.accept() out of system resource" (EMFILE, ENFILE, ...) with a
 traceback every time accept fails, and aiohttp logs every malformed request with its
 traceback: a flood of either would fill the disk. `accept_errors_rate_limited()`
-lets one of each kind through per second and says how many it held back.
+lets one of each kind through per second, without its traceback, and says how many it
+held back.
 """
 
 from __future__ import annotations
@@ -46,8 +47,11 @@ class OncePerInterval(logging.Filter):
         held = self.held.pop(kind, 0)
         if held:
             record.msg = f"{record.msg} (and {held} more like it since the last one logged)"
-        if record.exc_info and kind.startswith("accept"):
-            record.exc_info = None  # the errno says it all; a traceback a second is noise
+        if record.exc_info:
+            # the errno, or the client's malformed request, says it all: a traceback of the
+            # parser a client can ask for once a second is noise in the table's log
+            record.msg = f"{record.msg}: {record.exc_info[1]}"
+            record.exc_info = None
             record.exc_text = None
         return True
 

@@ -85,17 +85,23 @@ ADMIN_BODIES: dict[str, Schema] = {
 }
 assert tuple(ADMIN_BODIES) == ADMIN_ACTIONS
 
-SECRET: Schema = {"type": "string", "minLength": 1, "maxLength": 128}
+# a secret as the table makes them (secrets.token_urlsafe): anything else is no secret of
+# the table's, refused before it is hashed or compared
+SECRET: Schema = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": "^[A-Za-z0-9_-]+$"}
+CODE: Schema = {"type": "string", "pattern": "^[0-9]{4}$",
+                "description": "the claim's code, shown on the asking phone and the owner's screen"}
 SEAT_BODY: Schema = obj({"seat": SEAT}, ("seat",))
+CLAIM_ANSWER_BODY: Schema = obj({"seat": SEAT, "code": CODE}, ("seat", "code"))
 CLAIM_BODY: Schema = obj({"seat": SEAT, "join": {**SECRET, "description": "the invitation's join secret"},
                           "claim": {**SECRET, "description": "the claim a 202 answered, to poll it"}},
                          ("seat", "join"))
 # the seats' door (firmware.api.seat_door): path -> (request body schema, summary)
 SEAT_BODIES: dict[str, tuple[Schema, str]] = {
     "/api/seats/claim": (CLAIM_BODY, "a phone joins a seat with its invitation (no token needed): "
-                         "200 {seat, token}, or 202 {claim, reason} while the owner must approve"),
-    "/api/seats/approve": (SEAT_BODY, "owner: let the waiting phone take the seat (revokes the old one)"),
-    "/api/seats/refuse": (SEAT_BODY, "owner: refuse the phone waiting for the seat"),
+                         "200 {seat, token}, or 202 {claim, code, reason} while the owner must approve"),
+    "/api/seats/approve": (CLAIM_ANSWER_BODY, "owner: let the phone whose claim shows `code` take the "
+                           "seat (revokes the old one; the seat's other claims are refused)"),
+    "/api/seats/refuse": (CLAIM_ANSWER_BODY, "owner: refuse the phone whose claim shows `code`"),
     "/api/seats/revoke": (SEAT_BODY, "owner: the seat's phones and invitations stop working"),
     "/api/viewers": (obj({}), "owner: a new viewer token (reads the state, acts for nobody)"),
 }

@@ -2,16 +2,21 @@
 
 * ``POST /api/seats/claim {"seat", "join"[, "claim"]}`` (no token): a valid invitation
   for a free seat answers 200 ``{"seat", "token"}`` (the phone's device token); for a
-  seat another phone holds 202 ``{"claim", "reason"}``: the phone polls again with its
-  ``claim`` until the owner approves (200 with the token; the old phone's token is
-  revoked) or refuses (403). A wrong invitation or an unknown claim is 403 and a
-  failed attempt of the address (`firmware.api.attempts`).
+  seat another phone holds 202 ``{"claim", "code", "reason"}``: the phone shows its
+  ``code`` and polls again with its ``claim`` until the owner approves that code (200
+  with the token; the old phone's token is revoked) or refuses (403). Every refused
+  claim (a body that is no claim, a wrong invitation, an unknown claim, a seat the table
+  lacks) and every new claim of a held seat is a failed attempt of the address
+  (`firmware.api.attempts`): strangers are slowed as wrong tokens are. A claim of a held
+  seat writes nothing to disk.
 * ``GET /api/seats`` (owner): every seat with its invitation link (`seat_url` on
   `lan_address`) and that link's QR code (`firmware.qr.qr_svg`), whether a phone holds
   it, has its stream open, or waits for approval; ``reachable`` is false when the table
   serves on loopback only (no phone can open the links).
-* ``POST /api/seats/approve|refuse|revoke {"seat"}`` and ``POST /api/viewers`` (a new
-  viewer token) are the owner's.
+* ``POST /api/seats/approve|refuse {"seat", "code"}``, ``POST /api/seats/revoke
+  {"seat"}`` and ``POST /api/viewers`` (a new viewer token) are the owner's. A revoke,
+  here or by `unotable seats revoke` in another process, refuses every claim of the seat
+  still open (`firmware.api.claims`).
 
 The server mints one invitation per seat when it starts (kept in memory, its hash in
 the store) and a new one whenever a seat's are gone, so the owner's screen always has
@@ -29,7 +34,7 @@ from aiohttp import web
 from firmware.api import identity, schema
 from firmware.api.answers import error
 from firmware.api.attempts import Attempts
-from firmware.api.claims import Claims
+from firmware.api.claims import Claim, Claims
 from firmware.api.requests import Table, Who
 from firmware.errors import Rejected
 from firmware.seat_keys import BadJoin, SeatKeys, lan_address, reachable_by_phones, seat_url
@@ -86,6 +91,26 @@ class SeatDoor:
                          if w.role == "seat" and w.via == "phone" and w.seat is not None})
         return {"phones": {str(seat): True for seat in phones}, "claims": self.claims.waiting()}
 
+    def check_claims(self) -> None:
+        """Refuse the open claims the seats' keys no longer back: a waiting claim whose
+        invitation is gone, a granted one whose token is (the seat was revoked, maybe by
+        another process, or given to another phone)."""
+        keys = self.server.seat_keys
+        if keys is None:
+            return
+        changed = False
+        for claim in self.claims.open_claims():
+            if claim.state == "granted" and claim.token is not None:
+                if keys.who(claim.token) != claim.seat:
+                    claim.refuse(f"{self.seat_name(claim.seat)} was revoked or given to another "
+                                 "phone before this one fetched it")
+            elif not keys.holds_invitation(claim.seat, claim.join):
+                claim.refuse(f"the invitation for {self.seat_name(claim.seat)} was revoked or "
+                             "replaced: scan the code on the table's screen again")
+                changed = True
+        if changed:
+            self.announce()
+
     def announce(self) -> None:
         """Publish ``{"kind": "seats", "phones", "claims"}`` if either changed."""
         part = self.public_part()
@@ -135,45 +160,60 @@ class SeatDoor:
         keys = self._keys()
         address = lan_address(self.server.host)
         phones = self.server.public_state()["phones"]
-        waiting = set(self.claims.waiting())
+        asking: dict[int, list[str]] = {}
+        for claim in self.claims.waiting():
+            asking.setdefault(int(claim["seat"]), []).append(str(claim["code"]))
         seats = []
         for seat, name in enumerate(self.seat_names()):
             url = seat_url(address, self.server.port, seat, self._join(seat))
             seats.append({"seat": seat, "name": name or f"seat {seat + 1}",
                           "claimed": keys.claimed(seat), "phone": str(seat) in phones,
-                          "pending": seat in waiting, "url": url, "svg": _svg(url)})
+                          "pending": seat in asking, "codes": asking.get(seat, []),
+                          "url": url, "svg": _svg(url)})
         return web.json_response({"seats": seats, "address": address,
                                   "reachable": reachable_by_phones(address)}, headers=NO_STORE)
 
-    async def _owners_body(self, request: web.Request, doing: str) -> int:
+    async def _owners_body(self, request: web.Request, doing: str,
+                           body_schema: schema.Schema = schema.SEAT_BODY) -> dict[str, Any]:
         identity.owner_only(doing, self.seat_name)
         self._keys()
         body = await self.server.read_body(request)
-        schema.validate(body, schema.SEAT_BODY)
-        return self._seat(body)
+        schema.validate(body, body_schema)
+        self._seat(body)
+        return dict(body)
+
+    def _waiting(self, body: dict[str, Any]) -> Claim:
+        """The claim the owner answers: the one with the body's code waiting for its seat
+        (409 when it no longer waits: answered, expired, revoked or pushed out)."""
+        seat, code = int(body["seat"]), str(body["code"])
+        self.check_claims()
+        claim = self.claims.waiting_for(seat, code)
+        if claim is None:
+            raise Rejected(f"no phone with the code {code} is waiting for {self.seat_name(seat)}",
+                           field="code", status=409)
+        return claim
 
     async def _approve(self, request: web.Request) -> web.Response:
-        seat = await self._owners_body(request, "approve a phone for a seat")
-        claim = self.claims.waiting_for(seat)
-        if claim is None:
-            raise Rejected(f"no phone is waiting for {self.seat_name(seat)}", field="seat", status=409)
+        body = await self._owners_body(request, "approve a phone for a seat", schema.CLAIM_ANSWER_BODY)
+        claim = self._waiting(body)
+        seat = claim.seat
         claim.token = self._keys().grant(seat)  # the old phone's token stops working
         claim.state, claim.at = "granted", self.server.clock.now()
+        self.claims.drop(seat, f"the table's owner let another phone take {self.seat_name(seat)}", but=claim)
         self.server.recheck_streams()  # closes the old phone's streams, publishes
-        log.info("%s: the owner let a new phone take the seat (the old one is out)", self.seat_name(seat))
-        return web.json_response({"result": {"seat": seat, "approved": True}})
+        log.info("%s: the owner let the phone showing %s take the seat (the old one is out)",
+                 self.seat_name(seat), claim.code)
+        return web.json_response({"result": {"seat": seat, "code": claim.code, "approved": True}})
 
     async def _refuse(self, request: web.Request) -> web.Response:
-        seat = await self._owners_body(request, "refuse a phone for a seat")
-        claim = self.claims.waiting_for(seat)
-        if claim is None:
-            raise Rejected(f"no phone is waiting for {self.seat_name(seat)}", field="seat", status=409)
-        claim.state, claim.reason = "refused", f"the table's owner refused this phone for {self.seat_name(seat)}"
+        body = await self._owners_body(request, "refuse a phone for a seat", schema.CLAIM_ANSWER_BODY)
+        claim = self._waiting(body)
+        claim.refuse(f"the table's owner refused this phone for {self.seat_name(claim.seat)}")
         self.announce()
-        return web.json_response({"result": {"seat": seat, "refused": True}})
+        return web.json_response({"result": {"seat": claim.seat, "code": claim.code, "refused": True}})
 
     async def _revoke(self, request: web.Request) -> web.Response:
-        seat = await self._owners_body(request, "revoke a seat's phone")
+        seat = self._seat(await self._owners_body(request, "revoke a seat's phone"))
         self._keys().revoke(seat)
         self.claims.drop(seat, f"the table's owner revoked {self.seat_name(seat)}'s phones")
         self._joins[seat] = self._keys().invite(seat)  # the screen's link works again
@@ -195,9 +235,13 @@ class SeatDoor:
         if wait is not None:
             return identity.too_many(wait)
         keys = self._keys()
-        body = await server.read_body(request)
-        schema.validate(body, schema.CLAIM_BODY)
-        seat, join = self._seat(body), body["join"]
+        try:
+            body = await server.read_body(request)
+            schema.validate(body, schema.CLAIM_BODY)
+            seat, join = self._seat(body), body["join"]
+        except (schema.Invalid, Rejected, web.HTTPRequestEntityTooLarge):
+            server.attempts.failed(address, "a claim that is no claim")
+            raise  # answered 400 (404 for a seat the table lacks) by the server
         if "claim" in body:
             return self._poll(address, seat, join, body["claim"])
         try:
@@ -208,24 +252,26 @@ class SeatDoor:
         if token is not None:
             log.info("%s: a phone took the free seat", self.seat_name(seat))
             return web.json_response({"seat": seat, "token": token}, headers=NO_STORE)
-        claim_id = self.claims.open(seat, join)
+        server.attempts.failed(address, "a claim of a held seat")  # slowed like a guess
+        claim_id, code = self.claims.open(seat, join)
         self.announce()
-        return web.json_response({"claim": claim_id, "reason": self._held(seat)}, status=202,
-                                 headers=NO_STORE)
+        return web.json_response({"claim": claim_id, "code": code, "reason": self._held(seat)},
+                                 status=202, headers=NO_STORE)
 
     def _held(self, seat: int) -> str:
         return (f"another phone holds {self.seat_name(seat)}: the table's owner must let "
                 "this one take it on the table's screen")
 
     def _poll(self, address: str, seat: int, join: str, claim_id: str) -> web.Response:
+        self.check_claims()
         claim = self.claims.find(claim_id, seat, join)
         if claim is None:
             self.server.attempts.failed(address, "an unknown claim")
             return error(403, "rejected", f"no such claim for {self.seat_name(seat)} (it expired "
                          "or was answered): scan the code on the table's screen again", "claim")
         if claim.state == "waiting":
-            return web.json_response({"claim": claim_id, "reason": self._held(seat)}, status=202,
-                                     headers=NO_STORE)
+            return web.json_response({"claim": claim_id, "code": claim.code, "reason": self._held(seat)},
+                                     status=202, headers=NO_STORE)
         self.claims.answered(claim_id)
         if claim.state == "granted" and claim.token is not None:
             return web.json_response({"seat": seat, "token": claim.token}, headers=NO_STORE)

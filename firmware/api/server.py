@@ -96,9 +96,11 @@ class ApiServer:
         seat_keys: SeatKeys | None = None,
         streams_per_identity: int = STREAMS_PER_IDENTITY,
         attempts: Attempts | None = None,
+        trusted_proxy: str | None = None,
     ) -> None:
         """`seat_keys`: the seats' device tokens and invitations (None: only the owner and
-        no seat endpoints but whoami); `attempts`: how failed tokens are slowed."""
+        no seat endpoints but whoami); `attempts`: how failed tokens are slowed;
+        `trusted_proxy`: the address of a proxy whose X-Forwarded-For names the client."""
         if token is None and not is_loopback(host):
             raise ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)")
         self.table = table
@@ -115,7 +117,7 @@ class ApiServer:
         self._keys_checked = -1  # the seat keys' generation the streams were checked at
         self.attempts = attempts or Attempts(clock=clock)
         self.identities = identity.Identities(token, seat_keys)
-        self.client_address: Callable[[web.Request], str] = identity.client_address  # a seam for tests
+        self.client_address: Callable[[web.Request], str] = identity.ClientAddress(trusted_proxy)
         self.door = SeatDoor(self)  # the seat endpoints (they use this server as their host)
         self._closing: set[asyncio.Task[None]] = set()
         self._runner: web.AppRunner | None = None
@@ -134,7 +136,8 @@ class ApiServer:
     def from_config(cls, cfg: ApiConfig, table: Table, loop: TableLoop, *,
                     seat_keys: SeatKeys | None = None, clock: Clock = REAL_TIME) -> ApiServer:
         return cls(table, loop, host=cfg.host, port=cfg.port, token=cfg.token,
-                   allowed_hosts=cfg.allowed_hosts, seat_keys=seat_keys, clock=clock)
+                   allowed_hosts=cfg.allowed_hosts, seat_keys=seat_keys, clock=clock,
+                   trusted_proxy=cfg.trusted_proxy)
 
     # -- life cycle ---------------------------------------------------------------
     async def start(self) -> None:
@@ -217,6 +220,7 @@ class ApiServer:
         for client in list(self._clients):
             if client.token is not None and self.identities.resolve(client.token) != client.who:
                 self._close_stream(client, WSCloseCode.POLICY_VIOLATION, b"token revoked")
+        self.door.check_claims()  # a revoke by another process refuses the seat's claims
         self.door.announce()
 
     def _close_stream(self, client: _Client, code: int, message: bytes) -> None:

@@ -49,8 +49,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     revoke = actions.add_parser(
         "revoke", help="take seat N from its phone and cancel its invitations",
         description="Seat N's phone loses the seat (its next request is refused with "
-        "401) and the seat's invitations stop working. The running daemon notices at "
-        "once; the seat is free for a new QR code.")
+        "401), the seat's invitations stop working and every phone waiting for the owner's "
+        "approval of it is refused. The running daemon notices at once; the seat is free "
+        "for a new QR code.")
     revoke.add_argument("seat", metavar="N", help="the seat, 1 to the table's seat count")
     revoke.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS,
                         help=CONFIG_HELP)
@@ -112,7 +113,8 @@ def run_revoke(args: argparse.Namespace) -> int:
         return 0
     _change(path, lambda keys: keys.revoke(seat - 1), f"seats revoke {seat}")
     _print([f"seat {seat}{_name(config, seat)}: revoked; its phone is refused (401) from its "
-            "next request on, and its invitations no longer work"])
+            "next request on, its invitations no longer work, and every phone waiting for it is "
+            "refused"])
     return 0
 
 

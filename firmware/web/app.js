@@ -596,7 +596,7 @@ function renderSeats(s) {
     const turn = seat === s.to_act;
     // a seat played from a phone (a phone drawn in CSS: no emoji font needed), or whose phone
     // waits for the owner's approval (the phone with a question mark)
-    const phone = (s.claims ?? []).includes(seat) ? h("span", { class: "phone-mark asks", "data-asks": seat,
+    const phone = (s.claims ?? []).some((c) => c.seat === seat) ? h("span", { class: "phone-mark asks", "data-asks": seat,
       title: t("page.seats.asks"), "aria-label": t("page.seats.asks") }, "?")
       : s.phones?.[seat] ? h("span", { class: "phone-mark", "data-phone": seat, title: t("page.seats.on_phone"),
         "aria-label": t("page.seats.on_phone") }) : "";
@@ -714,12 +714,12 @@ function renderActions(s) {
     buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary", onclick: () => enterHand(s.to_act) },
       MY_SEAT === s.to_act ? t("page.enter_your_cards") : t("page.enter_cards", { seat: seatName(s, s.to_act) })));
   }
-  if (MY_SEAT === null) {  // the owner's screen: a phone asks for a seat
-    for (const asking of s.claims ?? []) {
-      prompts.push(h("button", { type: "button", class: "primary", "data-approve": asking,
-        onclick: () => send("/api/seats/approve", { seat: asking }) }, t("page.seats.approve_seat", { seat: shortName(s, asking) })),
-      h("button", { type: "button", "data-refuse": asking, onclick: () => send("/api/seats/refuse", { seat: asking }) },
-        t("page.seats.refuse")));
+  if (MY_SEAT === null) {  // the owner's screen: a phone asks for a seat, showing its code
+    for (const { seat, code } of s.claims ?? []) {
+      prompts.push(h("button", { type: "button", class: "primary", "data-approve": seat, "data-code": code,
+        onclick: () => send("/api/seats/approve", { seat, code }) }, t("page.seats.approve_seat", { seat: shortName(s, seat), code })),
+      h("button", { type: "button", "data-refuse": seat, "data-code": code, onclick: () => send("/api/seats/refuse", { seat, code }) },
+        t("page.seats.refuse", { code })));
     }
   }
   prompts.push(...jumpInPrompts(s));
@@ -1177,12 +1177,40 @@ async function loadSeats() {
         ui.sheet.seats = res.ok ? res.data.seats : null;
         ui.sheet.reachable = res.ok ? res.data.reachable !== false : true;
         ui.sheet.reason = res.ok ? "" : res.data?.reason ?? t("page.refused", { status: res.status });
+        if (codeServed(ui.sheet)) hideCode(ui.sheet);
         renderSheet();
       }
     } catch { /* the stream's close handler says the table is away */ }
     seatsAsked = null;
   })();
   return seatsAsked;
+}
+
+// Everyone at the table sees its screen, and a free seat goes to whoever scans its code
+// first: one seat's code at a time, on the owner's tap, gone once it served or after this.
+const CODE_SHOWN_MS = 60_000;
+
+/** Show seat `seat`'s code (and only it) until it is used or a minute has passed. */
+function showCode(sh, seat) {
+  const e = sh.seats?.find((x) => x.seat === seat);
+  if (!e) return;
+  hideCode(sh);
+  sh.shown = { seat, claimed: e.claimed, asking: (e.codes ?? []).length,
+    timer: setTimeout(() => { if (ui.sheet === sh) { hideCode(sh); renderSheet(); } }, CODE_SHOWN_MS) };
+  renderSheet();
+  $(`[data-seat-code="${seat}"] .qr`)?.scrollIntoView({ block: "nearest" });  // below the fold on 800x480
+}
+
+function hideCode(sh) {
+  if (sh.shown) clearTimeout(sh.shown.timer);
+  sh.shown = null;
+}
+
+/** Whether the shown code did its job: its free seat was taken, or a phone asks for it. */
+function codeServed(sh) {
+  const e = sh.shown && sh.seats?.find((x) => x.seat === sh.shown.seat);
+  if (!sh.shown) return false;
+  return !e || (e.claimed && !sh.shown.claimed) || (e.codes ?? []).length > sh.shown.asking;
 }
 
 /** The table's inline SVG of a QR code as a node of this page (parsed, never run). */
@@ -1207,22 +1235,29 @@ function seatsSheet(sh) {
   if (!sh.seats) {
     return { title: t("page.seats.title"), content: [h("p", { class: "hint" }, sh.reason || t("page.seats.asking"))] };
   }
+  const answered = (path, seat, code) => async () => { if (await send(path, { seat, code })) loadSeats(); };
   const codes = sh.seats.map((e) => {
     const name = s?.edition ? seatName(s, e.seat) : (e.name || t("page.seat_unnamed", { number: e.seat + 1 }));
     const status = e.pending ? t("page.seats.asks") : e.phone || e.claimed ? t("page.seats.on_phone") : t("page.seats.free");
-    const buttons = e.pending ? [
-      h("button", { type: "button", class: "primary", "data-approve": e.seat,
-        onclick: async () => { if (await send("/api/seats/approve", { seat: e.seat })) loadSeats(); } }, t("page.seats.approve")),
-      h("button", { type: "button", "data-refuse": e.seat,
-        onclick: async () => { if (await send("/api/seats/refuse", { seat: e.seat })) loadSeats(); } }, t("page.seats.refuse"))]
-      : e.claimed || e.phone ? [h("button", { type: "button", "data-revoke": e.seat,
-        onclick: async () => { if (await send("/api/seats/revoke", { seat: e.seat })) loadSeats(); } }, t("page.seats.release"))]
-        : [];
-    return h("div", { class: `seat-code${e.pending ? " asks" : ""}`, "data-seat-code": e.seat, "data-url": e.url ?? "" },
+    const shown = sh.shown?.seat === e.seat;
+    const buttons = (e.codes ?? []).flatMap((code) => [
+      h("button", { type: "button", class: "primary", "data-approve": e.seat, "data-code": code,
+        onclick: answered("/api/seats/approve", e.seat, code) }, t("page.seats.approve", { code })),
+      h("button", { type: "button", "data-refuse": e.seat, "data-code": code,
+        onclick: answered("/api/seats/refuse", e.seat, code) }, t("page.seats.refuse", { code }))]);
+    if (e.claimed || e.phone) {
+      buttons.push(h("button", { type: "button", "data-revoke": e.seat,
+        onclick: async () => { if (await send("/api/seats/revoke", { seat: e.seat })) loadSeats(); } }, t("page.seats.release")));
+    }
+    buttons.push(shown
+      ? h("button", { type: "button", "data-hide-code": e.seat, onclick: () => { hideCode(sh); renderSheet(); } }, t("page.seats.hide"))
+      : h("button", { type: "button", "data-show-code": e.seat, onclick: () => showCode(sh, e.seat) }, t("page.seats.show")));
+    return h("div", { class: `seat-code${e.pending ? " asks" : ""}${shown ? " shown" : ""}`, "data-seat-code": e.seat,
+      ...(shown ? { "data-url": e.url ?? "" } : {}) },
       h("div", { class: "seat-code-head" }, h("span", { class: "name" }, name), h("span", { class: "status" }, status)),
-      qrEl(e.svg, t("page.seats.code", { seat: name })),
-      h("span", { class: "url" }, e.url ?? ""),
-      buttons.length ? h("div", { class: "confirm-row" }, buttons) : "");
+      shown ? qrEl(e.svg, t("page.seats.code", { seat: name })) : "",
+      shown ? h("span", { class: "url" }, e.url ?? "") : "",
+      h("div", { class: "confirm-row" }, buttons));
   });
   return { title: t("page.seats.title"), content: [h("p", { class: "hint" }, t("page.seats.how")),
     sh.reachable ? "" : h("p", { class: "warn-line", id: "seats-unreachable" }, t("page.seats.unreachable")),
@@ -1238,7 +1273,7 @@ $("#open-setup").addEventListener("click", () => {
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
-$("#open-seats").addEventListener("click", () => { openSheet({ kind: "seats", seats: null, reason: "" }); loadSeats(); });
+$("#open-seats").addEventListener("click", () => { openSheet({ kind: "seats", seats: null, reason: "", shown: null }); loadSeats(); });
 if (MY_SEAT !== null) $("#open-seats").hidden = true;  // a person's own page (demo --serve): not the owner's codes
 $("#lang").addEventListener("click", switchLanguage);
 
@@ -1260,8 +1295,8 @@ async function joinSeat() {
   if (await whoami(true)) connect();
 }
 
-function phoneStep(step, reason = "") {
-  ui.phone = { step, reason };
+function phoneStep(step, reason = "", code = "") {
+  ui.phone = { step, reason, code };
   render();
 }
 
@@ -1292,7 +1327,11 @@ async function claimSeat(join) {
     if (res.status === 202) {
       claim = res.data?.claim ?? claim;
       sessionStorage.setItem(kept, JSON.stringify(claim));
-      phoneStep("waiting");
+      phoneStep("waiting", "", res.data?.code ?? "");
+      await pause(2000);
+      continue;
+    }
+    if (res.status === 429) {  // this address failed too often: the table answers again soon
       await pause(2000);
       continue;
     }
@@ -1351,11 +1390,12 @@ function renderJoin() {
   document.body.classList.remove("stale");
   $("#top-card").replaceChildren();
   for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours"]) $(`#${id}`).replaceChildren();
-  const text = { joining: t("page.phone.joining"), waiting: t("page.phone.waiting"),
+  const text = { joining: t("page.phone.joining"), waiting: t("page.phone.waiting", { code: ui.phone.code }),
     refused: t("page.phone.refused", { reason: ui.phone.reason }), "no-link": t("page.phone.no_link"),
     lost: t("page.phone.lost") }[step];
   $("#waiting").textContent = text ?? "";
   $("#waiting").dataset.phone = step;
+  $("#waiting").dataset.code = step === "waiting" ? ui.phone.code : "";  // the owner lets in the phone showing it
 }
 
 /** What the table waits for from this seat, first on its phone, in a few words; `mine`: the

@@ -59,6 +59,14 @@ def test_a_quiet_address_is_forgiven(clock):
     assert attempts.retry_after(HOME) is None  # one failure of a fresh start
 
 
+def test_an_address_quiet_for_longer_than_the_window_but_not_forgive_keeps_waiting_longer(clock):
+    attempts = Attempts(allowed=5, window=60, base=1, cap=60, forgive=600, clock=clock)
+    fail(attempts, HOME, 7)  # waits of 1, 2, 4 s
+    clock.advance(300)  # well past the window, short of forgiveness
+    attempts.failed(HOME)
+    assert attempts.retry_after(HOME) == 8  # the next doubling, not a fresh start
+
+
 def test_failures_are_logged_at_most_once_a_second_with_the_count_held_back(clock, caplog):
     attempts = Attempts(clock=clock)
     with caplog.at_level(logging.WARNING, "firmware.api.attempts"):

@@ -197,6 +197,19 @@ def test_an_allowed_host_name_works_with_the_token_and_others_do_not():
     served(test, token=TOKEN, allowed_hosts=["Unotable.LOCAL"])
 
 
+@pytest.mark.parametrize("head", ["GET /api/state HTTP/1.0", "GET /api/state HTTP/1.1\r\nHost:",
+                                  "GET /api/state HTTP/1.1\r\nHost:   ", "POST /api/admin/pause HTTP/1.0"])
+def test_a_request_that_names_no_host_gets_nothing_and_changes_nothing(head):
+    async def test(port, table):
+        status, _, content = await raw(port, head)
+        refused_without_change(table, status, content, 421, "wrong_host")
+
+    served(test)
+    with pytest.raises(Refused):
+        FrontDoor("127.0.0.1").check("GET", host=None, origin=None, referer=None, content_type=None,
+                                     has_body=False)
+
+
 def test_host_names_the_daemon_by_loopback_configured_or_local_address():
     door = FrontDoor("0.0.0.0", ["table.lan"])
     assert door.host_ok("192.168.1.7:8080", local_address="192.168.1.7")  # the LAN address it was reached on

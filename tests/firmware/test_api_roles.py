@@ -157,8 +157,8 @@ def test_a_viewer_watches_and_may_post_nothing(tmp_path):
 
 @pytest.mark.parametrize(("method", "path", "body"), [
     ("post", "/api/admin/pause", {}), ("post", "/api/admin/new-match", {}),
-    ("get", "/api/seats", None), ("post", "/api/seats/approve", {"seat": 0}),
-    ("post", "/api/seats/refuse", {"seat": 0}), ("post", "/api/seats/revoke", {"seat": 0}),
+    ("get", "/api/seats", None), ("post", "/api/seats/approve", {"seat": 0, "code": "1234"}),
+    ("post", "/api/seats/refuse", {"seat": 0, "code": "1234"}), ("post", "/api/seats/revoke", {"seat": 0}),
     ("post", "/api/viewers", {})])
 def test_only_the_owner_may_run_the_table_and_hand_out_seats(tmp_path, method, path, body):
     async def test(api, table, server):
@@ -182,14 +182,15 @@ def test_a_phone_for_a_held_seat_waits_for_the_owner_who_approves(tmp_path):
         join = await api.invitation(0)
         status, waiting, _ = await api.post("/api/seats/claim", {"seat": 0, "join": join}, token=None)
         assert status == 202 and "another phone holds Ada" in waiting["reason"]
-        assert (await api.get("/api/state"))[1]["claims"] == [0]
+        asking = [{"seat": 0, "code": waiting["code"]}]  # the code the phone shows
+        assert (await api.get("/api/state"))[1]["claims"] == asking
         event = await watcher.receive_json(timeout=5)
-        while event["event"].get("claims") != [0]:
+        while event["event"].get("claims") != asking:
             event = await watcher.receive_json(timeout=5)
-        assert event["event"] == {"kind": "seats", "phones": {"0": True}, "claims": [0]}
+        assert event["event"] == {"kind": "seats", "phones": {"0": True}, "claims": asking}
         poll = {"seat": 0, "join": join, "claim": waiting["claim"]}
         assert (await api.post("/api/seats/claim", poll, token=None))[0] == 202  # not yet
-        assert (await api.post("/api/seats/approve", {"seat": 0}))[0] == 200
+        assert (await api.post("/api/seats/approve", {"seat": 0, "code": waiting["code"]}))[0] == 200
         status, granted, headers = await api.post("/api/seats/claim", poll, token=None)
         assert status == 200 and granted["seat"] == 0 and headers["Cache-Control"] == "no-store"
         assert (await api.get("/api/whoami", token=granted["token"]))[1]["seat"] == 0
@@ -207,13 +208,14 @@ def test_a_refused_phone_is_told_and_the_seat_keeps_its_phone(tmp_path):
         old = await api.join(2)
         join = await api.invitation(2)
         _, waiting, _ = await api.post("/api/seats/claim", {"seat": 2, "join": join}, token=None)
-        assert (await api.post("/api/seats/refuse", {"seat": 2}))[0] == 200
+        answer = {"seat": 2, "code": waiting["code"]}
+        assert (await api.post("/api/seats/refuse", answer))[0] == 200
         status, refused, _ = await api.post(
             "/api/seats/claim", {"seat": 2, "join": join, "claim": waiting["claim"]}, token=None)
         assert status == 403 and refused["reason"] == "the table's owner refused this phone for Cy"
         assert (await api.get("/api/whoami", token=old))[1]["seat"] == 2
-        status, nothing, _ = await api.post("/api/seats/approve", {"seat": 2})
-        assert status == 409 and nothing["reason"] == "no phone is waiting for Cy"
+        status, nothing, _ = await api.post("/api/seats/approve", answer)
+        assert status == 409 and nothing["reason"] == f"no phone with the code {answer['code']} is waiting for Cy"
 
     served(test, tmp_path)
 

@@ -35,9 +35,12 @@ class People:
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
         return page
 
-    def screen(self) -> Any:
-        """The table's own screen at 800x480 (the owner: loopback, no [api] token)."""
+    def screen(self, *, clock: bool = False) -> Any:
+        """The table's own screen at 800x480 (the owner: loopback, no [api] token);
+        `clock`: with Playwright's clock, which the test moves on (`page.clock`)."""
         page = self._page(SCREEN, phone=False)
+        if clock:
+            page.clock.install()
         page.goto(self.table.url)
         expect(page.locator("#conn")).to_have_text("live")
         return page
@@ -46,6 +49,7 @@ class People:
         """Seat `seat`'s link as the screen's Phones sheet shows it (on this test's address:
         the link names the table's LAN address, which a test on loopback cannot open)."""
         screen.click("#open-seats")
+        screen.click(f'[data-show-code="{seat}"]')  # one seat's code at a time, on a tap
         code = screen.locator(f'[data-seat-code="{seat}"]')
         expect(code.locator("svg.qr")).to_be_visible()
         url = urlsplit(code.get_attribute("data-url"))

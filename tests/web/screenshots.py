@@ -136,7 +136,7 @@ def serve_shot(path: Path) -> None:
 
 def phone_shots() -> None:
     """Issue 20: two players on their phones (390x844, 360x740) beside the table's screen
-    (its Phones sheet with a code per seat, a phone waiting for the owner's approval), on
+    (its Phones sheet showing one seat's code, a phone waiting for the owner's approval), on
     the real daemon over the twin."""
     from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
     from tests.web.phones import SMALL_PHONE, People, until_turn_with_a_play
@@ -153,11 +153,12 @@ def phone_shots() -> None:
         east.screenshot(path=OUT / "phone-seat.png")
         south.screenshot(path=OUT / "phone-seat-360.png")
         screen.click("#open-seats")
-        expect(screen.locator("[data-seat-code] svg.qr")).to_have_count(4)
+        screen.click('[data-show-code="3"]')  # one seat's code, on the owner's tap
+        expect(screen.locator("[data-seat-code] svg.qr")).to_have_count(1)
         screen.screenshot(path=OUT / "seats.png")
         screen.click("#close")
         waiting = people.phone(people.link(screen, 1), SMALL_PHONE, joined=False)
-        expect(waiting.locator("#waiting")).to_have_text("waiting for the owner to approve on the table's screen")
+        expect(waiting.locator("#waiting")).to_contain_text("this phone's code:")
         expect(screen.locator('#prompts [data-approve="1"]')).to_be_visible()
         screen.screenshot(path=OUT / "board-phones.png")
         waiting.screenshot(path=OUT / "phone-waiting.png")

@@ -11,16 +11,19 @@ Idempotency-Key and taken once; a second phone for a held seat waits for the own
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from firmware.sim.testbed import SimTable
 from firmware.words.messages import MESSAGES
+from tests.firmware.conftest import request
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.web.phones import (
     PHONE,
@@ -157,16 +160,18 @@ def test_a_second_phone_for_a_held_seat_waits_for_the_owner(people: People):
     screen = people.screen()
     first = people.phone(people.link(screen, 1))
     second = people.phone(people.link(screen, 1), joined=False)
-    expect(second.locator("#waiting")).to_have_text(EN["page.phone.waiting"])
+    expect(second.locator("#waiting")).to_have_attribute("data-code", re.compile(r"^\d{4}$"))
+    code = second.locator("#waiting").get_attribute("data-code")
+    expect(second.locator("#waiting")).to_have_text(EN["page.phone.waiting"].format(code=code))
     expect(second.locator("#conn")).to_have_text(EN["page.connecting"])  # not yet in: nothing to reconnect
     streams: list[str] = []
     second.on("websocket", lambda ws: streams.append(ws.url))
     second.context.set_offline(True)  # the Wi-Fi comes and goes while it waits: still no stream
     second.context.set_offline(False)
-    expect(second.locator("#waiting")).to_have_text(EN["page.phone.waiting"])
+    expect(second.locator("#waiting")).to_have_text(EN["page.phone.waiting"].format(code=code))
     assert streams == []
     approve = screen.locator('#prompts [data-approve="1"]')
-    expect(approve).to_have_text(EN["page.seats.approve_seat"].format(seat="East"))
+    expect(approve).to_have_text(EN["page.seats.approve_seat"].format(seat="East", code=code))
     expect(screen.locator('[data-asks="1"]')).to_be_visible()
     approve.click()
     expect(second.locator("#conn")).to_have_text(EN["page.live"])
@@ -176,7 +181,7 @@ def test_a_second_phone_for_a_held_seat_waits_for_the_owner(people: People):
     assert token_of(first) is None
     # a third phone, refused on the Phones sheet
     third = people.phone(people.link(screen, 1), joined=False)
-    expect(third.locator("#waiting")).to_have_text(EN["page.phone.waiting"])
+    expect(third.locator("#waiting")).to_have_attribute("data-code", re.compile(r"^\d{4}$"))
     screen.click("#open-seats")
     screen.click('[data-seat-code="1"] [data-refuse="1"]')
     expect(third.locator("#waiting")).to_contain_text("refused")
@@ -186,7 +191,55 @@ def test_a_second_phone_for_a_held_seat_waits_for_the_owner(people: People):
     screen.click('[data-seat-code="1"] [data-revoke="1"]')
     expect(second.locator("#waiting")).to_have_text(EN["page.phone.lost"])
     expect(screen.locator('[data-seat-code="1"] .status')).to_have_text(EN["page.seats.free"])
+    screen.click('[data-show-code="1"]')
     expect(screen.locator('[data-seat-code="1"] svg.qr')).to_be_visible()
+
+
+def test_the_phones_sheet_shows_one_seats_code_on_a_tap_until_it_served_or_a_minute_passed(people: People):
+    screen = people.screen(clock=True)
+    screen.click("#open-seats")
+    expect(screen.locator("[data-show-code]")).to_have_count(4)
+    expect(screen.locator("svg.qr")).to_have_count(0)  # no code until the owner taps a seat
+    assert screen.locator("[data-url]").count() == 0 and "#join=" not in screen.content()
+    screen.click('[data-show-code="1"]')
+    expect(screen.locator('[data-seat-code="1"] svg.qr')).to_be_visible()
+    screen.click('[data-show-code="2"]')  # another seat's: the first goes
+    expect(screen.locator("svg.qr")).to_have_count(1)
+    expect(screen.locator('[data-seat-code="2"] svg.qr')).to_be_visible()
+    url = urlsplit(screen.locator('[data-seat-code="2"]').get_attribute("data-url"))
+    assert "#join=" in screen.content()  # the one shown, and only it
+    # South's player scans it: the seat is taken, the code goes from the screen
+    south = people.phone(f"{people.table.url}{url.path}#{url.fragment}")
+    expect(south.locator("#me")).to_be_visible()
+    expect(screen.locator("svg.qr")).to_have_count(0)
+    expect(screen.locator('[data-seat-code="2"] .status')).to_have_text(EN["page.seats.on_phone"])
+    # a code nobody scans goes after a minute
+    screen.click('[data-show-code="3"]')
+    expect(screen.locator('[data-seat-code="3"] svg.qr')).to_be_visible()
+    screen.clock.run_for("00:59")
+    expect(screen.locator('[data-seat-code="3"] svg.qr')).to_be_visible()
+    screen.clock.run_for("00:02")
+    expect(screen.locator("svg.qr")).to_have_count(0)
+    assert "#join=" not in screen.content()
+
+
+def test_a_phone_whose_address_must_wait_asks_again_and_joins(people: People):
+    screen = people.screen()
+    link = people.link(screen, 3)
+    phone = people._page(PHONE, phone=True)
+    claims: list[int] = []
+    phone.on("response", lambda r: claims.append(r.status) if r.url.endswith("/api/seats/claim") else None)
+
+    def guessed_just_before(route: Any) -> None:  # someone on this address guessed: it must wait
+        if not claims:
+            for _ in range(5):
+                assert request(people.table.url, "POST", "/api/seats/claim", {"seat": 3, "join": "a-guess"})[0] == 403
+        route.continue_()
+
+    phone.route("**/api/seats/claim", guessed_just_before)
+    phone.goto(link)
+    expect(phone.locator("#me")).to_have_text("West")  # not "refused": it asked again
+    assert claims[0] == 429 and claims[-1] == 200, claims
 
 
 def test_the_phones_read_well_and_the_codes_are_big_on_the_tables_screen(people: People):
@@ -206,11 +259,12 @@ def test_the_phones_read_well_and_the_codes_are_big_on_the_tables_screen(people:
                 assert found["right"] <= width, (name, sel, found)
     for sel in ("#actions [data-declare]",):  # East declares in the bottom bar, as on the table's screen
         assert len(measure(phones["390x844"], sel)) == 5
-    # the table's screen, during play: the Phones sheet with a code per seat, big enough to
-    # scan from a metre away (a 33-module code at 240 px: 7 px a module)
+    # the table's screen, during play: the Phones sheet shows the code of the seat tapped,
+    # big enough to scan from a metre away (a 33-module code at 240 px: 7 px a module)
     expect(screen.locator("#open-seats")).to_be_visible()
     screen.click("#open-seats")
-    expect(screen.locator("[data-seat-code] svg.qr")).to_have_count(4)
+    screen.click('[data-show-code="3"]')
+    expect(screen.locator("[data-seat-code] svg.qr")).to_have_count(1)
     for code in measure(screen, "[data-seat-code] svg.qr"):
         assert code["w"] >= 200 and code["h"] >= 200 and code["right"] <= 800, code
     # served on loopback (a test): the sheet says no phone could open these links

@@ -103,10 +103,7 @@ class ApiServer:
         `trusted_proxy`: the address of a proxy whose X-Forwarded-For names the client."""
         if token is None and not is_loopback(host):
             raise ConfigError("api.token", f"is required when api.host is {host!r} (not a loopback address)")
-        self.table = table
-        self.loop = loop
-        self.host = host
-        self.port = port
+        self.table, self.loop, self.host, self.port = table, loop, host, port
         self._token = token
         self._max_clients = max_clients
         self._backlog = backlog
@@ -126,8 +123,7 @@ class ApiServer:
         self._quiet_logs = contextlib.ExitStack()
         self.front_door = FrontDoor(host, allowed_hosts)
         self.connections = Connections(limit=max_connections, header_timeout=header_timeout, clock=clock)
-        self._body_timeout = body_timeout
-        self._stop_timeout = stop_timeout
+        self._body_timeout, self._stop_timeout = body_timeout, stop_timeout
         self.app = self._build_app()
         loop.on(Request, table.submit)
         loop.on_shutdown(self.close)

@@ -1,7 +1,8 @@
 """A redraw keeps what the person is doing: while the demo's bots play and every move
 redraws the page, a person typing at 180 ms a key keeps the field's text, caret and
-focus; an open fold stays open when the edition changes; a sheet keeps its scroll; a
-seat's phone keeps the tab it chose and the button in focus. On the table's page, the
+focus; an open fold stays open when the edition changes and the edition stays chosen;
+a sheet keeps its scroll; the hand being entered keeps its cards, its tab and the
+focus; a seat's phone keeps the tab it chose and the focus. On the table's page, the
 person's page (`/?seat=1`) and a seat's phone (`/seat/N`)."""
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Demo:
         self.url = demo.daemon.server.url  # type: ignore[union-attr]
         self.person_plays = threading.Event()
         self.person_plays.set()
+        self.leaves: set[str] = set()  # the waits the person answers on the page in the test
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._person, daemon=True)
         self.thread.start()
@@ -38,7 +40,8 @@ class Demo:
     def _person(self) -> None:
         while not self.done.is_set():
             st = state(self.demo)
-            if self.person_plays.is_set() and st["waiting"].get("seat") == PERSON:
+            w = st["waiting"]
+            if self.person_plays.is_set() and w.get("seat") == PERSON and w["kind"] not in self.leaves:
                 play_turn(self.demo, st, PERSON)
             time.sleep(0.05)
 
@@ -51,8 +54,9 @@ class Demo:
 
 
 @pytest.fixture
-def demo(tmp_path: Any) -> Iterator[Demo]:
-    screen = ScreenDemo("classic", 4, seed=12, person=PERSON, port=0, fast=True, pace=0.25,
+def demo(tmp_path: Any, request: Any) -> Iterator[Demo]:
+    pace = getattr(request, "param", 0.25)  # seconds between the bots' moves
+    screen = ScreenDemo("classic", 4, seed=12, person=PERSON, port=0, fast=True, pace=pace,
                         directory=tmp_path)
     with running(screen):
         table = Demo(screen)
@@ -130,6 +134,36 @@ def test_the_persons_page_keeps_typing_folds_and_scroll_while_the_bots_play(page
     the_set_up_keeps_what_is_typed(page, demo)
 
 
+def paused_and_resumed(page: Any, demo: Demo, back_to: str) -> None:
+    """The owner pauses and resumes three times; `page` shows each."""
+    for _ in range(3):
+        assert post(demo.demo, "/api/admin/pause", {})[0] == 200
+        until(page, "window.unotable.state.waiting.kind === 'paused'", "the pause shown")
+        assert post(demo.demo, "/api/admin/resume", {})[0] == 200
+        until(page, f"window.unotable.state.waiting.kind === '{back_to}'", "the wait shown again")
+
+
+@pytest.mark.parametrize("demo", [0.02], indirect=True)  # to the round's end soon
+def test_the_persons_hand_entry_keeps_its_cards_tab_and_focus(page, demo):
+    demo.leaves.add("hand")  # the person enters their hand on the page
+    page.goto(demo.url + "/?seat=1")
+    expect(page.locator("#conn")).to_have_text("live")
+    page.locator("#enter-hand").click(timeout=120000)  # the round is over: the cards left
+    entered = page.locator("#sheet [data-entered]")
+    count = entered.count()
+    assert count >= 2
+    entered.first.click()  # one taken back
+    expect(entered).to_have_count(count - 1)
+    tab = page.locator('#sheet [data-tab="Y"]')
+    tab.focus()
+    page.keyboard.press("Enter")
+    expect(tab).to_have_class("tab c-Y on")
+    paused_and_resumed(page, demo, "hand")
+    expect(entered).to_have_count(count - 1)
+    expect(tab).to_have_class("tab c-Y on")
+    assert focused(page) == {"tab": "Y"}
+
+
 def test_a_seats_phone_keeps_its_tab_and_focus_while_the_table_moves(page, browser, demo):
     demo.person_plays.clear()  # the person decides on their phone
     page.goto(demo.url + "/")  # the owner's screen: the seat's link, then pauses
@@ -149,11 +183,7 @@ def test_a_seats_phone_keeps_its_tab_and_focus_while_the_table_moves(page, brows
         tab.focus()
         phone.keyboard.press("Enter")  # blue, chosen from the keyboard
         expect(tab).to_have_class("tab c-B on")
-        for _ in range(3):  # the owner pauses and resumes: the phone shows each
-            assert post(demo.demo, "/api/admin/pause", {})[0] == 200
-            until(phone, "window.unotable.state.waiting.kind === 'paused'", "the pause shown")
-            assert post(demo.demo, "/api/admin/resume", {})[0] == 200
-            until(phone, "window.unotable.state.waiting.kind === 'turn'", "the turn shown again")
+        paused_and_resumed(phone, demo, "turn")
         expect(tab).to_have_class("tab c-B on")
         assert focused(phone) == {"tab": "B"}
     finally:

@@ -64,6 +64,7 @@ class Admin(Part):
             t.journal.append(ADMIN, payload)
             self.effect(payload)
             t.publish({"kind": "paused", "reason": self.paused})
+            t.settle()  # the timers that move the game on are held
             return {"paused": self.paused}
         if r.action == "resume":
             return self._resume()

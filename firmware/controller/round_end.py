@@ -9,6 +9,9 @@ effects, the pause from the action that ended the round, until a ``next_round``
 entry (or, in a journal written before the pause existed, the next action: the
 shuffle, the one action that can follow a round's end) ends it.
 A crash during the pause comes back to it, with its timer started afresh.
+
+While the admin pauses the table the timer is held: it runs on with the time it had
+left after Resume (after a restart too, a held timer waits for Resume).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any, ClassVar
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import Adopted, Context, Part, Replayed, RoundEnded
+from firmware.controller.context import Adopted, Context, Part, Replayed, RoundEnded, Settles
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from firmware.words.messages import Words
@@ -61,6 +64,8 @@ class RoundEnds(Part):
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.timer: Cancellable | None = None
+        self.deadline = 0.0  # the running timer's end, on the loop's clock
+        self.held: tuple[int, float] | None = None  # (round, seconds left) while paused
         self.reset()
         ctx.on(RoundPauseOver, self._on_timer)
         # a round's end says itself (`RoundEnded`); the shuffle is the one action that
@@ -70,12 +75,14 @@ class RoundEnds(Part):
         ctx.subscribe(RoundEnded, lambda e: self.ended(e.over, e.match_over, live=e.live))
         ctx.subscribe(Adopted, lambda _a: self.went_on(), actions=(U.Shuffle,))
         ctx.subscribe(Replayed, lambda _e: self.settle())
+        ctx.subscribe(Settles, lambda _e: self.settle())  # a pause or Resume holds or runs on
         ctx.journal_kind(NEXT_ROUND, lambda e: self.replay(e.payload))
         ctx.answers(api.NextRound, lambda _r: self.next_round())
 
     def reset(self) -> None:
         self.rounds: list[dict[str, Any]] = []  # one per round played, in order
         self.pause: dict[str, Any] | None = None  # the round just over, while the table pauses
+        self.held = None
         self._stop_timer()
 
     def get_status(self) -> dict[str, Any]:
@@ -133,15 +140,34 @@ class RoundEnds(Part):
         return {"next_round": payload["round"], "step": t.step}
 
     def settle(self) -> None:
-        """While the table pauses, its timer runs (started again after a restart)."""
+        """While the table pauses after a round, its timer runs (started again after a
+        restart); while the admin pauses the table it is held with the time it had left."""
         pause_s = self.ctx.config.table.round_pause_s
-        if self.pause is not None and pause_s and self.timer is None:
-            self.timer = self.ctx.loop.after(pause_s, RoundPauseOver(self.pause["round"]))
+        if self.pause is None or not pause_s:
+            return
+        loop, round_ = self.ctx.loop, self.pause["round"]
+        if self._admin_paused():
+            if self.timer is not None:
+                self.held = (round_, max(0.0, self.deadline - loop.now()))
+                self._stop_timer()
+            return
+        if self.timer is None:
+            left = self.held[1] if self.held is not None and self.held[0] == round_ else pause_s
+            self.held = None
+            self.deadline = loop.now() + left
+            self.timer = loop.after(left, RoundPauseOver(round_))
+
+    def _admin_paused(self) -> bool:
+        admin = self.ctx.lookup("admin")
+        return admin is not None and admin.paused is not None
 
     def _on_timer(self, event: RoundPauseOver) -> None:
         self.timer = None
         if self.pause is None or self.pause["round"] != event.round:
             return  # tapped meanwhile, or rebuilt from the journal
+        if self._admin_paused():  # posted just before the pause: held with no time left
+            self.held = (event.round, 0.0)
+            return
         try:
             self.next_round(by="timer")
         except Rejected:  # the journal cannot be written: a new timer tries again

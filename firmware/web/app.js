@@ -4,6 +4,7 @@ import {
   COLOURS, COLOUR_NAMES, COLOUR_SHAPES, TOWERS,
   cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setWords, turnReason,
 } from "./rules.js";
+import { Idiomorph } from "./vendor/idiomorph-0.8.0.esm.js";
 
 const params = new URLSearchParams(location.search);
 // a seat's own page on a player's phone: /seat/N, opened from the seat's link (its code on
@@ -53,6 +54,7 @@ const ui = {
   lastEvent: null,
   phone: PHONE === null ? null : { step: "joining", reason: "" },  // a seat's phone: where its claim stands
   sending: 0,       // declarations waiting for the table to be back, to be sent again (same key)
+  cardsOut: null,   // the count typed for a cut-off ejection, kept over redraws
 };
 window.unotable = ui; // for people poking at the screen from the browser console
 
@@ -127,7 +129,7 @@ function h(tag, attrs = {}, ...kids) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    if (k.startsWith("on")) el[k] = v;  // a property: a redraw hands it on to the element shown
     else if (k === "class") el.className = v;
     else el.setAttribute(k, v === true ? "" : v);
   }
@@ -138,6 +140,34 @@ function h(tag, attrs = {}, ...kids) {
   return el;
 }
 const $ = (sel) => document.querySelector(sel);
+
+// A redraw builds the elements afresh and morphs the ones shown into them (idiomorph):
+// what the person is doing stays, a field's text, caret and focus, an open fold, a scroll.
+const HANDLERS = ["onclick", "oninput", "onchange"];
+const adding = [];  // the built nodes idiomorph is cloning in, innermost last
+function handOn(from, to) {  // a clone has none of its original's handlers
+  for (const name of HANDLERS) to[name] = from[name];
+  for (let i = 0; i < from.children.length; i++) handOn(from.children[i], to.children[i]);
+}
+const MORPH = {
+  morphStyle: "innerHTML",
+  callbacks: {
+    beforeNodeMorphed: (shown, built) => {
+      if (shown.nodeType === Node.ELEMENT_NODE) for (const name of HANDLERS) shown[name] = built[name];
+      return true;
+    },
+    beforeNodeAdded: (built) => { adding.push(built); return true; },
+    afterNodeAdded: (node) => { const built = adding.pop(); if (node.nodeType === Node.ELEMENT_NODE) handOn(built, node); },
+    // the person's own: the text of the field they type in, the folds they open or shut
+    beforeAttributeUpdated: (name, el) => !((name === "value" && el === document.activeElement)
+      || (name === "open" && el.localName === "details")),
+    beforeNodeRemoved: (node) => node.id !== "error",  // the refusal's line moves between board and sheet
+  },
+};
+/** Show `kids` (as `h` takes them) in `el`, morphing what it shows into them. */
+function draw(el, ...kids) {
+  Idiomorph.morph(el, [...h("div", {}, ...kids).childNodes], MORPH);
+}
 
 function cardEl(text, attrs = {}, big = false) {
   const c = parseCard(text);
@@ -538,19 +568,19 @@ function render() {
   const s = ui.state;
   if (!s) return;
   if (!s.edition) {  // no match yet
-    $("#top-card").replaceChildren(h("span", { class: "card big blank" }, "–"));
-    $("#colour").replaceChildren();
+    draw($("#top-card"), h("span", { class: "card big blank" }, "–"));
+    draw($("#colour"));
     $("#waiting").textContent = waitingText(s);
-    $("#seats").replaceChildren();
-    $("#rules").replaceChildren();
-    $("#actions").replaceChildren(h("button", { type: "button", class: "primary", id: "setup-now",
+    draw($("#seats"));
+    draw($("#rules"));
+    draw($("#actions"), h("button", { type: "button", class: "primary", id: "setup-now",
       onclick: () => $("#open-setup").click() }, t("page.start_match")));
     if (ui.sheet) renderSheet();
     return;
   }
   const top = $("#top-card");
-  top.replaceChildren(s.top ? cardEl(s.top, { id: "top", "data-card": s.top }, true) : h("span", { class: "card big blank" }, "–"));
-  $("#colour").replaceChildren(s.colour ? h("span", { class: `pill c-${s.colour}`, id: "current-colour" }, colourLabel(s.colour)) : "");
+  draw(top, s.top ? cardEl(s.top, { id: "top", "data-card": s.top }, true) : h("span", { class: "card big blank" }, "–"));
+  draw($("#colour"), s.colour ? h("span", { class: `pill c-${s.colour}`, id: "current-colour" }, colourLabel(s.colour)) : "");
   const yours = PHONE !== null ? yoursText(s) : { text: "", mine: false };
   $("#yours").textContent = yours.text;
   // a seat's phone says its own wait once, in its own words; others' waits as the table says them
@@ -612,7 +642,7 @@ function renderSeats(s) {
     rows.push(h("div", { class: "seat neutral" }, h("span", { class: "who" }, h("span", { class: "name" }, t("page.neutral"))), h("span", {}),
       h("span", { class: "towers" }, neutral.map((tower) => h("span", { class: `tower t-${towerClass(tower)}` }, tower)))));
   }
-  $("#seats").replaceChildren(...rows);
+  draw($("#seats"), ...rows);
   $("#seats").classList.toggle("with-towers", Boolean(s.towers));
 }
 
@@ -629,7 +659,7 @@ function renderHand(s) {
   if (!hand) return;
   const busy = playBlocked(s);  // the launcher, a deal, a press or a tower comes first: the table would refuse
   const mine = !busy && turnReason(s, MY_SEAT) === null;
-  el.replaceChildren(h("span", { class: "label" }, t(busy ? "page.your_cards_wait" : "page.your_cards")),
+  draw(el, h("span", { class: "label" }, t(busy ? "page.your_cards_wait" : "page.your_cards")),
     ...hand.map((c) => h("button", { type: "button", class: `cardbtn${mine && matchReason(s, c) ? " dim" : ""}`,
       "data-hand": c, disabled: busy, onclick: () => tapHand(c) }, cardEl(c))));
 }
@@ -740,9 +770,10 @@ function renderActions(s) {
     buttons.push(h("button", { id: "press-launcher", type: "button", onclick: () => send("/api/screen/launcher", {}) }, label));
   }
   if (MY_SEAT === null && w.kind === "cards-out") {
-    const input = h("input", { type: "number", id: "cards-out-count", min: 0, max: 120, value: 0, class: "count-input" });
+    const input = h("input", { type: "number", id: "cards-out-count", min: 0, max: 120, value: ui.cardsOut ?? 0, class: "count-input",
+      oninput: (e) => { ui.cardsOut = e.target.value; } });
     prompts.push(h("label", {}, t("page.cards_out_label"), input), h("button", { id: "cards-out", type: "button", class: "primary",
-      onclick: () => send("/api/admin/override", { kind: "cards-out", count: Number(input.value) }) }, t("page.cards_out_enter")));
+      onclick: () => send("/api/admin/override", { kind: "cards-out", count: Number($("#cards-out-count").value) }) }, t("page.cards_out_enter")));
   }
   if (MY_SEAT === null && w.kind === "alarm") {
     prompts.push(h("button", { id: "clear-alarm", type: "button",
@@ -766,8 +797,8 @@ function renderActions(s) {
     buttons.push(h("button", { id: "resume", type: "button", class: "primary",
       onclick: () => send("/api/admin/resume", {}) }, t("page.resume")));
   }
-  $("#actions").replaceChildren(...buttons);
-  $("#prompts").replaceChildren(...prompts);
+  draw($("#actions"), ...buttons);
+  draw($("#prompts"), ...prompts);
 }
 
 // ---------------------------------------------------------------- overlays
@@ -782,7 +813,7 @@ function closeSheet() {
   ui.sheet = null;
   $("#notice").after($("#error"));  // the refusal goes back to its place on the board
   $("#sheet").hidden = true;
-  $("#sheet").replaceChildren();
+  draw($("#sheet"));
 }
 
 function openPlay(seat, card = null, tab = null) {
@@ -798,10 +829,11 @@ function renderSheet() {
   if (!sh) { closeSheet(); return; }
   const body = { play: playSheet, cards: cardsSheet, catch: catchSheet, setup: setupSheet, health: healthSheet,
     seats: seatsSheet }[sh.kind](sh);
-  el.replaceChildren(
+  draw(el,
     h("div", { class: "sheet-head" }, h("span", { class: "title" }, body.title),
       h("button", { type: "button", class: "small", id: "close", onclick: closeSheet }, t("page.close"))),
-    $("#error"), ...body.content);
+    ...body.content);
+  if (el.firstChild.nextSibling !== $("#error")) el.firstChild.after($("#error"));  // under the title
   el.hidden = false;
   el.dataset.kind = sh.kind;
 }
@@ -1082,7 +1114,7 @@ function timerText(s) {
 }
 
 function renderRules(s) {
-  $("#rules").replaceChildren(...ruleBadges(s));
+  draw($("#rules"), ...ruleBadges(s));
 }
 
 setInterval(() => {  // the turn timer counts down between the table's events
@@ -1388,8 +1420,8 @@ function seatLost() {
 function renderJoin() {
   const step = ui.phone.step;
   document.body.classList.remove("stale");
-  $("#top-card").replaceChildren();
-  for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours"]) $(`#${id}`).replaceChildren();
+  draw($("#top-card"));
+  for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours"]) draw($(`#${id}`));
   const text = { joining: t("page.phone.joining"), waiting: t("page.phone.waiting", { code: ui.phone.code }),
     refused: t("page.phone.refused", { reason: ui.phone.reason }), "no-link": t("page.phone.no_link"),
     lost: t("page.phone.lost") }[step];
@@ -1441,9 +1473,9 @@ function renderEnds(s) {
   const r = s.round_end;
   const over = s.waiting?.kind === "match-over" && (s.rounds ?? []).length > 0;
   el.hidden = !r && !over;
-  if (r) el.replaceChildren(renderRoundEnd(s, r));
-  else if (over) el.replaceChildren(renderMatchEnd(s));
-  else el.replaceChildren();
+  if (r) draw(el, renderRoundEnd(s, r));
+  else if (over) draw(el, renderMatchEnd(s));
+  else draw(el);
 }
 
 /** The round's end: who went out, what each hand left gave, what each seat scored, totals. */

@@ -303,6 +303,9 @@ def test_the_screen_loads_without_the_token_but_the_api_still_needs_it():
                 assert resp.status == 200 and "<html" in (await resp.text()).lower()
             async with bare.get("/static/app.js") as resp:
                 assert resp.status == 200 and "javascript" in resp.content_type
+            async with bare.get("/static/vendor/idiomorph-0.8.0.esm.js") as resp:  # the page's redraws
+                assert resp.status == 200 and "javascript" in resp.content_type
+                assert "script-src 'self'" in resp.headers["Content-Security-Policy"]
             async with bare.get("/api/editions") as resp:
                 assert resp.status == 401
             async with bare.ws_connect(f"/api/ws?token={TOKEN}") as ws:  # browsers cannot set WS headers

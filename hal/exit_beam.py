@@ -19,7 +19,11 @@ edges look like one card: no beam can tell them apart.
 from __future__ import annotations
 
 import statistics
+import threading
 from collections import deque
+from typing import Any
+
+from hal.clock import Clock
 
 MAX_STUCK_CARDS = 4
 LEARN_FROM = 5  # pulses seen before a learned card time is trusted
@@ -54,3 +58,52 @@ class CardPulses:
         if card is None or dark_s <= self.stuck_ratio * card or dark_s > self.longest_s():
             return 1
         return max(2, round(dark_s / card))
+
+
+class ExitBeam:
+    """The beam's pulse under way: since when it is dark and whose it is (the launcher's
+    ejection then, or None), under the launcher's `lock`; `stuck` counts the cards
+    beyond one that all pulses were."""
+
+    def __init__(self, pulses: CardPulses, clock: Clock, lock: threading.RLock) -> None:
+        self.pulses = pulses
+        self._clock = clock
+        self._lock = lock
+        self._since: float | None = None
+        self._owner: Any = None
+        self._ended = threading.Event()
+        self.stuck = 0
+
+    def dark(self, owner: Any) -> Any:
+        """The beam went dark for `owner`'s card; returns `owner`."""
+        with self._lock:
+            self._since, self._owner = self._clock.now(), owner
+        return owner
+
+    def light(self) -> tuple[Any, float, int] | None:
+        """The beam is clear again: (the pulse's owner, its dark time, the cards beyond
+        one it must have been), None when no pulse was under way."""
+        with self._lock:
+            since, owner = self._since, self._owner
+            self._since = self._owner = None
+            if since is None:
+                return None
+            dark = self._clock.now() - since
+            extra = self.pulses.cards(dark) - 1
+            self.stuck += extra
+            self._ended.set()
+            return owner, dark, extra
+
+    def await_end(self, owner: Any) -> None:
+        """A pulse of `owner` still dark: wait for its end, at most as long as a pulse
+        that still counts as cards lasts (on the clock: virtual time runs on)."""
+        while True:
+            with self._lock:
+                since = self._since if self._owner is owner else None
+                self._ended.clear()
+            if since is None:
+                return
+            left = since + self.pulses.longest_s() - self._clock.now()
+            if left <= 0:
+                return
+            self._clock.wait(self._ended, left)

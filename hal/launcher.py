@@ -56,7 +56,7 @@ from hal.clock import REAL_TIME, Clock
 from hal.config import Section, number_problem, shown
 from hal.ejection import EjectionModel, ModelConfig, parse_model_config
 from hal.errors import ConfigError, HalError
-from hal.exit_beam import CardPulses
+from hal.exit_beam import CardPulses, ExitBeam
 from hal.safety import ClosedOnExit
 
 DRIVERS = ("h_bridge", "phase_enable", "single")
@@ -371,14 +371,11 @@ class Launcher(ClosedOnExit):
         self._lock = threading.RLock()
         self._busy = threading.Lock()
         self._card = threading.Event()
-        self._beam_clear = threading.Event()
         self._callbacks: list[CardCallback] = []
         self._total = 0
         self._stray = 0
-        self._stuck = 0
-        self._pulses = CardPulses(config.card_dark_s, config.stuck_ratio)
-        self._dark_since: float | None = None  # the exit beam is dark since then
-        self._dark_op: dict[str, Any] | None = None  # the ejection that pulse belongs to
+        self._beam = ExitBeam(CardPulses(config.card_dark_s, config.stuck_ratio),
+                              self._clock, self._lock)
         self._op: dict[str, Any] | None = None
         self._fault: str | None = None
         self._state = "idle"
@@ -450,24 +447,17 @@ class Launcher(ClosedOnExit):
     def _card_seen(self) -> None:
         """The beam went dark: one card counts now, so the motor stops on time; its
         end (`_beam_cleared`) adds the cards a long pulse must have been."""
-        with self._lock:
-            self._dark_since = self._clock.now()
-            self._dark_op = op = self._op
-        self._count(1, op)
+        self._count(1, self._beam.dark(self._op))
 
     def _beam_cleared(self) -> None:
         with self._lock:
-            since, op = self._dark_since, self._dark_op
-            self._dark_since = self._dark_op = None
-            if since is None:
+            ended = self._beam.light()
+            if ended is None:
                 return
-            dark = self._clock.now() - since
-            extra = self._pulses.cards(dark) - 1
-            self._stuck += extra
-            if op is not None and op is self._op:
+            op, dark, extra = ended
+            if op is self._op and op is not None:
                 op["dark_s"].append(dark)
                 op["stuck"] += extra
-            self._beam_clear.set()
         if extra:
             self._count(extra, op)
 
@@ -515,8 +505,8 @@ class Launcher(ClosedOnExit):
                 "hopper_empty": None if self._closed else self.hopper_empty,
                 "cards_counted": self._total,
                 "stray_cards": self._stray,
-                "stuck_cards": self._stuck,
-                "card_dark_s": self._pulses.card_s(),
+                "stuck_cards": self._beam.stuck,
+                "card_dark_s": self._beam.pulses.card_s(),
                 "current": op,
                 "aimed_seat": self._aimed,
                 "model": self.model.describe(),
@@ -601,7 +591,6 @@ class Launcher(ClosedOnExit):
         self._closed = True
         self._release_devices()
 
-
     # --- internals ---------------------------------------------------------
 
     def _check_open(self) -> None:
@@ -647,7 +636,7 @@ class Launcher(ClosedOnExit):
                 self._state = "idle"
             # Cards already past the rollers (a double feed, momentum) still count.
             self._clock.sleep(self.config.settle_s)
-            self._await_pulse_end()
+            self._beam.await_end(self._op)  # stuck cards still in the beam count here
             with self._lock:
                 op = self._op
                 if fault is not None:
@@ -658,20 +647,6 @@ class Launcher(ClosedOnExit):
         finally:
             with self._lock:
                 self._op = None
-
-    def _await_pulse_end(self) -> None:
-        """A pulse of this ejection still dark after settle_s: wait for its end, at most
-        as long as a pulse that still counts as cards lasts, so stuck cards count here."""
-        while True:
-            with self._lock:
-                since = self._dark_since if self._dark_op is self._op else None
-                self._beam_clear.clear()
-            if since is None:
-                return
-            left = since + self._pulses.longest_s() - self._clock.now()
-            if left <= 0:
-                return
-            self._clock.wait(self._beam_clear, left)
 
     def _run(self, n: int) -> tuple[str, int, str | None]:
         """Run the motor until n cards are counted; returns (status, retries, fault)."""

@@ -7,7 +7,14 @@ The twin runs on virtual time, so only the code path is measured (the servo's
 settle time and the card travel are virtual); each sample aims at another seat,
 so the servo move is on the path. The daemon adds its event-loop hop on top.
 
-    python bench/hal_launcher.py [samples]
+Then miscounts with stuck cards: many presses of the measured model on the twin, whose
+cards darken the beam unevenly (each pulse ±15 %), with cards stuck together injected
+on some presses (2 cards, now and then 3, shifted by 0-1 of a card's length). A press is
+miscounted when the launcher's count differs from the cards that left the hopper; the
+same pulses counted as edges (one per pulse, as before pulses were timed) are shown
+beside it, for a launcher calibrated by selftest and for one that learned its card time.
+
+    python bench/hal_launcher.py [samples] [presses]
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
     import _path  # noqa: F401
 
+import random
 import statistics
 import sys
 import time
@@ -23,6 +31,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
+from hal.ejection import MeasuredModel
 from hal.launcher import LauncherConfig
 from hal.launcher import parse_config as parse_launcher
 from hal.seats import parse_config as parse_seats
@@ -83,17 +92,70 @@ def measure_button_to_motor(samples: int = 2000) -> dict[str, Any]:
     }
 
 
+def measure_stuck_miscounts(presses: int = 5000, *, calibrated: bool = True,
+                            stuck_rate: float = 0.1, jitter: float = 0.15,
+                            seed: int = 1) -> dict[str, Any]:
+    """Presses miscounted with stuck cards injected, by timed pulses and by edges alone."""
+    if presses < 1:
+        raise ValueError(f"presses must be at least 1, not {presses!r}")
+    rng = random.Random(seed)
+    twin_cfg = parse_launcher(LAUNCHER_SECTION)
+    twin = SimLauncher(twin_cfg, factory=MockFactory(pin_class=MockPWMPin), clock=VirtualClock(),
+                       pulse_jitter=jitter, rng=random.Random(seed + 1))
+    if calibrated:  # what selftest measures on this twin, set as card_dark_s
+        twin.config = parse_launcher({**LAUNCHER_SECTION, "card_dark_s": twin.pulse_s})
+    model = MeasuredModel()
+    out = {"presses": presses, "ejecting": 0, "stuck": 0, "detectable": 0, "cards": 0,
+           "miscounted": 0, "overcounted": 0, "miscounted_detectable": 0,
+           "miscounted_by_edges": 0}
+    with twin.launcher() as launcher:
+        for i in range(presses):
+            cards = model.press(rng)
+            if not cards:
+                continue
+            out["ejecting"] += 1
+            offset = None
+            if rng.random() < stuck_rate:
+                offset = rng.random()
+                twin.inject_stuck_cards(3 if rng.random() < 0.2 else 2, offset=offset)
+                out["stuck"] += 1
+                out["detectable"] += offset > twin.config.stuck_ratio - 1
+            if len(twin.stack) < 20:
+                twin.load(range(200))
+            before = len(twin.exited)
+            result = launcher.deal(cards, seat=i % _seats(twin.config))
+            came_out = len(twin.exited) - before
+            out["cards"] += came_out
+            wrong = result.counted != came_out
+            out["miscounted"] += wrong
+            out["overcounted"] += result.counted > came_out
+            out["miscounted_detectable"] += wrong and offset is not None \
+                and offset > twin.config.stuck_ratio - 1
+            out["miscounted_by_edges"] += len(result.dark_s) != came_out
+    return out
+
+
 def _seats(cfg: LauncherConfig) -> int:
     return max(1, len(cfg.seat_angles))
 
 
 def main(argv: list[str]) -> int:
     samples = int(argv[1]) if len(argv) > 1 else 2000
+    presses = int(argv[2]) if len(argv) > 2 else 5000
     result = measure_button_to_motor(samples)
     print(
         f"button edge -> motor on (twin, {result['samples']} presses): "
         f"median {result['median_us']} µs, p99 {result['p99_us']} µs, max {result['max_us']} µs"
     )
+    for calibrated in (True, False):
+        r = measure_stuck_miscounts(presses, calibrated=calibrated)
+        print(
+            f"stuck cards ({'calibrated' if calibrated else 'learned card time'}): "
+            f"{r['presses']} presses, {r['ejecting']} ejected {r['cards']} cards, "
+            f"{r['stuck']} with cards stuck together ({r['detectable']} shifted over half a "
+            f"card); miscounted presses: {r['miscounted']} timed ({r['overcounted']} over, "
+            f"{r['miscounted_detectable']} of the shifted), {r['miscounted_by_edges']} by edges"
+        )
     return 0
 
 

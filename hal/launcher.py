@@ -10,7 +10,9 @@ Built from the ``[launcher]`` config section (``parse_config``), it does two thi
 
 Both return an `EjectionResult`; ``counted`` is what the exit sensor actually
 counted, which can differ from ``requested`` (a jam, an empty hopper, a double
-feed that pushed out one card more). Every counted card is also announced to the
+feed that pushed out one card more, cards stuck together). Each dark pulse of the
+exit beam is timed: one longer than ``stuck_ratio`` card times counts as the cards it
+must be (`hal.exit_beam`), and ``stuck`` says how many cards were counted that way. Every counted card is also announced to the
 ``on_card`` observers while it happens, so the daemon can journal progress and,
 after a crash, knows how many cards of a cut-off ejection really came out.
 
@@ -37,7 +39,7 @@ import contextlib
 import random
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from gpiozero import (
@@ -54,6 +56,7 @@ from hal.clock import REAL_TIME, Clock
 from hal.config import Section, number_problem, shown
 from hal.ejection import EjectionModel, ModelConfig, parse_model_config
 from hal.errors import ConfigError, HalError
+from hal.exit_beam import CardPulses, ExitBeam
 from hal.safety import ClosedOnExit
 
 DRIVERS = ("h_bridge", "phase_enable", "single")
@@ -81,7 +84,11 @@ BOUNDS: dict[str, tuple[float, float]] = {
     "jam_timeout_s": (0.05, 10),
     "settle_s": (0, 2),
     "max_cards": (1, 112),
+    "card_dark_s": (0.001, 1),
+    "stuck_ratio": (1.2, 4),
 }
+# Options that may be left out: the launcher then learns the value (`hal.exit_beam`).
+_OPTIONAL = ("card_dark_s",)
 _WHOLE = ("max_cards",)
 
 
@@ -107,6 +114,9 @@ class EjectionResult:
     seat: int | None
     retries: int = 0  # jams cleared by stop / reverse / retry
     fault: str | None = None
+    stuck: int = 0  # cards counted from over-long pulses beyond one each (stuck together)
+    # each pulse's dark time in seconds, in order (what selftest calibrates with)
+    dark_s: tuple[float, ...] = field(default=(), compare=False)
 
     @property
     def ok(self) -> bool:
@@ -144,9 +154,13 @@ class LauncherConfig:
     max_cards: int
     model: ModelConfig
     path: str = "launcher"
+    card_dark_s: float | None = None  # one card's dark time at the exit beam; None: learned
+    stuck_ratio: float = 1.5  # a pulse longer than this many card times is stuck cards
 
     def __post_init__(self) -> None:
         for name, (low, high) in BOUNDS.items():
+            if name in _OPTIONAL and getattr(self, name) is None:
+                continue
             problem = number_problem(getattr(self, name), low, high, integer=name in _WHOLE)
             if problem:
                 raise ConfigError(f"{self.path}.{name}", problem)
@@ -245,13 +259,15 @@ def parse_config(mapping: Mapping[str, Any] | None, path: str = "launcher", *,
         max_cards=_number(sec, "max_cards", 20),
         model=parse_model_config(sec.raw("model", {}), path=sec.key("model"), errors=sec.errors),
         path=path,
+        card_dark_s=_number(sec, "card_dark_s", None),
+        stuck_ratio=_number(sec, "stuck_ratio", 1.5),
     )
     sec.finish()
     _check_pins_distinct(sec, cfg.pins())
     return cfg
 
 
-def _number(sec: Section, name: str, default: float) -> Any:
+def _number(sec: Section, name: str, default: float | None) -> Any:
     low, high = BOUNDS[name]
     return sec.number(name, default, minimum=low, maximum=high, integer=name in _WHOLE)
 
@@ -367,6 +383,8 @@ class Launcher(ClosedOnExit):
         self._callbacks: list[CardCallback] = []
         self._total = 0
         self._stray = 0
+        self._beam = ExitBeam(CardPulses(config.card_dark_s, config.stuck_ratio),
+                              self._clock, self._lock)
         self._op: dict[str, Any] | None = None
         self._fault: str | None = None
         self._state = "idle"
@@ -406,6 +424,7 @@ class Launcher(ClosedOnExit):
             self._release_devices()
             raise
         self._exit.when_activated = self._card_seen
+        self._exit.when_deactivated = self._beam_cleared
 
     @classmethod
     def from_config(
@@ -435,17 +454,38 @@ class Launcher(ClosedOnExit):
         return unsubscribe
 
     def _card_seen(self) -> None:
+        """The beam went dark: one card counts now, so the motor stops on time; its
+        end (`_beam_cleared`) adds the cards a long pulse must have been."""
+        self._count(1, self._beam.dark(self._op))
+
+    def _beam_cleared(self) -> None:
         with self._lock:
-            self._total += 1
-            if self._op is None:
-                self._stray += 1
+            ended = self._beam.light()
+            if ended is None:
                 return
-            self._op["counted"] += 1
-            counted, seat = self._op["counted"], self._op["seat"]
+            op, dark, extra = ended
+            if op is self._op and op is not None:
+                op["dark_s"].append(dark)
+                op["stuck"] += extra
+        if extra:
+            self._count(extra, op)
+
+    def _count(self, cards: int, op: dict[str, Any] | None) -> None:
+        """Count `cards` exit-sensor cards into the ejection `op` when it still runs,
+        else as strays."""
+        with self._lock:
+            self._total += cards
+            if op is None or op is not self._op:
+                self._stray += cards
+                return
+            seat = op["seat"]
+            counts = range(op["counted"] + 1, op["counted"] + cards + 1)
+            op["counted"] += cards
             callbacks = list(self._callbacks)
             self._card.set()
-        for callback in callbacks:
-            callback(counted, seat)
+        for counted in counts:
+            for callback in callbacks:
+                callback(counted, seat)
 
     @property
     def fault(self) -> str | None:
@@ -474,6 +514,8 @@ class Launcher(ClosedOnExit):
                 "hopper_empty": None if self._closed else self.hopper_empty,
                 "cards_counted": self._total,
                 "stray_cards": self._stray,
+                "stuck_cards": self._beam.stuck,
+                "card_dark_s": self._beam.pulses.card_s(),
                 "current": op,
                 "aimed_seat": self._aimed,
                 "model": self.model.describe(),
@@ -558,7 +600,6 @@ class Launcher(ClosedOnExit):
         self._closed = True
         self._release_devices()
 
-
     # --- internals ---------------------------------------------------------
 
     def _check_open(self) -> None:
@@ -593,7 +634,8 @@ class Launcher(ClosedOnExit):
 
     def _eject(self, n: int, seat: int | None) -> EjectionResult:
         with self._lock:
-            self._op = {"requested": n, "counted": 0, "seat": seat, "aborted": None}
+            self._op = {"requested": n, "counted": 0, "seat": seat, "aborted": None,
+                        "stuck": 0, "dark_s": []}
             self._card.clear()
         try:
             try:
@@ -603,12 +645,14 @@ class Launcher(ClosedOnExit):
                 self._state = "idle"
             # Cards already past the rollers (a double feed, momentum) still count.
             self._clock.sleep(self.config.settle_s)
+            self._beam.await_end(self._op)  # stuck cards still in the beam count here
             with self._lock:
-                counted = self._op["counted"]
+                op = self._op
                 if fault is not None:
                     self._fault = fault
                     self._state = "faulted"
-            return EjectionResult(n, counted, status, seat, retries, fault)
+            return EjectionResult(n, op["counted"], status, seat, retries, fault,
+                                  op["stuck"], tuple(op["dark_s"]))
         finally:
             with self._lock:
                 self._op = None

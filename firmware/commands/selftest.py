@@ -1,7 +1,9 @@
 """`unotable selftest`: exercise the configured hardware and report what works.
 
 Checks, in order: the launcher's sensors (exit beam clear, hopper), a motor pulse that
-must eject exactly one card counted by the exit sensor, the aiming servo at every
+must eject exactly one card counted by the exit sensor, how long one card darkens the
+exit beam (measured on five cards: the value to set as ``[launcher] card_dark_s``, which
+tells cards stuck together from one), the aiming servo at every
 seat, every tray reader (answers, firmware, towers seen), the seat LEDs and buzzer,
 the buttons (press each when asked), and whether the motor safety helper systemd runs
 after every stop (unotable-safe-pins) finds a tool to drive the motor pins low, and
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import subprocess
 import sys
 import threading
@@ -30,6 +33,8 @@ from firmware.counting import count_of
 
 OK, FAIL, SKIP = "ok", "FAIL", "skipped"
 NOTE = "note"  # not a failure: what phones on the LAN would lack (a loopback table is fine)
+CALIBRATION_CARDS = 5  # cards dealt one by one to time the exit beam
+CALIBRATION_TOLERANCE = 0.25  # a configured card_dark_s this far off the measured one fails
 # Where install.sh puts the helper the unit's ExecStopPost= runs; else the checkout's copy.
 SAFE_PINS = Path("/opt/unotable/bin/unotable-safe-pins")
 CHECKOUT_SAFE_PINS = Path(__file__).resolve().parents[2] / "systemd" / "unotable-safe-pins"
@@ -97,7 +102,8 @@ class Selftest:
             if not self.interactive:
                 self.add("motor pulse", SKIP, "needs a card in the hopper and a person (no --yes)")
                 return
-            self.ask("put one card in the launcher's hopper, then press Enter: ")
+            self.ask(f"put {CALIBRATION_CARDS} cards in the launcher's hopper, not stuck "
+                     "together, then press Enter: ")
         before = launcher.cards_counted
         result = launcher.deal(1)
         counted = launcher.cards_counted - before
@@ -107,6 +113,13 @@ class Selftest:
                  f"status {result.status}" + (f" ({result.fault})" if result.fault else ""))
         if result.fault:
             launcher.reset_fault()
+        dark = list(result.dark_s)
+        while result.ok and len(result.dark_s) == 1 and len(dark) < CALIBRATION_CARDS:
+            result = launcher.deal(1)
+            dark += result.dark_s if len(result.dark_s) == 1 else ()
+        if result.fault:
+            launcher.reset_fault()
+        self.add("exit beam timing", *beam_timing(dark, launcher.config))
 
     def servo(self) -> None:
         launcher = self.hw.launcher
@@ -182,6 +195,28 @@ class Selftest:
             self.add(name, OK if got else FAIL, "pressed" if got else "no press seen")
 
 
+def beam_timing(dark: list[float], config: Any) -> tuple[str, str]:
+    """The exit beam's calibration from the dark times of single cards: what one card's
+    pulse lasts, and whether `config.card_dark_s` says so."""
+    if not dark:
+        return FAIL, "no card darkened the exit beam: check the sensor and the hopper"
+    card = statistics.median(dark)
+    ms = f"{card * 1000:.1f} ms (median of {count_of(len(dark), 'card')}, " \
+         f"{min(dark) * 1000:.1f}-{max(dark) * 1000:.1f})"
+    setting = f"set [launcher] card_dark_s = {card:.4f}"
+    if max(dark) > config.stuck_ratio * min(dark):
+        return FAIL, (f"one card darkens the exit beam for {ms}: too uneven to tell stuck cards "
+                      "from one; check the sensor's alignment and run selftest again")
+    configured = config.card_dark_s
+    if configured is None:
+        return NOTE, (f"one card darkens the exit beam for {ms}: {setting} (unset, the "
+                      "launcher learns it from its first cards)")
+    if abs(card - configured) > CALIBRATION_TOLERANCE * configured:
+        return FAIL, (f"one card darkens the exit beam for {ms}, but card_dark_s is "
+                      f"{configured:g}: {setting}")
+    return OK, f"one card darkens the exit beam for {ms}; card_dark_s is {configured:g}"
+
+
 def slot_label(slot: object) -> str:
     """A tray slot as the screen counts it: config ``slot = 0`` is "seat 1"."""
     from hal.tray import NEUTRAL
@@ -206,9 +241,10 @@ def run(args: argparse.Namespace) -> int:
             from hal.tray import NEUTRAL
 
             table = config.table
+            # virtual time: the exit beam's pulses are timed exactly, however busy the host
             twin = test.twin = World(table.edition, table.seats, config.sim.seed or 0,
                                      launcher=config.hardware["launcher"],
-                                     panel=config.hardware["seats"])
+                                     panel=config.hardware["seats"], fast=True)
             for tower in twin.tray_sim.towers:  # the twin's towers stand on the neutral slot
                 twin.tray_sim.place(tower, NEUTRAL)
             test.hw = twin.hardware()

@@ -308,6 +308,8 @@ class Ejections(Part):
         t = self.ctx
         job = self.running.job
         payload = {"counted": result.counted, "status": status, "fault": result.fault}
+        if result.stuck:  # for the record: counted from over-long pulses of the exit beam
+            payload["stuck"] = result.stuck
         then: list[tuple[str, Any]] = []
         eject = None
         if job.kind == "fire":
@@ -324,6 +326,16 @@ class Ejections(Part):
             t.hw.panel.buzz("error")
             t.publish(self.blocker.to_json(t.words))  # its kind: jam, reload or extra-cards
         t.settle()
+        if result.stuck:
+            self.flag_stuck(job.seat, result.stuck)
+
+    def flag_stuck(self, seat: int, count: int) -> None:
+        """Tell the players that cards came out stuck together (counted all the same):
+        last, so the screen's notice shows it."""
+        t = self.ctx
+        t.hw.panel.buzz("error")
+        t.publish({"kind": "stuck_cards", "seat": seat, "count": count,
+                   "message": t.words("event.stuck_cards", count=count, seat=t.words.seat(seat))})
 
     def write_unjournaled(self) -> None:
         """The journal can be written again: journal the end it could not write.

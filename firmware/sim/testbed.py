@@ -179,6 +179,31 @@ class SimTable:
                 raise TimeoutError(f"condition not reached; the table waits for {st['waiting']}")
             time.sleep(0.005)
 
+    def wait_for_event(self, predicate: Predicate, *, since: int = 0) -> Mapping[str, Any]:
+        """Wait until the table publishes an event `predicate` accepts (one already in
+        `events` from index `since` counts) and return it. No deadline of its own: the
+        tray and the journal take what they take on a busy host, and the test runner's
+        timeout ends a wait for an event that never comes."""
+        assert self.controller is not None
+        listeners = self.controller.listeners
+        found: list[Mapping[str, Any]] = []
+        got = threading.Event()
+
+        def listen(event: Mapping[str, Any]) -> None:
+            if not got.is_set() and predicate(event):
+                found.append(event)
+                got.set()
+
+        listeners.append(listen)
+        try:
+            for event in list(self.events[since:]):
+                if predicate(event):
+                    return event
+            got.wait()
+            return found[0]
+        finally:
+            listeners.remove(listen)
+
     # ------------------------------------------------------------------ bots
     def bot_step(self, *, settle: bool = True) -> dict[str, Any] | None:
         """The seated bots take one decision (or do one chore: shuffle, move a tower);

@@ -193,6 +193,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "alarm.off_tray": "tower {tower} is off the tray without a capture: put it back at "
                           "{expected}",
         "event.protected": "tower {tower} protects {seat} from {card}",
+        "event.stuck_cards": "{count} more card(s) came out stuck to another for {seat}: "
+                             "counted, pull them apart",
         "refused.no_match": "no match: start one with POST /api/admin/new-match",
         "refused.match_over": "the match is over: start a new one with POST /api/admin/new-match",
         "refused.waits": "the table waits: {message}",
@@ -365,6 +367,8 @@ MESSAGES: dict[str, dict[str, str]] = {
         "alarm.off_tray": "Turm {tower} ist ohne Eroberung vom Brett genommen: zurück auf "
                           "{expected}",
         "event.protected": "Turm {tower} schützt {seat} vor {card}",
+        "event.stuck_cards": "{count} Karte(n) mehr klebten für {seat} an einer anderen: "
+                             "mitgezählt, bitte trennen",
         "refused.no_match": "kein Spiel: eins starten mit POST /api/admin/new-match",
         "refused.match_over": "das Spiel ist vorbei: ein neues starten mit "
                               "POST /api/admin/new-match",

@@ -25,8 +25,14 @@ code under test is therefore the production code, unchanged.
   backwards frees it (unless ``clears_on_reverse=False``: then only
   ``clear_jam()``, a person opening the launcher, does). ``inject_double_feed()``:
   the next card drags the one below it along, which reaches the sensor
-  ``double_feed_gap_s`` later even if the motor stops meanwhile. An empty hopper
+  ``double_feed_gap_s`` later even if the motor stops meanwhile.
+  ``inject_stuck_cards(cards=2, offset=1.0)``: the next card leaves with
+  ``cards - 1`` more stuck to it, each shifted by ``offset`` of a card's length, as one
+  dark pulse ``pulse_s * (1 + (cards - 1) * offset)`` long. An empty hopper
   is simply an empty (or too short) stack; ``empty_hopper()`` takes every card out.
+- **Pulses.** Every pulse's length is scaled by a factor drawn uniformly from
+  ``1 ± pulse_jitter`` (default 0: every card darkens the beam exactly ``pulse_s``)
+  with ``rng``; the beam is dark while any card is in it.
 - **Time.** Physics is scheduled with ``clock.call_later``. On a
   `hal.sim.clock.VirtualClock` (the default) it advances only while the launcher
   waits, so a whole deal is deterministic and takes no real time; on a
@@ -113,6 +119,8 @@ class SimLauncher:
         cards_per_s: float = 8.0,
         pulse_s: float | None = None,
         double_feed_gap_s: float | None = None,
+        pulse_jitter: float = 0.0,
+        rng: random.Random | None = None,
     ) -> None:
         if cards_per_s <= 0:
             raise ValueError(f"cards_per_s must be positive, not {cards_per_s!r}")
@@ -127,6 +135,10 @@ class SimLauncher:
         )
         if not 0 < self.pulse_s < min(card_time, self.double_feed_gap_s):
             raise ValueError("pulse_s must be shorter than the gap between two cards")
+        if not 0 <= pulse_jitter < 1:
+            raise ValueError(f"pulse_jitter must be within 0..1, not {pulse_jitter!r}")
+        self.pulse_jitter = pulse_jitter
+        self._rng = rng if rng is not None else random.Random(0)
         self._lock = threading.RLock()
         self._stack: deque[Any] = deque()
         self.delivered: dict[int | None, RecentLog[Any]] = {}
@@ -140,6 +152,8 @@ class SimLauncher:
         self._jam_clears_on_reverse = True
         self._jammed = False
         self._double_feeds = 0
+        self._stuck: deque[tuple[int, float]] = deque()  # (cards, offset) per injection
+        self._in_beam = 0  # cards darkening the exit beam now
         self._pins = self._claim_pins()
         self._update_hopper()
 
@@ -268,21 +282,30 @@ class SimLauncher:
             self._reschedule()
 
     def _release_card(self) -> None:
-        token = self._stack.popleft()
+        """The top card leaves (with the cards stuck to it, as one pulse)."""
+        cards, offset = self._stuck.popleft() if self._stuck else (1, 0.0)
         seat = self.aimed_seat()
-        self.delivered.setdefault(seat, RecentLog(maxlen=LOG_ENTRIES)).append(token)
-        self.exited.append((token, seat))
-        if self._jam_after is not None:
-            self._jam_after -= 1
-            if self._jam_after <= 0:
-                self._jam_after = None
-                self._jammed = True
+        for _ in range(min(cards, len(self._stack))):
+            token = self._stack.popleft()
+            self.delivered.setdefault(seat, RecentLog(maxlen=LOG_ENTRIES)).append(token)
+            self.exited.append((token, seat))
+            if self._jam_after is not None:
+                self._jam_after -= 1
+                if self._jam_after <= 0:
+                    self._jam_after = None
+                    self._jammed = True
         self._update_hopper()
+        jitter = self._rng.uniform(1 - self.pulse_jitter, 1 + self.pulse_jitter)
+        self._in_beam += 1
         self._pins["exit_sensor"].set_level(self._beam_level(broken=True))
-        self.clock.call_later(self.pulse_s, self._beam_clear)
+        dark = self.pulse_s * (1 + (cards - 1) * offset) * jitter
+        self.clock.call_later(dark, self._beam_clear)
 
     def _beam_clear(self) -> None:
-        self._pins["exit_sensor"].set_level(self._beam_level(broken=False))
+        with self._lock:
+            self._in_beam -= 1
+            if self._in_beam == 0:
+                self._pins["exit_sensor"].set_level(self._beam_level(broken=False))
 
     def _update_hopper(self) -> None:
         pin = self._pins.get("hopper_sensor")
@@ -330,6 +353,16 @@ class SimLauncher:
             self._jammed = False
             self._jam_after = None
             self._reschedule()
+
+    def inject_stuck_cards(self, cards: int = 2, *, offset: float = 1.0) -> None:
+        """The next card to leave brings ``cards - 1`` more stuck to it, each shifted by
+        ``offset`` (0-1) of a card's length: one dark pulse for all of them."""
+        if isinstance(cards, bool) or not isinstance(cards, int) or cards < 2:
+            raise ValueError(f"cards must be a card count >= 2, not {cards!r}")
+        if not 0 <= offset <= 1:
+            raise ValueError(f"offset must be within 0..1 of a card, not {offset!r}")
+        with self._lock:
+            self._stuck.append((cards, float(offset)))
 
     def inject_double_feed(self, count: int = 1) -> None:
         """The next ``count`` cards each drag one more card out behind them."""

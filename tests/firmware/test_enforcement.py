@@ -446,14 +446,20 @@ def test_the_alarm_stands_until_every_moved_tower_is_back(table_factory):
     table = table_factory("power")
     st = table.play_until(waiting("turn"))
     owners = dict(st["towers"])
-    table.world.move_tower("U", 2)
-    table.wait_for(lambda st: st["alarm"] is not None and st["alarm"]["tower"] == "U")
-    table.world.move_tower("N", 1)
-    table.wait_for(lambda st: st["alarm"] is not None and st["alarm"]["tower"] == "N")
-    table.world.move_tower("N", "neutral")  # N is back, U still is not
-    st = table.wait_for(lambda st: kinds(table.events, "alarm_cleared"))
+
+    def moved(which, to, **event):
+        """Move tower `which` to `to`, then wait for the table's event that says the tray
+        saw it there."""
+        since = len(table.events)
+        table.world.move_tower(which, to)
+        table.wait_for_event(lambda e: event.items() <= e.items(), since=since)
+        return table.settle()
+
+    moved("U", 2, kind="alarm", tower="U", slot=2)
+    moved("N", 1, kind="alarm", tower="N", slot=1)
+    st = moved("N", "neutral", kind="alarm_cleared", tower="N")  # N is back, U still is not
     assert st["waiting"]["kind"] == "alarm" and st["alarm"]["tower"] == "U"
     assert "put it back at the neutral slot" in st["waiting"]["message"]
-    table.world.move_tower("U", "neutral")
-    st = table.wait_for(lambda st: st["waiting"]["kind"] != "alarm")
+    st = moved("U", "neutral", kind="alarm_cleared", tower="U")
+    assert st["waiting"]["kind"] != "alarm"
     assert st["towers"] == owners and st["alarm"] is None

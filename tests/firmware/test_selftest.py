@@ -74,7 +74,7 @@ def test_prompts_ask_a_person_to_load_a_card_and_press_each_button(twin):
     checks = Selftest(hardware, twin=None, interactive=True, timeout=0.2,
                       ask=asked.append, say=say).run()
     got = outcomes(checks)
-    assert asked == ["put one card in the launcher's hopper, then press Enter: "]
+    assert asked == ["put 5 cards in the launcher's hopper, not stuck together, then press Enter: "]
     assert got["motor pulse"] == OK
     assert got["launcher button"] == OK and got["seat 2 button"] == OK
     assert got["seat 1 button"] == FAIL  # nobody pressed it

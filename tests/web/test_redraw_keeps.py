@@ -169,6 +169,7 @@ def test_a_seats_phone_keeps_its_tab_and_focus_while_the_table_moves(page, brows
     page.goto(demo.url + "/")  # the owner's screen: the seat's link, then pauses
     expect(page.locator("#conn")).to_have_text("live")
     page.click("#open-seats")
+    page.click(f'[data-show-code="{PERSON + 1}"]')  # one seat's code at a time, on a tap
     code = page.locator(f'[data-seat-code="{PERSON + 1}"]')
     expect(code.locator("svg.qr")).to_be_visible()
     link = urlsplit(code.get_attribute("data-url"))

@@ -259,7 +259,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         if name not in doc:
             reader.add(ConfigError(name, f"missing section: add [{name}] with {holds}"))
     _check_tray(reader, table, doc)
-    _check_pad_cards(reader, table, hardware.get("pad"))
+    _check_pad_cards(reader, table, doc.get("pad"))
     _check_pins(reader, hardware)
     _check_seats(reader, reader.seats, hardware)
     ports = [found for name in hardware for found in serial_ports(name, doc[name])]
@@ -562,11 +562,12 @@ def _check_tray(reader: _Reader, table: TableConfig | None, doc: Mapping[str, An
 
 
 def _check_pad_cards(reader: _Reader, table: TableConfig | None, pad: Any) -> None:
-    """Every tag in [pad.cards] names a card of the edition's deck (hal cannot know them)."""
-    cards = getattr(pad, "cards", None)
-    if table is None or not cards:
+    """Every tag in [pad.cards] names a card of the edition's deck (hal cannot know the
+    decks). Read as written, so it is said beside [pad]'s other problems."""
+    cards = pad.get("cards") if isinstance(pad, dict) else None
+    if table is None or not isinstance(cards, dict):
         return
-    problems = deck_problems(table.edition, cards)
+    problems = deck_problems(table.edition, {k: v for k, v in cards.items() if isinstance(v, str)})
     for uid, problem in problems.items():
         reader.add(ConfigError(f"pad.cards.{uid}", problem))
 

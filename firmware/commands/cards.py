@@ -313,15 +313,16 @@ class _PadSession:
         return None
 
     def offer(self, want: Wanted) -> None:
-        """On the twin: tap the card asked for (its tag by deck position, as on the twin)."""
+        """On the twin: lay the card asked for on the pad (its tag by deck position) until
+        the next one is asked for."""
         if self.sim is None:
             return
         if want.section == "chips":
             from hal.sim.pad import chip_uid
 
-            self.sim.tap(chip_uid(want.value))
+            self.sim.hold(chip_uid(want.value))
         else:
-            self.sim.tap(self.sim.tag_of(want.value, want.copy))
+            self.sim.hold(self.sim.tag_of(want.value, want.copy))
 
     def __enter__(self) -> _PadSession:
         return self

@@ -83,7 +83,7 @@ class Tapper:
         return self.twin.tag_of(value, copy)
 
     def tap_asked(self, asked):
-        self.twin.tap(self.tag(asked))
+        self.twin.hold(self.tag(asked))  # until the next: a busy machine cannot miss it
         self.until(r"^\S+ = 04")
 
     def stop(self):
@@ -140,9 +140,9 @@ def test_a_tag_that_names_another_card_or_two_tags_at_once_are_refused_and_nothi
     tapper = Tapper(twin, config)
     asked = tapper.prompt()
     assert asked == ("cards", "R1", 0)
-    twin.tap(twin.tag_of("R0"))
+    twin.hold(twin.tag_of("R0"))
     assert tapper.line() == "This tag is the R0 already."
-    twin.tap(twin.tag_of("R2"), twin.tag_of("R3"))
+    twin.hold(twin.tag_of("R2"), twin.tag_of("R3"))
     assert tapper.line() == "2 tags on the pad at once: tap one card at a time."
     assert tomlkit.parse(config.read_text(encoding="utf-8"))["pad"]["cards"] == first
     tapper.tap_asked(asked)

@@ -284,13 +284,18 @@ class Pad(ClosedOnExit):
             return events
 
     def watch(self, on_event: Callable[[PadEvent], None], stop: Stop) -> None:
-        """Poll until `stop` is set, handing each event to `on_event` in this thread (a
-        worker thread's loop; the daemon posts them into its event loop)."""
+        """Poll until `stop` is set or the pad is closed, handing each event to `on_event`
+        in this thread (a worker thread's loop; the daemon posts them into its event loop)."""
         pace = PollPace(self.config)  # type: ignore[arg-type]  # reads the three pace fields
-        while not stop.is_set():
+        while not stop.is_set() and not self.closed:
             now = self._clock.now()
             if pace.due(now, self._fast):
-                events = self.poll()
+                try:
+                    events = self.poll()
+                except HalError:
+                    if self.closed:  # closed from another thread while this one waited
+                        return
+                    raise
                 busy = any(isinstance(e, Tap) for e in events) or bool(self._on_pad)
                 pace.scanned(self._clock.now(), changed=busy)
                 for event in events:

@@ -277,3 +277,25 @@ def test_a_pad_needs_a_port():
     with pytest.raises(ConfigError) as err:
         parse_config({"cards": {}}, path="pad")
     assert err.value.key == "pad.port"
+
+
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), -0.1, "fast"])
+def test_a_pace_that_is_no_finite_number_in_range_is_refused(value):
+    with pytest.raises(ConfigError) as err:
+        parse_config({"port": "/dev/pad", "poll_interval_s": value}, path="pad")
+    assert err.value.key == "pad.poll_interval_s"
+
+
+def test_a_watcher_ends_when_the_pad_is_closed_from_another_thread():
+    import threading
+
+    pad, reader, _ = scripted_pad()
+    stop = threading.Event()
+    polled = threading.Event()
+    reader.read_tags = lambda: polled.set() or []
+    watcher = threading.Thread(target=pad.watch, args=(lambda e: None, stop))
+    watcher.start()
+    assert polled.wait(5)
+    pad.close()
+    watcher.join(5)
+    assert not watcher.is_alive() and not stop.is_set()

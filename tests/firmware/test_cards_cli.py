@@ -275,3 +275,16 @@ def test_each_card_is_said_in_the_tables_language_and_a_second_copy_is_asked_for
     assert [entry[0] for entry in saved] == ["cards", "chips", "chips", "chips", "chips"]
     w4 = next(uid for uid, code in tags.items() if code == "W+4")
     assert refusal(read, (w4,), todo[0]) == "This tag is the W+4 already. Tap the other copy."
+
+
+def test_a_simulated_table_enrols_from_the_twins_pad_without_being_told(tmp_path, capsys):
+    config = tmp_path / "unotable.toml"
+    tags = deck_tags("classic", CLASSIC)
+    config.write_text(with_tags(tags, dict(list(chip_tags().items())[:3]))
+                      + "\n[sim]\nenabled = true\n", encoding="utf-8")
+    status, out, _ = run(capsys, "cards", "enroll", "--config", str(config))
+    assert status == 0
+    assert out.startswith("Enrolling from the twin's pad: the config has [sim] enabled = true")
+    assert "Chip 4 of 4: the yellow chip (Y). Tap it on the pad." in out
+    status, out, _ = run(capsys, "cards", "enroll", "--config", str(config))
+    assert status == 0 and "Every card of the classic deck and every colour chip has a tag" in out

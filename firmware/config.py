@@ -67,6 +67,7 @@ SECTION_PARSERS: dict[str, str] = {
     "launcher": "hal.launcher:parse_config",
     "seats": "hal.seats:parse_config",
     "tray": "hal.tray:parse_config",
+    "pad": "hal.pad:parse_config",
 }
 # pyserial URL schemes (serial.urlhandler) a reader port may use besides a device path.
 SERIAL_SCHEMES = ("loop", "socket", "rfc2217", "spy", "alt", "hwgrep", "cp2110")
@@ -262,6 +263,7 @@ def _read(path: Path) -> tuple[Config | None, list[ConfigError]]:
         if name not in doc:
             reader.add(ConfigError(name, f"missing section: add [{name}] with {holds}"))
     _check_tray(reader, table, doc)
+    _check_pad_cards(reader, table, doc.get("pad"))
     _check_pins(reader, hardware)
     _check_seats(reader, reader.seats, hardware)
     ports = [found for name in hardware for found in serial_ports(name, doc[name])]
@@ -588,6 +590,25 @@ def _check_tray(reader: _Reader, table: TableConfig | None, doc: Mapping[str, An
     if uno_core.get_edition(table.edition).towers:
         reader.add(ConfigError("tray", f"missing section: the {table.edition} edition needs the "
                                        "tower tray's readers (or set table.tower_confirm = 'off')"))
+
+
+def _check_pad_cards(reader: _Reader, table: TableConfig | None, pad: Any) -> None:
+    """Every tag in [pad.cards] names a card of the edition's deck (hal cannot know the
+    decks). Read as written, so it is said beside [pad]'s other problems."""
+    cards = pad.get("cards") if isinstance(pad, dict) else None
+    if table is None or not isinstance(cards, dict):
+        return
+    problems = deck_problems(table.edition, {k: v for k, v in cards.items() if isinstance(v, str)})
+    for uid, problem in problems.items():
+        reader.add(ConfigError(f"pad.cards.{uid}", problem))
+
+
+def deck_problems(edition: str, cards: Mapping[str, str]) -> dict[str, str]:
+    """Tag UID -> why its card code is no card of `edition`'s deck (`unotable cards check`
+    lists the same)."""
+    deck = {uno_core.format_card(card) for card in uno_core.get_edition(edition).deck}
+    return {uid: f"{code!r} is not a card of the {edition} deck (unotable cards check lists "
+                 "every such tag)" for uid, code in cards.items() if code not in deck}
 
 
 def _check_seats(reader: _Reader, seats: int | None, hardware: Mapping[str, Any]) -> None:

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
@@ -79,6 +80,7 @@ from hal.clock import REAL_TIME, Clock
 from hal.safety import ClosedOnExit
 
 ACCEPTED = "accepted"  # the owner took the journal as it is (`unotable journal accept`)
+LITTLE_ROOM = 1 << 20  # free bytes below which a start tries a commit to see if it can
 
 __all__ = ["ACCEPTED", "INTENT", "RESULT", "SCHEMA_VERSION", "Entry", "Journal", "Match", "header_crc",
            "refusal"]
@@ -170,7 +172,7 @@ class Journal(ClosedOnExit):
                 journal.close()
                 raise
         journal._start_mark()
-        if no_room_at_start(journal._open_conn()):
+        if no_room_at_start(journal._open_conn()) or _little_room(path):
             journal.probe()  # the disk is full: `fault` says so until a commit works
         return journal
 
@@ -431,3 +433,14 @@ def _worded(path: str, step: Callable[[], _T]) -> _T:
         if isinstance(exc, UnsafeFile):
             raise JournalRefused(f"cannot use the journal {path}: {exc}") from None
         raise refused_write(path, write_cause(exc), exc) from None
+
+
+def _little_room(path: str) -> bool:
+    """Whether the journal's disk is (nearly) full at start: a commit is tried then, so
+    that a table whose WAL index already exists (after a kill) is paused from the start
+    too, not only at its first move."""
+    try:
+        st = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < LITTLE_ROOM

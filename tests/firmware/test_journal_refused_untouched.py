@@ -139,6 +139,7 @@ def test_on_a_full_disk_a_refused_journal_is_untouched_and_the_right_one_opens_p
         os.replace(kept, mark_path(journal))
         with Journal.open(journal) as opened:
             assert opened.last_seq == ENTRIES
+            assert opened.fault is not None and opened.fault.cause == "disk-full"  # paused
             with pytest.raises(JournalUnwritable) as err:
                 opened.append("action", {"n": ENTRIES})
             assert err.value.cause == "disk-full"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.errors import JournalRefused, JournalUnwritable
+from firmware.errors import JournalError, JournalUnwritable
 from firmware.journal.mark import SLOT, TABLE_ID, mark_path
 from firmware.journal.store import Journal
 from tests.firmware.journal_files import fill, killed_journal, names, small_disk, snapshot
@@ -23,9 +23,10 @@ ENTRIES = 12  # the killed writer's: 5 checkpointed, 7 only in the WAL
 
 
 def refused(path: Path, words: str, **open_args) -> None:
-    """Opening `path` is refused with one line holding `words`; no file changed."""
+    """Opening `path` is refused (refused or corrupt: `unotable run` exits 2 for both)
+    with one line holding `words`; no file changed."""
     before = snapshot(path)
-    with pytest.raises(JournalRefused) as err:
+    with pytest.raises(JournalError) as err:
         Journal.open(path, **open_args)
     line = str(err.value)
     assert "\n" not in line and words in line, line
@@ -145,3 +146,34 @@ def test_on_a_full_disk_a_refused_journal_is_untouched_and_the_right_one_opens_p
             assert err.value.cause == "disk-full"
             filler.unlink()
             assert opened.append("action", {"n": ENTRIES}).seq == ENTRIES + 1
+
+
+def test_our_table_put_back_after_another_tables_refusal_resumes_at_its_own_step(tmp_path):
+    """The issue's case on the whole table: ours stopped mid-round as by a power cut (a
+    copy of its state directory taken on the loop, between two commits)."""
+    from firmware.sim.testbed import SimTable
+
+    ours = tmp_path / "ours"
+    ours.mkdir(mode=0o700)
+    with SimTable(tmp_path / "live", "classic") as table:
+        table.play_until(lambda st: st["stats"]["rounds"] >= 1 and st["step"] >= 60)
+        live = table.journal_path.parent
+
+        def power_cut() -> tuple[int, int]:
+            for name in live.iterdir():
+                if name.is_file() and not name.name.endswith(".lock"):
+                    shutil.copyfile(name, ours / name.name)
+            return table.controller.public_state()["step"], table.controller.journal.last_seq
+
+        step, seq = table.call(power_cut)
+    assert Path(ours / "journal.db-wal").stat().st_size > 0  # the round under way
+    with SimTable(tmp_path / "theirs", "classic") as theirs:
+        theirs.play_until(lambda st: st["step"] >= 10)
+    journal = ours / "journal.db"
+    moved_aside(journal, tmp_path / "kept")
+    for name in (journal, mark_path(journal)):
+        shutil.copyfile(tmp_path / "theirs" / name.name, name)
+    refused(journal, f"{journal}")
+    put_back(journal, tmp_path / "kept")
+    with SimTable(ours, "classic") as again:
+        assert again.state()["step"] == step and again.journal_seq == seq

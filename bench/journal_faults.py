@@ -151,9 +151,10 @@ def missing(before: dict[int, int], after: dict[int, int]) -> int:
 
 def judge_start(fault: str, journal: Path, before: dict[int, int], rounds: int,
                 *, cannot_write: bool = False, via: str = "", variant: str = "classic",
-                untouched: Path | None = None) -> Outcome:
+                untouched: Path | None = None, own_files: bool = True) -> Outcome:
     """Start the demo on the damaged journal and judge what it did; `untouched`: a file
-    a link points at, which must keep its bytes."""
+    a link points at, which must keep its bytes; `own_files`: False when another daemon
+    writes the journal meanwhile (a refusal cannot be held to its bytes)."""
     kept = untouched.read_bytes() if untouched is not None else b""
     files = journal_files(journal)
     proc = subprocess.run(demo(journal, rounds, variant=variant), capture_output=True,
@@ -164,7 +165,7 @@ def judge_start(fault: str, journal: Path, before: dict[int, int], rounds: int,
     if proc.returncode == 2:
         return Outcome(fault, "refused", err, unclear=_unclear_refusal(err, journal,
                                                                       cannot_write), via=via,
-                       touched=journal_files(journal) != files)
+                       touched=own_files and journal_files(journal) != files)
     if proc.returncode != 0 or "Traceback" in proc.stderr:
         return Outcome(fault, "crashed", err.splitlines()[-1] if err else "", crash=True,
                        via=via)
@@ -384,7 +385,7 @@ def second_daemon(tmp: Path, rng: random.Random) -> Outcome:
                                crash=True)
             time.sleep(0.05)
         before = committed(journal)
-        outcome = judge_start("second-daemon", journal, before, 3)
+        outcome = judge_start("second-daemon", journal, before, 3, own_files=False)
         if outcome.how == "refused" and f"PID {first.pid}" not in outcome.message:
             outcome.unclear = "does not name the PID that holds the journal"
     finally:

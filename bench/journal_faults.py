@@ -432,8 +432,8 @@ def refused_then_restored(fault: str, journal: Path, put: Callable[[], None],
 
 def another_table_over_wal(tmp: Path, rng: random.Random) -> Outcome:
     """Ours killed mid-round; its journal and mark moved aside, its WAL left; another
-    table's journal and mark in their place (issue 34: the WAL was checkpointed into
-    theirs and our round was lost)."""
+    table's journal and mark in their place: a read-write open would checkpoint our WAL
+    into theirs, and our round would be lost."""
     (tmp / "theirs").mkdir()
     theirs = clean_journal(tmp / "theirs")
     (tmp / "ours").mkdir()

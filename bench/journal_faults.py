@@ -424,7 +424,9 @@ def refused_then_restored(fault: str, journal: Path, put: Callable[[], None],
     back()
     again = judge_start(fault, journal, before, 3)
     if again.how != "went on" or again.lost:
+        # the right files refused, or short, once back: the first refusal changed them
         again.how = "went on" if again.lost else again.how
+        again.touched = again.how == "refused" or outcome.touched
         again.message = f"after the right files were put back: {again.message}"
         return again
     return outcome

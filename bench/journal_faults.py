@@ -36,6 +36,25 @@ and while the table runs (the real daemon in this process, `firmware.sim.testbed
   must open paused with ``disk-full`` (507), and go on once the filler is removed
   (needs mount rights: counted unclear without them).
 
+and refusals that must leave the journal exactly as it was (its file, ``-wal``, ``-shm``
+and mark byte for byte), after which the right files put back go on with every entry:
+
+- ``another-table-over-wal``: a killed table's journal and mark moved aside, its WAL left,
+  another table's journal and mark put in their place;
+- ``another-edition-wal``, ``mark-missing-wal``: a killed journal started as Power, or
+  with its mark moved away;
+- ``full-disk-refused``: a killed journal on a full 4 MiB tmpfs with its mark moved away
+  (refused, untouched), then put back: ``unotable run`` opens paused (507);
+
+and ``unotable run`` itself (as systemd starts it):
+
+- ``run-full-after-stop``: an orderly stop, the 4 MiB tmpfs filled, ``run`` started: it
+  must keep running, paused with ``disk-full``, answer 507, and go on once there is room
+  (the seats' invitations and the twin's world are on the full disk too);
+- ``run-world-link``, ``run-world-tmp-link``, ``run-seats-link``, ``run-table-id-fifo``:
+  a link (a FIFO) at the twin's world, its temporary file, the seats' keys or the
+  table's identity: exit 2 with one line naming it, the link's target untouched.
+
 Counters (over all faults; each fault counts once in at most one of them):
 
 - ``silent_loss``: the daemon went on (started, or kept running) on a journal that no
@@ -45,13 +64,14 @@ Counters (over all faults; each fault counts once in at most one of them):
   refusal), or with a traceback -- what systemd would restart into the same failure --
   or a running daemon exited by itself over the fault, or did not start again once the
   fault was repaired;
+- ``touched``: a refused start changed the journal, its WAL, its -shm or its mark;
 - ``unclear``: the refusal is not exactly one line, does not name the journal file, or
   does not say what to do (restore, recover, move, free, fix); or a pause does not name
   the file and its cause; or a write failure is called "corrupt", or damage is called
   "cannot write".
 
-Prints ``faults=N silent_loss=0 crash_loops=0 unclear=0`` and exits 0 when all three are
-0, else 1.
+Prints ``faults=N touched=0 silent_loss=0 crash_loops=0 unclear=0`` and exits 0 when all
+four are 0, else 1.
 """
 
 from __future__ import annotations
@@ -95,6 +115,7 @@ class Outcome:
     crash: bool = False
     unclear: str = ""
     via: str = ""  # how the fault was made when it was injected
+    touched: bool = False  # a refused start changed the journal's files
 
     @property
     def silent_loss(self) -> bool:
@@ -130,10 +151,12 @@ def missing(before: dict[int, int], after: dict[int, int]) -> int:
 
 def judge_start(fault: str, journal: Path, before: dict[int, int], rounds: int,
                 *, cannot_write: bool = False, via: str = "", variant: str = "classic",
-                untouched: Path | None = None) -> Outcome:
+                untouched: Path | None = None, own_files: bool = True) -> Outcome:
     """Start the demo on the damaged journal and judge what it did; `untouched`: a file
-    a link points at, which must keep its bytes."""
+    a link points at, which must keep its bytes; `own_files`: False when another daemon
+    writes the journal meanwhile (a refusal cannot be held to its bytes)."""
     kept = untouched.read_bytes() if untouched is not None else b""
+    files = journal_files(journal)
     proc = subprocess.run(demo(journal, rounds, variant=variant), capture_output=True,
                           text=True, timeout=RUN_TIMEOUT_S)
     if untouched is not None and untouched.read_bytes() != kept:
@@ -141,11 +164,22 @@ def judge_start(fault: str, journal: Path, before: dict[int, int], rounds: int,
     err = proc.stderr.strip()
     if proc.returncode == 2:
         return Outcome(fault, "refused", err, unclear=_unclear_refusal(err, journal,
-                                                                      cannot_write), via=via)
+                                                                      cannot_write), via=via,
+                       touched=own_files and journal_files(journal) != files)
     if proc.returncode != 0 or "Traceback" in proc.stderr:
         return Outcome(fault, "crashed", err.splitlines()[-1] if err else "", crash=True,
                        via=via)
     return Outcome(fault, "went on", "", lost=missing(before, committed(journal)), via=via)
+
+
+def journal_files(journal: Path) -> dict[str, bytes | str | None]:
+    """The journal, its WAL, its WAL index and its mark, byte for byte (None: absent)."""
+    out: dict[str, bytes | str | None] = {}
+    for suffix in ("", "-wal", "-shm", ".mark"):
+        name = Path(f"{journal}{suffix}")
+        out[suffix] = "directory" if name.is_dir() else name.read_bytes() if name.exists() \
+            else None
+    return out
 
 
 def _unclear_refusal(err: str, journal: Path, cannot_write: bool) -> str:
@@ -351,7 +385,7 @@ def second_daemon(tmp: Path, rng: random.Random) -> Outcome:
                                crash=True)
             time.sleep(0.05)
         before = committed(journal)
-        outcome = judge_start("second-daemon", journal, before, 3)
+        outcome = judge_start("second-daemon", journal, before, 3, own_files=False)
         if outcome.how == "refused" and f"PID {first.pid}" not in outcome.message:
             outcome.unclear = "does not name the PID that holds the journal"
     finally:
@@ -375,6 +409,220 @@ def _link_fault(fault: str, name: str) -> Callable[[Path, random.Random], Outcom
         link.symlink_to(target)
         return judge_start(fault, journal, before, 3, untouched=target)
     return make
+
+
+def refused_then_restored(fault: str, journal: Path, put: Callable[[], None],
+                          back: Callable[[], None], *, variant: str = "classic",
+                          via: str = "") -> Outcome:
+    """`put` the fault, start (it must be refused, the files untouched), put the right
+    files `back` and start again: it must go on with every entry committed before."""
+    before = committed(journal)
+    put()
+    outcome = judge_start(fault, journal, before, 3, variant=variant, via=via)
+    if outcome.how != "refused":
+        return outcome
+    back()
+    again = judge_start(fault, journal, before, 3)
+    if again.how != "went on" or again.lost:
+        # the right files refused, or short, once back: the first refusal changed them
+        again.how = "went on" if again.lost else again.how
+        again.touched = again.how == "refused" or outcome.touched
+        again.message = f"after the right files were put back: {again.message}"
+        return again
+    return outcome
+
+
+def another_table_over_wal(tmp: Path, rng: random.Random) -> Outcome:
+    """Ours killed mid-round; its journal and mark moved aside, its WAL left; another
+    table's journal and mark in their place: a read-write open would checkpoint our WAL
+    into theirs, and our round would be lost."""
+    (tmp / "theirs").mkdir()
+    theirs = clean_journal(tmp / "theirs")
+    (tmp / "ours").mkdir()
+    journal = killed_journal(tmp / "ours", rng)
+    aside = tmp / "aside"
+    aside.mkdir()
+
+    def put() -> None:
+        for suffix in ("", ".mark"):
+            shutil.move(f"{journal}{suffix}", aside / f"j{suffix}")
+            shutil.copyfile(f"{theirs}{suffix}", f"{journal}{suffix}")
+
+    def back() -> None:
+        for suffix in ("", ".mark"):
+            os.replace(aside / f"j{suffix}", f"{journal}{suffix}")
+
+    return refused_then_restored("another-table-over-wal", journal, put, back)
+
+
+def another_edition_wal(tmp: Path, rng: random.Random) -> Outcome:
+    journal = killed_journal(tmp, rng)
+    return refused_then_restored("another-edition-wal", journal, lambda: None, lambda: None,
+                                 variant="power")
+
+
+def mark_missing_wal(tmp: Path, rng: random.Random) -> Outcome:
+    journal = killed_journal(tmp, rng)
+    kept = tmp / "kept.mark"
+    return refused_then_restored("mark-missing-wal", journal,
+                                 lambda: os.replace(f"{journal}.mark", kept),
+                                 lambda: os.replace(kept, f"{journal}.mark"))
+
+
+# ------------------------------------------------------------------ `unotable run`
+def run_command(tmp: Path) -> tuple[list[str], str]:
+    """`unotable run` on the simulated twin with a free port: its arguments and URL."""
+    from firmware.config import DEFAULT_PATH
+
+    with contextlib.closing(__import__("socket").socket()) as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = tmp / "config.toml"
+    config.write_text(DEFAULT_PATH.read_text().replace("port = 8080", f"port = {port}"))
+    return unotable("run", "--config", str(config)), f"http://127.0.0.1:{port}"
+
+
+def get(url: str, path: str) -> tuple[int, dict[str, Any]]:
+    try:
+        with urllib.request.urlopen(url + path, timeout=10) as resp:
+            return int(resp.status), json.load(resp)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code), json.load(exc)
+
+
+@contextlib.contextmanager
+def serving(tmp: Path, state: Path, *, stop: int = signal.SIGTERM) -> Iterator[
+        tuple[subprocess.Popen[str], str]]:
+    """`unotable run` until it serves (or ends), then `stop` (SIGTERM: as systemd stops
+    it; SIGKILL: a power cut)."""
+    args, url = run_command(tmp)
+    proc = subprocess.Popen(args, env={**os.environ, "STATE_DIRECTORY": str(state)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + RUN_TIMEOUT_S
+        while proc.poll() is None and time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if get(url, "/api/state")[0] == 200:
+                    break
+            time.sleep(0.2)
+        yield proc, url
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(stop)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.communicate(timeout=RUN_TIMEOUT_S)
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+def _fill(directory: Path) -> Path:
+    filler = directory / "filler"
+    with open(filler, "wb", buffering=0) as f, contextlib.suppress(OSError):
+        while True:
+            f.write(b"\0" * 65536)
+    return filler
+
+
+def _paused_then_on(proc: subprocess.Popen[str], url: str, filler: Path) -> tuple[str, str]:
+    """A table that must be paused with disk-full, answer 507, and go on once `filler`
+    is removed: (what it said, what was wrong or "")."""
+    if proc.poll() is not None:
+        return "", f"run exited {proc.returncode}: {(proc.stderr.read() if proc.stderr else '')[-300:]}"
+    waiting = get(url, "/api/state")[1]["waiting"]
+    code = post(url, "/api/admin/resume")
+    filler.unlink()
+    deadline = time.monotonic() + 30
+    while get(url, "/api/state")[1]["waiting"]["kind"] == "journal":
+        if time.monotonic() > deadline:
+            return str(waiting.get("message")), "did not go on once there was room"
+        time.sleep(0.2)
+    wrong = "" if waiting.get("cause") == "disk-full" and code == 507 else \
+        f"not paused with disk-full at start, or the API answered {code}, not 507"
+    return str(waiting.get("message", "")), wrong
+
+
+def run_full_after_stop(tmp: Path, rng: random.Random) -> Outcome:
+    with tmpfs(tmp / "small", "4m") as mounted:
+        if mounted is None:
+            return Outcome("run-full-after-stop", "paused", "no mount rights: not run here",
+                           unclear="not run (needs a tmpfs)", via="none")
+        with serving(tmp, mounted) as (proc, _):
+            pass
+        if proc.returncode != 0:
+            return Outcome("run-full-after-stop", "crashed", "the first run did not stop in "
+                           "order", crash=True)
+        before = committed(mounted / "journal.db")
+        filler = _fill(mounted)
+        with serving(tmp, mounted) as (proc, url):
+            message, wrong = _paused_then_on(proc, url, filler)
+        crashed = proc.returncode != 0
+        lost = missing(before, committed(mounted / "journal.db"))
+    return Outcome("run-full-after-stop", "crashed" if crashed else "paused", message,
+                   crash=crashed, unclear=wrong if not crashed else "", lost=lost,
+                   via="unotable run, full 4 MiB tmpfs")
+
+
+def full_disk_refused(tmp: Path, rng: random.Random) -> Outcome:
+    with tmpfs(tmp / "small", "4m") as mounted:
+        if mounted is None:
+            return Outcome("full-disk-refused", "refused", "no mount rights: not run here",
+                           unclear="not run (needs a tmpfs)", via="none")
+        journal = mounted / "journal.db"
+        with serving(tmp, mounted, stop=signal.SIGKILL):
+            pass  # killed: its WAL holds the match it started
+        before = committed(journal)
+        kept = mounted / "kept.mark"
+        os.replace(f"{journal}.mark", kept)
+        filler = _fill(mounted)
+        files = journal_files(journal)
+        args, _ = run_command(tmp)
+        env = {**os.environ, "STATE_DIRECTORY": str(journal.parent)}
+        proc = subprocess.run(args, env=env, capture_output=True, text=True,
+                              timeout=RUN_TIMEOUT_S)
+        err = proc.stderr.strip()
+        outcome = Outcome("full-disk-refused", "refused", err, via="unotable run, full tmpfs",
+                          touched=journal_files(journal) != files)
+        if proc.returncode != 2:
+            outcome.how, outcome.crash = "crashed", True
+            return outcome
+        outcome.unclear = _unclear_refusal(err, journal, False)
+        os.replace(kept, f"{journal}.mark")
+        with serving(tmp, journal.parent) as (run, url):
+            message, wrong = _paused_then_on(run, url, filler)
+        outcome.crash = run.returncode != 0
+        outcome.unclear = outcome.unclear or wrong
+        outcome.lost = missing(before, committed(journal))
+        return outcome
+
+
+def _run_refusal(fault: str, name: str, make: Callable[[Path, Path], None]) -> Callable[
+        [Path, random.Random], Outcome]:
+    """`unotable run` with `make(path, target)` done at `name` in its state directory:
+    exit 2, one line naming the file, the target untouched."""
+    def judge(tmp: Path, rng: random.Random) -> Outcome:
+        state = tmp / "state"
+        with serving(tmp, state) as (first, _):
+            pass
+        target = tmp / "precious"
+        target.write_bytes(b"someone else's file")
+        path = state / name
+        if path.exists():
+            path.unlink()
+        make(path, target)
+        args, _ = run_command(tmp)
+        proc = subprocess.run(args, env={**os.environ, "STATE_DIRECTORY": str(state)},
+                              capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+        err = proc.stderr.strip()
+        if target.read_bytes() != b"someone else's file":
+            return Outcome(fault, "went on", "wrote through a link", lost=1)
+        if proc.returncode != 2:
+            return Outcome(fault, "crashed", err[-300:], crash=True, via="unotable run")
+        unclear = ("more than one line" if err.count("\n") else "does not name the file"
+                   if str(path) not in err else "does not say what to do"
+                   if not any(w in err for w in ADVICE_WORDS) else "")
+        return Outcome(fault, "refused", err, unclear=unclear, via="unotable run")
+    return judge
 
 
 # ------------------------------------------------------------------ faults at runtime
@@ -583,6 +831,19 @@ FAULTS: tuple[tuple[str, Callable[[Path, random.Random], Outcome], bool], ...] =
     ("disk-full", disk_full, False),
     ("read-only-at-runtime", read_only_at_runtime, False),
     ("full-after-stop", full_after_stop, False),
+    ("another-table-over-wal", another_table_over_wal, False),
+    ("another-edition-wal", another_edition_wal, False),
+    ("mark-missing-wal", mark_missing_wal, False),
+    ("full-disk-refused", full_disk_refused, False),
+    ("run-full-after-stop", run_full_after_stop, False),
+    ("run-world-link", _run_refusal("run-world-link", "journal.db.world.json",
+                                    lambda p, t: p.symlink_to(t)), False),
+    ("run-world-tmp-link", _run_refusal("run-world-tmp-link", "journal.db.world.json.tmp",
+                                        lambda p, t: p.symlink_to(t)), False),
+    ("run-seats-link", _run_refusal("run-seats-link", "seats.json",
+                                    lambda p, t: p.symlink_to(t)), False),
+    ("run-table-id-fifo", _run_refusal("run-table-id-fifo", "table-id",
+                                       lambda p, t: os.mkfifo(p)), False),
 )
 
 
@@ -605,7 +866,8 @@ def run(trials: int, seed: int, only: set[str] | None = None) -> list[Outcome]:
 
 
 def summary(outcomes: list[Outcome]) -> str:
-    return (f"faults={len(outcomes)} silent_loss={sum(o.silent_loss for o in outcomes)} "
+    return (f"faults={len(outcomes)} touched={sum(o.touched for o in outcomes)} "
+            f"silent_loss={sum(o.silent_loss for o in outcomes)} "
             f"crash_loops={sum(o.crash for o in outcomes)} "
             f"unclear={sum(bool(o.unclear) for o in outcomes)}")
 
@@ -631,11 +893,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         for o in outcomes:
             extra = "".join(f" {k}={v}" for k, v in (("lost", o.lost), ("crash", o.crash),
+                                                       ("touched", o.touched),
                                                        ("unclear", o.unclear), ("via", o.via))
                             if v)
             print(f"{o.fault:22} {o.how:8}{extra}\n    {o.message[:300]}")
         print(line)
-    return 0 if line.endswith("silent_loss=0 crash_loops=0 unclear=0") else 1
+    return 0 if line.endswith("touched=0 silent_loss=0 crash_loops=0 unclear=0") else 1
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The daemon's start-up and stop sequence, independent of what the game is.
 
-    config -> journal -> loop -> table (the controller, built by `make_table`)
+    config -> journal -> the table's other files checked -> loop -> table (the
+    controller, built by `make_table`)
     -> API server -> READY=1 + watchdog -> ... -> events stop -> safe state (motor off)
     -> STOPPING=1 -> API closed (within ~2 s) -> voice closed -> journal closed
 
@@ -22,10 +23,11 @@ from typing import Any
 
 from firmware.api import ApiServer, Table
 from firmware.config import Config
-from firmware.errors import JournalError, StartRefused
+from firmware.errors import FileRefused, JournalError, StartRefused
 from firmware.journal.store import Journal, refusal
 from firmware.loop import TableLoop
 from firmware.notify import Notifier
+from firmware.safe_files import UnsafeFile, refuse_unless_regular
 from firmware.seat_keys import SeatKeys
 from firmware.voice import Speaker, Voice, open_voice
 from hal.clock import Clock
@@ -62,11 +64,15 @@ class Daemon:
         env: Mapping[str, str] | None = None,
         clock: Clock | None = None,
         speaker: Speaker | None = None,
+        check_files: Callable[[Path], None] | None = None,
     ) -> None:
         """`speaker`: what the voice speaks through when `[voice] enabled` (espeak-ng
-        unless given; the tests give a recorder)."""
+        unless given; the tests give a recorder). `check_files(journal)`: the table's
+        own read-only checks of its files beside the journal (the twin's world), run
+        before anything starts; raises `FileRefused`."""
         self.config = config
         self._speaker = speaker
+        self._check_files = check_files
         self._make_table = make_table
         self._env = os.environ if env is None else env
         self.loop = TableLoop(clock=clock)
@@ -79,10 +85,17 @@ class Daemon:
 
         Raises `JournalError` (nothing started, nothing written) when the journal is
         refused: it lost committed entries, is damaged, is another table's or of another
-        edition, another daemon holds it, or it cannot be written. The journal's lock is
-        held until the journal is closed at the stop."""
+        edition, another daemon holds it, or it cannot be written; `FileRefused` when
+        another file of the table's is (`_checked_files`). The journal's lock is held
+        until the journal is closed at the stop."""
         try:
             self._journal = self._open_journal()
+            try:
+                self._seat_keys = self._checked_files()
+            except FileRefused as exc:
+                self._journal.close()
+                self.notifier.status(f"cannot start: {exc}")
+                raise
             return self.loop.run(self._start, signals=signals)
         finally:
             self.notifier.close()
@@ -100,6 +113,22 @@ class Daemon:
             self.notifier.status(f"cannot start: {refusal(exc)}")
             raise
 
+    def _checked_files(self) -> SeatKeys:
+        """The seats' keys, read, and the table's other files checked: a link or another
+        non-regular file in their place, or a damaged one, refuses the start before
+        anything is written (a full disk does not: the table opens paused)."""
+        path = seats_file(self.config, self._env)
+        try:
+            for name in (path.with_name(path.name + ".tmp"),
+                         path.with_name(path.name + ".lock")):
+                refuse_unless_regular(name)
+            keys = SeatKeys(path)
+        except (OSError, ValueError) as exc:  # a link in its place, damaged, unreadable
+            raise FileRefused(f"cannot read the seats' keys: {exc}") from None
+        if self._check_files is not None:
+            self._check_files(Path(self._journal.path))
+        return keys
+
     async def _start(self) -> None:
         journal = self._journal
         path = journal.path
@@ -109,17 +138,16 @@ class Daemon:
         services = Services(self.config, journal, self.loop, self.notifier, voice)
         self.services = services
         table = self._make_table(services)
-        try:
-            seat_keys = SeatKeys(seats_file(self.config, self._env))
-        except (OSError, ValueError) as exc:  # a link in its place, damaged, unreadable
-            raise StartRefused(f"cannot read the seats' keys: {exc}") from exc
-        server = ApiServer.from_config(self.config.api, table, self.loop, seat_keys=seat_keys)
+        server = ApiServer.from_config(self.config.api, table, self.loop,
+                                       seat_keys=self._seat_keys)
         self.server = server
         services._listeners.append(server.publish)
         self.loop.on_shutdown(self._stopping)  # registered last: runs first at a stop
         self.notifier.status("starting the API")
         try:
             await server.start()
+        except UnsafeFile as exc:  # a link put at the seats' file since the check
+            raise FileRefused(f"cannot write the seats' keys: {exc}") from None
         except OSError as exc:  # EADDRINUSE, EADDRNOTAVAIL, EACCES: the config must change
             reason = os.strerror(exc.errno) if exc.errno else str(exc)
             raise StartRefused(f"cannot serve the API on {server.host}:{server.port}: "

@@ -73,6 +73,13 @@ class StartRefused(TableError):
     message says what to change. Logged as one line, without a traceback."""
 
 
+class FileRefused(StartRefused):
+    """A file of the table's state beside the journal (the seats' keys, the twin's world)
+    is a link or another non-regular file, damaged, or another table's: the daemon does
+    not start and writes nothing. `unotable run` prints the one-line message and exits
+    with 2, as for a refused journal."""
+
+
 class LoopStopped(TableError):
     """The event loop stopped before it could handle an event."""
 

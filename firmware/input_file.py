@@ -15,6 +15,7 @@ from pathlib import Path
 
 MAX_BYTES = 1 << 20  # a config or scenario is a few KiB; more is not one
 _KINDS = (
+    (stat.S_ISLNK, "a symbolic link"),
     (stat.S_ISDIR, "a directory"),
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
     (stat.S_ISCHR, "a character device"),
@@ -32,13 +33,14 @@ class InputFileError(Exception):
         self.cause = cause  # the OSError behind "cannot read", for advice such as who may
 
 
-def _kind(mode: int) -> str:
-    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
+def kind_of_file(mode: int) -> str:
+    """What a file that is not a regular one is, as a person names it ("a directory")."""
+    return next((what for test, what in _KINDS if test(mode)), "a special file")
 
 
 def _refuse_unless_regular(mode: int) -> None:
     if not stat.S_ISREG(mode):
-        raise InputFileError(f"cannot read: it is {_kind(mode)}, not a regular file")
+        raise InputFileError(f"cannot read: it is {kind_of_file(mode)}, not a regular file")
 
 
 def read_input_bytes(path: str | Path) -> bytes:

@@ -18,6 +18,8 @@ import os
 import stat
 from pathlib import Path
 
+from firmware.input_file import kind_of_file
+
 _NOFOLLOW = os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK  # O_NONBLOCK: a FIFO never blocks
 
 
@@ -29,14 +31,6 @@ class UnsafeFile(OSError):
     def __init__(self, message: str, what: str = "") -> None:
         super().__init__(message)
         self.what = what
-
-
-def _what(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    return "not a regular file"
 
 
 def refuse_unless_regular(path: str | Path) -> bool:
@@ -52,8 +46,8 @@ def refuse_unless_regular(path: str | Path) -> bool:
 
 
 def _unsafe(path: str | Path, mode: int) -> UnsafeFile:
-    return UnsafeFile(f"{path} is {_what(mode)}, not a regular file: the table refuses to "
-                      "follow or write through it; move it away", _what(mode))
+    return UnsafeFile(f"{path} is {kind_of_file(mode)}, not a regular file: the table refuses to "
+                      "follow or write through it; move it away", kind_of_file(mode))
 
 
 def open_regular(path: str | Path, flags: int = os.O_RDONLY, mode: int = 0o600) -> int:

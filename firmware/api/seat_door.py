@@ -37,6 +37,7 @@ from firmware.api.attempts import Attempts
 from firmware.api.claims import Claim, Claims
 from firmware.api.requests import Table, Who
 from firmware.errors import Rejected
+from firmware.safe_files import UnsafeFile
 from firmware.seat_keys import BadJoin, SeatKeys, lan_address, reachable_by_phones, seat_url
 from hal.clock import Clock
 
@@ -129,10 +130,19 @@ class SeatDoor:
         return names[seat] if 0 <= seat < len(names) and names[seat] else f"seat {seat + 1}"
 
     def invite_every_seat(self) -> None:
-        """At start: a fresh invitation for each seat, for the owner's screen."""
+        """At start: a fresh invitation for each seat, for the owner's screen. One that
+        cannot be written (a full disk) is made when the screen asks for it: the table
+        starts anyway, paused on its journal until there is room."""
         if self.server.seat_keys is not None:
             for seat in range(len(self.seat_names())):
-                self._joins[seat] = self.server.seat_keys.invite(seat)
+                try:
+                    self._joins[seat] = self.server.seat_keys.invite(seat)
+                except OSError as exc:
+                    if isinstance(exc, UnsafeFile):  # a link at its file: refused, not skipped
+                        raise
+                    log.warning("cannot write the seats' invitations to %s: %s (made when "
+                                "the screen asks for them)", self.server.seat_keys.path, exc)
+                    return
 
     def _join(self, seat: int) -> str:
         keys = self.server.seat_keys

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import errno
 import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -276,9 +277,8 @@ class ApiServer:
             return answer
         except ConnectionError:  # the client went away, or was cut at a stop
             return error(400, "bad_request", "the connection closed before the request was read")
-        except Exception as exc:  # a bug in the table: the loop stops, the client is told
-            log.exception("%s %s failed", request.method, request.path)
-            return error(500, "internal", f"the table failed: {type(exc).__name__}")
+        except Exception as exc:
+            return _failed(request, exc)
 
     @web.middleware
     async def _language(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
@@ -425,3 +425,13 @@ class ApiServer:
     def __repr__(self) -> str:
         state = "serving" if self._runner is not None else "stopped"
         return f"<ApiServer {self.url} {state} clients={len(self._clients)} token={'yes' if self._token else 'no'}>"
+
+
+def _failed(request: web.Request, exc: Exception) -> web.Response:
+    """A file of the table's (the seats' keys) on a full disk: 507, as the journal's; any
+    other failure is a bug in the table: logged with its traceback, the client told."""
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return error(507, "rejected", f"cannot write the table's files: {exc.strerror}: free "
+                     "some space, then ask again")
+    log.exception("%s %s failed", request.method, request.path)
+    return error(500, "internal", f"the table failed: {type(exc).__name__}")

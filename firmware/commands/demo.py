@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--{flag} {getattr(args, flag)}: only with --serve (take a seat "
                              f"yourself: unotable demo --serve --{flag} ...)")
     args.rounds = 1 if args.rounds is None else args.rounds
-    from firmware.errors import JournalError
+    from firmware.errors import FileRefused, JournalError
     from firmware.journal.store import Journal, refusal
     from firmware.sim.demo import (
         DemoError,
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
                           journal=args.journal, out=None if args.json else sys.stdout,
                           options=options)
-    except (DemoError, WorldError) as exc:
+    except (DemoError, WorldError, FileRefused) as exc:  # FileRefused: the seats' keys
         raise UsageError(str(exc)) from None
     except JournalError as exc:  # refused before the table started: exit 2, one line
         raise UsageError(refusal(exc)) from None

@@ -1,8 +1,9 @@
 """Look into a journal that may be damaged, and salvage what is readable.
 
-`inspect(path)` and `recover(path, out)` work on a copy of the journal (and its
-``-wal``) in a temporary directory: the original files are never opened, so not even
-SQLite's WAL recovery or ``-shm`` touches them. Rows are read one by one where a whole
+`inspect(path)` and `recover(path, out)` read the journal through a view that cannot
+change it (`firmware.journal.view`: the file alone opened ``immutable``, or with its
+``-wal`` a copy of both in a temporary directory), so not even SQLite's WAL recovery or
+``-shm`` touches the originals. Rows are read one by one where a whole
 scan fails, and every entry and match header is checked against its CRC.
 
 A match is salvaged from its first entry up to the first entry that is missing or
@@ -13,11 +14,8 @@ one before it). A match whose header is damaged cannot be rebuilt and is lost wh
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from firmware.journal.format import HEADER, Entry, Match, entry_crc, header_crc
 from firmware.journal.mark import TABLE_ID, Mark, MarkRead, load_mark, mark_path
 from firmware.journal.opening import when
 from firmware.journal.store import Journal
+from firmware.journal.view import read_only_view
 from firmware.safe_files import read_regular
 
 _ENTRY = "seq, match_id, kind, ref, payload, at, crc"
@@ -112,22 +111,6 @@ class Report:
         return out
 
 
-@contextmanager
-def _copy(path: str | Path) -> Iterator[sqlite3.Connection]:
-    src = Path(path)
-    if not src.is_file():
-        raise JournalError(f"no journal at {src}")
-    with tempfile.TemporaryDirectory(prefix="unotable-check-") as tmp:
-        for suffix in ("", "-wal"):
-            if Path(f"{src}{suffix}").is_file():
-                shutil.copyfile(f"{src}{suffix}", Path(tmp) / f"journal.db{suffix}")
-        conn = sqlite3.connect(Path(tmp) / "journal.db")
-        try:
-            yield conn
-        finally:
-            conn.close()
-
-
 def _rows(conn: sqlite3.Connection, table: str, cols: str, key: str,
           upto: int) -> tuple[dict[int, tuple[Any, ...]], list[str]]:
     """Every readable row by key; a failed scan falls back to one row at a time."""
@@ -154,7 +137,7 @@ def inspect(path: str | Path) -> Report:
     path = str(path)
     read = load_mark(mark_path(path))
     mark = read.mark
-    with _copy(path) as conn:
+    with read_only_view(path) as conn:
         try:
             integrity = [r[0] for r in conn.execute("PRAGMA integrity_check(20)")]
         except sqlite3.Error as exc:

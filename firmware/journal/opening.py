@@ -1,14 +1,16 @@
-"""Opening a journal: SQLite's WAL recovery, then every check before the first write.
+"""Opening a journal: every check on a read-only view, then the first write.
 
-`prepare` runs on a fresh connection. It refuses a damaged file (`quick_check`, a gap
-in the entries, a header or entry failing its CRC), an SQLite file that is not a
-journal, an unknown schema version, a started journal whose mark is missing or
-damaged, another table's journal or one of another edition (`Owner`), and a journal
-that holds less than its high-water mark (`firmware.journal.mark`) says was
-committed. Only then does a writer switch to WAL with durable commits and create or
-upgrade the tables. It returns the `Tail`: where the journal ends, which the writer
-continues. A refusal of the mark or the table can be accepted by the owner
-(`unotable journal accept`): `accepted` collects what was taken as it is.
+`check` reads the journal through a view that cannot change it (`firmware.journal.view`,
+SQLite's WAL recovery included), so a refused journal is left exactly as it was. It
+refuses a damaged file (`quick_check`, a gap in the entries, a header or entry failing
+its CRC), an SQLite file that is not a journal, an unknown schema version, a started
+journal whose mark is missing or damaged, another table's journal or one of another
+edition (`Owner`), and a journal that holds less than its high-water mark
+(`firmware.journal.mark`) says was committed. Only then does a writer open it for
+writing (`make_ready`): WAL with durable commits, its tables created or upgraded, and
+the `Tail` returned: where the journal ends, which the writer continues. A refusal of
+the mark or the table can be accepted by the owner (`unotable journal accept`):
+`accepted` collects what was taken as it is.
 
 `JournalLock` is the one writer's lock beside the journal (``<journal>.lock``).
 """
@@ -136,16 +138,24 @@ def no_room_at_start(conn: sqlite3.Connection) -> bool:
     return bool(conn.execute("PRAGMA locking_mode").fetchone()[0] == "exclusive")
 
 
-def prepare(rows: Rows, *, readonly: bool, mark: Mark | None,
-            commit: Callable[[], Commit], owner: Owner | None = None,
-            mark_problem: str | None = None, accepted: list[str] | None = None,
-            before_write: Callable[[], None] = lambda: None) -> Tail:
-    """Check the journal behind `rows` (module docstring) and, for a writer, make it
-    ready to write: `before_write` runs just before its first write (the mark file is
-    made then), `owner` is stamped into it. `mark_problem`: why the mark could not be
-    read. With `accepted` a list, a refusal of the mark or the table is appended to it
-    instead of raised. Raises JournalCorrupt, JournalRefused, JournalError, or the
-    sqlite3.Error / JournalUnwritable of a failed write (`Journal.open` words them)."""
+@dataclass
+class Found:
+    """What the checks found in a journal: where it ends, its schema version, whether it
+    was started (has its tables) and whose it says it is (table, edition)."""
+
+    tail: Tail
+    version: int | None
+    started: bool
+    stamped: tuple[str | None, str | None]
+
+
+def check(rows: Rows, *, readonly: bool, mark: Mark | None = None, owner: Owner | None = None,
+          mark_problem: str | None = None, accepted: list[str] | None = None) -> Found:
+    """Every check of the journal behind `rows` (module docstring), which only reads:
+    for a writer, `rows` is a read-only view (`firmware.journal.view`). `mark_problem`:
+    why the mark could not be read. With `accepted` a list, a refusal of the mark or the
+    table is appended to it instead of raised. Raises JournalCorrupt, JournalRefused,
+    JournalError, or the sqlite3.Error of an unreadable file."""
     conn, path = rows.conn, rows.path
     check = conn.execute("PRAGMA quick_check").fetchall()
     if check != [("ok",)]:
@@ -157,13 +167,14 @@ def prepare(rows: Rows, *, readonly: bool, mark: Mark | None,
     if version not in (None, 1, SCHEMA_VERSION):
         raise JournalError(f"journal {path} has schema version {version}, expected "
                            f"{SCHEMA_VERSION}")
-    tail = Tail()
-    if tables >= TABLES:
-        tail = _load_tail(rows, check=not readonly, header_crcs=version == SCHEMA_VERSION)
-    if readonly:
-        return tail
     started = tables >= TABLES
+    tail = Tail()
+    if started:
+        tail = _load_tail(rows, check=not readonly, header_crcs=version == SCHEMA_VERSION)
     stamped = rows.owner() if started else (None, None)
+    found = Found(tail, version, started, stamped)
+    if readonly:
+        return found
     if started and mark_problem is not None and not (version == 1 and mark is None
                                                      and mark_problem == "is missing"):
         # (a version 1 journal predates marks: it gets its first one now)
@@ -171,10 +182,25 @@ def prepare(rows: Rows, *, readonly: bool, mark: Mark | None,
                           f"its mark {mark_problem}", accepted)
     if owner is not None:
         _check_owner(rows, stamped, mark, owner, accepted)
-    _compare(rows, tail, mark)  # before anything is written
+    _compare(rows, tail, mark)
     if tail.match is not None:  # what the table will replay: refused now if damaged
         for _ in rows.entries(match_id=tail.match.id):
             pass
+    return found
+
+
+def make_ready(rows: Rows, found: Found, *, commit: Callable[[], Commit],
+               owner: Owner | None = None,
+               before_write: Callable[[], None] = lambda: None) -> Tail:
+    """Make the journal that `check` passed (`found`) ready to write, on the writer's
+    connection behind `rows`: `before_write` runs just before its first write (the mark
+    file is made then), `owner` is stamped into it. Returns where it ends. Raises the
+    sqlite3.Error / JournalUnwritable of a failed write (`Journal.open` words them)."""
+    conn, version, tail = rows.conn, found.version, found.tail
+    last = conn.execute("SELECT max(seq) FROM entries").fetchone()[0] if found.started else 0
+    if (last or 0) != tail.last_seq:  # changed since it was checked: check it again
+        raise JournalRefused(f"journal {rows.path} changed while it was being opened (entry "
+                             f"{last} where the check saw {tail.last_seq}): start again")
     before_write()
     # Only a new, old-version or unstamped journal is written to here: an existing
     # one opens on a full disk, and the table pauses until it can write.
@@ -182,6 +208,7 @@ def prepare(rows: Rows, *, readonly: bool, mark: Mark | None,
         conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=FULL")  # a commit survives a power cut
     conn.execute("PRAGMA foreign_keys=ON")
+    stamped = found.stamped
     stamp = owner is not None and (stamped[0] != owner.table or (
         owner.edition is not None and stamped[1] is None))
     if version != SCHEMA_VERSION or stamp:
@@ -190,7 +217,7 @@ def prepare(rows: Rows, *, readonly: bool, mark: Mark | None,
                 _create_or_upgrade(rows, version)
             if owner is not None:
                 rows.stamp(owner.table, owner.edition)
-        if not started:  # the file itself says whose it is, even if its WAL is lost
+        if not found.started:  # the file itself says whose it is, even if its WAL is lost
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         if tail.match is not None:
             tail.match_crc = header_crc(*rows.header_row(tail.match.id)[:7])

@@ -33,11 +33,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
 from firmware.journal.faults import (
@@ -64,23 +65,28 @@ from firmware.journal.format import (
 )
 from firmware.journal.mark import Mark, MarkFile, mark_path, table_identity
 from firmware.journal.opening import (
+    Found,
     JournalLock,
     Owner,
     Tail,
+    check,
     connect,
+    make_ready,
     no_room_at_start,
-    prepare,
 )
+from firmware.journal.view import read_only_view
 from firmware.safe_files import UnsafeFile
 from hal.clock import REAL_TIME, Clock
 from hal.safety import ClosedOnExit
 
 ACCEPTED = "accepted"  # the owner took the journal as it is (`unotable journal accept`)
+LITTLE_ROOM = 1 << 20  # free bytes below which a start tries a commit to see if it can
 
 __all__ = ["ACCEPTED", "INTENT", "RESULT", "SCHEMA_VERSION", "Entry", "Journal", "Match", "header_crc",
            "refusal"]
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 
 class Journal(ClosedOnExit):
@@ -126,12 +132,17 @@ class Journal(ClosedOnExit):
         """
         path = str(path)
         if readonly:
-            return cls._opened(path, clock, connect(path, True), lambda j: prepare(
-                j._rows, readonly=True, mark=None, commit=j._commit))
+            return cls._opened(path, clock, connect(path, True), lambda j: check(
+                j._rows, readonly=True).tail)
         read = check_writable(path)
         lock = JournalLock(path)
         try:
             owner = Owner(table or table_identity(path), edition)
+            # Every check reads a view that cannot change the files: a journal refused
+            # here is left exactly as it was, its WAL and -shm included.
+            found = _checked(path, lambda rows: check(
+                rows, readonly=False, mark=read.mark, owner=owner, mark_problem=read.problem,
+                accepted=accepted))
         except UnsafeFile as exc:
             lock.close()
             raise JournalRefused(f"cannot use the journal {path}: {exc}") from None
@@ -140,16 +151,17 @@ class Journal(ClosedOnExit):
             made = exc.filename or "the table's identity"
             raise refused_write(path, write_cause(exc), f"making {made}: {exc.strerror}") \
                 from None
+        except JournalError:
+            lock.close()
+            raise
 
-        def check(journal: Journal) -> Tail:
+        def ready(journal: Journal) -> Tail:
             journal._lock, journal._owner = lock, owner
-            return prepare(journal._rows, readonly=False, mark=read.mark,
-                           commit=journal._commit, owner=owner, mark_problem=read.problem,
-                           accepted=accepted,
-                           before_write=lambda: journal._make_mark(read.mark))
+            return make_ready(journal._rows, found, commit=journal._commit, owner=owner,
+                              before_write=lambda: journal._make_mark(read.mark))
 
         try:
-            journal = cls._opened(path, clock, connect(path, False), check)
+            journal = cls._opened(path, clock, connect(path, False), ready)
         except JournalError:
             lock.close()
             raise
@@ -160,7 +172,7 @@ class Journal(ClosedOnExit):
                 journal.close()
                 raise
         journal._start_mark()
-        if no_room_at_start(journal._open_conn()):
+        if no_room_at_start(journal._open_conn()) or _little_room(path):
             journal.probe()  # the disk is full: `fault` says so until a commit works
         return journal
 
@@ -170,21 +182,9 @@ class Journal(ClosedOnExit):
         """The journal on `conn` once `check` passed; closed and worded when not."""
         journal = cls(conn, path, clock)
         try:
-            journal._tail = check(journal)
-        except sqlite3.Error as exc:
+            journal._tail = _worded(path, lambda: check(journal))
+        except JournalError:
             journal.close()
-            if is_corruption(exc):
-                raise JournalCorrupt(path, str(exc)) from None
-            raise refused_write(path, write_cause(exc), exc) from None
-        except JournalUnwritable as exc:  # while creating or upgrading its tables
-            journal.close()
-            raise refused_write(path, exc.cause, "while opening it") from None
-        except (JournalError, OSError) as exc:
-            journal.close()
-            if isinstance(exc, UnsafeFile):
-                raise JournalRefused(f"cannot use the journal {path}: {exc}") from None
-            if isinstance(exc, OSError):
-                raise refused_write(path, write_cause(exc), exc) from None
             raise
         return journal
 
@@ -403,3 +403,44 @@ class Journal(ClosedOnExit):
         match = self._tail.match.id if self._tail.match else None
         fault = f" fault={self.fault.cause}" if self.fault is not None else ""
         return f"<Journal {self.path!r} {state} match={match}{fault}>"
+
+
+def _checked(path: str, checks: Callable[[Rows], Found]) -> Found:
+    """`checks` run on a read-only view of the journal (none yet: a new journal)."""
+    if not Path(path).exists():
+        return Found(Tail(), None, False, (None, None))
+
+    def read() -> Found:
+        with read_only_view(path) as view:
+            return checks(Rows(view, path))
+
+    return _worded(path, read)
+
+
+def _worded(path: str, step: Callable[[], _T]) -> _T:
+    """`step`, its failures worded as the journal's: damage, a refusal to write."""
+    try:
+        return step()
+    except sqlite3.Error as exc:
+        if is_corruption(exc):
+            raise JournalCorrupt(path, str(exc)) from None
+        raise refused_write(path, write_cause(exc), exc) from None
+    except JournalUnwritable as exc:  # while creating or upgrading its tables
+        raise refused_write(path, exc.cause, "while opening it") from None
+    except JournalError:
+        raise
+    except OSError as exc:
+        if isinstance(exc, UnsafeFile):
+            raise JournalRefused(f"cannot use the journal {path}: {exc}") from None
+        raise refused_write(path, write_cause(exc), exc) from None
+
+
+def _little_room(path: str) -> bool:
+    """Whether the journal's disk is (nearly) full at start: a commit is tried then, so
+    that a table whose WAL index already exists (after a kill) is paused from the start
+    too, not only at its first move."""
+    try:
+        st = os.statvfs(Path(path).parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < LITTLE_ROOM

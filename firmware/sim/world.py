@@ -34,7 +34,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from firmware.controller.hardware import Hardware
 from firmware.errors import Rejected
-from firmware.safe_files import UnsafeFile, read_regular, replace_file
+from firmware.safe_files import UnsafeFile, read_regular, refuse_unless_regular, replace_file
 from hal.clock import Clock, MonotonicClock
 from hal.launcher import LauncherConfig
 from hal.seats import SeatsConfig
@@ -109,7 +109,7 @@ class World:
         self.mismatches: list[str] = []
         self.pending: dict[str, Any] | None = None  # a declaration under way
         self.notes: dict[str, Any] = {}  # what players remember (a Wild Draw 4's guilt)
-        saved = _read_world(self.path) if self.path is not None else None
+        saved = check_world_file(self.path, edition, seats, seed) if self.path else None
         if saved is not None:
             self._restore(saved)
         else:
@@ -195,11 +195,6 @@ class World:
             self._save_failed = not _write_world(self.path, text, warn=not self._save_failed)
 
     def _restore(self, data: Mapping[str, Any]) -> None:
-        if data.get("version") != VERSION or data.get("edition") != self.edition \
-                or data.get("seats") != self.n or data.get("seed") != self.seed:
-            raise WorldError(f"{self.path} holds another table ({data.get('edition')}, "
-                             f"{data.get('seats')} seats, seed {data.get('seed')}): continue "
-                             "it with those arguments, or use another --journal")
         self.launcher_sim.load(data["hopper"])
         self.hands = [list(h) for h in data["hands"]]
         self.discard = list(data["discard"])
@@ -431,6 +426,23 @@ def demo_launcher_config(base: LauncherConfig, seats: int) -> LauncherConfig:
     lo, hi = base.servo_min_angle + 10, base.servo_max_angle - 10
     angles = tuple(lo + (hi - lo) * i / max(1, seats - 1) for i in range(seats))
     return replace(base, seat_angles=angles)
+
+
+def check_world_file(path: Path, edition: str, seats: int, seed: int) -> dict[str, Any] | None:
+    """The world saved at `path` (None: none yet), after checking that it is this
+    table's and that it and its temporary file are regular files; only reads.
+    Raises `WorldError` (one line) otherwise."""
+    try:
+        refuse_unless_regular(path.with_name(path.name + ".tmp"))
+    except UnsafeFile as exc:
+        raise WorldError(str(exc)) from None
+    data = _read_world(path)
+    if data is not None and (data.get("version") != VERSION or data.get("edition") != edition
+                             or data.get("seats") != seats or data.get("seed") != seed):
+        raise WorldError(f"{path} holds another table ({data.get('edition')}, "
+                         f"{data.get('seats')} seats, seed {data.get('seed')}): continue "
+                         "it with those arguments, or use another --journal")
+    return data
 
 
 def _read_world(path: Path) -> dict[str, Any] | None:

@@ -30,7 +30,7 @@ def test_only_going_on_with_fewer_entries_is_a_silent_loss():
     assert jf.summary([jf.Outcome("f", "went on", "", lost=1),
                        jf.Outcome("g", "crashed", "", crash=True),
                        jf.Outcome("h", "refused", "", unclear="x")]) == \
-        "faults=3 silent_loss=1 crash_loops=1 unclear=1"
+        "faults=3 touched=0 silent_loss=1 crash_loops=1 unclear=1"
 
 
 def test_an_emptied_journal_is_refused_clearly(tmp_path):
@@ -58,3 +58,20 @@ def test_a_start_that_wrote_through_a_link_counts_as_a_silent_loss(tmp_path, moc
     mocker.patch.object(jf.subprocess, "run", side_effect=overwrites)
     outcome = jf.judge_start("mark-link", tmp_path / "j.db", {}, 1, untouched=target)
     assert outcome.silent_loss and outcome.message == "wrote through a link"
+
+
+def test_a_refusal_that_changed_the_journals_files_counts_as_touched(tmp_path, mocker):
+    journal = tmp_path / "j.db"
+    journal.write_bytes(b"journal")
+    wal = tmp_path / "j.db-wal"
+    wal.write_bytes(b"the round under way")
+
+    def checkpoints(*_args, **_kw):  # as a read-write close of a refused journal did
+        wal.unlink()
+        return mocker.Mock(returncode=2, stdout="",
+                           stderr=f"journal {journal} belongs to table x: move it")
+
+    mocker.patch.object(jf.subprocess, "run", side_effect=checkpoints)
+    outcome = jf.judge_start("another-table", journal, {}, 1)
+    assert outcome.how == "refused" and outcome.touched
+    assert jf.summary([outcome]).startswith("faults=1 touched=1 ")

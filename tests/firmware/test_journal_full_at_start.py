@@ -42,6 +42,8 @@ def full_disk_at_open(mocker, journal):
     calls = []
 
     def connect(target, *args, **kw):
+        if kw.get("uri"):  # the checks' immutable view reads without the -shm
+            return real(target, *args, **kw)
         calls.append(target)
         if len(calls) == 1:
             return NoRoomForShm()

@@ -1,5 +1,5 @@
 """The journal's parts on their own: the format (`Rows`: checked reads), the checks at
-open (`prepare`), the fault watch and the commit (`FaultWatch`, `Commit`), and the
+open (`check`, `make_ready`), the fault watch and the commit (`FaultWatch`, `Commit`), and the
 timestamps from the one clock. `Journal` itself is tested in test_journal*.py."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from firmware.journal.format import (
     header_crc,
 )
 from firmware.journal.mark import Mark
-from firmware.journal.opening import Tail, connect, prepare
+from firmware.journal.opening import Tail, check, connect, make_ready
 from firmware.journal.store import Journal
 from hal.sim.clock import VirtualClock
 
@@ -90,15 +90,12 @@ def test_a_payload_that_is_not_plain_json_is_refused_before_anything_is_written(
 # -- the checks at open ----------------------------------------------------------------
 
 
-def no_commit() -> Commit:
-    raise AssertionError("a journal refused or only read is not written to")
-
-
 def test_a_fresh_file_is_made_a_journal_in_wal_mode(tmp_path):
     conn = connect(str(tmp_path / "new" / "j.db"), readonly=False)
     rows = Rows(conn, "j.db")
     watch = FaultWatch("j.db", conn, lambda: (0, None))
-    tail = prepare(rows, readonly=False, mark=None, commit=lambda: Commit(conn, watch))
+    found = check(rows, readonly=False)
+    tail = make_ready(rows, found, commit=lambda: Commit(conn, watch))
     assert tail == Tail() and tail.mark() == Mark()
     assert rows.tables() == {"meta", "matches", "entries"} and rows.version() == 2
     assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
@@ -110,7 +107,7 @@ def test_a_journal_behind_its_mark_is_refused_and_left_unchanged(tmp_path):
     conn.execute("INSERT INTO meta VALUES ('schema_version', '2')")
     before = list(rows.entries())
     with pytest.raises(JournalRefused, match="ends at entry 1 but entry 5 was committed"):
-        prepare(rows, readonly=False, mark=Mark(seq=5, match=1), commit=no_commit)
+        check(rows, readonly=False, mark=Mark(seq=5, match=1))
     assert list(rows.entries()) == before
     assert conn.execute("PRAGMA journal_mode").fetchone() != ("wal",)  # nothing was switched
 
@@ -119,7 +116,7 @@ def test_the_tail_is_where_the_writer_goes_on(tmp_path):
     conn = sqlite3.connect(tmp_path / "j.db", isolation_level=None)
     rows = filled(conn, [("action", {"n": 1}, None), ("action", {"n": 2}, None)])
     conn.execute("INSERT INTO meta VALUES ('schema_version', '2')")
-    tail = prepare(rows, readonly=True, mark=None, commit=no_commit)
+    tail = check(rows, readonly=True).tail
     assert (tail.last_seq, tail.match_id) == (2, 1)
     assert tail.last_crc == rows.entry_crc_at(2) and tail.match_crc == header_crc(*HEADER)
 
@@ -128,7 +125,7 @@ def test_an_sqlite_file_of_another_program_is_not_taken_for_a_journal(tmp_path):
     conn = sqlite3.connect(tmp_path / "other.db", isolation_level=None)
     conn.execute("CREATE TABLE photos (id INTEGER)")
     with pytest.raises(JournalError, match="not a unotable journal"):
-        prepare(Rows(conn, "other.db"), readonly=False, mark=None, commit=no_commit)
+        check(Rows(conn, "other.db"), readonly=False)
 
 
 def test_a_reader_is_told_there_is_no_journal(tmp_path):

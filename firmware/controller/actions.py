@@ -15,6 +15,7 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.api.roles import refusal
 from firmware.controller.context import Adopted, Context, Part
+from firmware.controller.declared import by_of, signed
 from firmware.controller.slots import effects_json
 from firmware.errors import Rejected
 from firmware.words.messages import Words
@@ -87,10 +88,11 @@ class Requests(Part):
         if isinstance(request, api.Reveal):
             return self._reveal(request)
         self._check_seat(request)
+        by = by_of(request)
         if isinstance(request, api.CallUno):
-            return t.lookup("seats").call_uno(request.seat)  # type: ignore[no-any-return]
+            return t.lookup("seats").call_uno(request.seat, by=by)  # type: ignore[no-any-return]
         if isinstance(request, api.Undo):
-            return t.lookup("undo").take_back(request.seat)  # type: ignore[no-any-return]
+            return t.lookup("undo").take_back(request.seat, by=by)  # type: ignore[no-any-return]
         s = t.gate()
         if isinstance(request, api.Play):
             action: U.Action = self._play(s, request)
@@ -106,7 +108,7 @@ class Requests(Part):
         else:
             raise Rejected(f"unknown request {type(request).__name__}", status=404)
         to_act = s.to_act  # read now: accepting may change `s` itself (apply works in place)
-        fx = t.accept(action)
+        fx = t.accept(action, by=by)
         if isinstance(action, U.Play) and action.seat != to_act:
             self.jumped = Jump(t.step, action.seat, action.card)
         return {"accepted": U.action_to_dict(action),
@@ -167,6 +169,7 @@ class Requests(Part):
         t = self.ctx
         s = t.gate(chance_ok=True)
         card = U.parse_card(r.card)
+        by = by_of(r)
         if s.to_act == U.CHANCE and s.chance == "dealer_cards":
             if r.seat is None or not 0 <= r.seat < s.n:
                 raise Rejected(self.ctx.words("refused.dealer_seat"),
@@ -174,16 +177,17 @@ class Requests(Part):
             turned = {**self.dealer_cards, r.seat: card}
             missing = [i for i in range(s.n) if i not in turned]
             if missing:
-                t.journal.append(DEALER_CARD, {"seat": r.seat, "card": U.format_card(card)})
+                t.journal.append(DEALER_CARD, signed({"seat": r.seat,
+                                                      "card": U.format_card(card)}, by))
                 self.dealer_cards[r.seat] = card
                 return {"missing": missing, "step": t.step}
-            fx = t.accept(U.DealerCards(tuple(turned[i] for i in range(s.n))))
+            fx = t.accept(U.DealerCards(tuple(turned[i] for i in range(s.n))), by=by)
             return {"effects": effects_json(fx), "step": t.step}
         if s.to_act == U.CHANCE and s.chance == "reveal" and t.lookup("ejections").turned:
             # the first card of the pile is the table's (its screen), whatever seat is named
             reason = refusal(r.by, api.Reveal(r.card), t.words)
             if reason is not None:
                 raise Rejected(reason, status=403)
-            fx = t.accept(U.Reveal(card))
+            fx = t.accept(U.Reveal(card), by=by)
             return {"effects": effects_json(fx), "step": t.step}
         raise Rejected(self.ctx.words("refused.no_reveal"))

@@ -11,6 +11,7 @@ from typing import Any
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.context import Context, Part
+from firmware.controller.declared import By, by_of, signed
 from firmware.controller.stops import Paused
 from firmware.controller.towers import refuse_accept, refuse_seen
 from firmware.errors import Rejected
@@ -55,19 +56,20 @@ class Admin(Part):
     def submit(self, r: api.Admin) -> dict[str, Any]:
         t = self.ctx
         p = dict(r.params)
+        by = by_of(r)
         if r.action == "new-match":
-            return self._new_match(p)
+            return self._new_match(p, by)
         if r.action == "pause":
             if self.paused is not None:
                 raise Rejected(t.words("refused.already_paused"))
             payload = {"action": "pause", "reason": p.get("reason") or "paused"}
-            t.journal.append(ADMIN, payload)
+            t.journal.append(ADMIN, signed(payload, by))
             self.effect(payload)
             t.publish({"kind": "paused", "reason": self.paused})
             return {"paused": self.paused}
         if r.action == "resume":
-            return self._resume()
-        return self._override(p)
+            return self._resume(by)
+        return self._override(p, by)
 
     def effect(self, payload: Mapping[str, Any]) -> None:
         """What a journaled pause or resume leaves (live and in replay): a resume ends
@@ -81,7 +83,7 @@ class Admin(Part):
             else:
                 self.ctx.lookup("ejections").clear_blocker()
 
-    def _new_match(self, p: Mapping[str, Any]) -> dict[str, Any]:
+    def _new_match(self, p: Mapping[str, Any], by: By) -> dict[str, Any]:
         t = self.ctx
         edition, seats, options, seed, names = t.match_asked(p)
         if seats > t.hw.panel.config.seats:
@@ -93,13 +95,13 @@ class Admin(Part):
                 options = {**preset_options(p["preset"], U.get_edition(edition)),
                            **p.get("options", {})}
             t.lookup("ejections").check_idle()
-            t.start_match(edition, seats, options, seed, names)
+            t.start_match(edition, seats, options, seed, names, by=by)
         except (U.SetupError, U.OptionError) as exc:
             raise Rejected(str(exc), status=422) from None
         t.settle()
         return {"match": t.match.id}
 
-    def _resume(self) -> dict[str, Any]:
+    def _resume(self, by: By) -> dict[str, Any]:
         t = self.ctx
         t.lookup("journal_watch").gate()
         s = t.state
@@ -108,11 +110,11 @@ class Admin(Part):
                     and t.first_stop() is None:
                 if t.lookup("round_end").pause is not None:
                     raise Rejected(t.words("refused.round_over"))
-                t.accept(U.Shuffle(()))
+                t.accept(U.Shuffle(()), by=by)
                 return {"shuffled": True, "step": t.step}
             raise Rejected(t.words("refused.nothing_to_resume"))
         payload = {"action": "resume"}
-        t.journal.append(ADMIN, payload)
+        t.journal.append(ADMIN, signed(payload, by))
         was_blocked = self.paused is None
         self.effect(payload)
         if was_blocked:
@@ -121,7 +123,7 @@ class Admin(Part):
         t.settle()
         return {"resumed": True}
 
-    def _override(self, p: Mapping[str, Any]) -> dict[str, Any]:
+    def _override(self, p: Mapping[str, Any], by: By) -> dict[str, Any]:
         t = self.ctx
         kind = p["kind"]
         if kind == "cards-out":
@@ -130,13 +132,14 @@ class Admin(Part):
                 raise Rejected(t.words("refused.nothing_to_count"))
             if "count" not in p:
                 raise Rejected(t.words("refused.count_missing"), field="count", status=400)
-            ejections.recovered(int(p["count"]))
+            ejections.recovered(int(p["count"]), by=by)
             return {"recovered": p["count"], "step": t.step}
         towers = t.lookup("towers")  # none on a table without towers: nothing to confirm
         if kind == "tower-seen":
             if towers is None:
                 raise refuse_seen(t.words, p.get("tower"), p.get("seat"))
-            return towers.confirm_seen(p.get("tower"), p.get("seat"))  # type: ignore[no-any-return]
+            return towers.confirm_seen(p.get("tower"), p.get("seat"),  # type: ignore[no-any-return]
+                                       by=by)
         if towers is None:
             raise refuse_accept(t.words)
-        return towers.accept_alarm(kind)  # type: ignore[no-any-return]
+        return towers.accept_alarm(kind, by=by)  # type: ignore[no-any-return]

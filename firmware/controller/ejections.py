@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 import uno_core as U
 from firmware.controller.context import Adopted, Context, Part, Replayed, Settles, ShowTurn
+from firmware.controller.declared import By, signed
 from firmware.controller.engine_waits import first_owed
 from firmware.controller.events import Aimed, CardCounted, EjectionDone
 from firmware.controller.stops import Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
@@ -302,8 +303,10 @@ class Ejections(Part):
             self.unjournaled = Unjournaled(event.intent, event.result)
             self.ctx.settle()
 
-    def complete(self, intent: int, result: EjectionResult, *, status: str) -> None:
-        """Journal the running ejection's end (with a press's `Eject`) and go on."""
+    def complete(self, intent: int, result: EjectionResult, *, status: str,
+                 by: By = None) -> None:
+        """Journal the running ejection's end (with a press's `Eject`, declared `by`
+        whoever counted the cards) and go on."""
         assert self.running is not None
         t = self.ctx
         job = self.running.job
@@ -313,7 +316,7 @@ class Ejections(Part):
         if job.kind == "fire":
             assert t.state is not None
             eject = U.Eject(min(result.counted, t.state.pile_count))
-            then.append(("action", U.action_to_dict(eject)))
+            then.append(("action", signed(U.action_to_dict(eject), by)))
         t.journal.result(intent, payload, then=then)
         self.finished(payload)
         t.publish({"kind": "ejected", "seat": job.seat, "job": job.kind,
@@ -334,12 +337,13 @@ class Ejections(Part):
         self.unjournaled = None
 
     # ------------------------------------------------------------------ admin
-    def recovered(self, count: int) -> None:
-        """Override cards-out: people counted `count` cards of the cut-off ejection."""
+    def recovered(self, count: int, *, by: By = None) -> None:
+        """Override cards-out: people (`by`) counted `count` cards of the cut-off
+        ejection."""
         cut = self.recover
         assert cut is not None
         self.complete(cut.intent, EjectionResult(cut.want, count, "ok", cut.seat),
-                      status="recovered")
+                      status="recovered", by=by)
 
     def clear_blocker(self) -> None:
         """Resumed after a jam, a reload or a double feed (live and in replay)."""

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.context import Adopted, Context, Part, Replayed, RoundEnded
+from firmware.controller.declared import By, by_of, signed
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from firmware.words.messages import Words
@@ -71,7 +72,7 @@ class RoundEnds(Part):
         ctx.subscribe(Adopted, lambda _a: self.went_on(), actions=(U.Shuffle,))
         ctx.subscribe(Replayed, lambda _e: self.settle())
         ctx.journal_kind(NEXT_ROUND, lambda e: self.replay(e.payload))
-        ctx.answers(api.NextRound, lambda _r: self.next_round())
+        ctx.answers(api.NextRound, lambda r: self.next_round(signer=by_of(r)))
 
     def reset(self) -> None:
         self.rounds: list[dict[str, Any]] = []  # one per round played, in order
@@ -118,14 +119,15 @@ class RoundEnds(Part):
             return None
         return RoundOver(self.pause, self.ctx.config.table.round_pause_s)
 
-    def next_round(self, by: str = "tap") -> dict[str, Any]:
-        """End the pause (``POST /api/next-round``, or the timer): journal, then go on."""
+    def next_round(self, by: str = "tap", *, signer: By = None) -> dict[str, Any]:
+        """End the pause (``POST /api/next-round`` from `signer`, or the timer): journal,
+        then go on."""
         t = self.ctx
         t.lookup("journal_watch").gate()
         if self.pause is None:
             raise Rejected(t.words("refused.no_pause"))
         payload = {"round": self.pause["round"], "by": by}
-        t.journal.append(NEXT_ROUND, payload)
+        t.journal.append(NEXT_ROUND, signed(payload, signer))
         self.replay(payload)
         self._stop_timer()
         t.publish({"kind": "next_round", **payload})

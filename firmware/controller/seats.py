@@ -15,6 +15,7 @@ from typing import Any
 import uno_core as U
 from firmware.controller.actions import press_action
 from firmware.controller.context import Adopted, Context, Part, ShowTurn
+from firmware.controller.declared import By, signed
 from firmware.controller.events import LauncherPressed, SeatPressed
 from firmware.errors import Rejected
 
@@ -59,19 +60,19 @@ class SeatButtons(Part):
     def replay_arm(self, payload: dict[str, Any]) -> None:
         self.armed.add(int(payload["seat"]))
 
-    def call_uno(self, seat: int) -> dict[str, Any]:
-        """A seat's own button (or POST /api/uno): call UNO now if the seat is open to a
-        catch, else arm the call for its next play that leaves one card. Where the call
+    def call_uno(self, seat: int, *, by: By = None) -> dict[str, Any]:
+        """A seat's own button (or POST /api/uno, declared `by`): call UNO now if the seat
+        is open to a catch, else arm the call for its next play that leaves one card. Where the call
         belongs before the card (forgotten_uno "at_play", classic) a later press is
         refused: the play has already drawn the penalty, and nobody catches."""
         t = self.ctx
         s = t.gate()
         if s.exposed == seat:
-            t.accept(U.CallUno(seat))
+            t.accept(U.CallUno(seat), by=by)
             return {"called": True, "step": t.step}
         if s.counts[seat] == 2 or (s.phase == "four_towers" and s.to_act == seat):
             if seat not in self.armed:
-                t.journal.append(ARM, {"seat": seat})
+                t.journal.append(ARM, signed({"seat": seat}, by))
                 self.armed.add(seat)
             t.publish({"kind": "uno_armed", "seat": seat})
             return {"armed": True, "step": t.step}

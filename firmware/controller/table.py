@@ -73,7 +73,7 @@ from firmware.controller.context import (
     ShowTurn,
     StopAnswer,
 )
-from firmware.controller.declared import Declarers, engine_action
+from firmware.controller.declared import By, Declarers, engine_action, signed
 from firmware.controller.ejections import SYSTEM_RNG, Ejections, RngFor, Running
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
@@ -322,14 +322,15 @@ class Controller:
             check(edition, seats)
 
     def start_match(self, edition: str, seats: int, options: Mapping[str, Any],
-                    seed: int | None, names: list[str]) -> None:
+                    seed: int | None, names: list[str], *, by: By = None) -> None:
+        """`by`: who asked for it (the ``meta`` entry carries it)."""
         U.new_match(edition, seats, options, mode=U.TABLE)  # validates before writing
         match = self.journal.start_match(edition=edition, options=dict(options), seats=seats,
                                          seed=seed, config_hash=self.config.digest)
         self._begin(match)
         names = (names + self.names[len(names):])[:seats]
         self.names = names
-        self.journal.append("meta", {"names": names})
+        self.journal.append("meta", signed({"names": names}, by))
         self.publish({"kind": "new_match", "edition": edition, "seats": seats, "names": names})
 
     # ------------------------------------------------------------------ state changes
@@ -360,9 +361,9 @@ class Controller:
         self._adopt(action, new, fx, live=live, seq=None)
         return fx
 
-    def accept(self, action: U.Action) -> list[Any]:
-        """Validate with the engine, journal, adopt, settle; raise Rejected (nothing
-        changed)."""
+    def accept(self, action: U.Action, *, by: By = None) -> list[Any]:
+        """Validate with the engine, journal (with `by`, who declared it), adopt,
+        settle; raise Rejected (nothing changed)."""
         assert self.state is not None
         try:  # on a copy: the table's state changes only once the journal holds the action
             new, fx = U.apply(self.state.clone(), action)
@@ -370,7 +371,7 @@ class Controller:
             raise Rejected(self.words.refusal(exc, self.state.edition.name),
                            status=refusal_status(self.state, action)) from None
         said = U.action_to_dict(action)
-        entry = self.journal.append("action", said)
+        entry = self.journal.append("action", signed(said, by))
         self._adopt(action, new, fx, live=True, seq=entry.seq, said=said)
         self.settle()
         return fx

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from firmware.controller.context import Adopted, Context, MatchBegins, Part, Said
+from firmware.controller.declared import By, signed
 from firmware.controller.events import TrayChanged
 from firmware.controller.slots import NEUTRAL, Slot, slot_name, slot_of
 from firmware.controller.stops import Alarm, TowerOnItsWay
@@ -268,21 +269,25 @@ class TowerWatch(Part):
         self.ctx.settle()
 
     # ------------------------------------------------------------------ admin overrides
-    def confirm_seen(self, tower: str | None, seat: int | None) -> dict[str, Any]:
-        """Override tower-seen: an admin saw `tower` arrive at `seat` (None: neutral)."""
+    def confirm_seen(self, tower: str | None, seat: int | None, *, by: By = None
+                     ) -> dict[str, Any]:
+        """Override tower-seen: an admin (`by`) saw `tower` arrive at `seat` (None:
+        neutral)."""
         slot: Slot = NEUTRAL if seat is None else seat
         if tower is None or self.waits.get(tower) != slot:
             raise refuse_seen(self.ctx.words, tower, seat)
-        self.ctx.journal.append(OVERRIDE, {"kind": "tower-seen", "tower": tower, "slot": slot})
+        self.ctx.journal.append(OVERRIDE, signed({"kind": "tower-seen", "tower": tower,
+                                                  "slot": slot}, by))
         self._seen_at(tower, slot, by="admin")
         return {"seen": tower}
 
-    def accept_alarm(self, kind: str) -> dict[str, Any]:
-        """Override clear-alarm: the tower that raised the alarm may stand where it does."""
+    def accept_alarm(self, kind: str, *, by: By = None) -> dict[str, Any]:
+        """Override clear-alarm (asked `by`): the tower that raised the alarm may stand
+        where it does."""
         if self.alarm is None:
             raise refuse_accept(self.ctx.words)
         payload = {"kind": kind, "tower": self.alarm.tower, "slot": self.alarm.slot}
-        self.ctx.journal.append(OVERRIDE, payload)
+        self.ctx.journal.append(OVERRIDE, signed(payload, by))
         self.overridden(payload)
         self.alarm = None
         self.ctx.hw.panel.buzz(None)

@@ -96,8 +96,6 @@ class Journal(ClosedOnExit):
         self._lock: JournalLock | None = None
         self._owner: Owner | None = None
         self._faults = FaultWatch(path, conn, lambda: (self._tail.last_seq, self._mark))
-        # set while a request is answered: what each entry's payload becomes (its "by")
-        self.stamp: Callable[[str, Any], Any] | None = None
 
     @classmethod
     def open(
@@ -252,12 +250,9 @@ class Journal(ClosedOnExit):
         rows: list[tuple[Any, ...]] = []
         seq = self._tail.last_seq
         now = self._clock.wall()
-        stamp = self.stamp
         for kind, payload in items:
             if not isinstance(kind, str) or not kind:
                 raise JournalError(f"entry kind must be a non-empty string, not {kind!r}")
-            if stamp is not None:
-                payload = stamp(kind, payload)
             seq += 1
             rows.append(entry_row(seq, match_id, kind, ref, payload, now))
         with self._commit():

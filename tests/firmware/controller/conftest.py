@@ -18,6 +18,7 @@ import pytest
 import uno_core as U
 from firmware.controller.actions import Requests
 from firmware.controller.admin import Admin
+from firmware.controller.declared import signed
 from firmware.controller.ejections import Ejections
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hub import Hub
@@ -183,8 +184,8 @@ class FakeTable:
     def kinds(self) -> list[str]:
         return [e["kind"] for e in self.events]
 
-    def accept(self, action: U.Action) -> list[Any]:
-        self.journal.append("action", U.action_to_dict(action))
+    def accept(self, action: U.Action, *, by: Any = None) -> list[Any]:
+        self.journal.append("action", signed(U.action_to_dict(action), by))
         self.accepted.append(action)
         return []
 

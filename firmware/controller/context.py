@@ -28,16 +28,30 @@ class MatchBegins(NamedTuple):
     match: Any
 
 
+class Committing(NamedTuple):
+    """The engine took `action` (checked on a copy: `state` is the state after it) and
+    the table is about to journal it as step `step`: a subscriber answers an entry
+    (kind, payload) to journal in the same commit, or None (a launcher press: the
+    ejection's ``intent``, so the motor starts after one sync, not two)."""
+
+    action: U.Action
+    state: U.State
+    step: int
+
+
 class Adopted(NamedTuple):
     """The engine took `action` (live after its journal write, or in replay): `state` is
     the state after it. `seq`: its journal entry (None for a press's `Eject`, adopted
-    live with the ejection's result)."""
+    live with the ejection's result); `joined`: the entries its `Committing`
+    subscribers had journaled in the same commit (live only: in replay each entry is
+    replayed by its own kind)."""
 
     action: U.Action
     effects: list[Any]
     state: U.State
     live: bool
     seq: int | None
+    joined: tuple[Entry, ...] = ()
 
 
 class Said(NamedTuple):

@@ -64,6 +64,7 @@ from firmware.controller.actions import Requests
 from firmware.controller.admin import Admin
 from firmware.controller.context import (
     Adopted,
+    Committing,
     Handler,
     MatchBegins,
     Replayed,
@@ -148,8 +149,9 @@ class Controller:
         # (the events of every walk go straight to their subscribers, the hub's lists)
         self.lookup, self.announce, self.blinking = hub.named.get, hub.announce, hub.blinking
         self.stops = hub.stops  # the physical stops in their order
-        self._adopted, self._settles, self._shows = (
-            hub.subscribers[Adopted], hub.subscribers[Settles], hub.subscribers[ShowTurn])
+        self._committing, self._adopted, self._settles, self._shows = (
+            hub.subscribers[Committing], hub.subscribers[Adopted], hub.subscribers[Settles],
+            hub.subscribers[ShowTurn])
         self._words = Words(self.config.table.language)
         # what an adopted action has the buzzer sound, once the table settled (starting
         # the buzzer's thread takes longer than the rest of a press: nothing waits for it)
@@ -335,15 +337,17 @@ class Controller:
 
     # ------------------------------------------------------------------ state changes
     def _adopt(self, action: U.Action, new: U.State, fx: list[Any], *, live: bool,
-               seq: int | None, said: dict[str, Any] | None = None) -> None:
+               seq: int | None, said: dict[str, Any] | None = None,
+               joined: tuple[Entry, ...] = ()) -> None:
         """The engine took `action`: every part follows (live, after the journal write,
-        and in replay: the same code). `said`: the action as JSON, when already made."""
+        and in replay: the same code). `said`: the action as JSON, when already made;
+        `joined`: the entries journaled in its commit."""
         self.state = new
         self.step += 1
         self._counts["actions"] += 1
         if isinstance(action, U.Press | U.Draw | U.Accept):
             self._counts["launcher_presses"] += 1
-        adopted = Adopted(action, fx, new, live, seq)
+        adopted = Adopted(action, fx, new, live, seq, joined)
         for sub in tuple(self._adopted):  # (a part may be dropped meanwhile)
             if sub.actions is None or isinstance(action, sub.actions):
                 sub.handler(adopted)
@@ -371,8 +375,17 @@ class Controller:
             raise Rejected(self.words.refusal(exc, self.state.edition.name),
                            status=refusal_status(self.state, action)) from None
         said = U.action_to_dict(action)
-        entry = self.journal.append("action", signed(said, by))
-        self._adopt(action, new, fx, live=True, seq=entry.seq, said=said)
+        items = [("action", signed(said, by))]
+        committing = None
+        for sub in tuple(self._committing):  # what goes in the same commit (one sync)
+            if sub.actions is None or isinstance(action, sub.actions):
+                committing = committing or Committing(action, new, self.step + 1)
+                joined = sub.handler(committing)
+                if joined is not None:
+                    items.append(joined)
+        entries = self.journal.append_all(items)
+        self._adopt(action, new, fx, live=True, seq=entries[0].seq, said=said,
+                    joined=tuple(entries[1:]))
         self.settle()
         return fx
 

@@ -33,3 +33,40 @@ def test_the_table_draws_each_press_journals_it_and_the_device_only_deals(tmp_pa
     presses = [i for i in intents if i["job"] == "fire"]
     assert len(presses) >= 5 and all("model" in i for i in presses)
     assert dealt == [i["want"] for i in intents]  # one deal per intent, of the journaled count
+
+
+def test_a_press_and_its_ejection_are_journaled_in_one_commit_before_the_motor_starts(
+        tmp_path):
+    """An SD card's sync is paid once per press: the press and the ejection's intent
+    are one commit, and the motor starts right after it."""
+    commits: list[list[tuple[str, dict]]] = []  # each commit's entries, in order
+    started_after: list[int] = []  # how many commits were made when the motor started
+
+    def wrap(hw):
+        deal = hw.launcher.deal
+
+        def counting_deal(n, seat=None):
+            started_after.append(len(commits))
+            return deal(n, seat)
+
+        hw.launcher.deal = counting_deal
+        return hw
+
+    with SimTable(tmp_path, "attack", wrap_hardware=wrap) as table:
+        journal = table.controller.journal
+        append_all = journal.append_all
+
+        def counting(items, **kwargs):
+            commits.append([(kind, dict(payload)) for kind, payload in items])
+            return append_all(items, **kwargs)
+
+        table.call(lambda: setattr(journal, "append_all", counting))
+        table.play_until(lambda st: st["stats"]["launcher_presses"] >= 8)
+        table.settle()
+    fires = [i for i, c in enumerate(commits)
+             if any(kind == "intent" and p["job"] == "fire" for kind, p in c)]
+    assert len(fires) >= 5
+    for i in fires:
+        (kind, press), (_, intent) = commits[i]
+        assert kind == "action" and press["type"] == "press" and press["seat"] == intent["seat"]
+        assert i + 1 in started_after  # no other commit before the motor started

@@ -92,7 +92,6 @@ class Ejections(Part):
         self.unjournaled: Unjournaled | None = None  # an ejection's end
         self._drawn: Drawn | None = None  # a press's draw not yet known to be journaled
         self.reset()
-        loop = ctx.loop
         ctx.on(CardCounted, self._on_card)
         ctx.on(EjectionDone, self._on_done)
         ctx.on(Aimed, self._on_aimed)
@@ -106,8 +105,6 @@ class Ejections(Part):
         ctx.stop("cut-off", (self, "recover"))
         ctx.stop("launcher", (self, "blocker"))
         ctx.stop("ejecting", (self, "ejecting"))
-        self._unsub_card = self.launcher.on_card(
-            lambda counted, seat: loop.post(CardCounted(counted, seat)))
 
     def reset(self) -> None:
         self._ready: int | None = None  # an intent journaled with its press, to start

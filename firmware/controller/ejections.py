@@ -35,7 +35,9 @@ from firmware.controller.context import (
 from firmware.controller.declared import By, signed
 from firmware.controller.engine_waits import first_owed
 from firmware.controller.events import Aimed, CardCounted, EjectionDone
-from firmware.controller.stops import Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
+from firmware.controller.hub import first_holding
+from firmware.controller.seats import SeatButtons
+from firmware.controller.stops import ORDER, Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
 from firmware.errors import JournalUnwritable, Rejected
 from firmware.journal.store import INTENT, RESULT, Entry
 from hal.ejection import Drawn
@@ -48,6 +50,7 @@ RngFor = Callable[[str], random.Random]
 # A launcher press draws its card count from the ejection model with an rng made for
 # that step; production uses the system's entropy, the simulated table (seed, step).
 SYSTEM_RNG: RngFor = lambda step: random.SystemRandom()  # noqa: E731
+LAUNCHER = ORDER.index("launcher")  # the stops before the launcher's hold its motor
 
 
 @dataclass
@@ -239,8 +242,9 @@ class Ejections(Part):
             self.ejecting = None
 
     # ------------------------------------------------------------------ the motor
-    def _on_settles(self, event: Settles) -> None:
-        event.launcher_started = self.pump()
+    def _on_settles(self, _event: Settles) -> bool:
+        """The table goes on: start what it owes; True when the launcher started."""
+        return self.pump()
 
     def _with_press(self, committing: Committing) -> tuple[str, dict[str, Any]] | None:
         """A launcher press about to be journaled: where the launcher is free to start
@@ -309,11 +313,9 @@ class Ejections(Part):
         self.ctx.loop.spawn(self._eject(intent, want, job.seat))
 
     def held(self) -> bool:
-        """Paused by the admin, or the journal cannot be written: no motor starts (their
-        stops' fields, read)."""
-        admin, watch = self.ctx.lookup("admin"), self.ctx.lookup("journal_watch")
-        return (admin is not None and admin.stopped is not None) \
-            or (watch is not None and watch.fault is not None)
+        """The journal cannot be written, a cut-off ejection waits to be counted, or the
+        admin paused: a stop before the launcher's holds, and no motor starts."""
+        return first_holding(s for s in self.ctx.stops if s.rank < LAUNCHER) is not None
 
     def face_player(self) -> None:
         """Launcher editions: turn the launcher to the seat that acts next (Mattel: it
@@ -382,7 +384,7 @@ class Ejections(Part):
         if eject is not None:
             t.adopt(eject)
         if self.blocker is not None:
-            t.hw.panel.buzz("error")
+            t.peer(SeatButtons).buzz("error")
             t.publish(self.blocker.to_json(t.words))  # its kind: jam, reload or extra-cards
         t.settle()
 
@@ -402,6 +404,23 @@ class Ejections(Part):
         assert cut is not None
         self.complete(cut.intent, EjectionResult(cut.want, count, "ok", cut.seat),
                       status="recovered", by=by)
+
+    # ------------------------------------------------------------------ what peers ask
+    def first_turned(self) -> bool:
+        """The round's first card is turned up (the table's screen declares it)."""
+        return self.turned
+
+    def is_blocked(self) -> bool:
+        """A jam, an empty hopper or a double feed stops the launcher."""
+        return self.blocker is not None
+
+    def cut_off_pending(self) -> bool:
+        """An ejection a crash cut off waits for its cards to be counted."""
+        return self.recover is not None
+
+    def owes_journal(self) -> bool:
+        """An ejection's end waits for the journal to be written again."""
+        return self.unjournaled is not None
 
     def clear_blocker(self) -> None:
         """Resumed after a jam, a reload or a double feed (live and in replay)."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 
 from firmware.controller.context import Context, Part, RoundEnded
+from firmware.controller.ejections import Ejections
+from firmware.controller.seats import SeatButtons
 from firmware.controller.stops import JournalFault
 from firmware.errors import JournalUnwritable, Rejected
 
@@ -66,15 +68,18 @@ class JournalWatch(Part):
         if first:
             log.error("%s", self.fault.message)
             notifier.status(f"paused: {fault.reason}")
-            t.hw.panel.buzz("error")
+            t.peer(SeatButtons).buzz("error")
             t.publish(self.fault.to_json(t.words))  # kind "journal"
             self._retry_later()
 
+    def must_retry(self) -> bool:
+        """The journal could not be written, or an ejection's end waits for it."""
+        ejections = self.ctx.optional(Ejections)
+        return self.fault is not None or (ejections is not None and ejections.owes_journal())
+
     def gate(self) -> None:
         """Raise the 507 of a journal that still cannot be written (after trying)."""
-        ejections = self.ctx.lookup("ejections")
-        if self.fault is not None or (ejections is not None
-                                      and ejections.unjournaled is not None):
+        if self.must_retry():
             self.retry()
         if self.fault is not None:
             raise Rejected(f"the table waits: {self.fault.message}", status=507)
@@ -87,7 +92,7 @@ class JournalWatch(Part):
             self._retry_later()
             return
         try:
-            t.lookup("ejections").write_unjournaled()
+            t.peer(Ejections).write_unjournaled()
         except JournalUnwritable:
             return  # the fault is back: its retry is scheduled
         t.settle()

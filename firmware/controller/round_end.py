@@ -20,6 +20,7 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.context import Adopted, Context, Part, Replayed, RoundEnded
 from firmware.controller.declared import By, by_of, signed
+from firmware.controller.faults import JournalWatch
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from firmware.words.messages import Words
@@ -113,6 +114,10 @@ class RoundEnds(Part):
         if self.pause is not None and self.pause["round"] == payload.get("round"):
             self.pause = None
 
+    def pausing(self) -> bool:
+        """The table pauses after a round (until next round)."""
+        return self.pause is not None
+
     def pause_wait(self) -> RoundOver | None:
         """The ``round-over`` wait while the table pauses (None otherwise)."""
         if self.pause is None:
@@ -123,7 +128,7 @@ class RoundEnds(Part):
         """End the pause (``POST /api/next-round`` from `signer`, or the timer): journal,
         then go on."""
         t = self.ctx
-        t.lookup("journal_watch").gate()
+        t.peer(JournalWatch).gate()
         if self.pause is None:
             raise Rejected(t.words("refused.no_pause"))
         payload = {"round": self.pause["round"], "by": by}

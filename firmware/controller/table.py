@@ -61,7 +61,7 @@ from typing import Any, NamedTuple
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.actions import Requests
-from firmware.controller.admin import Admin
+from firmware.controller.admin import Admin, match_asked
 from firmware.controller.context import (
     Adopted,
     Committing,
@@ -87,7 +87,7 @@ from firmware.controller.stops import CutOff
 from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo, standing
-from firmware.controller.waiting import Waits, first_holding
+from firmware.controller.waiting import Waits
 from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal.store import Entry
@@ -147,7 +147,9 @@ class Controller:
         hub = self.hub = Hub(self.loop)
         # the parts' Context: the coordinator itself, the hub's calls and lists handed on
         # (the events of every walk go straight to their subscribers, the hub's lists)
-        self.lookup, self.announce, self.blinking = hub.named.get, hub.announce, hub.blinking
+        # (a peer is a dict lookup: no call of the coordinator on any walk)
+        self.lookup, self.announce = hub.named.get, hub.announce
+        self.peer, self.optional = hub.peers.__getitem__, hub.peers.get
         self.stops = hub.stops  # the physical stops in their order
         self._committing, self._adopted, self._settles, self._shows = (
             hub.subscribers[Committing], hub.subscribers[Adopted], hub.subscribers[Settles],
@@ -176,7 +178,7 @@ class Controller:
         for name, part in (("requests", Requests), ("admin", Admin), ("undo", Undo),
                            ("waits", Waits), ("round_end", RoundEnds)):
             self._build(name, part)
-        self.gate = self.lookup("waits").gate
+        self.gate = self.peer(Waits).gate
         self.loop.on_safe_state(hardware.close)
         self._load()
         voice = services.voice
@@ -214,9 +216,6 @@ class Controller:
     def stop(self, order: str, answer: StopAnswer) -> None:
         self.hub.stop(self._building.owner, order, answer)
 
-    def blinks(self, answer: Callable[[], set[int]]) -> None:
-        self.hub.blinks(self._building.owner, answer)
-
     def answers(self, request_type: type, handler: Handler) -> None:
         self.hub.answers(self._building.owner, request_type, handler)
 
@@ -226,8 +225,8 @@ class Controller:
 
     def _tower_awaited(self) -> bool:
         """Asked from the tray's watcher thread: a stale answer only delays a round."""
-        towers = self.lookup("towers")
-        return towers is not None and bool(towers.awaited())
+        towers = self.optional(TowerWatch)
+        return towers is not None and towers.awaited()
 
     @property
     def stats(self) -> dict[str, int]:
@@ -240,15 +239,15 @@ class Controller:
     # what the launcher is doing (read by the simulated players and the tests)
     @property
     def jobs(self) -> Any:
-        return self.lookup("ejections").jobs
+        return self.peer(Ejections).jobs
 
     @property
     def running(self) -> Running | None:
-        return self.lookup("ejections").running  # type: ignore[no-any-return]
+        return self.peer(Ejections).running
 
     @property
     def recover(self) -> CutOff | None:
-        return self.lookup("ejections").recover  # type: ignore[no-any-return]
+        return self.peer(Ejections).recover
 
     # ------------------------------------------------------------------ journal replay
     def _load(self) -> None:
@@ -266,10 +265,10 @@ class Controller:
     def reload(self) -> None:
         """Rebuild from the journal, as a restart would, keeping what only the hardware
         knows (the captures awaited, the alarm): they are not journaled."""
-        kept = {part.name: part.carried() for part in self.hub.parts()}
+        kept = {type(part): part.carried() for part in self.hub.parts()}
         self._load()
-        for name, saved in kept.items():
-            part = self.lookup(name)
+        for cls, saved in kept.items():
+            part = self.optional(cls)
             if saved is not None and part is not None:
                 part.carry(saved)
 
@@ -310,13 +309,7 @@ class Controller:
 
     def match_asked(self, p: Mapping[str, Any], seed: int | None = None
                     ) -> tuple[str, int, dict[str, Any], int | None, list[str]]:
-        """(edition, seats, options, seed, names) of the match `p` asks for; the config's
-        [table] fills in what it leaves out (its options only for its own edition)."""
-        table = self.config.table
-        edition = p.get("edition", table.edition)
-        options = p.get("options", dict(table.options) if edition == table.edition else {})
-        return (edition, p.get("seats", table.seats), options, p.get("seed", seed),
-                list(p.get("names", table.names)))
+        return match_asked(self.config, p, seed)
 
     def check_new_match(self, edition: str, seats: int) -> None:
         """Raise Rejected where this table cannot physically hold the match."""
@@ -392,11 +385,7 @@ class Controller:
     def _gate(self, *, chance_ok: bool = False) -> U.State:
         """Raise Rejected while the table waits for something (`Waits.gate`, which
         `gate` is once the part is built: a part's gate goes straight there)."""
-        return self.lookup("waits").gate(chance_ok=chance_ok)  # type: ignore[no-any-return]
-
-    def first_stop(self) -> Any:
-        """The first physical stop that holds now (None: nothing physical)."""
-        return first_holding(self.stops)
+        return self.peer(Waits).gate(chance_ok=chance_ok)
 
     def settle(self) -> None:
         """After any change: the parts start the ejection the table owes and their
@@ -404,16 +393,16 @@ class Controller:
         (`ShowTurn`: the lights, then the launcher turns to the seat); last the buzzer
         sounds what the action asked for (a UNO, a protection)."""
         event = Settles()
-        for sub in tuple(self._settles):
-            sub.handler(event)
-        if not event.launcher_started:
+        started = [sub.handler(event) for sub in tuple(self._settles)]
+        if not any(started):
             shown = ShowTurn()
             for sub in tuple(self._shows):
                 sub.handler(shown)
         if self._buzz:
             buzz, self._buzz = self._buzz, []
+            seats = self.peer(SeatButtons)
             for pattern in buzz:
-                self.hw.panel.buzz(pattern)
+                seats.buzz(pattern)
 
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
@@ -433,7 +422,7 @@ class Controller:
         return out
 
     def waiting(self) -> dict[str, Any]:
-        return self.lookup("waits").waiting()  # type: ignore[no-any-return]
+        return self.peer(Waits).waiting()
 
     def health(self) -> dict[str, Any]:
         status = self.hw.get_status()
@@ -446,8 +435,7 @@ class Controller:
 
     def submit(self, request: api.Request) -> dict[str, Any]:
         """Every request, HTTP and the bots' alike: its sender's role is checked first."""
-        return self.lookup("declarers").answer(  # type: ignore[no-any-return]
-            request, self.hub.answer)
+        return self.peer(Declarers).answer(request, self.hub.answer)
 
     # ------------------------------------------------------------------ announcements
     @property

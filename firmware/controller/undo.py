@@ -18,6 +18,7 @@ from typing import Any
 import uno_core as U
 from firmware.controller.context import Adopted, Context, Part
 from firmware.controller.declared import By, signed
+from firmware.controller.hub import first_holding
 from firmware.errors import Rejected
 from firmware.journal.store import Entry
 from uno_core import effects as E
@@ -102,7 +103,7 @@ class Undo(Part):
             return words("undo.fixed", seat=who, card=d.card, why=d.fixed)
         if d.seq != t.journal.last_seq:
             return words("undo.went_on", seat=who, card=d.card)
-        stop = t.first_stop()
+        stop = first_holding(t.stops)
         if stop is not None:
             return words("refused.waits", message=stop.to_json(words)["message"])
         return None

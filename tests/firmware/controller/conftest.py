@@ -27,7 +27,7 @@ from firmware.controller.seats import SeatButtons
 from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo
-from firmware.controller.waiting import Waits, first_holding
+from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
 from firmware.journal.store import Journal
 from firmware.sim.demo import sim_config
@@ -133,8 +133,17 @@ class FakeTable:
         return out
 
     # the registries: a real Hub, every registration the fake's own
-    def lookup(self, name: str) -> Any:
-        return getattr(self, name, None) if name in PARTS else None
+    def optional(self, cls: type) -> Any:
+        """The part of class `cls` a test built (the last one built), or None."""
+        found = [getattr(self, name) for name in self.built
+                 if type(getattr(self, name)) is cls]
+        return found[-1] if found else None
+
+    def peer(self, cls: type) -> Any:
+        found = self.optional(cls)
+        if found is None:
+            raise KeyError(cls)
+        return found
 
     def parts(self) -> Any:
         return iter([getattr(self, name) for name in self.built])
@@ -146,8 +155,8 @@ class FakeTable:
                   actions: tuple[type, ...] | None = None) -> None:
         self.hub.subscribe("test", event_type, handler, actions)
 
-    def announce(self, event: Any) -> None:
-        self.hub.announce(event)
+    def announce(self, event: Any) -> list[Any]:
+        return self.hub.announce(event)
 
     def journal_kind(self, kind: str, replay: Callable[[Any], None]) -> None:
         self.replays[kind] = replay  # a part a test builds again takes its kinds over
@@ -159,17 +168,8 @@ class FakeTable:
     def stops(self) -> Any:
         return self.hub.stops
 
-    def first_stop(self) -> Any:
-        return first_holding(self.hub.stops)
-
     def answers(self, request_type: type, handler: Callable[[Any], Any]) -> None:
         self.answerers[request_type] = handler  # (tests call the parts' submit directly)
-
-    def blinks(self, answer: Callable[[], set[int]]) -> None:
-        self.hub.blinks("test", answer)
-
-    def blinking(self) -> set[int]:
-        return self.hub.blinking()
 
     def check_new_match(self, edition: str, seats: int) -> None:
         pass
@@ -227,6 +227,8 @@ def make_table(tmp_path, mock_factory):
         tables.append(table)
         if "towers" in parts and "tray" not in parts:  # the watch hears the tray through it
             parts = ("tray", *parts)
+        if "seats" not in parts:  # the lights and the buzzer are its: the others ask it
+            parts = ("seats", *parts)
         for name in parts:
             setattr(table, name, PARTS[name](table))
             table.built.append(name)

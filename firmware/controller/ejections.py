@@ -35,6 +35,7 @@ from firmware.controller.context import (
 from firmware.controller.declared import By, signed
 from firmware.controller.engine_waits import first_owed
 from firmware.controller.events import Aimed, CardCounted, EjectionDone
+from firmware.controller.faults import JournalWatch
 from firmware.controller.hub import first_holding
 from firmware.controller.seats import SeatButtons
 from firmware.controller.stops import ORDER, Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
@@ -315,7 +316,7 @@ class Ejections(Part):
     def held(self) -> bool:
         """The journal cannot be written, a cut-off ejection waits to be counted, or the
         admin paused: a stop before the launcher's holds, and no motor starts."""
-        return first_holding(s for s in self.ctx.stops if s.rank < LAUNCHER) is not None
+        return first_holding(self.ctx.stops, LAUNCHER) is not None
 
     def face_player(self) -> None:
         """Launcher editions: turn the launcher to the seat that acts next (Mattel: it
@@ -361,6 +362,7 @@ class Ejections(Part):
             self.complete(event.intent, event.result, status=event.result.status)
         except JournalUnwritable:  # written when the journal can be written again
             self.unjournaled = Unjournaled(event.intent, event.result)
+            self.ctx.peer(JournalWatch).owe(self.write_unjournaled)
             self.ctx.settle()
 
     def complete(self, intent: int, result: EjectionResult, *, status: str,
@@ -417,10 +419,6 @@ class Ejections(Part):
     def cut_off_pending(self) -> bool:
         """An ejection a crash cut off waits for its cards to be counted."""
         return self.recover is not None
-
-    def owes_journal(self) -> bool:
-        """An ejection's end waits for the journal to be written again."""
-        return self.unjournaled is not None
 
     def clear_blocker(self) -> None:
         """Resumed after a jam, a reload or a double feed (live and in replay)."""

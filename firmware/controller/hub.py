@@ -137,10 +137,12 @@ class Hub:
         raise LookupError(f"nobody answers {type(request).__name__}")
 
 
-def first_holding(stops: Iterable[StopAt]) -> Any:
-    """The first of the registered `stops` (in `ORDER`) that holds now (None: nothing
-    physical): a field is read, a function asked."""
+def first_holding(stops: Iterable[StopAt], upto: int = len(ORDER)) -> Any:
+    """The first of the registered `stops` (in `ORDER`, before rank `upto`) that holds
+    now (None: nothing physical): a field is read, a function asked."""
     for at in stops:
+        if at.rank >= upto:
+            return None
         answer = at.answer
         stop = getattr(*answer) if isinstance(answer, tuple) else answer()
         if stop is not None:

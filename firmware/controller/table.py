@@ -368,7 +368,7 @@ class Controller:
             raise Rejected(self.words.refusal(exc, self.state.edition.name),
                            status=refusal_status(self.state, action)) from None
         said = U.action_to_dict(action)
-        items = [("action", signed(said, by))]
+        items = [("action", said if by is None else signed(said, by))]
         committing = None
         for sub in tuple(self._committing):  # what goes in the same commit (one sync)
             if sub.actions is None or isinstance(action, sub.actions):

@@ -135,7 +135,7 @@ class Admin(Part):
         was_blocked = self.paused is None
         self.effect(payload)
         if was_blocked:
-            t.hw.launcher.reset_fault()
+            t.peer(Ejections).reset_fault()
         t.publish({"kind": "resumed"})
         t.settle()
         return {"resumed": True}

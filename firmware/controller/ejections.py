@@ -420,6 +420,10 @@ class Ejections(Part):
         """An ejection a crash cut off waits for its cards to be counted."""
         return self.recover is not None
 
+    def reset_fault(self) -> None:
+        """People cleared the launcher (a jam): it may run again."""
+        self.launcher.reset_fault()
+
     def clear_blocker(self) -> None:
         """Resumed after a jam, a reload or a double feed (live and in replay)."""
         self.blocker = None

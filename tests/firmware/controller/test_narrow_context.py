@@ -44,3 +44,13 @@ def test_a_part_asks_its_peers_methods_and_reads_none_of_their_fields():
                  if isinstance(node, ast.Attribute) and _asks_peer(node.value)
                  and id(node) not in called]
     assert read == []
+
+
+def test_each_device_has_one_part_that_drives_it():
+    """The panel is the seat buttons', the launcher the ejections'; the coordinator and
+    the hardware bundle only build and close them."""
+    owner = {"hw.panel": "seats.py", "hw.launcher": "ejections.py"}
+    for device, part in owner.items():
+        users = [name for name, text in sources().items() if device in text
+                 and name not in (part, "hardware.py", "table.py", "context.py")]
+        assert users == [], device

@@ -10,8 +10,8 @@ from typing import Any
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import Context, Part
-from firmware.controller.declared import By, by_of, signed
+from firmware.controller.context import By, Context, Part
+from firmware.controller.declared import by_of, signed
 from firmware.controller.ejections import Ejections
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hub import first_holding

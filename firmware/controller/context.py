@@ -98,6 +98,18 @@ By = dict[str, Any] | None  # who made a declaration, as journaled (None: the ta
 StopAnswer = Callable[[], Any] | tuple[Any, str]  # a function, or (holder, field)
 
 
+class PeerLookup(Protocol):
+    """`Context.peer`: the part of class `cls` (LookupError where the table has none)."""
+
+    def __call__(self, cls: type[P], /) -> P: ...
+
+
+class OptionalLookup(Protocol):
+    """`Context.optional`: the part of class `cls`, or None where the table has none."""
+
+    def __call__(self, cls: type[P], /) -> P | None: ...
+
+
 class Context(Protocol):
     """What a part needs of the table, and nothing more: the services, the game as the
     coordinator keeps it, and the registries. A part asks a peer (`peer`) by its
@@ -109,9 +121,6 @@ class Context(Protocol):
 
     @property
     def journal(self) -> Any: ...  # firmware.journal.store.Journal
-
-    @property
-    def hw(self) -> Any: ...  # firmware.controller.hardware.Hardware (the panel: `seats`)
 
     @property
     def config(self) -> Any: ...  # firmware.config.Config

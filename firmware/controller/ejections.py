@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 import uno_core as U
 from firmware.controller.context import (
     Adopted,
+    By,
     Committing,
     Context,
     Part,
@@ -32,7 +33,7 @@ from firmware.controller.context import (
     Settles,
     ShowTurn,
 )
-from firmware.controller.declared import By, signed
+from firmware.controller.declared import signed
 from firmware.controller.engine_waits import first_owed
 from firmware.controller.events import Aimed, CardCounted, EjectionDone
 from firmware.controller.faults import JournalWatch
@@ -42,7 +43,7 @@ from firmware.controller.stops import ORDER, Blocker, CutOff, Ejecting, ExtraCar
 from firmware.errors import JournalUnwritable, Rejected
 from firmware.journal.store import INTENT, RESULT, Entry
 from hal.ejection import Drawn
-from hal.launcher import EjectionResult
+from hal.launcher import EjectionResult, Launcher
 from uno_core import effects as E
 
 log = logging.getLogger(__name__)
@@ -86,10 +87,11 @@ class Ejections(Part):
 
     name = "ejections"
 
-    def __init__(self, ctx: Context, *, rng_for: RngFor = SYSTEM_RNG) -> None:
+    def __init__(self, ctx: Context, launcher: Launcher, *, rng_for: RngFor = SYSTEM_RNG
+                 ) -> None:
         self.ctx = ctx
         self.rng_for = rng_for
-        self.launcher = ctx.hw.launcher
+        self.launcher = launcher
         self.aiming: int | None = None  # the servo is turning to this seat
         self.ejecting: Ejecting | None = None  # the stop while it turns or ejects
         self.aimed: int | None = None

@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import Adopted, Context, Part, Replayed, RoundEnded
-from firmware.controller.declared import By, by_of, signed
+from firmware.controller.context import Adopted, By, Context, Part, Replayed, RoundEnded
+from firmware.controller.declared import by_of, signed
 from firmware.controller.faults import JournalWatch
 from firmware.errors import Rejected
 from firmware.waits import Wait

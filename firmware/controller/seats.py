@@ -16,11 +16,12 @@ from __future__ import annotations
 from typing import Any
 
 import uno_core as U
-from firmware.controller.context import Adopted, Blinking, Context, Part, ShowTurn
-from firmware.controller.declared import By, signed
+from firmware.controller.context import Adopted, Blinking, By, Context, Part, ShowTurn
+from firmware.controller.declared import signed
 from firmware.controller.events import LauncherPressed, SeatPressed
 from firmware.errors import Rejected
 from firmware.words.messages import Words
+from hal.seats import SeatPanel
 
 ARM = "arm"  # journal kind: a UNO call made before the play that leaves one card
 ENGLISH = Words()
@@ -45,10 +46,10 @@ class SeatButtons(Part):
 
     name = "seats"
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, panel: SeatPanel) -> None:
         self.ctx = ctx
-        self.panel = ctx.hw.panel
-        self.panel_seats = self.panel.config.seats  # seats with a button and a light
+        self.panel = panel
+        self.panel_seats: int = self.panel.config.seats  # seats with a button and a light
         self.reset()
         ctx.on(LauncherPressed, self._on_launcher)
         ctx.on(SeatPressed, self._on_seat)

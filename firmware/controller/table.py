@@ -64,9 +64,12 @@ from firmware.controller.actions import Requests
 from firmware.controller.admin import Admin, match_asked
 from firmware.controller.context import (
     Adopted,
+    By,
     Committing,
     Handler,
     MatchBegins,
+    OptionalLookup,
+    PeerLookup,
     Replayed,
     RoundEnded,
     Said,
@@ -74,7 +77,7 @@ from firmware.controller.context import (
     ShowTurn,
     StopAnswer,
 )
-from firmware.controller.declared import By, Declarers, engine_action, signed
+from firmware.controller.declared import Declarers, engine_action, signed
 from firmware.controller.ejections import SYSTEM_RNG, Ejections, RngFor, Running
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
@@ -128,6 +131,9 @@ class Building(NamedTuple):
 class Controller:
     """The `Table` the API serves. Build with the daemon's `Services` and a `Hardware`."""
 
+    peer: PeerLookup  # (a part by its class: the hub's dictionary, looked up)
+    optional: OptionalLookup
+
     def __init__(self, services: Services, hardware: Hardware, *, rng_for: RngFor = SYSTEM_RNG,
                  tower_confirm: str | None = None,
                  first_match: Mapping[str, Any] | None = None) -> None:
@@ -171,8 +177,8 @@ class Controller:
         self._build("journal_watch", JournalWatch)
         # the seats before the launcher: on `ShowTurn` the lights go on before the
         # launcher turns (the seat to act sees its light at once)
-        self._build("seats", SeatButtons)
-        self._build("ejections", lambda ctx: Ejections(ctx, rng_for=rng_for))
+        self._build("seats", lambda ctx: SeatButtons(ctx, hardware.panel))
+        self._build("ejections", lambda ctx: Ejections(ctx, hardware.launcher, rng_for=rng_for))
         if hardware.tray is not None:
             self._build("tray", TrayView)
         for name, part in (("requests", Requests), ("admin", Admin), ("undo", Undo),

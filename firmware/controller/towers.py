@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from firmware.controller.context import Adopted, Blinking, Context, MatchBegins, Part, Said
-from firmware.controller.declared import By, signed
+from firmware.controller.context import Adopted, Blinking, By, Context, MatchBegins, Part, Said
+from firmware.controller.declared import signed
 from firmware.controller.events import TrayChanged
 from firmware.controller.seats import SeatButtons
 from firmware.controller.slots import NEUTRAL, Slot, slot_name, slot_of

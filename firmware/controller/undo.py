@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import uno_core as U
-from firmware.controller.context import Adopted, Context, Part
-from firmware.controller.declared import By, signed
+from firmware.controller.context import Adopted, By, Context, Part
+from firmware.controller.declared import signed
 from firmware.controller.hub import first_holding
 from firmware.errors import Rejected
 from firmware.journal.store import Entry

@@ -37,10 +37,11 @@ from firmware.words.messages import Words
 # the real parts a test may build on its fake table, by the coordinator's attribute names
 PARTS: dict[str, Callable[[Any], Any]] = {
     "journal_watch": JournalWatch,
-    "ejections": lambda table: Ejections(table, rng_for=random.Random),  # (seeded by step)
+    "ejections": lambda table: Ejections(table, table.hw.launcher,
+                                         rng_for=random.Random),  # (seeded by step)
     "tray": TrayView,
     "towers": lambda table: TowerWatch(table, table.config.table.tower_confirm),
-    "seats": SeatButtons,
+    "seats": lambda table: SeatButtons(table, table.hw.panel),
     "requests": Requests,
     "admin": Admin,
     "undo": Undo,

@@ -46,11 +46,8 @@ def test_a_part_asks_its_peers_methods_and_reads_none_of_their_fields():
     assert read == []
 
 
-def test_each_device_has_one_part_that_drives_it():
-    """The panel is the seat buttons', the launcher the ejections'; the coordinator and
-    the hardware bundle only build and close them."""
-    owner = {"hw.panel": "seats.py", "hw.launcher": "ejections.py"}
-    for device, part in owner.items():
-        users = [name for name, text in sources().items() if device in text
-                 and name not in (part, "hardware.py", "table.py", "context.py")]
-        assert users == [], device
+def test_no_part_sees_the_hardware_bundle_each_gets_its_own_device():
+    """The coordinator hands the panel to the seat buttons and the launcher to the
+    ejections; no part reaches the `Hardware` bundle (`ctx.hw`)."""
+    reach = re.compile(r"\b(ctx|t|self\.ctx)\.hw\b")
+    assert [name for name, text in sources().items() if reach.search(text)] == []

@@ -5,6 +5,8 @@ the launcher on the device's own rng (`Launcher.fire`; docs/architecture.md)."""
 
 from __future__ import annotations
 
+import shutil
+
 from firmware.journal.store import Journal
 from firmware.sim.testbed import SimTable
 
@@ -70,3 +72,25 @@ def test_a_press_and_its_ejection_are_journaled_in_one_commit_before_the_motor_s
         (kind, press), (_, intent) = commits[i]
         assert kind == "action" and press["type"] == "press" and press["seat"] == intent["seat"]
         assert i + 1 in started_after  # no other commit before the motor started
+
+
+def test_a_journal_with_each_press_and_its_intent_in_two_commits_replays_the_same(tmp_path):
+    """Journals written before a press and its ejection's intent shared one commit hold
+    the same entries, each in its own commit: they rebuild the same table."""
+    first, again = tmp_path / "one", tmp_path / "two"
+    with SimTable(first, "attack") as table:
+        table.play_until(lambda st: st["stats"]["launcher_presses"] >= 6)
+        table.settle()
+        view = table.call(table.controller.journaled_view)
+    with Journal.open(first / "journal.db", readonly=True) as old:
+        match = old.match
+        entries = list(old.entries(match_id=match.id))
+    assert entries[0].seq == 1 and any(e.kind == "intent" for e in entries)
+    again.mkdir()
+    with Journal.open(again / "journal.db") as journal:
+        journal.copy_match(match, [])
+        for entry in entries:  # one commit each, as the table wrote them before
+            journal.append(entry.kind, entry.payload, ref=entry.ref)
+    shutil.copy(first / "journal.db.world.json", again / "journal.db.world.json")
+    with SimTable(again, "attack") as table:
+        assert table.call(table.controller.journaled_view) == view

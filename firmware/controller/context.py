@@ -117,7 +117,7 @@ class Context(Protocol):
 
     # the services
     @property
-    def loop(self) -> Any: ...  # firmware.loop.TableLoop: on, post, after, spawn, now
+    def loop(self) -> Any: ...  # firmware.loop.TableLoop: post, after, spawn, now
 
     @property
     def journal(self) -> Any: ...  # firmware.journal.store.Journal

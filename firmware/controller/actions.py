@@ -87,9 +87,10 @@ class Requests(Part):
         if isinstance(request, api.Undo):
             return t.peer(Undo).take_back(request.seat, by=by)
         s = t.gate()
+        action: U.Action
         if isinstance(request, api.Play):
-            action: U.Action = self._play(s, request)
-            self._first_jump(action)
+            action = play = self._play(s, request)
+            self._first_jump(play)
         elif isinstance(request, api.Catch):
             action = U.Catch(request.seat, request.target)
         elif isinstance(request, api.Challenge):

@@ -133,6 +133,7 @@ class Controller:
 
     peer: PeerLookup  # (a part by its class: the hub's dictionary, looked up)
     optional: OptionalLookup
+    tower_confirm: str
 
     def __init__(self, services: Services, hardware: Hardware, *, rng_for: RngFor = SYSTEM_RNG,
                  tower_confirm: str | None = None,

@@ -26,8 +26,7 @@ Safety (the launcher is a motor next to people's hands):
   ``fault``, motor untouched) until ``reset_fault()``;
 - the motor is switched off in a ``finally`` on every path out of a run and by
   ``close()`` *before* the pins are released (a released Pi output keeps its
-  level); ``hal.safety.install_signal_handlers`` turns SIGTERM/SIGINT into
-  ``close()``.
+  level); the daemon's loop turns SIGTERM/SIGINT into ``close()``.
 
 Time is an injected `hal.clock.Clock`, so the same code runs on the simulated
 twin's virtual time (``hal.sim.launcher``).

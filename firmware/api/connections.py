@@ -158,11 +158,6 @@ class Connections:
         self.timed_out += len(late)
         return len(late)
 
-    async def sweeping(self, interval: float = 1.0) -> None:
-        while True:
-            await asyncio.sleep(interval)
-            self.sweep()
-
     def close_unpinned(self) -> int:
         """At a stop: close every connection that is not answering a request at the
         table or streaming events (idle, half-sent headers or bodies)."""

@@ -37,6 +37,7 @@ from firmware.api.attempts import Attempts
 from firmware.api.claims import Claim, Claims
 from firmware.api.requests import Table, Who
 from firmware.errors import Rejected
+from firmware.qr import qr_svg
 from firmware.safe_files import UnsafeFile
 from firmware.seat_keys import BadJoin, SeatKeys, lan_address, reachable_by_phones, seat_url
 from hal.clock import Clock
@@ -179,7 +180,7 @@ class SeatDoor:
             seats.append({"seat": seat, "name": name or f"seat {seat + 1}",
                           "claimed": keys.claimed(seat), "phone": str(seat) in phones,
                           "pending": seat in asking, "codes": asking.get(seat, []),
-                          "url": url, "svg": _svg(url)})
+                          "url": url, "svg": qr_svg(url)})
         return web.json_response({"seats": seats, "address": address,
                                   "reachable": reachable_by_phones(address)}, headers=NO_STORE)
 
@@ -287,9 +288,3 @@ class SeatDoor:
             return web.json_response({"seat": seat, "token": claim.token}, headers=NO_STORE)
         return error(403, "rejected", claim.reason or "the claim was refused", "claim")
 
-
-def _svg(url: str) -> str:
-    """The QR code of `url` as SVG text (`firmware.qr`)."""
-    from firmware.qr import qr_svg  # noqa: PLC0415 (firmware.qr arrives with its own branch)
-
-    return qr_svg(url)

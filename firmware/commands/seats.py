@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 CONFIG_HELP = "config file (default: $UNOTABLE_CONFIG, /etc/unotable/config.toml, else the " \
               "built-in default)"
-SEATS_FILE = "seats.json"
 LAN_COMMAND = "unotable lan"  # opens the API to the LAN with a token in one step
 
 

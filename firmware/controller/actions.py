@@ -15,32 +15,22 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.api.roles import refusal
 from firmware.controller.context import Adopted, Context, Part
+from firmware.controller.declared import by_of, signed
+from firmware.controller.ejections import Ejections
+from firmware.controller.seats import SeatButtons, press_action
 from firmware.controller.slots import effects_json
+from firmware.controller.undo import Undo
 from firmware.errors import Rejected
-from firmware.words.messages import Words
 from uno_core.cards import COLOUR_NAMES
 
 COLOUR_LETTERS = {name: letter for letter, name in COLOUR_NAMES.items()}
 DEALER_CARD = "dealer_card"  # journal kind: a card turned to choose the dealer
-ENGLISH = Words()
+__all__ = ["DEALER_CARD", "Jump", "Requests", "colour", "press_action"]
 
 
 def colour(name: str) -> str:
     """The API names colours (red, ...); the engine uses letters (R, ...)."""
     return COLOUR_LETTERS.get(name, name)
-
-
-def press_action(s: U.State, words: Words = ENGLISH) -> U.Action:
-    """The launcher button (it does not know who pressed): the seat to act accepts a
-    challenge's draw, presses (launcher editions, or presses it owes) or draws."""
-    seat = s.to_act
-    if seat < 0:
-        raise Rejected(words("refused.no_press"))
-    if s.phase == "challenge":
-        return U.Accept(seat)
-    if s.edition.launcher or s.queue:
-        return U.Press(seat)
-    return U.Draw(seat)
 
 
 class Jump(NamedTuple):
@@ -79,6 +69,10 @@ class Requests(Part):
         if isinstance(action, U.DealerCards):
             self.dealer_cards.clear()
 
+    def turned_for_dealer(self) -> dict[int, U.Card]:
+        """The cards turned so far to choose the dealer, by seat."""
+        return dict(self.dealer_cards)
+
     def replay_dealer_card(self, payload: dict[str, Any]) -> None:
         self.dealer_cards[int(payload["seat"])] = U.parse_card(payload["card"])
 
@@ -87,14 +81,16 @@ class Requests(Part):
         if isinstance(request, api.Reveal):
             return self._reveal(request)
         self._check_seat(request)
+        by = by_of(request)
         if isinstance(request, api.CallUno):
-            return t.lookup("seats").call_uno(request.seat)  # type: ignore[no-any-return]
+            return t.peer(SeatButtons).call_uno(request.seat, by=by)
         if isinstance(request, api.Undo):
-            return t.lookup("undo").take_back(request.seat)  # type: ignore[no-any-return]
+            return t.peer(Undo).take_back(request.seat, by=by)
         s = t.gate()
+        action: U.Action
         if isinstance(request, api.Play):
-            action: U.Action = self._play(s, request)
-            self._first_jump(action)
+            action = play = self._play(s, request)
+            self._first_jump(play)
         elif isinstance(request, api.Catch):
             action = U.Catch(request.seat, request.target)
         elif isinstance(request, api.Challenge):
@@ -106,7 +102,7 @@ class Requests(Part):
         else:
             raise Rejected(f"unknown request {type(request).__name__}", status=404)
         to_act = s.to_act  # read now: accepting may change `s` itself (apply works in place)
-        fx = t.accept(action)
+        fx = t.accept(action, by=by)
         if isinstance(action, U.Play) and action.seat != to_act:
             self.jumped = Jump(t.step, action.seat, action.card)
         return {"accepted": U.action_to_dict(action),
@@ -140,11 +136,7 @@ class Requests(Part):
         left = s.counts[r.seat] - 1 - len(laid)
         return U.Play(r.seat, U.parse_card(r.card), colour=colour(ch.get("color", "")),
                       target=ch.get("target", -1), towers=tuple(ch.get("towers", ())),
-                      laid=laid, uno=r.seat in self._armed() and left == 1)
-
-    def _armed(self) -> set[int]:
-        """Seats whose UNO call waits for their play (the seat buttons')."""
-        return self.ctx.lookup("seats").armed  # type: ignore[no-any-return]
+                      laid=laid, uno=left == 1 and self.ctx.peer(SeatButtons).is_armed(r.seat))
 
     def _decision(self, r: api.Decide) -> U.Action:
         seat = r.seat
@@ -158,7 +150,7 @@ class Requests(Part):
             return U.ChooseColour(seat, colour(r.color))
         if r.decision == "four-towers":
             laid = tuple(U.parse_card(c) for c in r.cards)
-            return U.FourTowerDiscard(seat, laid, uno=seat in self._armed())
+            return U.FourTowerDiscard(seat, laid, uno=self.ctx.peer(SeatButtons).is_armed(seat))
         raise Rejected(self.ctx.words("refused.decision", decision=repr(r.decision),
                                         decisions=", ".join(api.DECISIONS)),
                        field="decision", status=400)
@@ -167,6 +159,7 @@ class Requests(Part):
         t = self.ctx
         s = t.gate(chance_ok=True)
         card = U.parse_card(r.card)
+        by = by_of(r)
         if s.to_act == U.CHANCE and s.chance == "dealer_cards":
             if r.seat is None or not 0 <= r.seat < s.n:
                 raise Rejected(self.ctx.words("refused.dealer_seat"),
@@ -174,16 +167,17 @@ class Requests(Part):
             turned = {**self.dealer_cards, r.seat: card}
             missing = [i for i in range(s.n) if i not in turned]
             if missing:
-                t.journal.append(DEALER_CARD, {"seat": r.seat, "card": U.format_card(card)})
+                t.journal.append(DEALER_CARD, signed({"seat": r.seat,
+                                                      "card": U.format_card(card)}, by))
                 self.dealer_cards[r.seat] = card
                 return {"missing": missing, "step": t.step}
-            fx = t.accept(U.DealerCards(tuple(turned[i] for i in range(s.n))))
+            fx = t.accept(U.DealerCards(tuple(turned[i] for i in range(s.n))), by=by)
             return {"effects": effects_json(fx), "step": t.step}
-        if s.to_act == U.CHANCE and s.chance == "reveal" and t.lookup("ejections").turned:
+        if s.to_act == U.CHANCE and s.chance == "reveal" and t.peer(Ejections).first_turned():
             # the first card of the pile is the table's (its screen), whatever seat is named
             reason = refusal(r.by, api.Reveal(r.card), t.words)
             if reason is not None:
                 raise Rejected(reason, status=403)
-            fx = t.accept(U.Reveal(card))
+            fx = t.accept(U.Reveal(card), by=by)
             return {"effects": effects_json(fx), "step": t.step}
         raise Rejected(self.ctx.words("refused.no_reveal"))

@@ -10,13 +10,30 @@ from typing import Any
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import Context, Part
+from firmware.controller.context import By, Context, Part
+from firmware.controller.declared import by_of, signed
+from firmware.controller.ejections import Ejections
+from firmware.controller.faults import JournalWatch
+from firmware.controller.hub import first_holding
+from firmware.controller.round_end import RoundEnds
+from firmware.controller.seats import SeatButtons
 from firmware.controller.stops import Paused
-from firmware.controller.towers import refuse_accept, refuse_seen
+from firmware.controller.towers import TowerWatch, refuse_accept, refuse_seen
 from firmware.errors import Rejected
 from uno_core.options import preset_options
 
 ADMIN = "admin"  # journal kind: {"action": "pause"|"resume", "reason"?}
+
+
+def match_asked(config: Any, p: Mapping[str, Any], seed: int | None = None
+                ) -> tuple[str, int, dict[str, Any], int | None, list[str]]:
+    """(edition, seats, options, seed, names) of the match `p` asks for; the config's
+    [table] fills in what it leaves out (its options only for its own edition)."""
+    table = config.table
+    edition = p.get("edition", table.edition)
+    options = p.get("options", dict(table.options) if edition == table.edition else {})
+    return (edition, p.get("seats", table.seats), options, p.get("seed", seed),
+            list(p.get("names", table.names)))
 
 
 class Admin(Part):
@@ -55,20 +72,21 @@ class Admin(Part):
     def submit(self, r: api.Admin) -> dict[str, Any]:
         t = self.ctx
         p = dict(r.params)
+        by = by_of(r)
         if r.action == "new-match":
-            return self._new_match(p)
+            return self._new_match(p, by)
         if r.action == "pause":
             if self.paused is not None:
                 raise Rejected(t.words("refused.already_paused"))
             payload = {"action": "pause", "reason": p.get("reason") or "paused"}
-            t.journal.append(ADMIN, payload)
+            t.journal.append(ADMIN, signed(payload, by))
             self.effect(payload)
             t.publish({"kind": "paused", "reason": self.paused})
             t.settle()  # the timers that move the game on are held
             return {"paused": self.paused}
         if r.action == "resume":
-            return self._resume()
-        return self._override(p)
+            return self._resume(by)
+        return self._override(p, by)
 
     def effect(self, payload: Mapping[str, Any]) -> None:
         """What a journaled pause or resume leaves (live and in replay): a resume ends
@@ -80,64 +98,65 @@ class Admin(Part):
             if self.paused is not None:
                 self.paused = None
             else:
-                self.ctx.lookup("ejections").clear_blocker()
+                self.ctx.peer(Ejections).clear_blocker()
 
-    def _new_match(self, p: Mapping[str, Any]) -> dict[str, Any]:
+    def _new_match(self, p: Mapping[str, Any], by: By) -> dict[str, Any]:
         t = self.ctx
-        edition, seats, options, seed, names = t.match_asked(p)
-        if seats > t.hw.panel.config.seats:
-            raise Rejected(t.words("refused.buttons", seats=seats, buttons=t.hw.panel.config.seats),
+        edition, seats, options, seed, names = match_asked(t.config, p)
+        buttons = t.peer(SeatButtons).buttons()
+        if seats > buttons:
+            raise Rejected(t.words("refused.buttons", seats=seats, buttons=buttons),
                            field="seats", status=422)
         t.check_new_match(edition, seats)
         try:
             if "preset" in p:  # the preset's house rules, under the request's own options
                 options = {**preset_options(p["preset"], U.get_edition(edition)),
                            **p.get("options", {})}
-            t.lookup("ejections").check_idle()
-            t.start_match(edition, seats, options, seed, names)
+            t.peer(Ejections).check_idle()
+            t.start_match(edition, seats, options, seed, names, by=by)
         except (U.SetupError, U.OptionError) as exc:
             raise Rejected(str(exc), status=422) from None
         t.settle()
         return {"match": t.match.id}
 
-    def _resume(self) -> dict[str, Any]:
+    def _resume(self, by: By) -> dict[str, Any]:
         t = self.ctx
-        t.lookup("journal_watch").gate()
+        t.peer(JournalWatch).gate()
         s = t.state
-        if self.paused is None and t.lookup("ejections").blocker is None:
+        if self.paused is None and not t.peer(Ejections).is_blocked():
             if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
-                    and t.first_stop() is None:
-                if t.lookup("round_end").pause is not None:
+                    and first_holding(t.stops) is None:
+                if t.peer(RoundEnds).pausing():
                     raise Rejected(t.words("refused.round_over"))
-                t.accept(U.Shuffle(()))
+                t.accept(U.Shuffle(()), by=by)
                 return {"shuffled": True, "step": t.step}
             raise Rejected(t.words("refused.nothing_to_resume"))
         payload = {"action": "resume"}
-        t.journal.append(ADMIN, payload)
+        t.journal.append(ADMIN, signed(payload, by))
         was_blocked = self.paused is None
         self.effect(payload)
         if was_blocked:
-            t.hw.launcher.reset_fault()
+            t.peer(Ejections).reset_fault()
         t.publish({"kind": "resumed"})
         t.settle()
         return {"resumed": True}
 
-    def _override(self, p: Mapping[str, Any]) -> dict[str, Any]:
+    def _override(self, p: Mapping[str, Any], by: By) -> dict[str, Any]:
         t = self.ctx
         kind = p["kind"]
         if kind == "cards-out":
-            ejections = t.lookup("ejections")
-            if ejections.recover is None:
+            ejections = t.peer(Ejections)
+            if not ejections.cut_off_pending():
                 raise Rejected(t.words("refused.nothing_to_count"))
             if "count" not in p:
                 raise Rejected(t.words("refused.count_missing"), field="count", status=400)
-            ejections.recovered(int(p["count"]))
+            ejections.recovered(int(p["count"]), by=by)
             return {"recovered": p["count"], "step": t.step}
-        towers = t.lookup("towers")  # none on a table without towers: nothing to confirm
+        towers = t.optional(TowerWatch)  # none on a table without towers: nothing to confirm
         if kind == "tower-seen":
             if towers is None:
                 raise refuse_seen(t.words, p.get("tower"), p.get("seat"))
-            return towers.confirm_seen(p.get("tower"), p.get("seat"))  # type: ignore[no-any-return]
+            return towers.confirm_seen(p.get("tower"), p.get("seat"), by=by)
         if towers is None:
             raise refuse_accept(t.words)
-        return towers.accept_alarm(kind)  # type: ignore[no-any-return]
+        return towers.accept_alarm(kind, by=by)

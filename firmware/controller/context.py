@@ -6,15 +6,16 @@ A part never holds the coordinator (`firmware.controller.table.Controller`): it 
 a `Context`. It registers its own loop handlers (`on`), its own journal kinds with
 their replay (`journal_kind`), the stops it answers in their place of the order
 (`stop`, `firmware.controller.stops.ORDER`), and subscribes to the events below
-(`subscribe`); it finds a peer by name (`lookup`), never through the coordinator's
-attributes. `firmware.controller.hub.Hub` keeps those registries.
+(`subscribe`); it finds a peer by its class (`peer(Ejections)`, typed) and asks it a
+method, never reads its fields, never the coordinator's attributes. There is one way
+to announce, `announce(event)`, which returns the subscribers' answers (Klipper's
+`send_event`). `firmware.controller.hub.Hub` keeps those registries.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import uno_core as U
 from firmware.journal.store import Entry
@@ -28,16 +29,30 @@ class MatchBegins(NamedTuple):
     match: Any
 
 
+class Committing(NamedTuple):
+    """The engine took `action` (checked on a copy: `state` is the state after it) and
+    the table is about to journal it as step `step`: a subscriber answers an entry
+    (kind, payload) to journal in the same commit, or None (a launcher press: the
+    ejection's ``intent``, so the motor starts after one sync, not two)."""
+
+    action: U.Action
+    state: U.State
+    step: int
+
+
 class Adopted(NamedTuple):
     """The engine took `action` (live after its journal write, or in replay): `state` is
     the state after it. `seq`: its journal entry (None for a press's `Eject`, adopted
-    live with the ejection's result)."""
+    live with the ejection's result); `joined`: the entries its `Committing`
+    subscribers had journaled in the same commit (live only: in replay each entry is
+    replayed by its own kind)."""
 
     action: U.Action
     effects: list[Any]
     state: U.State
     live: bool
     seq: int | None
+    joined: tuple[Entry, ...] = ()
 
 
 class Said(NamedTuple):
@@ -57,12 +72,10 @@ class RoundEnded(NamedTuple):
     match_over: bool = False
 
 
-@dataclass
-class Settles:
+class Settles(NamedTuple):
     """After a change the table goes on: a part starts the work owed (the launcher, a
-    timer). `launcher_started`: the launcher took the turn (nobody's turn is shown)."""
-
-    launcher_started: bool = False
+    timer). A subscriber answers True when the launcher took the turn (then nobody's
+    turn is shown)."""
 
 
 class ShowTurn(NamedTuple):
@@ -74,13 +87,35 @@ class Replayed(NamedTuple):
     """The journal's entries of the match were all replayed (at start, or a reload)."""
 
 
+class Blinking(NamedTuple):
+    """Which seats' lights blink now: each subscriber answers a set of seats (a tower
+    carried to a seat, a turn nearly out of time)."""
+
+
 Handler = Callable[[Any], Any]
+P = TypeVar("P")
+By = dict[str, Any] | None  # who made a declaration, as journaled (None: the table itself)
 StopAnswer = Callable[[], Any] | tuple[Any, str]  # a function, or (holder, field)
 
 
-class Context(Protocol):
-    """What a part needs of the table, and nothing more."""
+class PeerLookup(Protocol):
+    """`Context.peer`: the part of class `cls` (LookupError where the table has none)."""
 
+    def __call__(self, cls: type[P], /) -> P: ...
+
+
+class OptionalLookup(Protocol):
+    """`Context.optional`: the part of class `cls`, or None where the table has none."""
+
+    def __call__(self, cls: type[P], /) -> P | None: ...
+
+
+class Context(Protocol):
+    """What a part needs of the table, and nothing more: the services, the game as the
+    coordinator keeps it, and the registries. A part asks a peer (`peer`) by its
+    methods, never through its fields, and never holds the coordinator."""
+
+    # the services
     @property
     def loop(self) -> Any: ...  # firmware.loop.TableLoop: post, after, spawn, now
 
@@ -88,14 +123,12 @@ class Context(Protocol):
     def journal(self) -> Any: ...  # firmware.journal.store.Journal
 
     @property
-    def hw(self) -> Any: ...  # firmware.controller.hardware.Hardware
-
-    @property
     def config(self) -> Any: ...  # firmware.config.Config
 
     @property
     def notifier(self) -> Any: ...  # firmware.notify.Notifier
 
+    # the game, as the coordinator keeps it
     @property
     def state(self) -> U.State | None: ...
 
@@ -106,42 +139,39 @@ class Context(Protocol):
     def match(self) -> Any: ...  # the journal's match (id, seed, ...), None before one
 
     @property
-    def words(self) -> Words: ...
-
-    @property
     def names(self) -> list[str]: ...
 
-    def publish(self, event: Mapping[str, Any]) -> None: ...
+    @property
+    def words(self) -> Words: ...
 
-    def accept(self, action: U.Action) -> list[Any]: ...
+    def publish(self, event: Mapping[str, Any]) -> None: ...  # to the event stream
+
+    def accept(self, action: U.Action, *, by: By = None) -> list[Any]: ...
 
     def adopt(self, action: U.Action) -> list[Any]: ...
 
-    def gate(self, *, chance_ok: bool = False) -> U.State: ...
+    def gate(self, *, chance_ok: bool = False) -> U.State: ...  # `Waits.gate`
 
     def settle(self) -> None: ...
 
     def reload(self) -> None: ...
 
     def start_match(self, edition: str, seats: int, options: Mapping[str, Any],
-                    seed: int | None, names: list[str]) -> None: ...
-
-    def match_asked(self, p: Mapping[str, Any], seed: int | None = None
-                    ) -> tuple[str, int, dict[str, Any], int | None, list[str]]: ...
+                    seed: int | None, names: list[str], *, by: By = None) -> None: ...
 
     def check_new_match(self, edition: str, seats: int) -> None: ...
 
-    def waiting(self) -> dict[str, Any]: ...
+    # the registries (`Hub`): each registration is the part's being built
+    def peer(self, cls: type[P]) -> P: ...  # the part of that class (LookupError: none)
 
-    # the registries (`Hub`)
-    def lookup(self, name: str) -> Any: ...
+    def optional(self, cls: type[P]) -> P | None: ...  # or None where the table has none
 
-    def on(self, event_type: type, handler: Handler) -> None: ...
+    def on(self, event_type: type, handler: Handler) -> None: ...  # a loop event
 
     def subscribe(self, event_type: type, handler: Handler,
                   actions: tuple[type, ...] | None = None) -> None: ...
 
-    def announce(self, event: Any) -> None: ...  # to the subscribers of its type
+    def announce(self, event: Any) -> list[Any]: ...  # to its subscribers: their answers
 
     def journal_kind(self, kind: str, replay: Callable[[Entry], None]) -> None: ...
 
@@ -150,13 +180,7 @@ class Context(Protocol):
     @property
     def stops(self) -> Sequence[Any]: ...  # the physical stops registered, in `ORDER`
 
-    def first_stop(self) -> Any: ...  # the first physical stop that holds (or None)
-
-    def blinks(self, answer: Callable[[], set[int]]) -> None: ...  # seats to blink, asked
-
     def answers(self, request_type: type, handler: Handler) -> None: ...  # API requests
-
-    def blinking(self) -> set[int]: ...  # every seat a part wants blinking now
 
 
 class Part:

@@ -5,12 +5,12 @@ Idempotency-Key is taken once.
 `Declarers.answer` is the way in of every request (`Controller.submit`): it refuses
 what the sender's role may not do (`firmware.api.roles.refusal`, 403), answers a
 request whose key it has taken already with that answer, and lets the parts answer the
-rest while it is `speaking`. Meanwhile the journal's `stamp` (`stamper`) adds
-``"by": {"role", "seat"}`` (and ``"key"`` when the request carried one) to every
-declaration they write (`DECLARED`); the launcher and the buttons write with no stamp
-set, so their walks never pass here. An entry without ``"by"`` is the table's own: its
-owner on the table itself (a journal written before seats holds nothing else), the
-buttons, the launcher and the timers.
+rest. A part that writes a request's declaration passes its ``"by"`` with it
+(`by_of(request)`, then `signed(payload, by)` or `Context.accept(action, by=by)`):
+``{"role", "seat"}`` (and ``"key"`` when the request carried one). The launcher and the
+buttons pass none, so their walks never pass here. An entry without ``"by"`` is the
+table's own: its owner on the table itself (a journal written before seats holds
+nothing else), the buttons, the launcher and the timers.
 
 The keys taken are remembered (the last `RECENT_KEYS`) with their answers; after a
 restart they are read back from the match's entries (undone ones too: what was taken
@@ -26,13 +26,10 @@ from typing import Any
 import uno_core as U
 from firmware.api import requests as api
 from firmware.api.roles import refusal
-from firmware.controller.context import Context, Part, Replayed
+from firmware.controller.context import By, Context, Part, Replayed
 from firmware.errors import Rejected
 
 BY = "by"  # the payload key of who made a declaration
-# the entry kinds a request writes as its declaration (the rest are the hardware's)
-DECLARED = frozenset({"action", "arm", "dealer_card", "undo", "admin", "override",
-                      "next_round", "meta"})
 RECENT_KEYS = 512
 MAX_KEY = 200  # characters of an Idempotency-Key (it is journaled with the declaration)
 Sender = tuple[str, int | None, str]  # (role, seat, key): whose key it is
@@ -50,6 +47,17 @@ def signs(request: api.Request | None) -> bool:
     """Whether the entries written for `request` carry ``"by"``: everyone's but the
     owner's on the table itself without a key (which reads the same without it)."""
     return request is not None and (request.by != api.OWNER or bool(request.key))
+
+
+def by_of(request: api.Request) -> By:
+    """The ``"by"`` the declarations `request` makes carry (None: they carry none)."""
+    return by_json(request.by, request.key) if signs(request) else None
+
+
+def signed(payload: dict[str, Any], by: By) -> dict[str, Any]:
+    """`payload` as journaled for a declaration made `by` someone (itself for None; a
+    ``"by"`` of its own, next_round's "tap", gives way)."""
+    return payload if by is None else {**payload, BY: by}
 
 
 def who_of(payload: Mapping[str, Any]) -> api.Who:
@@ -78,26 +86,13 @@ def sender(who: api.Who, key: str) -> Sender:
     return (who.role, who.seat, key)
 
 
-def stamper(request: api.Request) -> Callable[[str, Any], Any]:
-    """The journal's `stamp` while `request` is answered: its declarations get "by"."""
-    by = by_json(request.by, request.key)
-
-    def stamp(kind: str, payload: Any) -> Any:
-        if kind in DECLARED and isinstance(payload, Mapping):
-            return {**payload, BY: by}
-        return payload
-
-    return stamp
-
-
 class Declarers(Part):
-    """Owns the request being answered (`speaking`) and the keys taken (`taken`)."""
+    """Owns the keys taken (`taken`)."""
 
     name = "declarers"
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.speaking: api.Request | None = None
         self.taken: OrderedDict[Sender, dict[str, Any]] = OrderedDict()
         ctx.subscribe(Replayed, lambda _e: self.recall())
 
@@ -114,19 +109,13 @@ class Declarers(Part):
             if first is not None:
                 return {**first, "duplicate": True}
         journal = self.ctx.journal
-        before, self.speaking = self.speaking, request
-        stamp_before, written = journal.stamp, journal.last_seq
-        if signs(request):
-            journal.stamp = stamper(request)
+        written = journal.last_seq
         try:
             result: dict[str, Any] = answer(request)
         except Exception:
             if request.key and journal.last_seq != written:  # refused after a write:
                 self.remember(sender(who, request.key), {})  # what was written stays taken
             raise
-        finally:
-            self.speaking = before
-            journal.stamp = stamp_before
         if request.key:
             self.remember(sender(who, request.key), dict(result or {}))
         return result

@@ -23,13 +23,27 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import uno_core as U
-from firmware.controller.context import Adopted, Context, Part, Replayed, Settles, ShowTurn
+from firmware.controller.context import (
+    Adopted,
+    By,
+    Committing,
+    Context,
+    Part,
+    Replayed,
+    Settles,
+    ShowTurn,
+)
+from firmware.controller.declared import signed
 from firmware.controller.engine_waits import first_owed
 from firmware.controller.events import Aimed, CardCounted, EjectionDone
-from firmware.controller.stops import Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
+from firmware.controller.faults import JournalWatch
+from firmware.controller.hub import first_holding
+from firmware.controller.seats import SeatButtons
+from firmware.controller.stops import ORDER, Blocker, CutOff, Ejecting, ExtraCards, Jam, Reload
 from firmware.errors import JournalUnwritable, Rejected
-from firmware.journal.store import INTENT, RESULT
-from hal.launcher import EjectionResult
+from firmware.journal.store import INTENT, RESULT, Entry
+from hal.ejection import Drawn
+from hal.launcher import EjectionResult, Launcher
 from uno_core import effects as E
 
 log = logging.getLogger(__name__)
@@ -38,6 +52,7 @@ RngFor = Callable[[str], random.Random]
 # A launcher press draws its card count from the ejection model with an rng made for
 # that step; production uses the system's entropy, the simulated table (seed, step).
 SYSTEM_RNG: RngFor = lambda step: random.SystemRandom()  # noqa: E731
+LAUNCHER = ORDER.index("launcher")  # the stops before the launcher's hold its motor
 
 
 @dataclass
@@ -72,20 +87,22 @@ class Ejections(Part):
 
     name = "ejections"
 
-    def __init__(self, ctx: Context, *, rng_for: RngFor = SYSTEM_RNG) -> None:
+    def __init__(self, ctx: Context, launcher: Launcher, *, rng_for: RngFor = SYSTEM_RNG
+                 ) -> None:
         self.ctx = ctx
         self.rng_for = rng_for
-        self.launcher = ctx.hw.launcher
+        self.launcher = launcher
         self.aiming: int | None = None  # the servo is turning to this seat
         self.ejecting: Ejecting | None = None  # the stop while it turns or ejects
         self.aimed: int | None = None
         self.unjournaled: Unjournaled | None = None  # an ejection's end
+        self._drawn: Drawn | None = None  # a press's draw not yet known to be journaled
         self.reset()
-        loop = ctx.loop
         ctx.on(CardCounted, self._on_card)
         ctx.on(EjectionDone, self._on_done)
         ctx.on(Aimed, self._on_aimed)
-        ctx.subscribe(Adopted, lambda a: self.adopt(a.action, a.effects, a.state))
+        ctx.subscribe(Committing, self._with_press, actions=(U.Press,))
+        ctx.subscribe(Adopted, lambda a: self.adopt(a.action, a.effects, a.state, a.joined))
         ctx.subscribe(Settles, self._on_settles)
         ctx.subscribe(ShowTurn, lambda _e: self.face_player())
         ctx.subscribe(Replayed, self._on_replayed)
@@ -94,16 +111,16 @@ class Ejections(Part):
         ctx.stop("cut-off", (self, "recover"))
         ctx.stop("launcher", (self, "blocker"))
         ctx.stop("ejecting", (self, "ejecting"))
-        self._unsub_card = self.launcher.on_card(
-            lambda counted, seat: loop.post(CardCounted(counted, seat)))
 
     def reset(self) -> None:
+        self._ready: int | None = None  # an intent journaled with its press, to start
         self.jobs: deque[Job] = deque()
         self.running: Running | None = None
         self.recover: CutOff | None = None
         self.blocker: Blocker | None = None
         self.turned = False  # the first card of the round is turned up
         self.cards_ejected = 0
+        self._put_back()
         self.at_work()
 
     def get_status(self) -> dict[str, Any]:
@@ -124,8 +141,10 @@ class Ejections(Part):
         return {"cards_ejected": self.cards_ejected}
 
     # ------------------------------------------------------------------ what is owed
-    def adopt(self, action: U.Action, fx: list[Any], state: U.State) -> None:
-        """The jobs an accepted action leaves (live and in replay)."""
+    def adopt(self, action: U.Action, fx: list[Any], state: U.State,
+              joined: tuple[Entry, ...] = ()) -> None:
+        """The jobs an accepted action leaves (live and in replay); a press's ejection
+        whose ``intent`` was `joined` to its commit is started (live)."""
         if isinstance(action, U.Reveal):
             self.turned = False
         for e in fx:
@@ -134,14 +153,24 @@ class Ejections(Part):
             elif isinstance(e, E.CardReturned):
                 self.turned = False
         s = state
+        intent = joined[0] if joined and joined[0].kind == INTENT else None
         if s.to_act == U.CHANCE and s.chance == "eject" and not self._has_job("fire"):
-            owed = first_owed(s)
-            assert owed is not None  # the chance player ejects for the seat that owes
-            self.jobs.appendleft(Job("fire", owed.seat, 0))
+            if intent is not None:
+                seat = int(intent.payload["seat"])
+            else:
+                owed = first_owed(s)
+                assert owed is not None  # the chance player ejects for the seat that owes
+                seat = owed.seat
+            self.jobs.appendleft(Job("fire", seat, 0))
         if s.to_act == U.CHANCE and s.chance == "reveal" and not self.turned \
                 and not self._has_job("turn"):
             self.jobs.append(Job("turn", s.dealer, 1))
-        self.at_work()
+        if intent is not None:  # journaled with the press: the motor starts at the settle
+            self._drawn = None
+            self._ready = intent.seq
+            self.started(intent.seq, intent.payload)
+        else:
+            self.at_work()
 
     def _has_job(self, kind: str) -> bool:
         return any(j.kind == kind for j in self.jobs) or (
@@ -216,45 +245,80 @@ class Ejections(Part):
             self.ejecting = None
 
     # ------------------------------------------------------------------ the motor
-    def _on_settles(self, event: Settles) -> None:
-        event.launcher_started = self.pump()
+    def _on_settles(self, _event: Settles) -> bool:
+        """The table goes on: start what it owes; True when the launcher started."""
+        return self.pump()
+
+    def _with_press(self, committing: Committing) -> tuple[str, dict[str, Any]] | None:
+        """A launcher press about to be journaled: where the launcher is free to start
+        at once, its ejection's ``intent``, for the same commit."""
+        s = committing.state
+        if s.to_act != U.CHANCE or s.chance != "eject" or self.jobs or not self._free():
+            return None
+        owed = first_owed(s)
+        assert owed is not None  # the chance player ejects for the seat that owes
+        return INTENT, self._fire_intent(owed.seat, s, committing.step)
+
+    def _free(self) -> bool:
+        """Nothing stops the launcher from starting the next job."""
+        return self.running is None and self.recover is None and self.blocker is None \
+            and self.aiming is None and not self.held()
+
+    def _fire_intent(self, seat: int, s: U.State, step: int) -> dict[str, Any]:
+        """A press's ``intent``: the cards the model draws for `step` (its state after,
+        journaled; put back if the commit fails: `_drawn`)."""
+        launcher = self.launcher
+        self._put_back()  # (the commit of the last draw failed)
+        drawn = self._drawn = launcher.model.draw(self.rng_for(f"press:{step}"))
+        want = min(drawn.cards, s.pile_count, launcher.config.max_cards)
+        return {"job": "fire", "seat": seat, "model": drawn.after, "want": want}
+
+    def _put_back(self) -> None:
+        """A draw whose commit failed did not happen, for the model."""
+        if self._drawn is not None:
+            self.launcher.model.set_state(self._drawn.before)
+            self._drawn = None
 
     def pump(self) -> bool:
         """Start the next ejection the table owes, unless something blocks it. False
         when nothing could start (the table then shows whose turn it is)."""
         t = self.ctx
+        if self._ready is not None:  # journaled with its press
+            seq, self._ready = self._ready, None
+            assert self.running is not None and self.running.intent == seq
+            self._launch(seq)
+            return True
         s = t.state
-        if self.running is not None or self.recover is not None or self.blocker is not None \
-                or not self.jobs or s is None or self.aiming is not None or self.held():
+        if not self.jobs or s is None or not self._free():
             return False
         job = self.jobs[0]
-        launcher = self.launcher
-        payload: dict[str, Any] = {"job": job.kind, "seat": job.seat}
-        drawn = None
         if job.kind == "fire":
-            drawn = launcher.model.draw(self.rng_for(f"press:{t.step}"))
-            want = min(drawn.cards, s.pile_count, launcher.config.max_cards)
-            payload["model"] = drawn.after
+            payload = self._fire_intent(job.seat, s, t.step)
         else:
-            want = min(job.count, launcher.config.max_cards)
-        payload["want"] = want
+            payload = {"job": job.kind, "seat": job.seat,
+                       "want": min(job.count, self.launcher.config.max_cards)}
         try:
             entry = t.journal.intent(payload)
         except JournalUnwritable:  # the motor does not start; the job waits
-            if drawn is not None:  # nor did the press happen, for the model
-                launcher.model.set_state(drawn.before)
+            self._put_back()  # nor did the press happen, for the model
             return True
+        self._drawn = None
         self.started(entry.seq, payload)
-        t.publish({"kind": "ejecting", "seat": job.seat, "job": job.kind, "intent": entry.seq})
-        t.loop.spawn(self._eject(entry.seq, want, job.seat))
+        self._launch(entry.seq)
         return True
 
+    def _launch(self, intent: int) -> None:
+        """The running ejection's intent is journaled: say so and start the motor."""
+        assert self.running is not None
+        job, want = self.running.job, self.running.want
+        self.ctx.publish({"kind": "ejecting", "seat": job.seat, "job": job.kind,
+                          "intent": intent})
+        self.ctx.loop.spawn(self._eject(intent, want, job.seat))
+
     def held(self) -> bool:
-        """Paused by the admin, or the journal cannot be written: no motor starts (their
-        stops' fields, read)."""
-        admin, watch = self.ctx.lookup("admin"), self.ctx.lookup("journal_watch")
-        return (admin is not None and admin.stopped is not None) \
-            or (watch is not None and watch.fault is not None)
+        """The journal cannot be written, a cut-off ejection waits to be counted, or the
+        admin paused: a stop before the launcher's holds, and no motor starts."""
+        return first_holding(self.ctx.stops, LAUNCHER) is not None
 
     def face_player(self) -> None:
         """Launcher editions: turn the launcher to the seat that acts next (Mattel: it
@@ -300,10 +364,13 @@ class Ejections(Part):
             self.complete(event.intent, event.result, status=event.result.status)
         except JournalUnwritable:  # written when the journal can be written again
             self.unjournaled = Unjournaled(event.intent, event.result)
+            self.ctx.peer(JournalWatch).owe(self.write_unjournaled)
             self.ctx.settle()
 
-    def complete(self, intent: int, result: EjectionResult, *, status: str) -> None:
-        """Journal the running ejection's end (with a press's `Eject`) and go on."""
+    def complete(self, intent: int, result: EjectionResult, *, status: str,
+                 by: By = None) -> None:
+        """Journal the running ejection's end (with a press's `Eject`, declared `by`
+        whoever counted the cards) and go on."""
         assert self.running is not None
         t = self.ctx
         job = self.running.job
@@ -315,7 +382,7 @@ class Ejections(Part):
         if job.kind == "fire":
             assert t.state is not None
             eject = U.Eject(min(result.counted, t.state.pile_count))
-            then.append(("action", U.action_to_dict(eject)))
+            then.append(("action", signed(U.action_to_dict(eject), by)))
         t.journal.result(intent, payload, then=then)
         self.finished(payload)
         t.publish({"kind": "ejected", "seat": job.seat, "job": job.kind,
@@ -323,7 +390,7 @@ class Ejections(Part):
         if eject is not None:
             t.adopt(eject)
         if self.blocker is not None:
-            t.hw.panel.buzz("error")
+            t.peer(SeatButtons).buzz("error")
             t.publish(self.blocker.to_json(t.words))  # its kind: jam, reload or extra-cards
         t.settle()
         if result.stuck:
@@ -333,7 +400,7 @@ class Ejections(Part):
         """Tell the players that cards came out stuck together (counted all the same):
         last, so the screen's notice shows it."""
         t = self.ctx
-        t.hw.panel.buzz("error")
+        t.peer(SeatButtons).buzz("error")
         t.publish({"kind": "stuck_cards", "seat": seat, "count": count,
                    "message": t.words("event.stuck_cards", count=count, seat=t.words.seat(seat))})
 
@@ -346,12 +413,30 @@ class Ejections(Part):
         self.unjournaled = None
 
     # ------------------------------------------------------------------ admin
-    def recovered(self, count: int) -> None:
-        """Override cards-out: people counted `count` cards of the cut-off ejection."""
+    def recovered(self, count: int, *, by: By = None) -> None:
+        """Override cards-out: people (`by`) counted `count` cards of the cut-off
+        ejection."""
         cut = self.recover
         assert cut is not None
         self.complete(cut.intent, EjectionResult(cut.want, count, "ok", cut.seat),
-                      status="recovered")
+                      status="recovered", by=by)
+
+    # ------------------------------------------------------------------ what peers ask
+    def first_turned(self) -> bool:
+        """The round's first card is turned up (the table's screen declares it)."""
+        return self.turned
+
+    def is_blocked(self) -> bool:
+        """A jam, an empty hopper or a double feed stops the launcher."""
+        return self.blocker is not None
+
+    def cut_off_pending(self) -> bool:
+        """An ejection a crash cut off waits for its cards to be counted."""
+        return self.recover is not None
+
+    def reset_fault(self) -> None:
+        """People cleared the launcher (a jam): it may run again."""
+        self.launcher.reset_fault()
 
     def clear_blocker(self) -> None:
         """Resumed after a jam, a reload or a double feed (live and in replay)."""

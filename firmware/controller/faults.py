@@ -3,14 +3,17 @@ pauses, says so (event stream, `systemctl status`), tries again every
 `JOURNAL_RETRY_S` on the loop's clock and goes on by itself once a write works.
 
 Nothing is lost meanwhile: a request is refused with 507 and changes nothing; an
-ejection that ended is kept (`Ejections.unjournaled`) and journaled first thing.
+ejection that ended is kept (`Ejections.unjournaled`), and its part hands the watch the
+write it owes (`owe`), done first thing once the journal can be written.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from firmware.controller.context import Context, Part, RoundEnded
+from firmware.controller.seats import SeatButtons
 from firmware.controller.stops import JournalFault
 from firmware.errors import JournalUnwritable, Rejected
 
@@ -37,6 +40,7 @@ class JournalWatch(Part):
         self.ctx = ctx
         self.fault: JournalFault | None = None  # the journal cannot be written
         self._retry_due = False  # a JournalRetry is posted for later
+        self._owed: list[Callable[[], None]] = []  # writes a part owes the journal
         ctx.journal.fault_listeners.append(self._on_fault)
         ctx.on(JournalRetry, self._on_retry)
         ctx.on(JournalOpenedFull, lambda _e: self._on_fault(ctx.journal.fault))
@@ -66,15 +70,24 @@ class JournalWatch(Part):
         if first:
             log.error("%s", self.fault.message)
             notifier.status(f"paused: {fault.reason}")
-            t.hw.panel.buzz("error")
+            t.peer(SeatButtons).buzz("error")
             t.publish(self.fault.to_json(t.words))  # kind "journal"
             self._retry_later()
 
+    def owe(self, write: Callable[[], None]) -> None:
+        """A part could not journal something that happened (an ejection's end):
+        `write()` journals it once the journal can be written (raises
+        `JournalUnwritable` while it cannot)."""
+        if write not in self._owed:
+            self._owed.append(write)
+
+    def must_retry(self) -> bool:
+        """The journal could not be written, or a part owes it a write."""
+        return self.fault is not None or bool(self._owed)
+
     def gate(self) -> None:
         """Raise the 507 of a journal that still cannot be written (after trying)."""
-        ejections = self.ctx.lookup("ejections")
-        if self.fault is not None or (ejections is not None
-                                      and ejections.unjournaled is not None):
+        if self.must_retry():
             self.retry()
         if self.fault is not None:
             raise Rejected(f"the table waits: {self.fault.message}", status=507)
@@ -87,7 +100,9 @@ class JournalWatch(Part):
             self._retry_later()
             return
         try:
-            t.lookup("ejections").write_unjournaled()
+            while self._owed:
+                self._owed[0]()
+                del self._owed[0]
         except JournalUnwritable:
             return  # the fault is back: its retry is scheduled
         t.settle()

@@ -7,7 +7,9 @@ same production classes on mock pins and pty readers (`firmware.sim.world`) and 
 them over as a `Hardware` too, so the controller never knows which one it drives.
 
 `start(post)` subscribes to the launcher button, the seat buttons, the exit sensor
-and the tray (a watcher thread): each callback only calls `post(event)`.
+and the tray (a watcher thread): each callback only calls `post(event)`. Every device
+subscription of the daemon is made there, and nowhere else; the parts handle the
+events on the loop (`Context.on`).
 `close()` stops the motor first, then releases everything; it is idempotent.
 """
 
@@ -19,7 +21,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from firmware.controller.events import LauncherPressed, SeatPressed, TrayChanged
+from firmware.controller.events import CardCounted, LauncherPressed, SeatPressed, TrayChanged
 from hal.launcher import Launcher
 from hal.seats import SeatPanel
 from hal.tray import Tray
@@ -63,6 +65,8 @@ class Hardware:
         # (a press is one frozen value: the panel hands it straight to `post`)
         self._unsubscribe.append(self.panel.on_launcher_press(partial(post, LauncherPressed())))
         self._unsubscribe.append(self.panel.on_seat_press(lambda seat: post(SeatPressed(seat))))
+        self._unsubscribe.append(self.launcher.on_card(
+            lambda counted, seat: post(CardCounted(counted, seat))))
         if self.tray is not None:
             tray = self.tray
 
@@ -83,11 +87,6 @@ class Hardware:
         if self.tray is not None:
             out["tray"] = self.tray.get_status()
         return out
-
-    def safe_state(self) -> None:
-        """Motor off now (any thread)."""
-        if not self.launcher.closed:
-            self.launcher.stop()
 
     def close(self) -> None:
         if self.closed:

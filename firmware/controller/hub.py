@@ -1,5 +1,5 @@
-"""The registries the parts fill in (`firmware.controller.context`): the parts by name,
-the events' subscribers, the journal kinds with their replay, the physical stops in
+"""The registries the parts fill in (`firmware.controller.context`): the parts by class
+(and by name, for tools outside the controller), the events' subscribers, the journal kinds with their replay, the physical stops in
 their order, and the loop handlers of the parts a match may drop.
 
 Every registration names its owner (the part's name), so a part built only for some
@@ -9,7 +9,7 @@ matches (`firmware.controller.table.OPTIONAL`) leaves nothing behind when droppe
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from firmware.controller.context import Handler, StopAnswer
@@ -34,11 +34,6 @@ class StopAt(NamedTuple):
     answer: StopAnswer
 
 
-class Blinker(NamedTuple):
-    owner: str
-    answer: Callable[[], set[int]]
-
-
 class LoopHandler(NamedTuple):
     owner: str
     handler: Handler
@@ -48,23 +43,25 @@ class Hub:
     def __init__(self, loop: Any) -> None:
         self._loop = loop
         self.named: dict[str, Any] = {}  # the parts by name (`lookup` is its `get`)
+        self.peers: dict[type, Any] = {}  # the parts by class (`Context.peer`)
         self.subscribers: dict[type, list[Subscriber]] = defaultdict(list)  # by event type
         self._kinds: dict[str, Replayer] = {}
         self.stops: list[StopAt] = []  # in `ORDER`; one list for good (the gate holds it)
         self._dropped_on: dict[type, list[LoopHandler]] = {}  # of droppable parts
-        self._blinkers: list[Blinker] = []
         self._answerers: dict[type, LoopHandler] = {}  # API request type -> who answers
 
     # ------------------------------------------------------------------ parts
     def add(self, name: str, part: Any) -> None:
         assert name not in self.named, f"two parts named {name}"
         self.named[name] = part
+        self.peers[type(part)] = part
 
     def drop(self, name: str) -> None:
         """Forget part `name` and everything it registered."""
         part = self.named.pop(name, None)
         if part is None:
             return
+        del self.peers[type(part)]
         part.close()
         for subscribers in self.subscribers.values():
             subscribers[:] = [s for s in subscribers if s.owner != name]
@@ -72,7 +69,6 @@ class Hub:
             handlers[:] = [h for h in handlers if h.owner != name]
         self._kinds = {k: r for k, r in self._kinds.items() if r.owner != name}
         self.stops[:] = [s for s in self.stops if s.owner != name]
-        self._blinkers = [b for b in self._blinkers if b.owner != name]
         self._answerers = {t: a for t, a in self._answerers.items() if a.owner != name}
 
     def lookup(self, name: str) -> Any:
@@ -106,11 +102,11 @@ class Hub:
         hub sorts them out: a part hears nothing of the others)."""
         self.subscribers[event_type].append(Subscriber(owner, handler, actions))
 
-    def announce(self, event: Any) -> None:
-        """Hand `event` to its subscribers, in the order they subscribed."""
-        for sub in list(self.subscribers.get(type(event), ())):
-            if sub.actions is None or isinstance(event.action, sub.actions):
-                sub.handler(event)
+    def announce(self, event: Any) -> list[Any]:
+        """Hand `event` to its subscribers, in the order they subscribed; their answers,
+        in that order (Klipper's `send_event`)."""
+        return [sub.handler(event) for sub in list(self.subscribers.get(type(event), ()))
+                if sub.actions is None or isinstance(event.action, sub.actions)]
 
     def journal_kind(self, owner: str, kind: str, replay: Callable[[Entry], None]) -> None:
         assert kind not in self._kinds, f"two parts replay {kind!r}"
@@ -140,12 +136,15 @@ class Hub:
                 return found.handler(request)
         raise LookupError(f"nobody answers {type(request).__name__}")
 
-    def blinks(self, owner: str, answer: Callable[[], set[int]]) -> None:
-        self._blinkers.append(Blinker(owner, answer))
 
-    def blinking(self) -> set[int]:
-        """Every seat a part wants blinking now (none asked: no call at all)."""
-        seats: set[int] = set()
-        for blinker in self._blinkers:
-            seats |= blinker.answer()
-        return seats
+def first_holding(stops: Iterable[StopAt], upto: int = len(ORDER)) -> Any:
+    """The first of the registered `stops` (in `ORDER`, before rank `upto`) that holds
+    now (None: nothing physical): a field is read, a function asked."""
+    for at in stops:
+        if at.rank >= upto:
+            return None
+        answer = at.answer
+        stop = getattr(*answer) if isinstance(answer, tuple) else answer()
+        if stop is not None:
+            return stop
+    return None

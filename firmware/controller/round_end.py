@@ -21,7 +21,11 @@ from typing import Any, ClassVar
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import Adopted, Context, Part, Replayed, RoundEnded, Settles
+from firmware.controller.context import Adopted, By, Context, Part, Replayed, RoundEnded, Settles
+from firmware.controller.declared import by_of, signed
+from firmware.controller.faults import JournalWatch
+from firmware.controller.hub import first_holding
+from firmware.controller.stops import ORDER
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from firmware.words.messages import Words
@@ -56,6 +60,9 @@ class RoundOver:
                                  seat=words.seat(p["winner"]), next=after)}
 
 
+_PAUSED = ORDER.index("paused")
+
+
 class RoundEnds(Part):
     """Owns the rounds' results and the pause after a round; handles `RoundPauseOver`."""
 
@@ -77,7 +84,7 @@ class RoundEnds(Part):
         ctx.subscribe(Replayed, lambda _e: self.settle())
         ctx.subscribe(Settles, lambda _e: self.settle())  # a pause or Resume holds or runs on
         ctx.journal_kind(NEXT_ROUND, lambda e: self.replay(e.payload))
-        ctx.answers(api.NextRound, lambda _r: self.next_round())
+        ctx.answers(api.NextRound, lambda r: self.next_round(signer=by_of(r)))
 
     def reset(self) -> None:
         self.rounds: list[dict[str, Any]] = []  # one per round played, in order
@@ -119,20 +126,25 @@ class RoundEnds(Part):
         if self.pause is not None and self.pause["round"] == payload.get("round"):
             self.pause = None
 
+    def pausing(self) -> bool:
+        """The table pauses after a round (until next round)."""
+        return self.pause is not None
+
     def pause_wait(self) -> RoundOver | None:
         """The ``round-over`` wait while the table pauses (None otherwise)."""
         if self.pause is None:
             return None
         return RoundOver(self.pause, self.ctx.config.table.round_pause_s)
 
-    def next_round(self, by: str = "tap") -> dict[str, Any]:
-        """End the pause (``POST /api/next-round``, or the timer): journal, then go on."""
+    def next_round(self, by: str = "tap", *, signer: By = None) -> dict[str, Any]:
+        """End the pause (``POST /api/next-round`` from `signer`, or the timer): journal,
+        then go on."""
         t = self.ctx
-        t.lookup("journal_watch").gate()
+        t.peer(JournalWatch).gate()
         if self.pause is None:
             raise Rejected(t.words("refused.no_pause"))
         payload = {"round": self.pause["round"], "by": by}
-        t.journal.append(NEXT_ROUND, payload)
+        t.journal.append(NEXT_ROUND, signed(payload, signer))
         self.replay(payload)
         self._stop_timer()
         t.publish({"kind": "next_round", **payload})
@@ -158,8 +170,9 @@ class RoundEnds(Part):
             self.timer = loop.after(left, RoundPauseOver(round_))
 
     def _admin_paused(self) -> bool:
-        admin = self.ctx.lookup("admin")
-        return admin is not None and admin.paused is not None
+        """Whether the admin's pause holds, asked of its stop (the admin part asks this
+        one, so it is not asked back)."""
+        return first_holding(at for at in self.ctx.stops if at.rank == _PAUSED) is not None
 
     def _on_timer(self, event: RoundPauseOver) -> None:
         self.timer = None

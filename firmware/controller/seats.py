@@ -4,8 +4,11 @@ launcher button, the buzzer.
 A seat's own button calls UNO: at once when the seat is open to a catch (a late
 call), else it arms the call for the seat's next play that leaves one card. Pressed
 while another seat is open to a catch, it catches that seat. The launcher button
-presses for whoever is to press (`firmware.controller.actions.press_action`). A press
-the table refuses clicks the buzzer and says why on the event stream.
+presses for whoever is to press (`press_action`). A press the table refuses clicks the
+buzzer and says why on the event stream.
+
+The seats' lights and the buzzer are this part's alone: every other part asks it
+(`buzz`, `light`), so one place says what the panel shows.
 """
 
 from __future__ import annotations
@@ -13,12 +16,28 @@ from __future__ import annotations
 from typing import Any
 
 import uno_core as U
-from firmware.controller.actions import press_action
-from firmware.controller.context import Adopted, Context, Part, ShowTurn
+from firmware.controller.context import Adopted, Blinking, By, Context, Part, ShowTurn
+from firmware.controller.declared import signed
 from firmware.controller.events import LauncherPressed, SeatPressed
 from firmware.errors import Rejected
+from firmware.words.messages import Words
+from hal.seats import SeatPanel
 
 ARM = "arm"  # journal kind: a UNO call made before the play that leaves one card
+ENGLISH = Words()
+
+
+def press_action(s: U.State, words: Words = ENGLISH) -> U.Action:
+    """The launcher button (it does not know who pressed): the seat to act accepts a
+    challenge's draw, presses (launcher editions, or presses it owes) or draws."""
+    seat = s.to_act
+    if seat < 0:
+        raise Rejected(words("refused.no_press"))
+    if s.phase == "challenge":
+        return U.Accept(seat)
+    if s.edition.launcher or s.queue:
+        return U.Press(seat)
+    return U.Draw(seat)
 
 
 class SeatButtons(Part):
@@ -27,16 +46,17 @@ class SeatButtons(Part):
 
     name = "seats"
 
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, panel: SeatPanel) -> None:
         self.ctx = ctx
-        self.panel = ctx.hw.panel
-        self.panel_seats = self.panel.config.seats  # seats with a button and a light
+        self.panel = panel
+        self.panel_seats: int = self.panel.config.seats  # seats with a button and a light
         self.reset()
         ctx.on(LauncherPressed, self._on_launcher)
         ctx.on(SeatPressed, self._on_seat)
         ctx.subscribe(Adopted, lambda a: self.adopt(a.action),
                       actions=(U.Play, U.FourTowerDiscard))
-        ctx.subscribe(ShowTurn, lambda _e: self.lights(ctx.blinking()))
+        ctx.subscribe(ShowTurn, lambda _e: self.lights(set().union(
+            *ctx.announce(Blinking()))))
         ctx.journal_kind(ARM, lambda e: self.replay_arm(e.payload))
 
     def reset(self) -> None:
@@ -51,6 +71,14 @@ class SeatButtons(Part):
     def public(self, state: U.State | None) -> dict[str, Any]:
         return {} if state is None else {"uno_armed": sorted(self.armed)}
 
+    def buttons(self) -> int:
+        """How many seats have a button and a light."""
+        return self.panel_seats
+
+    def is_armed(self, seat: int) -> bool:
+        """Whether `seat`'s UNO call waits for its play."""
+        return seat in self.armed
+
     def adopt(self, action: U.Action) -> None:
         """A play (or a four-tower discard) uses the seat's armed call (live and replay)."""
         if isinstance(action, U.Play | U.FourTowerDiscard):
@@ -59,19 +87,19 @@ class SeatButtons(Part):
     def replay_arm(self, payload: dict[str, Any]) -> None:
         self.armed.add(int(payload["seat"]))
 
-    def call_uno(self, seat: int) -> dict[str, Any]:
-        """A seat's own button (or POST /api/uno): call UNO now if the seat is open to a
-        catch, else arm the call for its next play that leaves one card. Where the call
+    def call_uno(self, seat: int, *, by: By = None) -> dict[str, Any]:
+        """A seat's own button (or POST /api/uno, declared `by`): call UNO now if the seat
+        is open to a catch, else arm the call for its next play that leaves one card. Where the call
         belongs before the card (forgotten_uno "at_play", classic) a later press is
         refused: the play has already drawn the penalty, and nobody catches."""
         t = self.ctx
         s = t.gate()
         if s.exposed == seat:
-            t.accept(U.CallUno(seat))
+            t.accept(U.CallUno(seat), by=by)
             return {"called": True, "step": t.step}
         if s.counts[seat] == 2 or (s.phase == "four_towers" and s.to_act == seat):
             if seat not in self.armed:
-                t.journal.append(ARM, {"seat": seat})
+                t.journal.append(ARM, signed({"seat": seat}, by))
                 self.armed.add(seat)
             t.publish({"kind": "uno_armed", "seat": seat})
             return {"armed": True, "step": t.step}
@@ -104,7 +132,7 @@ class SeatButtons(Part):
             self._refuse("launcher", exc.reason)
 
     def _refuse(self, what: str, reason: str) -> None:
-        self.panel.buzz("click")
+        self.buzz("click")
         self.ctx.publish({"kind": "refused", "what": what, "reason": reason})
 
     def lights(self, blinking: set[int]) -> None:
@@ -116,3 +144,11 @@ class SeatButtons(Part):
         to_act = s.to_act
         self.panel.show(["blink" if seat in blinking else seat == to_act
                          for seat in range(min(s.n, self.panel_seats))])
+
+    def buzz(self, pattern: Any) -> None:
+        """Sound `pattern` on the buzzer (a name, (on_s, off_s, repeats), None: quiet)."""
+        self.panel.buzz(pattern)
+
+    def light(self, seat: int, how: Any) -> None:
+        """Set one seat's light (True, False or "blink")."""
+        self.panel.light(seat, how)

@@ -61,11 +61,15 @@ from typing import Any, NamedTuple
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.actions import Requests
-from firmware.controller.admin import Admin
+from firmware.controller.admin import Admin, match_asked
 from firmware.controller.context import (
     Adopted,
+    By,
+    Committing,
     Handler,
     MatchBegins,
+    OptionalLookup,
+    PeerLookup,
     Replayed,
     RoundEnded,
     Said,
@@ -73,7 +77,7 @@ from firmware.controller.context import (
     ShowTurn,
     StopAnswer,
 )
-from firmware.controller.declared import Declarers, engine_action
+from firmware.controller.declared import Declarers, engine_action, signed
 from firmware.controller.ejections import SYSTEM_RNG, Ejections, RngFor, Running
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
@@ -86,7 +90,7 @@ from firmware.controller.stops import CutOff
 from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo, standing
-from firmware.controller.waiting import Waits, first_holding
+from firmware.controller.waiting import Waits
 from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal.store import Entry
@@ -127,6 +131,10 @@ class Building(NamedTuple):
 class Controller:
     """The `Table` the API serves. Build with the daemon's `Services` and a `Hardware`."""
 
+    peer: PeerLookup  # (a part by its class: the hub's dictionary, looked up)
+    optional: OptionalLookup
+    tower_confirm: str
+
     def __init__(self, services: Services, hardware: Hardware, *, rng_for: RngFor = SYSTEM_RNG,
                  tower_confirm: str | None = None,
                  first_match: Mapping[str, Any] | None = None) -> None:
@@ -146,10 +154,13 @@ class Controller:
         hub = self.hub = Hub(self.loop)
         # the parts' Context: the coordinator itself, the hub's calls and lists handed on
         # (the events of every walk go straight to their subscribers, the hub's lists)
-        self.lookup, self.announce, self.blinking = hub.named.get, hub.announce, hub.blinking
+        # (a peer is a dict lookup: no call of the coordinator on any walk)
+        self.lookup, self.announce = hub.named.get, hub.announce
+        self.peer, self.optional = hub.peers.__getitem__, hub.peers.get
         self.stops = hub.stops  # the physical stops in their order
-        self._adopted, self._settles, self._shows = (
-            hub.subscribers[Adopted], hub.subscribers[Settles], hub.subscribers[ShowTurn])
+        self._committing, self._adopted, self._settles, self._shows = (
+            hub.subscribers[Committing], hub.subscribers[Adopted], hub.subscribers[Settles],
+            hub.subscribers[ShowTurn])
         self._words = Words(self.config.table.language)
         # what an adopted action has the buzzer sound, once the table settled (starting
         # the buzzer's thread takes longer than the rest of a press: nothing waits for it)
@@ -167,14 +178,14 @@ class Controller:
         self._build("journal_watch", JournalWatch)
         # the seats before the launcher: on `ShowTurn` the lights go on before the
         # launcher turns (the seat to act sees its light at once)
-        self._build("seats", SeatButtons)
-        self._build("ejections", lambda ctx: Ejections(ctx, rng_for=rng_for))
+        self._build("seats", lambda ctx: SeatButtons(ctx, hardware.panel))
+        self._build("ejections", lambda ctx: Ejections(ctx, hardware.launcher, rng_for=rng_for))
         if hardware.tray is not None:
             self._build("tray", TrayView)
         for name, part in (("requests", Requests), ("admin", Admin), ("undo", Undo),
                            ("waits", Waits), ("round_end", RoundEnds)):
             self._build(name, part)
-        self.gate = self.lookup("waits").gate
+        self.gate = self.peer(Waits).gate
         self.loop.on_safe_state(hardware.close)
         self._load()
         voice = services.voice
@@ -212,9 +223,6 @@ class Controller:
     def stop(self, order: str, answer: StopAnswer) -> None:
         self.hub.stop(self._building.owner, order, answer)
 
-    def blinks(self, answer: Callable[[], set[int]]) -> None:
-        self.hub.blinks(self._building.owner, answer)
-
     def answers(self, request_type: type, handler: Handler) -> None:
         self.hub.answers(self._building.owner, request_type, handler)
 
@@ -224,8 +232,8 @@ class Controller:
 
     def _tower_awaited(self) -> bool:
         """Asked from the tray's watcher thread: a stale answer only delays a round."""
-        towers = self.lookup("towers")
-        return towers is not None and bool(towers.awaited())
+        towers = self.optional(TowerWatch)
+        return towers is not None and towers.awaited()
 
     @property
     def stats(self) -> dict[str, int]:
@@ -238,15 +246,15 @@ class Controller:
     # what the launcher is doing (read by the simulated players and the tests)
     @property
     def jobs(self) -> Any:
-        return self.lookup("ejections").jobs
+        return self.peer(Ejections).jobs
 
     @property
     def running(self) -> Running | None:
-        return self.lookup("ejections").running  # type: ignore[no-any-return]
+        return self.peer(Ejections).running
 
     @property
     def recover(self) -> CutOff | None:
-        return self.lookup("ejections").recover  # type: ignore[no-any-return]
+        return self.peer(Ejections).recover
 
     # ------------------------------------------------------------------ journal replay
     def _load(self) -> None:
@@ -264,10 +272,10 @@ class Controller:
     def reload(self) -> None:
         """Rebuild from the journal, as a restart would, keeping what only the hardware
         knows (the captures awaited, the alarm): they are not journaled."""
-        kept = {part.name: part.carried() for part in self.hub.parts()}
+        kept = {type(part): part.carried() for part in self.hub.parts()}
         self._load()
-        for name, saved in kept.items():
-            part = self.lookup(name)
+        for cls, saved in kept.items():
+            part = self.optional(cls)
             if saved is not None and part is not None:
                 part.carry(saved)
 
@@ -308,13 +316,7 @@ class Controller:
 
     def match_asked(self, p: Mapping[str, Any], seed: int | None = None
                     ) -> tuple[str, int, dict[str, Any], int | None, list[str]]:
-        """(edition, seats, options, seed, names) of the match `p` asks for; the config's
-        [table] fills in what it leaves out (its options only for its own edition)."""
-        table = self.config.table
-        edition = p.get("edition", table.edition)
-        options = p.get("options", dict(table.options) if edition == table.edition else {})
-        return (edition, p.get("seats", table.seats), options, p.get("seed", seed),
-                list(p.get("names", table.names)))
+        return match_asked(self.config, p, seed)
 
     def check_new_match(self, edition: str, seats: int) -> None:
         """Raise Rejected where this table cannot physically hold the match."""
@@ -322,27 +324,30 @@ class Controller:
             check(edition, seats)
 
     def start_match(self, edition: str, seats: int, options: Mapping[str, Any],
-                    seed: int | None, names: list[str]) -> None:
+                    seed: int | None, names: list[str], *, by: By = None) -> None:
+        """`by`: who asked for it (the ``meta`` entry carries it)."""
         U.new_match(edition, seats, options, mode=U.TABLE)  # validates before writing
         match = self.journal.start_match(edition=edition, options=dict(options), seats=seats,
                                          seed=seed, config_hash=self.config.digest)
         self._begin(match)
         names = (names + self.names[len(names):])[:seats]
         self.names = names
-        self.journal.append("meta", {"names": names})
+        self.journal.append("meta", signed({"names": names}, by))
         self.publish({"kind": "new_match", "edition": edition, "seats": seats, "names": names})
 
     # ------------------------------------------------------------------ state changes
     def _adopt(self, action: U.Action, new: U.State, fx: list[Any], *, live: bool,
-               seq: int | None, said: dict[str, Any] | None = None) -> None:
+               seq: int | None, said: dict[str, Any] | None = None,
+               joined: tuple[Entry, ...] = ()) -> None:
         """The engine took `action`: every part follows (live, after the journal write,
-        and in replay: the same code). `said`: the action as JSON, when already made."""
+        and in replay: the same code). `said`: the action as JSON, when already made;
+        `joined`: the entries journaled in its commit."""
         self.state = new
         self.step += 1
         self._counts["actions"] += 1
         if isinstance(action, U.Press | U.Draw | U.Accept):
             self._counts["launcher_presses"] += 1
-        adopted = Adopted(action, fx, new, live, seq)
+        adopted = Adopted(action, fx, new, live, seq, joined)
         for sub in tuple(self._adopted):  # (a part may be dropped meanwhile)
             if sub.actions is None or isinstance(action, sub.actions):
                 sub.handler(adopted)
@@ -360,9 +365,9 @@ class Controller:
         self._adopt(action, new, fx, live=live, seq=None)
         return fx
 
-    def accept(self, action: U.Action) -> list[Any]:
-        """Validate with the engine, journal, adopt, settle; raise Rejected (nothing
-        changed)."""
+    def accept(self, action: U.Action, *, by: By = None) -> list[Any]:
+        """Validate with the engine, journal (with `by`, who declared it), adopt,
+        settle; raise Rejected (nothing changed)."""
         assert self.state is not None
         try:  # on a copy: the table's state changes only once the journal holds the action
             new, fx = U.apply(self.state.clone(), action)
@@ -370,19 +375,24 @@ class Controller:
             raise Rejected(self.words.refusal(exc, self.state.edition.name),
                            status=refusal_status(self.state, action)) from None
         said = U.action_to_dict(action)
-        entry = self.journal.append("action", said)
-        self._adopt(action, new, fx, live=True, seq=entry.seq, said=said)
+        items = [("action", said if by is None else signed(said, by))]
+        committing = None
+        for sub in tuple(self._committing):  # what goes in the same commit (one sync)
+            if sub.actions is None or isinstance(action, sub.actions):
+                committing = committing or Committing(action, new, self.step + 1)
+                joined = sub.handler(committing)
+                if joined is not None:
+                    items.append(joined)
+        entries = self.journal.append_all(items)
+        self._adopt(action, new, fx, live=True, seq=entries[0].seq, said=said,
+                    joined=tuple(entries[1:]))
         self.settle()
         return fx
 
     def _gate(self, *, chance_ok: bool = False) -> U.State:
         """Raise Rejected while the table waits for something (`Waits.gate`, which
         `gate` is once the part is built: a part's gate goes straight there)."""
-        return self.lookup("waits").gate(chance_ok=chance_ok)  # type: ignore[no-any-return]
-
-    def first_stop(self) -> Any:
-        """The first physical stop that holds now (None: nothing physical)."""
-        return first_holding(self.stops)
+        return self.peer(Waits).gate(chance_ok=chance_ok)
 
     def settle(self) -> None:
         """After any change: the parts start the ejection the table owes and their
@@ -390,16 +400,16 @@ class Controller:
         (`ShowTurn`: the lights, then the launcher turns to the seat); last the buzzer
         sounds what the action asked for (a UNO, a protection)."""
         event = Settles()
-        for sub in tuple(self._settles):
-            sub.handler(event)
-        if not event.launcher_started:
+        started = [sub.handler(event) for sub in tuple(self._settles)]
+        if not any(started):
             shown = ShowTurn()
             for sub in tuple(self._shows):
                 sub.handler(shown)
         if self._buzz:
             buzz, self._buzz = self._buzz, []
+            seats = self.peer(SeatButtons)
             for pattern in buzz:
-                self.hw.panel.buzz(pattern)
+                seats.buzz(pattern)
 
     # ------------------------------------------------------------------ Table interface
     def public_state(self) -> dict[str, Any]:
@@ -419,7 +429,7 @@ class Controller:
         return out
 
     def waiting(self) -> dict[str, Any]:
-        return self.lookup("waits").waiting()  # type: ignore[no-any-return]
+        return self.peer(Waits).waiting()
 
     def health(self) -> dict[str, Any]:
         status = self.hw.get_status()
@@ -432,8 +442,7 @@ class Controller:
 
     def submit(self, request: api.Request) -> dict[str, Any]:
         """Every request, HTTP and the bots' alike: its sender's role is checked first."""
-        return self.lookup("declarers").answer(  # type: ignore[no-any-return]
-            request, self.hub.answer)
+        return self.peer(Declarers).answer(request, self.hub.answer)
 
     # ------------------------------------------------------------------ announcements
     @property

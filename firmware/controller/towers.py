@@ -18,8 +18,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from firmware.controller.context import Adopted, Context, MatchBegins, Part, Said
+from firmware.controller.context import Adopted, Blinking, By, Context, MatchBegins, Part, Said
+from firmware.controller.declared import signed
 from firmware.controller.events import TrayChanged
+from firmware.controller.seats import SeatButtons
 from firmware.controller.slots import NEUTRAL, Slot, slot_name, slot_of
 from firmware.controller.stops import Alarm, TowerOnItsWay
 from firmware.errors import Rejected
@@ -73,6 +75,10 @@ class TrayView(Part):
     def get_status(self) -> dict[str, Any]:
         return {"seen": {t: self.seen.get(t) for t in TOWERS}}
 
+    def where(self) -> dict[str, Slot | None]:
+        """Where the tray saw each tower last (None: lifted off it)."""
+        return dict(self.seen)
+
     def _on_tray(self, event: TrayChanged) -> None:
         ev = event.event
         if isinstance(ev, TowerPlaced):
@@ -106,13 +112,13 @@ class TowerWatch(Part):
         ctx.journal_kind(OVERRIDE, lambda e: self.overridden(e.payload))
         ctx.stop("alarm", (self, "alarm"))
         ctx.stop("tower", self.on_its_way)
-        ctx.blinks(self.seats_awaited)
+        ctx.subscribe(Blinking, lambda _e: self.seats_awaited())
         ctx.subscribe(MatchBegins, lambda _e: self.begin())
 
     @property
     def seen(self) -> dict[str, Slot | None]:
-        tray = self.ctx.lookup("tray")
-        return {} if tray is None else tray.seen  # type: ignore[no-any-return]
+        tray = self.ctx.optional(TrayView)
+        return {} if tray is None else tray.where()
 
     def reset(self) -> None:
         self.waits: dict[str, Slot] = {}  # tower -> the slot it is to be carried to
@@ -195,7 +201,7 @@ class TowerWatch(Part):
         """Tell the table where a captured tower goes (its new owner's light blinks)."""
         slot = slot_of(e.seat)
         if isinstance(slot, int):
-            self.ctx.hw.panel.light(slot, "blink")
+            self.ctx.peer(SeatButtons).light(slot, "blink")
         words = self.ctx.words
         self.ctx.publish({"kind": "tower_capture", "tower": e.tower, "slot": slot,
                             "message": words("wait.tower", tower=e.tower,
@@ -204,7 +210,7 @@ class TowerWatch(Part):
     def _seen_at(self, tower: str, slot: Slot, *, by: str) -> None:
         del self.waits[tower]
         if isinstance(slot, int):
-            self.ctx.hw.panel.light(slot, False)
+            self.ctx.peer(SeatButtons).light(slot, False)
         self.ctx.publish({"kind": "tower_seen", "tower": tower, "slot": slot, "by": by})
         self.ctx.settle()
 
@@ -243,12 +249,12 @@ class TowerWatch(Part):
         message = words(key, tower=tower, slot=slot_name(where, words),
                         expected=slot_name(expected, words))
         self.alarm = Alarm(tower, slot, expected, message)
-        self.ctx.hw.panel.buzz("alarm")
+        self.ctx.peer(SeatButtons).buzz("alarm")
         self.ctx.publish({"kind": "alarm", **self.alarm.to_json()})
 
     def _clear_alarm(self, tower: str) -> None:
         self.alarm = None
-        self.ctx.hw.panel.buzz(None)
+        self.ctx.peer(SeatButtons).buzz(None)
         self.ctx.publish({"kind": "alarm_cleared", "tower": tower})
         # another tower may still stand where it does not belong
         seen = self.seen
@@ -268,24 +274,28 @@ class TowerWatch(Part):
         self.ctx.settle()
 
     # ------------------------------------------------------------------ admin overrides
-    def confirm_seen(self, tower: str | None, seat: int | None) -> dict[str, Any]:
-        """Override tower-seen: an admin saw `tower` arrive at `seat` (None: neutral)."""
+    def confirm_seen(self, tower: str | None, seat: int | None, *, by: By = None
+                     ) -> dict[str, Any]:
+        """Override tower-seen: an admin (`by`) saw `tower` arrive at `seat` (None:
+        neutral)."""
         slot: Slot = NEUTRAL if seat is None else seat
         if tower is None or self.waits.get(tower) != slot:
             raise refuse_seen(self.ctx.words, tower, seat)
-        self.ctx.journal.append(OVERRIDE, {"kind": "tower-seen", "tower": tower, "slot": slot})
+        self.ctx.journal.append(OVERRIDE, signed({"kind": "tower-seen", "tower": tower,
+                                                  "slot": slot}, by))
         self._seen_at(tower, slot, by="admin")
         return {"seen": tower}
 
-    def accept_alarm(self, kind: str) -> dict[str, Any]:
-        """Override clear-alarm: the tower that raised the alarm may stand where it does."""
+    def accept_alarm(self, kind: str, *, by: By = None) -> dict[str, Any]:
+        """Override clear-alarm (asked `by`): the tower that raised the alarm may stand
+        where it does."""
         if self.alarm is None:
             raise refuse_accept(self.ctx.words)
         payload = {"kind": kind, "tower": self.alarm.tower, "slot": self.alarm.slot}
-        self.ctx.journal.append(OVERRIDE, payload)
+        self.ctx.journal.append(OVERRIDE, signed(payload, by))
         self.overridden(payload)
         self.alarm = None
-        self.ctx.hw.panel.buzz(None)
+        self.ctx.peer(SeatButtons).buzz(None)
         self.ctx.publish({"kind": "alarm_cleared"})
         self.ctx.settle()
         return {"cleared": True}

@@ -9,7 +9,7 @@ warning would say little more than the turn itself) the seat's light blinks and 
 buzzer beeps once a second (``turn_warning``). When it runs out
 the table applies ``timeout_action`` for that seat, as if the player had asked:
 
-* ``draw``: the launcher button's action (`actions.press_action`: draw, press, or take
+* ``draw``: the launcher button's action (`seats.press_action`: draw, press, or take
   a challenged Wild Draw 4), or a pass where that is not legal (a drawn card kept);
 * ``pass``: a pass where it is legal, else the draw above;
 * ``warn``: only the warning (and a ``turn_timeout`` event).
@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import uno_core as U
-from firmware.controller.actions import press_action
-from firmware.controller.context import Context, Part, Settles
+from firmware.controller.context import Blinking, Context, Part, Settles
+from firmware.controller.seats import SeatButtons, press_action
+from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from hal.clock import Cancellable
@@ -118,7 +119,7 @@ class TurnTimer(Part):
         ctx.on(TurnTimeout, self._on_timeout)
         ctx.subscribe(Settles, lambda _e: self.settle())
         ctx.journal_kind(TIMEOUT, lambda e: self.replay(e.payload))
-        ctx.blinks(self.blinking)
+        ctx.subscribe(Blinking, lambda _e: self.blinking())
 
     def reset(self) -> None:
         self._stop()
@@ -163,7 +164,7 @@ class TurnTimer(Part):
         s = t.state
         if s is None or s.over or not s.options.turn_timer_s:
             return None
-        wait = t.lookup("waits").current()
+        wait = t.peer(Waits).current()
         seat = getattr(wait, "seat", None)
         if wait.kind not in TIMED or seat is None:
             return None
@@ -193,7 +194,7 @@ class TurnTimer(Part):
         self.warned = True
         left = warning_left(t.state.options.turn_timer_s) if t.state is not None else None
         left = left or WARN_S
-        t.hw.panel.buzz((*WARNING_BUZZ[:2], left))
+        t.peer(SeatButtons).buzz((*WARNING_BUZZ[:2], left))
         words = t.words
         t.publish({"kind": "turn_warning", "seat": event.seat, "left_s": left,
                    "message": words("event.turn_warning", seat=words.seat(event.seat),
@@ -213,7 +214,7 @@ class TurnTimer(Part):
         how = s.options.timeout_action
         action = timeout_action(s, event.seat, how)
         words = t.words
-        t.hw.panel.buzz("error")
+        t.peer(SeatButtons).buzz("error")
         t.publish({"kind": "turn_timeout", "seat": event.seat, "timeout_action": how,
                    "applied": None if action is None else U.action_to_dict(action),
                    "message": words(f"event.turn_timeout.{_said(action)}",

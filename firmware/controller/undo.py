@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import uno_core as U
-from firmware.controller.context import Adopted, Context, Part
+from firmware.controller.context import Adopted, By, Context, Part
+from firmware.controller.declared import signed
+from firmware.controller.hub import first_holding
 from firmware.errors import Rejected
 from firmware.journal.store import Entry
 from uno_core import effects as E
@@ -101,7 +103,7 @@ class Undo(Part):
             return words("undo.fixed", seat=who, card=d.card, why=d.fixed)
         if d.seq != t.journal.last_seq:
             return words("undo.went_on", seat=who, card=d.card)
-        stop = t.first_stop()
+        stop = first_holding(t.stops)
         if stop is not None:
             return words("refused.waits", message=stop.to_json(words)["message"])
         return None
@@ -113,9 +115,9 @@ class Undo(Part):
             return None
         return {"seat": d.seat, "card": d.card}
 
-    def take_back(self, seat: int) -> dict[str, Any]:
-        """Take back `seat`'s last declaration: journal ``undo``, then rebuild the state
-        from the journal without it (as a restart would)."""
+    def take_back(self, seat: int, *, by: By = None) -> dict[str, Any]:
+        """Take back `seat`'s last declaration (asked `by`): journal ``undo``, then
+        rebuild the state from the journal without it (as a restart would)."""
         reason = self.refusal(seat)
         if reason is not None:
             raise Rejected(reason)
@@ -123,7 +125,7 @@ class Undo(Part):
         assert d is not None
         t = self.ctx
         undone = {"seat": seat, "card": d.card, "laid": list(d.laid)}
-        t.journal.append(UNDO, undone, ref=d.seq)
+        t.journal.append(UNDO, signed(undone, by), ref=d.seq)
         t.reload()
         t.publish({"kind": "undone", **undone})
         t.settle()

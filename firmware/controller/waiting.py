@@ -11,25 +11,16 @@ JSON (`to_json(words)`) only where it leaves the table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 import uno_core as U
+from firmware.controller.actions import Requests
 from firmware.controller.context import Context, Part
 from firmware.controller.engine_waits import MatchOver, NoMatch, Shuffle, engine_wait
-from firmware.controller.hub import StopAt
+from firmware.controller.faults import JournalWatch
+from firmware.controller.hub import first_holding
+from firmware.controller.round_end import RoundEnds
 from firmware.errors import Rejected
-
-
-def first_holding(stops: Iterable[StopAt]) -> Any:
-    """The first of the registered `stops` (in `ORDER`) that holds now (None: nothing
-    physical): a field is read, a function asked."""
-    for at in stops:
-        answer = at.answer
-        stop = getattr(*answer) if isinstance(answer, tuple) else answer()
-        if stop is not None:
-            return stop
-    return None
 
 
 class Waits(Part):
@@ -55,15 +46,16 @@ class Waits(Part):
         return self.physical() or self.engine(s)
 
     def waiting(self) -> dict[str, Any]:
-        return self.current().to_json(self.ctx.words)  # type: ignore[no-any-return]
+        said: dict[str, Any] = self.current().to_json(self.ctx.words)
+        return said
 
     def engine(self, s: U.State) -> Any:
         """Who decides what, as the engine says it; while the table pauses after a
         round the shuffle waits for the pause (`round_end`)."""
-        requests = self.ctx.lookup("requests")
-        wait = engine_wait(s, requests.dealer_cards if requests is not None else {})
+        requests = self.ctx.optional(Requests)
+        wait = engine_wait(s, requests.turned_for_dealer() if requests is not None else {})
         if isinstance(wait, Shuffle):
-            round_end = self.ctx.lookup("round_end")
+            round_end = self.ctx.optional(RoundEnds)
             pause = round_end.pause_wait() if round_end is not None else None
             if pause is not None:  # the round just over is on the screen
                 return pause
@@ -76,9 +68,8 @@ class Waits(Part):
         nothing stops the table: the journal watch is asked only when there is
         something to retry, and a stop kept in a field is read, not called."""
         t = self.ctx
-        watch, ejections = t.lookup("journal_watch"), t.lookup("ejections")
-        if watch.fault is not None or (ejections is not None
-                                       and ejections.unjournaled is not None):
+        watch = t.peer(JournalWatch)
+        if watch.must_retry():
             watch.gate()  # tries again; raises the 507 while the journal still fails
         s = t.state
         if s is None:

@@ -18,6 +18,7 @@ import sqlite3
 import stat
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
 from firmware.journal.mark import MarkFile, MarkRead, load_mark, mark_path
@@ -207,6 +208,14 @@ class Commit:
     def __init__(self, conn: sqlite3.Connection | None, watch: FaultWatch) -> None:
         self._conn = conn
         self._watch = watch
+
+    @classmethod
+    def rows(cls, conn: sqlite3.Connection | None, watch: FaultWatch, sql: str,
+             rows: list[tuple[Any, ...]]) -> None:
+        """Write `rows` with `sql` in one commit (the journal's append: one call)."""
+        with cls(conn, watch):
+            assert conn is not None
+            conn.executemany(sql, rows)
 
     def __enter__(self) -> None:
         if self._conn is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +126,18 @@ def entry_row(seq: int, match_id: int, kind: str, ref: int | None, payload: Any,
     """The row `INSERT_ENTRIES` writes for one entry, its CRC last."""
     text = dumps(payload, kind)
     return (seq, match_id, kind, ref, text, at, entry_crc(seq, match_id, kind, ref, text))
+
+
+def entry_rows(after: int, match_id: int, items: Sequence[tuple[str, Any]], ref: int | None,
+               at: float) -> list[tuple[Any, ...]]:
+    """The rows of `items` (kind, payload), numbered after seq `after`: one call for a
+    whole commit."""
+    rows = []
+    for seq, (kind, payload) in enumerate(items, after + 1):
+        if not isinstance(kind, str) or not kind:
+            raise JournalError(f"entry kind must be a non-empty string, not {kind!r}")
+        rows.append(entry_row(seq, match_id, kind, ref, payload, at))
+    return rows
 
 
 class Rows:

@@ -61,6 +61,7 @@ from firmware.journal.format import (
     Rows,
     dumps,
     entry_row,
+    entry_rows,
     header_crc,
 )
 from firmware.journal.mark import Mark, MarkFile, mark_path, table_identity
@@ -102,8 +103,6 @@ class Journal(ClosedOnExit):
         self._lock: JournalLock | None = None
         self._owner: Owner | None = None
         self._faults = FaultWatch(path, conn, lambda: (self._tail.last_seq, self._mark))
-        # set while a request is answered: what each entry's payload becomes (its "by")
-        self.stamp: Callable[[str, Any], Any] | None = None
 
     @classmethod
     def open(
@@ -249,19 +248,10 @@ class Journal(ClosedOnExit):
         if self._tail.match is None:
             raise JournalError("no match started: call start_match() first")
         match_id = self._tail.match.id
-        rows: list[tuple[Any, ...]] = []
-        seq = self._tail.last_seq
         now = self._clock.wall()
-        stamp = self.stamp
-        for kind, payload in items:
-            if not isinstance(kind, str) or not kind:
-                raise JournalError(f"entry kind must be a non-empty string, not {kind!r}")
-            if stamp is not None:
-                payload = stamp(kind, payload)
-            seq += 1
-            rows.append(entry_row(seq, match_id, kind, ref, payload, now))
-        with self._commit():
-            self._open_conn().executemany(INSERT_ENTRIES, rows)
+        rows = entry_rows(self._tail.last_seq, match_id, items, ref, now)
+        Commit.rows(self._conn, self._faults, INSERT_ENTRIES, rows)
+        seq = rows[-1][0]
         self._tail.last_seq = seq
         self._tail.last_crc = rows[-1][6]
         self._write_mark()

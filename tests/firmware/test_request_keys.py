@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pytest
 
 from firmware.api import requests as api
-from firmware.controller.declared import BY, RECENT_KEYS, Declarers
+from firmware.controller.declared import BY, RECENT_KEYS, Declarers, by_of, signed
 from firmware.errors import Rejected
 from firmware.sim.api_client import headers
 from firmware.sim.testbed import SimTable
@@ -103,19 +103,16 @@ def test_a_key_too_long_or_not_printable_is_refused_naming_it(table):
 
 
 class _Written:
-    """A journal that keeps what it is given, stamped as the real one stamps it."""
+    """A journal that keeps what it is given."""
 
     def __init__(self) -> None:
         self.items: list[tuple[str, dict]] = []
-        self.stamp = None
 
     @property
     def last_seq(self) -> int:
         return len(self.items)
 
     def append(self, kind, payload, *, ref=None):
-        if self.stamp is not None:
-            payload = self.stamp(kind, payload)
         self.items.append((kind, payload))
         return (kind, payload)
 
@@ -130,7 +127,7 @@ def test_a_request_refused_after_its_declaration_was_written_stays_taken():
 
     def answer(request):
         calls.append(request)
-        ctx.journal.append("arm", {"seat": 1})
+        ctx.journal.append("arm", signed({"seat": 1}, by_of(request)))
         raise Rejected("the journal is full", status=507)
 
     uno = api.CallUno(1, by=seat(1), key="k-5")

@@ -1,15 +1,9 @@
 """Safety on mock pins: bounded runs, jams, faults that stick, motor off on every way out."""
 
-import json
-import signal
-import subprocess
-import sys
-import textwrap
 
 import pytest
 
 from hal.launcher import LauncherClosed, parse_config
-from hal.safety import install_signal_handlers, restore_default_handlers
 from hal.sim.launcher import EXAMPLE_SECTION, SimLauncher
 
 MOTOR_PINS = ("GPIO20", "GPIO21")
@@ -168,27 +162,6 @@ def test_keyboard_interrupt_mid_deal_leaves_the_motor_off(table, mock_factory, m
     assert launcher.get_status()["current"] is None
 
 
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_signal_handler_closes_the_launcher_while_it_runs_and_exits(
-    table, mock_factory, signum, mocker
-):
-    sim, launcher = table(tokens=10)
-    close = mocker.spy(launcher, "close")
-    motor_off = mocker.spy(launcher._drive, "stop")
-    handler = install_signal_handlers(launcher)
-    try:
-        launcher.on_card(lambda counted, seat: handler(signum, None))
-        with pytest.raises(SystemExit) as info:
-            launcher.deal(5)
-    finally:
-        restore_default_handlers()
-    assert info.value.code == 128 + signum
-    close.assert_called_once_with()  # by the handler, while the motor ran
-    motor_off.assert_called()
-    assert launcher.closed and motor_is_off(mock_factory)
-    assert len(sim.exited) == 1
-
-
 def test_launcher_never_moves_unless_asked(table, mock_factory):
     sim, launcher = table(tokens=5)
     # sensors changing, cards loaded and taken out, a card pulled by hand
@@ -205,51 +178,6 @@ def test_launcher_never_moves_unless_asked(table, mock_factory):
     assert mock_factory.pin("GPIO13").state == 0  # servo: no pulses at all
     assert sim.motor_log == []
     assert launcher.get_status()["stray_cards"] == 1
-
-
-CHILD = textwrap.dedent(
-    """
-    import atexit, json, sys
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-    from hal.clock import MonotonicClock
-    from hal.launcher import parse_config
-    from hal.safety import install_signal_handlers
-    from hal.sim.launcher import EXAMPLE_SECTION, SimLauncher
-
-    factory = MockFactory(pin_class=MockPWMPin)
-    cfg = parse_config({**EXAMPLE_SECTION, "max_run_s": 30, "max_cards": 100})
-    sim = SimLauncher(cfg, factory=factory, clock=MonotonicClock(), cards_per_s=20)
-    sim.load(range(100))
-    launcher = sim.launcher()
-    forward = factory.pin("GPIO20")
-
-    @atexit.register
-    def report():
-        print(json.dumps({"now": forward.state,
-                          "ever": max(s.state for s in forward.states)}), flush=True)
-
-    install_signal_handlers(launcher)
-    launcher.on_card(lambda n, seat: n == 1 and print("running", flush=True))
-    launcher.deal(100)
-    print("finished", flush=True)
-    """
-)
-
-
-@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_to_the_process_stops_the_running_motor(signum):
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stdout.readline().strip() == "running"
-        proc.send_signal(signum)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        proc.kill()
-    assert proc.returncode == 128 + signum, err
-    assert "finished" not in out
-    assert json.loads(out.strip().splitlines()[-1]) == {"now": 0.0, "ever": 1.0}
 
 
 def motor_on_time(sim):

@@ -18,6 +18,7 @@ import pytest
 import uno_core as U
 from firmware.controller.actions import Requests
 from firmware.controller.admin import Admin
+from firmware.controller.declared import signed
 from firmware.controller.ejections import Ejections
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hub import Hub
@@ -26,7 +27,7 @@ from firmware.controller.seats import SeatButtons
 from firmware.controller.towers import TowerWatch, TrayView
 from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo
-from firmware.controller.waiting import Waits, first_holding
+from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
 from firmware.journal.store import Journal
 from firmware.sim.demo import sim_config
@@ -36,10 +37,11 @@ from firmware.words.messages import Words
 # the real parts a test may build on its fake table, by the coordinator's attribute names
 PARTS: dict[str, Callable[[Any], Any]] = {
     "journal_watch": JournalWatch,
-    "ejections": lambda table: Ejections(table, rng_for=random.Random),  # (seeded by step)
+    "ejections": lambda table: Ejections(table, table.hw.launcher,
+                                         rng_for=random.Random),  # (seeded by step)
     "tray": TrayView,
     "towers": lambda table: TowerWatch(table, table.config.table.tower_confirm),
-    "seats": SeatButtons,
+    "seats": lambda table: SeatButtons(table, table.hw.panel),
     "requests": Requests,
     "admin": Admin,
     "undo": Undo,
@@ -132,8 +134,17 @@ class FakeTable:
         return out
 
     # the registries: a real Hub, every registration the fake's own
-    def lookup(self, name: str) -> Any:
-        return getattr(self, name, None) if name in PARTS else None
+    def optional(self, cls: type) -> Any:
+        """The part of class `cls` a test built (the last one built), or None."""
+        found = [getattr(self, name) for name in self.built
+                 if type(getattr(self, name)) is cls]
+        return found[-1] if found else None
+
+    def peer(self, cls: type) -> Any:
+        found = self.optional(cls)
+        if found is None:
+            raise KeyError(cls)
+        return found
 
     def parts(self) -> Any:
         return iter([getattr(self, name) for name in self.built])
@@ -145,8 +156,8 @@ class FakeTable:
                   actions: tuple[type, ...] | None = None) -> None:
         self.hub.subscribe("test", event_type, handler, actions)
 
-    def announce(self, event: Any) -> None:
-        self.hub.announce(event)
+    def announce(self, event: Any) -> list[Any]:
+        return self.hub.announce(event)
 
     def journal_kind(self, kind: str, replay: Callable[[Any], None]) -> None:
         self.replays[kind] = replay  # a part a test builds again takes its kinds over
@@ -158,17 +169,8 @@ class FakeTable:
     def stops(self) -> Any:
         return self.hub.stops
 
-    def first_stop(self) -> Any:
-        return first_holding(self.hub.stops)
-
     def answers(self, request_type: type, handler: Callable[[Any], Any]) -> None:
         self.answerers[request_type] = handler  # (tests call the parts' submit directly)
-
-    def blinks(self, answer: Callable[[], set[int]]) -> None:
-        self.hub.blinks("test", answer)
-
-    def blinking(self) -> set[int]:
-        return self.hub.blinking()
 
     def check_new_match(self, edition: str, seats: int) -> None:
         pass
@@ -183,8 +185,8 @@ class FakeTable:
     def kinds(self) -> list[str]:
         return [e["kind"] for e in self.events]
 
-    def accept(self, action: U.Action) -> list[Any]:
-        self.journal.append("action", U.action_to_dict(action))
+    def accept(self, action: U.Action, *, by: Any = None) -> list[Any]:
+        self.journal.append("action", signed(U.action_to_dict(action), by))
         self.accepted.append(action)
         return []
 
@@ -226,6 +228,8 @@ def make_table(tmp_path, mock_factory):
         tables.append(table)
         if "towers" in parts and "tray" not in parts:  # the watch hears the tray through it
             parts = ("tray", *parts)
+        if "seats" not in parts:  # the lights and the buzzer are its: the others ask it
+            parts = ("seats", *parts)
         for name in parts:
             setattr(table, name, PARTS[name](table))
             table.built.append(name)

@@ -39,7 +39,7 @@ def test_a_settle_lights_nothing_showing_the_turn_lights_the_seat_to_act(make_ta
     """The coordinator shows the turn after a settle unless the launcher took it
     (`tests/firmware/test_controller_parts.py` holds the coordinator to that)."""
     table = make_table(classic(), "seats")
-    table.announce(Settles(launcher_started=True))
+    table.announce(Settles())
     assert lights(table) == [False, False, False, False]
     table.announce(ShowTurn())
     assert lights(table) == [False, True, False, False]

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from firmware.controller.context import Settles
-from firmware.controller.hub import Hub
+from firmware.controller.context import Blinking, Settles
+from firmware.controller.hub import Hub, first_holding
 from firmware.controller.stops import Jam, Paused
-from firmware.controller.waiting import first_holding
 
 
 class Loop:
@@ -52,6 +51,7 @@ def test_a_dropped_part_takes_its_subscriptions_kinds_stops_and_loop_handlers_al
     closed = []
     part = SimpleNamespace(close=lambda: closed.append(True))
     hub.add("timer", part)
+    assert hub.peers[SimpleNamespace] is part  # a peer is found by its class
     hub.subscribe("timer", Settles, lambda e: heard.append("timer"))
     hub.subscribe("seats", Settles, lambda e: heard.append("seats"))
     hub.journal_kind("timer", "timeout", lambda e: heard.append("replayed"))
@@ -66,5 +66,13 @@ def test_a_dropped_part_takes_its_subscriptions_kinds_stops_and_loop_handlers_al
     loop.deliver(2)
     hub.replay(SimpleNamespace(kind="timeout", payload={}))
     assert heard == ["seats"] and first_holding(hub.stops) is None and hub.lookup("timer") is None
+    assert SimpleNamespace not in hub.peers
     assert closed == [True]
     hub.journal_kind("timer2", "timeout", lambda e: None)  # the kind is free again
+
+
+def test_an_announcement_returns_its_subscribers_answers_in_their_order():
+    hub = Hub(Loop())
+    hub.subscribe("towers", Blinking, lambda e: {2})
+    hub.subscribe("turn_timer", Blinking, lambda e: {0})
+    assert hub.announce(Blinking()) == [{2}, {0}]

@@ -53,7 +53,7 @@ def test_the_seat_to_act_is_read_before_the_table_takes_the_play(table, monkeypa
     table.state = U.position("classic", counts=[5, 5, 5, 5], discard="R4", turn=0,
                              mode="table")  # both R5 unseen: each seat may lay one
 
-    def accept_in_place(action):
+    def accept_in_place(action, *, by=None):
         table.state, fx = U.apply(table.state, action)
         table.accepted.append(action)
         return fx

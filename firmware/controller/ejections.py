@@ -80,6 +80,19 @@ class Unjournaled(NamedTuple):
     result: EjectionResult
 
 
+def stuck_record(result: EjectionResult) -> dict[str, int]:
+    """For the journal's record: the cards counted from over-long pulses of the exit beam."""
+    return {"stuck": result.stuck} if result.stuck else {}
+
+
+def say_stuck(t: Context, seat: int, count: int) -> None:
+    """Tell the players that cards came out stuck together (counted all the same):
+    last, so the screen's notice shows it."""
+    t.peer(SeatButtons).buzz("error")
+    t.publish({"kind": "stuck_cards", "seat": seat, "count": count,
+               "message": t.words("event.stuck_cards", count=count, seat=t.words.seat(seat))})
+
+
 class Ejections(Part):
     """Owns the jobs, the running ejection, the aim and the launcher's blocker; handles
     `CardCounted`, `EjectionDone` and `Aimed`; answers the stops ``cut-off``,
@@ -89,9 +102,7 @@ class Ejections(Part):
 
     def __init__(self, ctx: Context, launcher: Launcher, *, rng_for: RngFor = SYSTEM_RNG
                  ) -> None:
-        self.ctx = ctx
-        self.rng_for = rng_for
-        self.launcher = launcher
+        self.ctx, self.rng_for, self.launcher = ctx, rng_for, launcher
         self.aiming: int | None = None  # the servo is turning to this seat
         self.ejecting: Ejecting | None = None  # the stop while it turns or ejects
         self.aimed: int | None = None
@@ -374,9 +385,8 @@ class Ejections(Part):
         assert self.running is not None
         t = self.ctx
         job = self.running.job
-        payload = {"counted": result.counted, "status": status, "fault": result.fault}
-        if result.stuck:  # for the record: counted from over-long pulses of the exit beam
-            payload["stuck"] = result.stuck
+        payload = {"counted": result.counted, "status": status, "fault": result.fault,
+                   **stuck_record(result)}
         then: list[tuple[str, Any]] = []
         eject = None
         if job.kind == "fire":
@@ -394,15 +404,7 @@ class Ejections(Part):
             t.publish(self.blocker.to_json(t.words))  # its kind: jam, reload or extra-cards
         t.settle()
         if result.stuck:
-            self.flag_stuck(job.seat, result.stuck)
-
-    def flag_stuck(self, seat: int, count: int) -> None:
-        """Tell the players that cards came out stuck together (counted all the same):
-        last, so the screen's notice shows it."""
-        t = self.ctx
-        t.peer(SeatButtons).buzz("error")
-        t.publish({"kind": "stuck_cards", "seat": seat, "count": count,
-                   "message": t.words("event.stuck_cards", count=count, seat=t.words.seat(seat))})
+            say_stuck(t, job.seat, result.stuck)
 
     def write_unjournaled(self) -> None:
         """The journal can be written again: journal the end it could not write.

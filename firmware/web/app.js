@@ -443,7 +443,7 @@ function waitingText(s) {
   }
   const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
-    case "play": return s.to_act === MY_SEAT ? t("page.turn_yours") : t("page.turn", { seat: who });
+    case "play": return isYou(s, s.to_act) ? t("page.turn_yours") : t("page.turn", { seat: who });
     case "drawn": return t(s.options?.draw_until_playable ? "page.draw_until" : "page.play_drawn", { who: `${who}: ` });
     case "extra": return t("page.extra_play", { who: `${who}: ` });
     case "challenge": return t("page.challenge_or_take", { who: `${who}: ` });

@@ -145,11 +145,11 @@ COLOUR_LETTERS: dict[str, Mapping[str, str]] = {
     "en": {"R": "R", "G": "G", "B": "B", "Y": "Y"},
     "de": {"R": "Ro", "G": "Gr", "B": "Bl", "Y": "Ge"},
 }
-# The names the table gives seats nobody named (`[table] names`, the demo's bots), said in
-# the language of the screen or the voice
+# The names the table gives seats nobody named (`[table] names`, the demo's bots and its
+# person, "You"), said in the language of the screen or the voice
 DEFAULT_NAMES: dict[str, Mapping[str, str]] = {
     "en": {},
-    "de": {"North": "Nord", "East": "Ost", "South": "Süd", "West": "West"},
+    "de": {"North": "Nord", "East": "Ost", "South": "Süd", "West": "West", "You": "Du"},
 }
 # Towers as said aloud (000: „U, N, O und ! (Ausrufezeichen)"); letters say themselves.
 TOWER_WORDS: dict[str, Mapping[str, str]] = {

@@ -464,7 +464,7 @@ PAGE: dict[str, dict[str, str]] = {
         "page.need_target": "einen Mitspieler",
         "page.need_towers": "Türme ({count})",
         "page.other_card": "← Andere Karte",
-        "page.choose": "{what} wählen",
+        "page.choose": "Bitte {what} wählen",
         "page.play_card": "Die {card} legen",
         "page.play_card_laid": "Die {card} und {count} weitere legen",
         "page.cards_title": "{title} ({count} von {need})",

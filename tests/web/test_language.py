@@ -133,3 +133,28 @@ def test_in_german_the_round_end_panel_is_german(page, tmp_path):
             assert status == [409, "Keine Runde ist vorbei: es gibt keine Pause zu beenden"]
         finally:
             english(page)
+
+
+def test_in_german_the_neutral_place_and_the_table_take_their_case(page, served):
+    """„auf den neutralen Platz stellen", „steht nicht mehr auf dem neutralen Platz": the
+    page's `t` fills the case form a sentence asks for; the demo's person is „Du"."""
+    table = EngineTable(position("power", hands=["R7 R9", "R8 G2"], discard="R5", turn=0),
+                        names=["Ann", "You"])
+    server = served(table)
+    page.goto(server.url + "/")
+    expect(page.locator("#conn")).to_have_text("live")
+    try:
+        german(page)
+        for event, text in [
+            ({"kind": "tower_capture", "tower": "U", "slot": "neutral"},
+             "Turm U auf den neutralen Platz stellen"),
+            ({"kind": "tower_lifted", "tower": "U", "slot": "neutral"},
+             "Turm U steht nicht mehr auf dem neutralen Platz"),
+            ({"kind": "tray", "event": "ReaderDown", "slot": 1},
+             "Ein Leser des Bretts antwortet nicht mehr: Du (Platz 2)"),
+        ]:
+            server.do(lambda event=event: table.publish(event))
+            expect(page.locator("#notice")).to_have_text(text)
+        no_raw_keys(page)
+    finally:
+        english(page)

@@ -117,3 +117,17 @@ def test_the_page_renders_only_forms_it_is_given():
     asks = {key: t for key, t in MESSAGES["de"].items()
             if key.startswith("page.") and re.search(r"\{(card|cards|top|same|kind):", t)}
     assert asks == {}
+
+
+# texts a message puts inside another sentence (after a colon, as its object), where a
+# German sentence goes on in lowercase; every other text begins with a capital
+FRAGMENTS = ("role.what.", "wait.what.", "refusal.chance.", "refusal.unit.", "refusal.or_",
+             "refusal.the_table", "slot.", "field.", "option.", "undo.why.", "card.", "resume",
+             "page.did.", "page.need_", "page.hw.state.", "page.one_card", "page.end.went_out",
+             "page.neutral_spot", "neutral", "button.seat")
+
+
+def test_a_german_text_that_stands_alone_begins_with_a_capital():
+    lower = {key: t for key, t in MESSAGES["de"].items()
+             if not key.startswith(FRAGMENTS) and bare(t)[:1].islower()}
+    assert lower == {}

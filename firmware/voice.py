@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from firmware.config import VoiceConfig
+from firmware.words.spoken import spoken
 from hal.safety import ClosedOnExit
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ class Espeak:
                  volume: int = 100, device: str = "", program: str = "espeak-ng",
                  player: str = "aplay", cards: Path = ALSA_CARDS) -> None:
         self.voice = voice or language
+        self.language = language  # whose spellings the card names are said in (`spoken`)
         self.speed = speed
         self.volume = volume
         self.device = device
@@ -105,8 +107,8 @@ class Espeak:
     def to_wav(self, text: str, path: Path) -> None:
         """Write `text` as spoken audio to the WAV file `path` (what the tests listen to)."""
         try:
-            subprocess.run(self.command(wav=path), input=text.encode(), capture_output=True,
-                           check=True, timeout=SPEAK_TIMEOUT_S)
+            subprocess.run(self.command(wav=path), input=spoken(text, self.language).encode(),
+                           capture_output=True, check=True, timeout=SPEAK_TIMEOUT_S)
         except (OSError, subprocess.SubprocessError) as exc:
             raise SpeakError(_why(exc)) from exc
 
@@ -123,9 +125,10 @@ class Espeak:
             espeak.stdout = None
         with self._lock:
             self._running = procs
+        said = spoken(text, self.language).encode()
         try:
             for proc in procs:
-                _, err = proc.communicate(text.encode() if proc is espeak else None,
+                _, err = proc.communicate(said if proc is espeak else None,
                                           timeout=SPEAK_TIMEOUT_S)
                 if proc.returncode not in (0, -15):  # -15: stop() cut it short
                     raise SpeakError(f"{proc.args[0]} exited with {proc.returncode}: "

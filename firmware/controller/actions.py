@@ -126,8 +126,8 @@ class Requests(Part):
         for name in ("seat", "target"):
             value = getattr(request, name, None)
             if isinstance(value, int) and not 0 <= value < n:
-                raise Rejected(self.ctx.words("refused.no_seat", field=name, value=value,
-                                                last=n - 1), field=name,
+                raise Rejected(self.ctx.words("refused.no_seat", value=value + 1,  # as the screen counts
+                                                last=n), field=name,
                                status=404)
 
     def _play(self, s: U.State, r: api.Play) -> U.Play:

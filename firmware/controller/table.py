@@ -474,7 +474,7 @@ class Controller:
                               "card": U.format_card(e.card),
                               "message": self.words("event.protected", tower=e.tower,
                                                     seat=self.words.seat(e.seat),
-                                                    card=U.format_card(e.card))})
+                                                    card=self.words.card(e.card, self.state and self.state.edition.name))})
             elif isinstance(e, E.UnoCalled | E.UnoPenalty):
                 self._buzz.append("uno")
 

@@ -24,12 +24,13 @@ from firmware.journal.store import Entry
 from uno_core import effects as E
 
 UNDO = "undo"
-# effects of a play that changed the physical table beyond the card on the pile
+# effects of a play that changed the physical table beyond the card on the pile, each
+# with the catalog's reason (``undo.why.<reason>``)
 PHYSICAL: dict[type, str] = {
-    E.Dispense: "cards were dealt for it",
-    E.TowerMoved: "a tower changed hands",
-    E.HandsTraded: "hands were traded",
-    E.HandsPassed: "hands were passed on",
+    E.Dispense: "dealt",
+    E.TowerMoved: "tower",
+    E.HandsTraded: "traded",
+    E.HandsPassed: "passed",
 }
 
 
@@ -97,12 +98,13 @@ class Undo(Part):
         if t.state is None or d is None:
             return words("undo.nothing")
         who = words.seat(seat)
+        card = words.card(U.parse_card(d.card), t.state.edition.name)
         if d.seat != seat:
-            return words("undo.not_yours", seat=who, other=words.seat(d.seat), card=d.card)
+            return words("undo.not_yours", seat=who, other=words.seat(d.seat), card=card)
         if d.fixed is not None:
-            return words("undo.fixed", seat=who, card=d.card, why=d.fixed)
+            return words("undo.fixed", seat=who, card=card, why=words(f"undo.why.{d.fixed}"))
         if d.seq != t.journal.last_seq:
-            return words("undo.went_on", seat=who, card=d.card)
+            return words("undo.went_on", seat=who, card=card)
         stop = first_holding(t.stops)
         if stop is not None:
             return words("refused.waits", message=stop.to_json(words)["message"])

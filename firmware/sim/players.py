@@ -212,7 +212,7 @@ class Narrator:
                 notes.append(f"tower {f['tower']} → {self._slot(f['seat'])}")
             elif n == "uno_penalty":
                 notes.append(f"{self._name(f['seat'])} forgot UNO")
-            elif n == "challenge_resolved":
+            elif n == "challenge_resolved" and t != "verdict":  # a verdict says it already
                 notes.append("guilty" if f["guilty"] else "not guilty")
             elif n == "round_over":
                 notes.append(f"round won by {self._name(f['winner'])}, scores {f['scores']}")

@@ -65,10 +65,28 @@ const LANG_KEY = "unotable-lang";
 const words = { language: null, messages: {}, cards: {}, kinds: {}, colours: {}, colour_letters: {}, default_names: {},
   languages: ["en", "de"] };
 
-/** The catalog's text `key` with its {placeholders} filled from `args`. */
+/** The catalog's text `key` with its {placeholders} filled from `args`; "{slot:dat}" asks
+ * a value made by `forms` for its case form (German „dem neutralen Platz“). */
 function t(key, args = {}) {
   const template = words.messages[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (all, name) => (name in args ? String(args[name]) : all));
+  return template.replace(/\{(\w+)(?::(\w+))?\}/g, (all, name, form) => (name in args ? String(args[name]?.[form] ?? args[name]) : all));
+}
+
+/** The catalog's text `key` carrying its case forms (the catalog's `key:acc`, `key:dat`). */
+function forms(key, args = {}) {
+  const said = new String(t(key, args));
+  for (const form of ["acc", "dat"]) if (`${key}:${form}` in words.messages) said[form] = t(`${key}:${form}`, args);
+  return said;
+}
+
+/** An edition's name as the set-up sheet says it ("UNO Power"), not the API's ("power"). */
+function editionName(name) {
+  return t(`edition.${name}`).split(":")[0];
+}
+
+/** Whether `seat` is the person at this screen: a phone's own seat, or the demo's "You". */
+function isYou(s, seat) {
+  return MY_SEAT === seat || (MY_SEAT === null && s?.names?.[seat] === "You");
 }
 
 /** A card's name as this edition's sheet says it in the screen's language ("rote Aussetzen"). */
@@ -455,7 +473,7 @@ function waitingText(s) {
   }
   const who = s.to_act >= 0 ? named(s.to_act) : "";
   switch (s.phase) {
-    case "play": return s.to_act === MY_SEAT ? t("page.turn_yours") : t("page.turn", { seat: who });
+    case "play": return isYou(s, s.to_act) ? t("page.turn_yours") : t("page.turn", { seat: who });
     case "drawn": return t(s.options?.draw_until_playable ? "page.draw_until" : "page.play_drawn", { who: `${who}: ` });
     case "extra": return t("page.extra_play", { who: `${who}: ` });
     case "challenge": return t("page.challenge_or_take", { who: `${who}: ` });
@@ -464,7 +482,7 @@ function waitingText(s) {
     case "four_towers": return t("page.four_towers", { who: `${who}: ` });
     case "hand_entry": return handText(s, `${who}: `);
     case "match_over": return t("page.match_over", { winners: (s.winners ?? []).map(named).join(", ") });
-    default: return s.chance ? t("page.chance", { chance: s.chance }) : s.phase ?? "";
+    default: return s.chance ? t("page.chance", { chance: t(`refusal.chance.${s.chance}`) }) : s.phase ?? "";
   }
 }
 
@@ -502,7 +520,7 @@ const ACTION_WORDS = {
 
 // a tray slot: a seat (the screen numbers seats from 1) or the neutral spot
 function slotName(s, slot) {
-  return typeof slot === "number" ? seatName(s, slot) : t("page.neutral_spot");
+  return typeof slot === "number" ? seatName(s, slot) : forms("page.neutral_spot");
 }
 
 const EVENT_WORDS = {
@@ -515,7 +533,7 @@ const EVENT_WORDS = {
   paused: (s, e) => pausedText(e.reason),
   resumed: () => t("page.ev.resumed"),
   undone: (s, e) => t("page.ev.undone", { seat: seatName(s, e.seat), card: cardTitle(e.card) }),
-  new_match: (s, e) => t("page.ev.new_match", { edition: e.edition, seats: e.seats }),
+  new_match: (s, e) => t("page.ev.new_match", { edition: editionName(e.edition), seats: e.seats }),
   ejecting: (s, e) => t("page.ev.ejecting", { seat: seatName(s, e.seat) }),
   tower_lifted: (s, e) => t("page.ev.tower_lifted", { tower: e.tower, slot: slotName(s, e.slot) }),
   alarm_cleared: (s, e) => (e.tower ? t("page.ev.tower_back", { tower: e.tower }) : t("page.ev.alarm_cleared")),
@@ -526,6 +544,9 @@ const EVENT_WORDS = {
     return e.slot === null || e.slot === undefined ? what : t("page.ev.tray_at", { what, slot: slotName(s, e.slot) });
   },
 };
+// the launcher's state as the health sheet says it
+const LAUNCHER_STATES = { idle: "page.hw.state.idle", running: "page.hw.state.running", reversing: "page.hw.state.reversing",
+  faulted: "page.hw.state.faulted", closed: "page.hw.state.closed" };
 const TRAY_WORDS = { ReaderDown: "page.ev.reader_down", ReaderUp: "page.ev.reader_up", UnknownTag: "page.ev.unknown_tag" };
 
 // a play that left one card without the UNO call, where the table applies the penalty
@@ -687,7 +708,7 @@ function renderActions(s) {
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
   if (playPhase && seat !== null && (MY_SEAT === null || s.to_act === MY_SEAT)) {
     // tap the colour, tap the card, confirm: three taps for a number card
-    buttons.push(h("span", { class: "declare-label", id: "declare" }, MY_SEAT === seat ? t("page.declared_yours") : t("page.declared", { seat: shortName(s, seat) })),
+    buttons.push(h("span", { class: "declare-label", id: "declare" }, isYou(s, seat) ? t("page.declared_yours") : t("page.declared", { seat: shortName(s, seat) })),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
         disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? t("page.wild") : colourShort(c))));
   }
@@ -713,14 +734,14 @@ function renderActions(s) {
   }
   if (s.phase === "challenge" && s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act)) {
     prompts.push(h("button", { id: "challenge", type: "button",
-      onclick: () => send("/api/challenge", { seat: s.to_act }) }, t("page.challenge", { seat: shortName(s, s.to_act) })));
+      onclick: () => send("/api/challenge", { seat: s.to_act }) }, isYou(s, s.to_act) ? t("page.challenge_yours") : t("page.challenge", { seat: shortName(s, s.to_act) })));
   }
   const mine = s.to_act >= 0 && (MY_SEAT === null || MY_SEAT === s.to_act);
   const who = s.to_act >= 0 ? shortName(s, s.to_act) : "";
   const decide = (decision, extra = {}) => send("/api/decide", { seat: s.to_act, decision, ...extra });
   const launcherTakes = s.screen_hands && MY_SEAT !== null;  // demo --serve: the bar's button takes them
   if (mine && s.phase === "challenge" && !launcherTakes) {
-    prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, t("page.accept", { seat: who })));
+    prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, isYou(s, s.to_act) ? t("page.accept_yours") : t("page.accept", { seat: who })));
   }
   if (mine && s.phase === "verdict") {
     prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, t("page.guilty")),
@@ -730,7 +751,8 @@ function renderActions(s) {
   const keeps = s.phase === "extra" || (s.phase === "drawn" && !s.options?.draw_until_playable);
   if (mine && !(s.owed ?? []).length && keeps) {
     prompts.push(h("button", { id: "pass", type: "button", onclick: () => decide("pass") },
-      t(s.phase === "drawn" ? "page.keep" : "page.pass", { seat: who })));
+      isYou(s, s.to_act) ? t(s.phase === "drawn" ? "page.keep_yours" : "page.pass_yours")
+        : t(s.phase === "drawn" ? "page.keep" : "page.pass", { seat: who })));
   }
   if (mine && s.phase === "first_colour") {
     prompts.push(...COLOURS.map((c) => h("button", { type: "button", class: `pick c-${c}`, "data-first-colour": c,
@@ -738,16 +760,16 @@ function renderActions(s) {
   }
   if (mine && s.phase === "four_towers") {
     prompts.push(h("button", { id: "four-towers", type: "button", class: "primary", onclick: () => layFourTowers(s.to_act) },
-      t("page.lay_all_but_one", { seat: who })), h("button", { id: "pass", type: "button", onclick: () => decide("pass") }, t("page.keep_playing")));
+      isYou(s, s.to_act) ? t("page.lay_all_but_one_yours") : t("page.lay_all_but_one", { seat: who })), h("button", { id: "pass", type: "button", onclick: () => decide("pass") }, t("page.keep_playing")));
   }
   if (mine && s.phase === "hand_entry") {
     buttons.push(h("button", { id: "enter-hand", type: "button", class: "primary", onclick: () => enterHand(s.to_act) },
-      MY_SEAT === s.to_act ? t("page.enter_your_cards") : t("page.enter_cards", { seat: seatName(s, s.to_act) })));
+      isYou(s, s.to_act) ? t("page.enter_your_cards") : t("page.enter_cards", { seat: seatName(s, s.to_act) })));
   }
   if (MY_SEAT === null) {  // the owner's screen: a phone asks for a seat, showing its code
     for (const { seat, code } of s.claims ?? []) {
       prompts.push(h("button", { type: "button", class: "primary", "data-approve": seat, "data-code": code,
-        onclick: () => send("/api/seats/approve", { seat, code }) }, t("page.seats.approve_seat", { seat: shortName(s, seat), code })),
+        onclick: () => send("/api/seats/approve", { seat, code }) }, isYou(s, seat) ? t("page.seats.approve_yours", { code }) : t("page.seats.approve_seat", { seat: shortName(s, seat), code })),
       h("button", { type: "button", "data-refuse": seat, "data-code": code, onclick: () => send("/api/seats/refuse", { seat, code }) },
         t("page.seats.refuse", { code })));
     }
@@ -756,8 +778,8 @@ function renderActions(s) {
   const u = s.undoable;  // the last declaration, while it may still be taken back
   if (u && (MY_SEAT === null || MY_SEAT === u.seat)) {
     prompts.push(h("button", { id: "undo", type: "button", "data-undo": u.card,
-      onclick: () => send("/api/undo", { seat: u.seat }) }, MY_SEAT === u.seat ? t("page.undo_yours", { card: u.card })
-      : t("page.undo", { seat: shortName(s, u.seat), card: u.card })));
+      onclick: () => send("/api/undo", { seat: u.seat }) }, isYou(s, u.seat) ? t("page.undo_yours", { card: cardTitle(u.card) })
+      : t("page.undo", { seat: shortName(s, u.seat), card: cardTitle(u.card) })));
   }
   const w = s.waiting ?? {};
   const drawsAgain = w.kind === "play-drawn" && s.options?.draw_until_playable;
@@ -874,7 +896,7 @@ function pickCard(text) {
 
 function playSheet(sh) {
   const s = ui.state;
-  const title = sh.seat === MY_SEAT ? t("page.played_yours") : t("page.played", { seat: seatName(s, sh.seat) });
+  const title = isYou(s, sh.seat) ? t("page.played_yours") : t("page.played", { seat: seatName(s, sh.seat) });
   if (!sh.card) {
     return { title, content: [tabs(sh), grid(sh, pickCard, (c) => matchReason(s, c) !== null)] };
   }
@@ -900,7 +922,7 @@ function playSheet(sh) {
           onclick: () => {
             sh.towers = on ? sh.towers.filter((x) => x !== tower) : [...sh.towers, tower].slice(-need.towers);
             renderSheet();
-          } }, t("page.tower_owner", { tower, owner: owner === NEUTRAL ? t("page.neutral") : seatName(s, owner) }));
+          } }, t("page.tower_owner", { tower, owner: owner === NEUTRAL ? t("page.neutral") : shortName(s, owner) }));
       })));
   }
   if (need.laid) {
@@ -1169,7 +1191,7 @@ function healthSummary(hl) {
   if (l && typeof l === "object") {
     if ("state" in l || "fault" in l || "ok" in l) {
       const ok = l.ok ?? (!l.fault && l.state !== "closed");
-      rows.push(row(t("page.hw.launcher"), ok, l.fault ? t("page.hw.launcher_fault", { fault: l.fault }) : (l.error ?? l.state ?? "")));
+      rows.push(row(t("page.hw.launcher"), ok, l.fault ? t("page.hw.launcher_fault", { fault: l.fault }) : (l.error ?? (LAUNCHER_STATES[l.state] ? t(LAUNCHER_STATES[l.state]) : l.state ?? ""))));
     }
     if ("hopper_empty" in l) rows.push(row(t("page.hw.hopper"), !l.hopper_empty, t(l.hopper_empty ? "page.hw.hopper_empty" : "page.hw.hopper_loaded")));
   }
@@ -1301,7 +1323,7 @@ function seatsSheet(sh) {
 $("#open-setup").addEventListener("click", () => {
   const s = ui.state;
   // not the placeholders; the demo's compass names in the page's language (Nord, Ost, ...)
-  const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : words.default_names[n] ?? n));
+  const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : nameWord(n)));
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });

@@ -88,11 +88,11 @@ export function matchReason(state, text) {
   if (!top) return null;
   const forbid = top.symbol ? TOWER_PROTECTS[top.symbol] : "";
   if (card.kind === forbid) {
-    return say.t("page.why.symbol", { kind: say.kind(card.kind), symbol: top.symbol, top: top.text });
+    return say.t("page.why.symbol", { kind: say.kind(card.kind), top: say.card(top.text) });
   }
   if (card.colour === "" || card.colour === state.colour) return null;
   if (card.kind === top.kind && (card.kind !== "#" || card.number === top.number)) return null;
-  return say.t("page.why.neither", { card: text, colour: state.colour, top: top.text });
+  return say.t("page.why.neither", { card: say.card(text), colour: say.colour(state.colour), top: say.card(top.text) });
 }
 
 /** Why `text` does not fit, in the few words a player reads from a metre away

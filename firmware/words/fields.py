@@ -14,7 +14,16 @@ from typing import Protocol
 
 
 class _Words(Protocol):  # firmware.words.messages.Words (not imported: it imports this module)
+    lang: str
+
     def __call__(self, key: str, **values: object) -> str: ...
+
+
+def _kind(kind: str, words: _Words) -> str:
+    try:
+        return words(f"field.kind.{kind}")
+    except KeyError:  # a type the catalog does not name keeps its schema name
+        return kind
 
 
 FIELD_RULES: list[tuple[re.Pattern[str], str]] = [(re.compile(p + r"\Z"), key) for p, key in [
@@ -45,20 +54,36 @@ FIELD_WORDS: dict[str, dict[str, str]] = {
         "field.max_entries": "must have at most {limit} entries",
         "field.required": "is required",
         "field.unknown": "is not a known field",
+        "field.kind.object": "object",
+        "field.kind.array": "array",
+        "field.kind.string": "string",
+        "field.kind.boolean": "boolean",
+        "field.kind.integer": "integer",
+        "field.kind.number": "number",
+        "field.kind.null": "null",
+        "field.or": " or ",
     },
     "de": {
         "field.named": "{field}: {problem}",
         "field.minimum": "muss mindestens {limit} sein, nicht {value}",
         "field.max_length": "darf höchstens {limit} Zeichen lang sein",
         "field.maximum": "darf höchstens {limit} sein, nicht {value}",
-        "field.enum": "muss eins von {choices} sein, nicht {value}",
-        "field.type": "muss vom Typ {kinds} sein, nicht {value}",
+        "field.enum": "muss einer der Werte {choices} sein, nicht {value}",
+        "field.type": "muss {kinds} sein, nicht {value}",
         "field.empty": "darf nicht leer sein",
         "field.pattern": "ist nicht gültig: {value}",
         "field.max_items": "darf höchstens {limit} Einträge haben",
         "field.max_entries": "darf höchstens {limit} Einträge haben",
         "field.required": "fehlt",
         "field.unknown": "ist kein bekanntes Feld",
+        "field.kind.object": "ein Objekt",
+        "field.kind.array": "eine Liste",
+        "field.kind.string": "ein Text",
+        "field.kind.boolean": "wahr oder falsch",
+        "field.kind.integer": "eine ganze Zahl",
+        "field.kind.number": "eine Zahl",
+        "field.kind.null": "leer",
+        "field.or": " oder ",
     },
 }
 
@@ -68,6 +93,10 @@ def say_invalid(field: str | None, problem: str, words: _Words) -> str:
     for pattern, key in FIELD_RULES:
         found = pattern.match(problem)
         if found is not None:
-            problem = words(key, **found.groupdict())
+            values = found.groupdict()
+            if "kinds" in values:  # JSON Schema's type names, said in the answer's language
+                values["kinds"] = words("field.or").join(
+                    _kind(kind, words) for kind in values["kinds"].split(" or "))
+            problem = words(key, **values)
             break
     return problem if field is None else words("field.named", field=field, problem=problem)

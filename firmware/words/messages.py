@@ -10,6 +10,7 @@ has the table of German names with the seed each comes from.
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 
@@ -94,17 +95,61 @@ CARD_COLOURS: dict[str, Mapping[str, str]] = {
     "en": COLOUR_NAMES,
     "de": {"R": "rote", "G": "grüne", "B": "blaue", "Y": "gelbe"},
 }
+# A German colour before a card takes the ending its case and article ask for (every card
+# is feminine, a „Karte" or „die 7"): „rote 7", „mit roter 7", „vor der roten 7".
+CARD_COLOUR_STEMS: Mapping[str, str] = {"R": "rot", "G": "grün", "B": "blau", "Y": "gelb"}
+# The forms a message may ask a name in, as "{card:the_dat}": bare (the default), "acc",
+# "dat" (no article), "the" / "the_dat" (definite article), "a" / "a_dat" (indefinite),
+# "The" / "A" (with the article capitalised, to begin a sentence).
+CASE_FORMS = ("acc", "dat", "the", "the_dat", "a", "a_dat", "The", "A")
+_ARTICLES: dict[str, Mapping[str, str]] = {
+    "en": {"the": "the ", "the_dat": "the ", "a": "a ", "a_dat": "a ", "The": "The ",
+           "A": "A "},
+    "de": {"the": "die ", "the_dat": "der ", "a": "eine ", "a_dat": "einer ", "The": "Die ",
+           "A": "Eine "},
+}
+_GERMAN_ENDINGS = {"": "e", "acc": "e", "dat": "er", "the": "e", "the_dat": "en", "a": "e",
+                   "a_dat": "en", "The": "e", "A": "e"}
+
+
+class Forms(str):
+    """A name that a message can ask in another case or with an article: "{card:the_dat}"
+    gives „der roten 7" where "{card}" gives „rote 7". The plain string is the bare form,
+    so a Forms goes wherever a name did (JSON, joins, comparisons)."""
+
+    forms: Mapping[str, str]
+
+    def __new__(cls, bare: str, forms: Mapping[str, str] | None = None) -> Forms:
+        self = super().__new__(cls, bare)
+        self.forms = dict(forms or {})
+        return self
+
+    def __format__(self, spec: str) -> str:
+        return self.forms.get(spec, str(self)) if spec else str(self)
+
+
+class _Formatter(string.Formatter):
+    """str.format, but a case form asked of a plain name (a seat's, a number) is the name
+    itself: names without articles do not change with their case."""
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if format_spec in CASE_FORMS:
+            return format(value, format_spec) if isinstance(value, Forms) else str(value)
+        return super().format_field(value, format_spec)
+
+
+_FORMAT = _Formatter()
 # A colour's letter on a card's corner and on the colour buttons, beside its shape: the
 # German letters are not the English ones (G would be Grün and Gelb, Y nothing)
 COLOUR_LETTERS: dict[str, Mapping[str, str]] = {
     "en": {"R": "R", "G": "G", "B": "B", "Y": "Y"},
     "de": {"R": "Ro", "G": "Gr", "B": "Bl", "Y": "Ge"},
 }
-# The names the table gives seats nobody named (`[table] names`, the demo's bots), said in
-# the language of the screen or the voice
+# The names the table gives seats nobody named (`[table] names`, the demo's bots and its
+# person, "You"), said in the language of the screen or the voice
 DEFAULT_NAMES: dict[str, Mapping[str, str]] = {
     "en": {},
-    "de": {"North": "Nord", "East": "Ost", "South": "Süd", "West": "West"},
+    "de": {"North": "Nord", "East": "Ost", "South": "Süd", "West": "West", "You": "Du"},
 }
 # Towers as said aloud (000: „U, N, O und ! (Ausrufezeichen)"); letters say themselves.
 TOWER_WORDS: dict[str, Mapping[str, str]] = {
@@ -147,7 +192,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "challenge.innocent": "Challenge: {player} played fair, {challenger} pays.",
         "hands_traded": "{seat} trades hands with {other}.",
         "hands_passed": "Everyone passes their hand on to the next player.",
-        "round.winner_takes": "{seat} wins the round: plus {points}, {total} in all.",  # no "1 points"
+        "round.winner_takes": "{seat} wins the round: plus {points}, total {total}.",  # no "1 points"
         "round.running_low": "{seat} wins the round. {seat}'s total: {total}.",
         "match.one": "{seats} wins the match with {score} points!",
         "match.many": "{seats} win the match with {score} points!",
@@ -206,7 +251,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                                "catches)",
         "refused.no_tower_wait": "the table does not wait for tower {tower} at {slot}",
         "button.seat": "{seat}'s button",
-        "refused.no_seat": "{field} {value}: the table has seats 0-{last}",
+        "refused.no_seat": "there is no seat {value}: the table has seats 1 to {last}",
         "refused.decision": "decision {decision} is not one of {decisions}",
         "refused.count_missing": "cards-out needs the counted cards: count",
         "refused.tower_missing": "tower-seen needs the tower",
@@ -285,18 +330,24 @@ MESSAGES: dict[str, dict[str, str]] = {
         "role.what.decide": "decide",
         "role.what.reveal": "turn a card",
         "role.what.next_round": "start the next round",
+        "slot.neutral:acc": "the neutral slot",
+        "slot.neutral:dat": "the neutral slot",
+        "undo.why.dealt": "cards were dealt for it",
+        "undo.why.tower": "a tower changed hands",
+        "undo.why.traded": "hands were traded",
+        "undo.why.passed": "hands were passed on",
     },
     "de": {
         "card.number": "{colour} {number}",
         "card.symbol": "{colour} {number} mit Turm {tower}",
         "card.coloured": "{colour} {kind}",
         "seat.fallback": "Platz {number}",
-        "neutral": "die Mitte",
+        "neutral": "der neutrale Platz",
         "and": "{first} und {second}",
         "turn": "{seat} ist dran.",
-        "card_played": "{seat} legt eine {card}.",  # every card is a „Karte": KINDS_DE
+        "card_played": "{seat} legt {card:a}.",  # every card is a „Karte": KINDS_DE
         "colour_chosen": "{seat} wünscht sich {colour}.",  # 002 „sich die gelbe Farbe wünschen"
-        "first_card": "Die erste Karte ist eine {card}.",
+        "first_card": "Die erste Karte ist {card:a}.",
         "dealer": "{seat} ist Kartengeber.",  # 000 „ist der Kartengeber"
         "deal": "Jeder bekommt {count} Karten.",
         "draw.one": "{seat} nimmt eine Karte.",
@@ -310,36 +361,33 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ejected.many": "{count} Karten für {seat}.",
         "skipped": "{seat} muss aussetzen.",
         "direction": "Die Spielrichtung ändert sich.",  # 002 „Dann ändert sich die Spielrichtung"
-        "protected": "Turm {tower} schützt {seat} vor der {card}.",  # 000 „gegen … geschützt"
+        "protected": "Turm {tower} schützt {seat} vor {card:the_dat}.",  # 000 „gegen … geschützt"
         "tower.to_seat": "Turm {tower} geht an {seat}.",
-        "tower.to_neutral": "Turm {tower} kommt zurück in die Mitte.",
-        "uno.called": "{seat} ruft Uno!",  # 000 „„UNO!" rufen"
-        "uno.caught": "{catcher} hat {seat} ohne Uno erwischt.",  # 000 „erwischt wird"
-        "uno.forgot": "{seat} hat Uno vergessen.",
-        "challenge.guilty": "Herausforderung: {player} ist schuldig.",  # 000 „Ist er schuldig"
-        "challenge.innocent": "Herausforderung: {player} ist unschuldig, {challenger} zahlt.",
+        "tower.to_neutral": "Turm {tower} kommt zurück auf den neutralen Platz.",
+        "uno.called": "{seat} ruft UNO!",  # 000 „„UNO!" rufen"
+        "uno.caught": "{catcher} hat {seat} ohne UNO erwischt.",  # 000 „erwischt wird"
+        "uno.forgot": "{seat} hat UNO vergessen.",
+        "challenge.guilty": "Zu Recht angezweifelt: {player} hat geblufft.",  # 000 „Ist er schuldig"
+        "challenge.innocent": "Zu Unrecht angezweifelt: {player} hat nicht geblufft, {challenger} bekommt die Strafe.",
         "hands_traded": "{seat} tauscht die Karten mit {other}.",
         "hands_passed": "Alle geben ihre Karten an den nächsten Spieler weiter.",
-        "round.winner_takes": "{seat} gewinnt die Runde: plus {points}, Punktestand {total}.",
+        "round.winner_takes": "{seat} gewinnt die Runde: plus {points}, insgesamt {total}.",
         "round.running_low": "{seat} gewinnt die Runde. Punktestand von {seat}: {total}.",
         "match.one": "{seats} gewinnt das Spiel mit {score} Punkten!",
         "match.many": "{seats} gewinnen das Spiel mit {score} Punkten!",
-        "slot.neutral": "den neutralen Platz",
+        "slot.neutral": "der neutrale Platz",
         "slot.nowhere": "nirgends",
-        "resume": "dann fortsetzen (POST /api/admin/resume)",
-        "wait.new_match": "ein Spiel starten (admin new-match)",
-        "wait.match_over": "Spiel vorbei",
+        "resume": "dann fortsetzen",
+        "wait.new_match": "Ein neues Spiel starten",
+        "wait.match_over": "Das Spiel ist vorbei",
         "wait.paused": "Pause ({reason}): zum Weiterspielen fortsetzen",
-        "wait.dealer_cards": "jeder deckt eine Karte auf, um den Kartengeber zu bestimmen "
-                             "(reveal)",
-        "wait.shuffle_start": "alle Karten einsammeln, mischen, den Werfer laden, dann "
-                              "fortsetzen",
-        "wait.shuffle_pile": "der Werfer ist leer: den Ablagestapel bis auf die oberste Karte "
-                             "mischen und einlegen, dann fortsetzen",
+        "wait.dealer_cards": "Jeder deckt eine Karte auf, um den Kartengeber zu bestimmen",
+        "wait.shuffle_start": "Alle Karten einsammeln und mischen, in den Werfer legen, dann fortsetzen",
+        "wait.shuffle_pile": "Der Werfer ist leer: den Ablagestapel bis auf die oberste Karte mischen und in den Werfer legen, dann fortsetzen",
         "wait.reveal": "{seat}: die erste Karte aufdecken und sagen, welche es ist",
-        "wait.ejecting": "der Werfer wirft Karten aus",
-        "wait.ejecting_for": "der Werfer wirft Karten für {seat} aus",
-        "wait.aiming": "der Werfer dreht sich zu {seat}",
+        "wait.ejecting": "Der Werfer wirft Karten aus",
+        "wait.ejecting_for": "Der Werfer wirft Karten für {seat} aus",
+        "wait.aiming": "Der Werfer dreht sich zu {seat}",
         "wait.press_until": "{seat}: den Werfer drücken, bis Karten kommen",
         "wait.press": "{seat}: den Werfer noch {count}-mal drücken",
         "wait.decide": "{seat}: {what}",
@@ -347,120 +395,107 @@ MESSAGES: dict[str, dict[str, str]] = {
         "wait.what.play-drawn": "die gezogene Karte legen oder behalten",
         "wait.what.draw-until": "die gezogene Karte legen, wenn sie passt, sonst weiter ziehen",
         "wait.what.extra-play": "noch eine Karte legen oder passen",
-        "wait.what.challenge": "die Zieh-4-Karte herausfordern oder die Karten nehmen",
+        "wait.what.challenge": "die Zieh-4-Karte anzweifeln oder die Karten nehmen",
         "wait.what.verdict": "die Hand ansehen: schuldig oder unschuldig?",
         "wait.what.colour": "die erste Farbe wählen",
-        "wait.what.four-towers": "alle vier Türme: alle Karten bis auf eine ablegen?",
+        "wait.what.four-towers": "mit allen vier Türmen alle Karten bis auf eine ablegen?",
         "wait.what.hand": "die Karten auf der Hand eingeben",
-        "wait.tower": "Turm {tower} auf {slot} stellen",
-        "stop.jam": "der Werfer klemmt: Stau beseitigen, {resume}",
-        "stop.reload": "der Werfer ist leer: Karten nachlegen, {resume}",
-        "stop.extra_cards": "{count} Karte(n) zu viel für {seat} herausgekommen: unter den "
-                            "Stapel im Werfer zurücklegen, {resume}",
-        "stop.cut_off": "ein Auswurf an {seat} wurde unterbrochen: die herausgekommenen "
-                        "Karten zählen und eingeben (override cards-out)",
-        "alarm.moved": "Turm {tower} wurde ohne Eroberung auf {slot} gestellt: zurück auf "
-                       "{expected}",
-        "alarm.lifted": "Turm {tower} wurde ohne Eroberung von {slot} genommen: zurück auf "
-                        "{expected}",
-        "alarm.stands": "Turm {tower} steht ohne Eroberung auf {slot}: zurück auf {expected}",
-        "alarm.off_tray": "Turm {tower} ist ohne Eroberung vom Brett genommen: zurück auf "
-                          "{expected}",
-        "event.protected": "Turm {tower} schützt {seat} vor {card}",
-        "event.stuck_cards": "{count} Karte(n) mehr klebten für {seat} an einer anderen: "
-                             "mitgezählt, bitte trennen",
-        "refused.no_match": "kein Spiel: eins starten mit POST /api/admin/new-match",
-        "refused.match_over": "das Spiel ist vorbei: ein neues starten mit "
-                              "POST /api/admin/new-match",
-        "refused.waits": "der Tisch wartet: {message}",
-        "refused.ejecting": "der Werfer wirft aus: vor einem neuen Spiel abwarten",
+        "wait.tower": "Turm {tower} auf {slot:acc} stellen",
+        "stop.jam": "Der Werfer klemmt: den Stau beseitigen, {resume}",
+        "stop.reload": "Der Werfer ist leer: Karten nachlegen, {resume}",
+        "stop.extra_cards": "Für {seat} sind Karten zu viel herausgekommen ({count}): unter den Stapel im Werfer zurücklegen, {resume}",
+        "stop.cut_off": "Ein Auswurf an {seat} wurde unterbrochen: die herausgekommenen Karten zählen und eingeben",
+        "alarm.moved": "Turm {tower} wurde ohne Eroberung auf {slot:acc} gestellt: zurück auf {expected:acc}",
+        "alarm.lifted": "Turm {tower} steht ohne Eroberung nicht mehr auf {slot:dat}: zurück auf {expected:acc}",
+        "alarm.stands": "Turm {tower} steht ohne Eroberung auf {slot:dat}: zurück auf {expected:acc}",
+        "alarm.off_tray": "Turm {tower} wurde ohne Eroberung vom Brett genommen: zurück auf {expected:acc}",
+        "event.protected": "Turm {tower} schützt {seat} vor {card:the_dat}",
+        "refused.no_match": "Es läuft kein Spiel: erst ein neues Spiel starten",
+        "refused.match_over": "Das Spiel ist vorbei: ein neues Spiel starten",
+        "refused.waits": "Der Tisch wartet: {message}",
+        "refused.ejecting": "Der Werfer wirft gerade aus: vor einem neuen Spiel abwarten",
+        "event.stuck_cards": "Für {seat} sind Karten aneinandergeklebt herausgekommen ({count} mehr): mitgezählt, bitte auseinandernehmen",
         "refused.not_playing": "{seat} spielt in diesem Spiel nicht mit",
-        "refused.nothing_to_call": "{seat} hat {count} Karten: kein Uno zu rufen",
-        "refused.call_before": " (Uno wird vor der vorletzten Karte gerufen: mit zwei Karten "
-                               "auf der Hand drücken; ein vergessener Ruf kostet sofort, "
-                               "niemand erwischt)",
-        "refused.no_tower_wait": "der Tisch wartet nicht auf Turm {tower} auf {slot}",
-        "button.seat": "Taste von {seat}",
-        "refused.no_seat": "{field} {value}: der Tisch hat die Plätze 0-{last}",
-        "refused.decision": "die Entscheidung {decision} ist keine von {decisions}",
-        "refused.count_missing": "cards-out braucht die gezählten Karten: count",
-        "refused.tower_missing": "tower-seen braucht den Turm",
-        "refused.your_hand": "deine Hand ist {cards}",
-        "refused.not_yours": "du hast keine {card}",
-        "refused.no_pause": "keine Runde ist vorbei: es gibt keine Pause zu beenden",
-        "refused.already_paused": "der Tisch pausiert schon",
-        "refused.buttons": "{seats} Plätze: der Tisch hat Tasten für {buttons}",
-        "refused.round_over": "die Runde ist vorbei: erst „Nächste Runde“ antippen "
-                              "(POST /api/next-round)",
-        "refused.nothing_to_resume": "nichts fortzusetzen: der Tisch pausiert nicht und wartet "
-                                     "auf kein Nachladen",
-        "refused.nothing_to_count": "kein Auswurf wurde unterbrochen: es gibt nichts zu zählen",
-        "refused.no_press": "niemand muss jetzt drücken",
-        "refused.dealer_seat": "Kartengeber bestimmen: sagen, welcher Platz die Karte "
-                               "aufgedeckt hat",
-        "refused.no_reveal": "jetzt wartet keine Karte darauf, aufgedeckt zu werden",
-        "refused.no_alarm": "es gibt keinen Alarm aufzuheben",
+        "refused.nothing_to_call": "{seat} hat gerade kein UNO zu rufen (Karten auf der Hand: {count})",
+        "refused.call_before": " (UNO ruft man, bevor man die vorletzte Karte legt: mit zwei Karten auf der Hand drücken; ein vergessener Ruf kostet sofort Strafkarten, erwischen kann man niemanden)",
+        "refused.no_tower_wait": "Der Tisch wartet nicht darauf, dass Turm {tower} auf {slot:acc} gestellt wird",
+        "button.seat": "die Taste von {seat}",
+        "refused.no_seat": "Platz {value} gibt es nicht: der Tisch hat die Plätze 1 bis {last}",
+        "refused.decision": "Die Entscheidung {decision} gibt es hier nicht, nur: {decisions}",
+        "refused.count_missing": "Die Anzahl der herausgekommenen Karten fehlt",
+        "refused.tower_missing": "Es fehlt, welcher Turm gesehen wurde",
+        "refused.your_hand": "Auf deiner Hand sind: {cards}",
+        "refused.not_yours": "Du hast keine {card}",
+        "refused.no_pause": "Keine Runde ist vorbei: es gibt keine Pause zu beenden",
+        "refused.already_paused": "Der Tisch pausiert schon",
+        "refused.buttons": "{seats} Plätze, aber der Tisch hat nur Tasten für {buttons}",
+        "refused.round_over": "Die Runde ist vorbei: erst „Nächste Runde“ antippen",
+        "refused.nothing_to_resume": "Nichts fortzusetzen: der Tisch pausiert nicht und wartet auf kein Nachladen",
+        "refused.nothing_to_count": "Kein Auswurf wurde unterbrochen: es gibt nichts zu zählen",
+        "refused.no_press": "Niemand muss jetzt drücken",
+        "refused.dealer_seat": "Der Kartengeber wird bestimmt: sagen, welcher Platz die Karte aufgedeckt hat",
+        "refused.no_reveal": "Jetzt wartet keine Karte darauf, aufgedeckt zu werden",
+        "refused.no_alarm": "Es gibt keinen Alarm aufzuheben",
         # 002 „Sobald ein Spieler seine Hand leert …, endet die Runde"
-        "wait.round_over": "Runde {round} ist vorbei, keine Karten mehr: {seat}; {next}",
+        "wait.round_over": "Runde {round} ist vorbei, {seat} hat keine Karten mehr: {next}",
         "wait.next_round_tap": "„Nächste Runde“ antippen",
-        "wait.next_round_in": "die nächste Runde beginnt in {seconds} s, oder „Nächste Runde“ "
-                              "antippen",
-        "undo.nothing": "es gibt keine Ansage zum Zurücknehmen",
-        "undo.not_yours": "{seat} hat keine Ansage zum Zurücknehmen: die letzte ist "
-                          "{card} von {other}",
-        "undo.fixed": "{card} von {seat} bleibt: {why}, das kann der Tisch nicht zurücknehmen",
-        "undo.went_on": "{card} von {seat} bleibt: der Tisch hat seither weitergemacht (der "
-                        "nächste Spieler war dran, oder eine Taste, ein Druck oder eine Karte "
-                        "kam dazwischen)",
+        "wait.next_round_in": "In {seconds} s beginnt die nächste Runde, oder gleich „Nächste Runde“ antippen",
+        "undo.nothing": "Es gibt keine Ansage zum Zurücknehmen",
+        "undo.not_yours": "{seat} hat keine Ansage zum Zurücknehmen: die letzte ist {card:the} von {other}",
+        "undo.fixed": "Nicht mehr zurückzunehmen: {card:the} von {seat}, denn {why}",
+        "undo.went_on": "Nicht mehr zurückzunehmen: {card:the} von {seat}, denn der Tisch hat seither weitergemacht (der nächste Spieler war dran, oder eine Taste, ein Druck oder eine Karte kam dazwischen)",
         # issue 12, house rules at the table (firmware/controller/turn_timer.py, the screen)
         "event.turn_warning": "{seat}: noch {seconds} Sekunden",
-        "event.turn_timeout.draw": "{seat}: Zeit abgelaufen, zieht",
-        "event.turn_timeout.pass": "{seat}: Zeit abgelaufen, passt",
-        "event.turn_timeout.warn": "{seat}: Zeit abgelaufen",
+        "event.turn_timeout.draw": "{seat} war zu langsam und zieht",
+        "event.turn_timeout.pass": "{seat} war zu langsam und passt",
+        "event.turn_timeout.warn": "{seat}: die Zeit ist abgelaufen",
         "refused.jump_in_late": "{seat} kann nicht dazwischenwerfen: {first} war schneller",
-        "badge.stack.cards": "Stapel: +{count} offen, {seat}",
-        "badge.stack.presses": "Stapel: {count}× drücken offen, {seat}",
+        "badge.stack.cards": "Stapel: +{count} für {seat}",
+        "badge.stack.presses": "Stapel: {count}-mal drücken für {seat}",
         "badge.stack_draws": "Stapeln: {value}",
         "badge.seven_zero": "7-0",
         "badge.jump_in": "Dazwischenwerfen",
-        "badge.draw_until_playable": "ziehen bis passend",
+        "badge.draw_until_playable": "Ziehen, bis es passt",
         "badge.forced_play": "Legezwang",
-        "badge.no_bluff": "kein Bluff",
-        "badge.no_action_finish": "kein Aktionskarten-Ende",
-        "badge.stacked_draw4_challenge": "+4 auf dem Stapel anzweifelbar",
-        "badge.jump_in_wilds": "Dazwischenwerfen mit Farbenwahl",
-        "badge.no_jump_in_on_stack": "kein Dazwischenwerfen auf einen Stapel",
-        "badge.no_draw_finish": "kein Ende mit Ziehkarte",
-        "badge.banned_finish_penalty": "verbotenes Ende kostet {value}",
-        "badge.false_uno_penalty": "falsches UNO kostet {value}",
-        "badge.swap_uno_called": "getauschtes UNO gilt als gerufen",
-        "badge.playable_draw_penalty": "Ziehen trotz passender Karte kostet {value}",
+        "badge.no_bluff": "Kein Bluff mit Zieh 4",
+        "badge.no_action_finish": "Nicht mit Aktionskarte beenden",
+        "badge.stacked_draw4_challenge": "Zieh 4 auf dem Stapel anzweifeln",
+        "badge.jump_in_wilds": "Mit Farbenwahl dazwischenwerfen",
+        "badge.no_jump_in_on_stack": "Nicht auf einen Stapel dazwischenwerfen",
+        "badge.no_draw_finish": "Nicht mit Ziehkarte beenden",
+        "badge.banned_finish_penalty": "Strafe für verbotenes Beenden: {value}",
+        "badge.false_uno_penalty": "Strafe für falsches UNO: {value}",
+        "badge.swap_uno_called": "Getauschte letzte Karte gilt als gerufen",
+        "badge.playable_draw_penalty": "Strafe für Ziehen statt Legen: {value}",
         "badge.turn_timer_s": "Zugzeit {value} s",
         "badge.timer_left": "{seat}: noch {left} s",
         "demo.bots_turn": "{seat} ist dran: den Werfer drückst du, wenn du selbst dran bist",
-        "demo.not_now": "der Werfer-Knopf ist für dein eigenes Ziehen oder Drücken; der Tisch "
-                        "wartet auf: {what}",
-        "demo.twin_does": "das erledigt der simulierte Tisch selbst (zählen, Karten aufdecken, "
-                          "Türme): hier ist nichts einzugeben",
-        "demo.only_yours": "du spielst {seat}, die Bots spielen {other}: die Seite sagt nur "
-                           "für deinen eigenen Platz an",
-        "role.for_itself": "{seat} darf nur für {seat} handeln, nicht für {other}",
-        "role.owners_only": "nur der Tisch selbst darf {what}, nicht {seat}",
-        "role.watches": "wer zuschaut, darf nur zusehen, nicht {what}",
+        "demo.not_now": "Der Knopf am Werfer ist nur für dein eigenes Ziehen oder Drücken; gerade heißt es: {what}",
+        "demo.twin_does": "Das erledigt der simulierte Tisch selbst (zählen, Karten aufdecken, Türme): hier ist nichts einzugeben",
+        "demo.only_yours": "Du spielst {seat}, die Bots spielen {other}: hier sagst du nur für deinen eigenen Platz an",
+        "role.for_itself": "{seat} darf nur für sich selbst handeln, nicht für {other}",
+        "role.owners_only": "Nur der Besitzer des Tisches darf {what}, nicht {seat}",
+        "role.watches": "Wer nur zuschaut, kann das nicht: {what}",
         "role.what.new_match": "ein neues Spiel starten",
         "role.what.pause": "den Tisch anhalten",
         "role.what.resume": "den Tisch weiterlaufen lassen",
         "role.what.override": "übergehen, was der Tisch sieht",
         "role.what.first_card": "die erste Karte aufdecken",
         "role.what.play": "eine Karte legen",
-        "role.what.call_uno": "Uno rufen",
+        "role.what.call_uno": "UNO rufen",
         "role.what.undo": "eine Ansage zurücknehmen",
         "role.what.catch": "jemanden erwischen",
-        "role.what.challenge": "herausfordern",
+        "role.what.challenge": "anzweifeln",
         "role.what.hands": "eine Hand eingeben",
         "role.what.decide": "entscheiden",
         "role.what.reveal": "eine Karte aufdecken",
         "role.what.next_round": "die nächste Runde starten",
+        "slot.neutral:acc": "den neutralen Platz",
+        "slot.neutral:dat": "dem neutralen Platz",
+        "undo.why.dealt": "für sie wurden schon Karten ausgeteilt",
+        "undo.why.tower": "ein Turm hat schon den Platz gewechselt",
+        "undo.why.traded": "die Hände wurden schon getauscht",
+        "undo.why.passed": "die Hände wurden schon weitergegeben",
     },
 }
 
@@ -478,8 +513,14 @@ def check_language(lang: str) -> str:
 
 
 def text(lang: str, key: str, **values: object) -> str:
-    """The message `key` in `lang`, its placeholders filled from `values`."""
-    return MESSAGES[check_language(lang)][key].format(**values)
+    """The message `key` in `lang`, its placeholders filled from `values` (a placeholder
+    may ask a `Forms` value for a case form: "{card:the_dat}"). Where the catalog holds
+    the message's case forms too (``key:acc``, ``key:dat``), the answer carries them."""
+    catalog = MESSAGES[check_language(lang)]
+    said = _FORMAT.format(catalog[key], **values)
+    forms = {spec: _FORMAT.format(catalog[f"{key}:{spec}"], **values)
+             for spec in CASE_FORMS if f"{key}:{spec}" in catalog}
+    return Forms(said, forms) if forms else said
 
 
 def asked_language(header: str) -> str | None:
@@ -527,6 +568,9 @@ class Words:
     def kind(self, kind: str, edition: str | None = None) -> str:
         return kind_name(kind, self.lang, edition)
 
+    def kind_noun(self, kind: str, edition: str | None = None) -> Forms:
+        return kind_noun(kind, self.lang, edition)
+
     def colour(self, colour: str) -> str:
         return colour_name(colour, self.lang)
 
@@ -571,26 +615,39 @@ def tower_name(tower: str, lang: str) -> str:
     return TOWER_WORDS[check_language(lang)].get(tower, tower)
 
 
-def kind_noun(kind: str, lang: str, edition: str | None = None) -> str:
+def kind_noun(kind: str, lang: str, edition: str | None = None) -> Forms:
     """A card kind as a noun a sentence can put an article before: in German a „Karte"
     (feminine: "eine rote Aussetzen-Karte", nominative and accusative alike), its name
     of several words coupled with hyphens as German writes such compounds (000
-    „Zieh-4"-Farbenwahlkarten, 003 „Joker"-Karte); in English the name itself."""
+    „Zieh-4"-Farbenwahlkarten, 003 „Joker"-Karte); in English the name itself. Its
+    article forms (`Forms`) give „vor der Zieh-2-Karte"."""
     name = kind_name(kind, lang, edition)
-    if lang != "de":
-        return name
-    return "-".join(name.replace("+", " ").split()) + "-Karte"
+    if lang == "de":
+        name = "-".join(name.replace("+", " ").split()) + "-Karte"
+    return Forms(name, {spec: _ARTICLES[lang].get(spec, "") + name for spec in CASE_FORMS})
 
 
-def card_name(card: Card, lang: str, edition: str | None = None) -> str:
-    """A card as said aloud: "red 7", "rote Zieh-2-Karte", "Zieh-4-Farbenwahl-Karte"."""
+def card_name(card: Card, lang: str, edition: str | None = None) -> Forms:
+    """A card as said aloud: "red 7", "rote Zieh-2-Karte", "Zieh-4-Farbenwahl-Karte",
+    with its case forms (`Forms`): „mit roter 7", „vor der roten 7", „einer Joker-Karte"."""
+    forms = {spec: _card_form(card, lang, edition, spec) for spec in CASE_FORMS}
+    return Forms(_card_form(card, lang, edition, ""), forms)
+
+
+def _card_form(card: Card, lang: str, edition: str | None, spec: str) -> str:
     kind = kind_noun(card.kind, lang, edition)
+    article = _ARTICLES[lang].get(spec, "")
     if card.is_wild:
-        return kind
-    colour = CARD_COLOURS[lang][card.colour]
+        return article + kind
+    if lang == "de":
+        colour = CARD_COLOUR_STEMS[card.colour] + _GERMAN_ENDINGS[spec]
+    else:
+        colour = CARD_COLOURS[lang][card.colour]
     if card.kind == NUMBER and card.symbol:
-        return text(lang, "card.symbol", colour=colour, number=card.number,
+        said = text(lang, "card.symbol", colour=colour, number=card.number,
                     tower=tower_name(card.symbol, lang))
-    if card.kind == NUMBER:
-        return text(lang, "card.number", colour=colour, number=card.number)
-    return text(lang, "card.coloured", colour=colour, kind=kind)
+    elif card.kind == NUMBER:
+        said = text(lang, "card.number", colour=colour, number=card.number)
+    else:
+        said = text(lang, "card.coloured", colour=colour, kind=kind)
+    return article + said

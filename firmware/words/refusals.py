@@ -29,6 +29,8 @@ class _Words(Protocol):  # firmware.words.messages.Words (not imported: it impor
 
     def kind(self, kind: str, edition: str | None = None) -> str: ...
 
+    def kind_noun(self, kind: str, edition: str | None = None) -> str: ...
+
     def colour(self, colour: str) -> str: ...
 
     def tower(self, tower: str) -> str: ...
@@ -59,7 +61,7 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
         "refusal.uno_count": "UNO is called with one card left, not {count}",
         "refusal.target": "{card} needs another player as its target",
         "refusal.no_target": "{card} takes no target",
-        "refusal.towers": "{card} takes {count} tower(s), from {towers}",
+        "refusal.towers": "{card} takes {count} of the towers {towers}",
         "refusal.no_towers": "{card} takes no towers",
         "refusal.discard_colour": "Discard All lays only {colour} cards, not {card}",
         "refusal.not_enough_unseen": "not that many {card} are left",
@@ -148,113 +150,96 @@ REFUSAL_WORDS: dict[str, dict[str, str]] = {
         "refusal.not_your_turn": "{to_act} ist dran, nicht {seat}",
         "refusal.not_your_turn.you": "{to_act} ist dran, nicht du",
         "refusal.no_seat": "{seat} gibt es an diesem Tisch nicht",
-        "refusal.not_a_card": "das ist keine Karte",
-        "refusal.all_seen": "jede {card} liegt schon offen: keine kann auf einer Hand sein",
-        "refusal.holds_only": "{seat} hat nur {count} Karten",
-        "refusal.holds_only.you": "du hast nur {count} Karten",
+        "refusal.not_a_card": "Das ist keine Karte",
+        "refusal.all_seen": "Jede {card} liegt schon offen: keine kann auf einer Hand sein",
+        "refusal.holds_only": "{seat} hat nicht so viele Karten (nur {count})",
+        "refusal.holds_only.you": "Du hast nicht so viele Karten (nur {count})",
         "refusal.not_held": "{seat} hat keine {card}",
-        "refusal.not_held.you": "du hast keine {card}",
+        "refusal.not_held.you": "Du hast keine {card}",
         "refusal.not_all_held": "{seat} hat nicht alle diese Karten",
-        "refusal.not_all_held.you": "du hast nicht alle diese Karten",
-        "refusal.drawn_only": "nach dem Ziehen darf nur die gezogene Karte gelegt werden",
-        "refusal.symbol": "{card} passt nicht: keine {kind} auf eine Karte mit {symbol}",
-        "refusal.turned_first": "{card} passt nicht: auf die aufgedeckte {top} legt der "
-                                "erste Spieler nur {colour} und nimmt keine Türme",
-        "refusal.no_match": "{card} passt nicht: nur {colour} oder {same}",
-        "refusal.no_match.wild": "{card} passt nicht: nur {colour}",
-        "refusal.wild_restricted": "eine Farbenwahl nur, wenn du keine Karte in {colour} hast",
-        "refusal.wild_colour": "eine Farbenwahl-Karte braucht eine Farbe: Rot, Grün, Blau oder "
-                               "Gelb",
-        "refusal.colour_not_wild": "nur eine Farbenwahl-Karte wünscht sich eine Farbe",
+        "refusal.not_all_held.you": "Du hast nicht alle diese Karten",
+        "refusal.drawn_only": "Nach dem Ziehen darf nur die gezogene Karte gelegt werden",
+        "refusal.symbol": "{card:The} passt nicht: keine {kind} auf eine Karte mit Turm {symbol}",
+        "refusal.turned_first": "{card:The} passt nicht: auf die aufgedeckte {top} legt der erste Spieler nur {colour} und nimmt keine Türme",
+        "refusal.no_match": "{card:The} passt nicht: nur {colour} oder {same}",
+        "refusal.no_match.wild": "{card:The} passt nicht: nur {colour}",
+        "refusal.wild_restricted": "Eine Farbenwahl-Karte nur, wenn du keine Karte in {colour} hast",
+        "refusal.wild_colour": "Eine Farbenwahl-Karte braucht eine Farbe: Rot, Grün, Blau oder Gelb",
+        "refusal.colour_not_wild": "Nur mit einer Farbenwahl-Karte wünscht man sich eine Farbe",
         "refusal.uno_count": "UNO ruft man mit einer Karte auf der Hand, nicht mit {count}",
-        "refusal.target": "{card} braucht einen anderen Spieler als Ziel",
-        "refusal.no_target": "{card} hat kein Ziel",
-        "refusal.towers": "{card} nimmt {count} von den Türmen {towers}",
-        "refusal.no_towers": "{card} nimmt keine Türme",
-        "refusal.discard_colour": "Alle ablegen legt nur Karten in {colour}, nicht {card}",
-        "refusal.not_enough_unseen": "so viele {card} gibt es nicht mehr",
-        "refusal.discard_all": "Alle ablegen legt auch jede andere Karte in {colour}: {cards}",
-        "refusal.lays_none": "{card} legt keine anderen Karten",
-        "refusal.pass_not_now": "jetzt gibt es nichts zu passen",
-        "refusal.challenge_not_now": "jetzt gibt es keine Zieh-4-Karte herauszufordern",
-        "refusal.verdict_not_now": "jetzt wartet keine Herausforderung auf ein Urteil",
-        "refusal.first_colour_not_now": "die erste Farbe wird jetzt nicht gewählt",
-        "refusal.hand_entry_not_now": "jetzt wird keine Hand eingegeben",
+        "refusal.target": "{card:The} braucht einen anderen Spieler als Ziel",
+        "refusal.no_target": "{card:The} hat kein Ziel",
+        "refusal.towers": "{card:The} nimmt {count} von den Türmen {towers}",
+        "refusal.no_towers": "{card:The} nimmt keine Türme",
+        "refusal.discard_colour": "Mit dieser Karte legt man nur Karten in {colour} ab, nicht {card:the}",
+        "refusal.not_enough_unseen": "So oft gibt es {card:the} nicht mehr",
+        "refusal.discard_all": "Dazu gehört auch jede andere Karte in {colour}: {cards}",
+        "refusal.lays_none": "Mit {card:the_dat} legt man keine anderen Karten ab",
+        "refusal.pass_not_now": "Jetzt gibt es nichts zu passen",
+        "refusal.challenge_not_now": "Jetzt gibt es keine Zieh-4-Karte zum Anzweifeln",
+        "refusal.verdict_not_now": "Jetzt wartet keine angezweifelte Karte auf ein Urteil",
+        "refusal.first_colour_not_now": "Die erste Farbe wird jetzt nicht gewählt",
+        "refusal.hand_entry_not_now": "Jetzt wird keine Hand eingegeben",
         "refusal.four_towers_not_now": "Ablegen mit vier Türmen geht jetzt nicht",
-        "refusal.no_press": "niemand muss jetzt drücken",
-        "refusal.draw_by_press": "in dieser Ausgabe zieht man, indem man den Werfer drückt",
-        "refusal.draw_from_pile": "diese Ausgabe hat keinen Werfer: vom Stapel ziehen",
-        "refusal.draw_only_stuck": "ziehen darfst du nur, wenn du nicht legen kannst",
+        "refusal.no_press": "Niemand muss jetzt drücken",
+        "refusal.draw_by_press": "In dieser Ausgabe zieht man, indem man den Werfer drückt",
+        "refusal.draw_from_pile": "Diese Ausgabe hat keinen Werfer: vom Stapel ziehen",
+        "refusal.draw_only_stuck": "Ziehen darfst du nur, wenn du nicht legen kannst",
         "refusal.no_draw": "{seat} kann jetzt nicht ziehen",
-        "refusal.no_draw.you": "du kannst jetzt nicht ziehen",
-        "refusal.uno_at_play": "UNO ruft man mit dem Legen der vorletzten Karte; ein "
-                               "vergessener Ruf hat seine Karten schon gekostet: nichts "
-                               "nachzurufen, niemand zu erwischen",
+        "refusal.no_draw.you": "Du kannst jetzt nicht ziehen",
+        "refusal.uno_at_play": "UNO ruft man beim Legen der vorletzten Karte; ein vergessener Ruf hat seine Strafkarten schon gekostet: nichts nachzurufen, niemand zu erwischen",
         "refusal.nothing_to_call": "{seat} hat kein UNO zu rufen",
-        "refusal.nothing_to_call.you": "du hast kein UNO zu rufen",
+        "refusal.nothing_to_call.you": "Du hast kein UNO zu rufen",
         "refusal.no_catch": "{seat} kann nicht erwischt werden: kein vergessenes UNO ist "
                             "offen (das endet, wenn der nächste Spieler seinen Zug beginnt)",
-        "refusal.no_catch.you": "dich kann niemand erwischen: kein vergessenes UNO ist offen",
-        "refusal.catch_self": "du kannst dich nicht selbst erwischen",
-        "refusal.colour_choice": "wähle Rot, Grün, Blau oder Gelb",
-        "refusal.hand_count": "{seat} hat {count} Karten, nicht {given}",
-        "refusal.hand_count.you": "du hast {count} Karten, nicht {given}",
-        "refusal.hand_entry_public": "jede {card} liegt schon offen: sie kann nicht auf "
-                                     "dieser Hand sein",
-        "refusal.four_towers_public": "jede {card} liegt schon offen: sie kann nicht "
-                                      "abgelegt werden",
-        "refusal.all_but_one": "alle Karten bis auf eine ablegen: {count} Karten",
-        "refusal.no_chance": "der Tisch wartet jetzt auf keine Karte und keine Anzahl",
-        "refusal.wrong_chance": "der Tisch wartet jetzt auf {chance}",
-        "refusal.chance_first": "der Tisch wartet zuerst auf {chance}",
-        "refusal.not_unseen": "jede {card} liegt schon offen",
-        "refusal.dealer_count": "eine Karte für jeden Platz ({seats}), nicht {count}",
-        "refusal.deck_has_only": "das Spiel hat nur {count} × {card}",
-        "refusal.shuffle_unknown": "am Tisch ist die Reihenfolge beim Mischen unbekannt: leer "
-                                   "lassen",
-        "refusal.shuffle_order": "die Reihenfolge muss jede Karte einmal nennen: 0 bis {last}",
-        "refusal.eject_count": "die Anzahl der Karten muss eine ganze Zahl sein, 0 oder mehr",
-        "refusal.launcher_holds": "im Werfer sind nur {count} Karten",
-        "refusal.match_over": "das Spiel ist vorbei",
-        "refusal.not_an_action": "das ist kein Zug in diesem Spiel",
-        "refusal.stack_pending": "ein Stapel von {count} {unit} wartet auf {seat}: eine +2 "
-                                 "drauflegen oder alle nehmen",
-        "refusal.stack_pending.you": "ein Stapel von {count} {unit} wartet auf dich: eine +2 "
-                                     "drauflegen oder alle nehmen",
-        "refusal.stack_pending_draw4": "ein Stapel von {count} {unit} wartet auf {seat}: "
-                                       "eine +4 drauflegen oder alle nehmen",
-        "refusal.stack_pending_draw4.you": "ein Stapel von {count} {unit} wartet auf dich: "
-                                           "eine +4 drauflegen oder alle nehmen",
-        "refusal.stack_pending_cross": "ein Stapel von {count} {unit} wartet auf {seat}: "
-                                       "eine +2 oder +4 drauflegen oder alle nehmen",
-        "refusal.stack_pending_cross.you": "ein Stapel von {count} {unit} wartet auf dich: "
-                                           "eine +2 oder +4 drauflegen oder alle nehmen",
-        "refusal.no_bluff": "{card} nur, wenn du keine Karte in {colour} hast (kein Bluff)",
-        "refusal.no_action_finish": "niemand geht mit einer Aktions- oder Farbenwahl-Karte wie "
-                                    "{card} aus",
-        "refusal.no_draw_finish": "niemand geht mit einer Ziehkarte wie {card} aus",
-        "refusal.forced_play": "die gezogene Karte passt: sie muss gelegt werden",
-        "refusal.draw_until": "die gezogene Karte legen, wenn sie passt, sonst weiter ziehen",
-        "refusal.jump_chance": "jetzt kein Dazwischenwerfen: der Tisch wartet zuerst auf {chance}",
-        "refusal.jump_challenge": "kein Dazwischenwerfen, solange eine Herausforderung offen ist",
-        "refusal.jump_phase": "jetzt kein Dazwischenwerfen",
-        "refusal.jump_owed": "kein Dazwischenwerfen, solange Karten oder Drücke offen sind: die "
-                             "kommen zuerst",
-        "refusal.jump_wild": "kein Dazwischenwerfen auf eine Farbenwahl-Karte",
-        "refusal.jump_stack": "kein Dazwischenwerfen, solange ein Stapel offen ist",
-        "refusal.jump_identical": "außer der Reihe darf nur genau dieselbe Karte wie {top} "
-                                  "dazwischengeworfen werden, nicht {card}",
-        "refusal.jump_first": "keine {card} mehr übrig: ein früheres Dazwischenwerfen hat die "
-                              "letzte gelegt (das erste zählt)",
+        "refusal.no_catch.you": "Dich kann niemand erwischen: kein vergessenes UNO ist offen",
+        "refusal.catch_self": "Du kannst dich nicht selbst erwischen",
+        "refusal.colour_choice": "Wähle Rot, Grün, Blau oder Gelb",
+        "refusal.hand_count": "Karten auf der Hand von {seat}: {count}, nicht {given}",
+        "refusal.hand_count.you": "Karten auf deiner Hand: {count}, nicht {given}",
+        "refusal.hand_entry_public": "Jede {card} liegt schon offen: sie kann nicht auf dieser Hand sein",
+        "refusal.four_towers_public": "Jede {card} liegt schon offen: sie kann nicht abgelegt werden",
+        "refusal.all_but_one": "Alle Karten bis auf eine ablegen, also {count}",
+        "refusal.no_chance": "Der Tisch wartet jetzt auf keine Karte und keine Anzahl",
+        "refusal.wrong_chance": "Der Tisch wartet jetzt auf {chance}",
+        "refusal.chance_first": "Der Tisch wartet zuerst auf {chance}",
+        "refusal.not_unseen": "Jede {card} liegt schon offen",
+        "refusal.dealer_count": "Eine Karte für jeden der {seats} Plätze, nicht {count}",
+        "refusal.deck_has_only": "Das Spiel hat {card:the} nur {count}-mal",
+        "refusal.shuffle_unknown": "Am Tisch ist die Reihenfolge beim Mischen unbekannt: leer lassen",
+        "refusal.shuffle_order": "Die Reihenfolge muss jede Karte einmal nennen: 0 bis {last}",
+        "refusal.eject_count": "Die Anzahl der Karten muss eine ganze Zahl sein, 0 oder mehr",
+        "refusal.launcher_holds": "So viele Karten sind nicht im Werfer (nur {count})",
+        "refusal.match_over": "Das Spiel ist vorbei",
+        "refusal.not_an_action": "Das ist kein Zug in diesem Spiel",
+        "refusal.stack_pending": "Auf {seat} wartet ein Stapel ({count} {unit}): eine +2 drauflegen oder alles nehmen",
+        "refusal.stack_pending.you": "Auf dich wartet ein Stapel ({count} {unit}): eine +2 drauflegen oder alles nehmen",
+        "refusal.stack_pending_draw4": "Auf {seat} wartet ein Stapel ({count} {unit}): eine +4 drauflegen oder alles nehmen",
+        "refusal.stack_pending_draw4.you": "Auf dich wartet ein Stapel ({count} {unit}): eine +4 drauflegen oder alles nehmen",
+        "refusal.stack_pending_cross": "Auf {seat} wartet ein Stapel ({count} {unit}): eine +2 oder +4 drauflegen oder alles nehmen",
+        "refusal.stack_pending_cross.you": "Auf dich wartet ein Stapel ({count} {unit}): eine +2 oder +4 drauflegen oder alles nehmen",
+        "refusal.no_bluff": "{card:The} nur, wenn du keine Karte in {colour} hast (kein Bluff)",
+        "refusal.no_action_finish": "Niemand geht mit einer Aktions- oder Farbenwahl-Karte wie {card:the_dat} aus",
+        "refusal.no_draw_finish": "Niemand geht mit einer Ziehkarte wie {card:the_dat} aus",
+        "refusal.forced_play": "Die gezogene Karte passt: sie muss gelegt werden",
+        "refusal.draw_until": "Die gezogene Karte legen, wenn sie passt, sonst weiter ziehen",
+        "refusal.jump_chance": "Jetzt kein Dazwischenwerfen: der Tisch wartet zuerst auf {chance}",
+        "refusal.jump_challenge": "Kein Dazwischenwerfen, solange eine Zieh-4-Karte angezweifelt wird",
+        "refusal.jump_phase": "Jetzt kein Dazwischenwerfen",
+        "refusal.jump_owed": "Kein Dazwischenwerfen, solange Karten oder Drücke offen sind: die kommen zuerst",
+        "refusal.jump_wild": "Kein Dazwischenwerfen auf eine Farbenwahl-Karte",
+        "refusal.jump_stack": "Kein Dazwischenwerfen, solange ein Stapel offen ist",
+        "refusal.jump_identical": "Außer der Reihe darf nur genau dieselbe Karte wie {top:the} dazwischengeworfen werden, nicht {card:the}",
+        "refusal.jump_first": "Keine {card} mehr übrig: ein früheres Dazwischenwerfen hat die letzte gelegt (das erste zählt)",
         "refusal.the_table": "der Tisch",
         "refusal.unit.cards": "Karten",
-        "refusal.unit.presses": "Drücken",
+        "refusal.unit.presses": "Drücke",
         "refusal.chance.eject": "die Karten aus dem Werfer",
         "refusal.chance.shuffle": "das Mischen",
-        "refusal.chance.dealer_cards": "die Karten, die den Geber bestimmen",
+        "refusal.chance.dealer_cards": "die Karten, die den Kartengeber bestimmen",
         "refusal.chance.reveal": "die erste Karte",
-        "refusal.or_a": "{same}",
-        "refusal.or_an": "{same}",
+        "refusal.or_a": "eine {same}",
+        "refusal.or_an": "eine {same}",
     },
 }
 
@@ -264,7 +249,7 @@ _SEAT_VALUES = ("seat", "to_act")  # the values that are seats (0-based; -1: the
 
 def _same(top: Card, words: _Words, edition: str | None) -> str:
     """What else fits on `top` besides its colour: its number or its kind, with "a"/"an"."""
-    same = str(top.number) if top.kind == NUMBER else words.kind(top.kind, edition)
+    same = str(top.number) if top.kind == NUMBER else words.kind_noun(top.kind, edition)
     return words("refusal.or_an" if same.startswith("8") else "refusal.or_a", same=same)
 
 
@@ -294,7 +279,7 @@ def _derived(key: str, values: Mapping[str, object], words: _Words,
     if key == "no_match" and isinstance(top, Card) and top.colour:
         return {"same": _same(top, words, edition)}
     if key == "symbol" and isinstance(card, Card):
-        return {"kind": words.kind(card.kind, edition)}
+        return {"kind": words.kind_noun(card.kind, edition)}
     return {}
 
 

@@ -51,7 +51,7 @@ def test_protection_tower_capture_uno_and_catch():
 
 def test_the_round_winner_is_told_with_the_points_won_and_the_total():
     assert say("round winner") == ["South plays yellow 9.",
-                                   "South wins the round: plus 55, 55 in all."]
+                                   "South wins the round: plus 55, total 55."]
     assert say("match winner", "de")[-1] == "Süd gewinnt das Spiel mit 510 Punkten!"
     event, _turn, _ed = SAID["round winner"]
     assert announcements(event, "en", NAMES, scoring="running_low")[-1] == (

@@ -19,7 +19,7 @@ def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
         assert call(table.url, "/api/next-round", {}) == (409, {
             "error": "rejected", "reason": "no round is over: there is no pause to end", "field": None})
         status, body = call(table.url, "/api/next-round", {}, lang="de-DE,de;q=0.9,en;q=0.8")
-        assert (status, body["reason"]) == (409, "keine Runde ist vorbei: es gibt keine Pause zu beenden")
+        assert (status, body["reason"]) == (409, "Keine Runde ist vorbei: es gibt keine Pause zu beenden")
         assert call(table.url, "/api/next-round", {}, lang="fr")[1]["reason"].startswith("no round")
 
         seat = st["to_act"]
@@ -37,7 +37,7 @@ def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
 def test_a_german_table_answers_in_german_unless_asked_otherwise(tmp_path):
     with SimTable(tmp_path, "classic", players=3, language="de") as table:
         table.play_until(lambda st: st["waiting"]["kind"] == "turn")
-        assert call(table.url, "/api/admin/resume", {})[1]["reason"].startswith("nichts fortzusetzen")
+        assert call(table.url, "/api/admin/resume", {})[1]["reason"].startswith("Nichts fortzusetzen")
         assert call(table.url, "/api/admin/resume", {}, lang="en")[1]["reason"].startswith(
             "nothing to resume")
 
@@ -50,4 +50,4 @@ def test_a_bad_field_is_said_in_the_language_asked_for(tmp_path):
         assert call(table.url, "/api/admin/override", body, lang="de")[1]["reason"] == (
             "count: darf höchstens 120 sein, nicht 500")
         status, answer = call(table.url, "/api/play", {"seat": 7, "card": "R1"}, lang="de")
-        assert (status, answer["reason"]) == (404, "seat 7: der Tisch hat die Plätze 0-2")
+        assert (status, answer["reason"]) == (404, "Platz 8 gibt es nicht: der Tisch hat die Plätze 1 bis 3")

@@ -45,14 +45,14 @@ def test_requests_that_do_not_fit_are_refused_with_a_reason(table):
     cases = [
         (api.Play(other, "R1"), 409, f"it is {st['names'][seat]}'s turn, not yours"),
         (api.Play(seat, "W+4", {"color": "blue", "target": other}), 422, "takes no target"),
-        (api.Play(seat, f"{st['colour']}T2", {"towers": ("U",)}), 422, "takes 2 tower(s)"),
+        (api.Play(seat, f"{st['colour']}T2", {"towers": ("U",)}), 422, "takes 2 of the towers"),
         (api.Hands(seat, ("R1",)), 422, "no hand is entered now"),
         (api.Decide(seat, "pass"), 422, "there is nothing to pass now"),
         (api.Decide(seat, "guilty"), 422, "verdict"),
         (api.Reveal("R1"), 409, "no card is waiting to be turned"),
         (api.Catch(seat, other), 422, "cannot be caught"),
         (api.CallUno(seat), 422, "nothing to call"),
-        (api.Play(9, "R1"), 404, "seat 9"),
+        (api.Play(9, "R1"), 404, "no seat 10"),  # as the screen counts
         (api.Admin("resume", {}), 409, "nothing to resume"),
         (api.Admin("override", {"kind": "clear-alarm"}), 409, "no alarm"),
         (api.Admin("override", {"kind": "tower-seen", "tower": "U", "seat": 1}), 409,

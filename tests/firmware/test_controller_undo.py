@@ -12,6 +12,7 @@ from firmware.controller.undo import standing
 from firmware.errors import Rejected
 from firmware.sim.players import private_view
 from firmware.sim.testbed import SimTable
+from firmware.words.messages import card_name
 from tests.firmware.conftest import post
 
 
@@ -103,7 +104,8 @@ def test_undo_is_refused_after_a_play_that_dealt_cards(table):
     st = table.settle()  # the next seat was dealt two cards
     assert st["undoable"] is None
     err = refused(table, api.Undo(seat))
-    assert f"{card} stands: cards were dealt for it" in err.reason
+    name = card_name(U.parse_card(card), "en", "classic")  # said as a name, not "Y+2"
+    assert f"{name} stands: cards were dealt for it" in err.reason
 
 
 def _draw_two_playable(table, st):
@@ -153,7 +155,7 @@ def test_undo_over_http(table):
     seat = st["waiting"]["seat"]
     card = number_plays(table, st)[0]
     assert post(table.url, "/api/undo", {"seat": 7}) == (404, {
-        "error": "rejected", "field": "seat", "reason": "seat 7: the table has seats 0-3"})
+        "error": "rejected", "field": "seat", "reason": "there is no seat 8: the table has seats 1 to 4"})
     status, body = post(table.url, "/api/undo", {})
     assert status == 400 and body["field"] == "seat"
     table.world.lay(seat, [card])

@@ -336,7 +336,7 @@ def test_a_double_feed_stops_the_game_until_the_extra_card_is_back(table_factory
     (lambda seat, st: {"seat": (seat + 1) % 4, "card": "W", "choices": {"color": "red"}},
      409, "'s turn, not yours"),
     (lambda seat, st: {"seat": seat, "card": "W"}, 422, "needs a colour"),
-    (lambda seat, st: {"seat": 7, "card": "R1"}, 404, "seat 7"),
+    (lambda seat, st: {"seat": 7, "card": "R1"}, 404, "no seat 8"),  # as the screen counts
 ])
 def test_bad_plays_are_refused_with_a_reason_and_change_nothing(table_factory, body_for,
                                                                 status, words):

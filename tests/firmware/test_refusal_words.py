@@ -134,7 +134,7 @@ def test_a_card_that_does_not_fit_is_refused_as_the_screen_words_it():
     assert (exc.key, exc.values["card"], exc.values["colour"]) == ("no_match", U.parse_card("Y1"), "B")
     assert exc.rule == "Y1 matches neither colour B nor B4"  # uno_core's English, unchanged
     assert Words("en", NAMES).refusal(exc) == "yellow 1 does not fit: needs blue or a 4"
-    assert Words("de", NAMES).refusal(exc) == "gelbe 1 passt nicht: nur Blau oder 4"
+    assert Words("de", NAMES).refusal(exc) == "Die gelbe 1 passt nicht: nur Blau oder eine 4"
     s = U.position("classic", hands=["G5 Y1", "G2", "Y2"], discard="BR", turn=0)
     exc = refused(s, U.Play(0, U.parse_card("G5")))
     assert Words("en", NAMES).refusal(exc) == "green 5 does not fit: needs blue or a Reverse"
@@ -143,7 +143,7 @@ def test_a_card_that_does_not_fit_is_refused_as_the_screen_words_it():
         "green 5 does not fit: needs red or an 8")
     s = U.position("classic", hands=["G5 Y1", "G2", "Y2"], discard="W", colour="R", turn=0)
     assert Words("de", NAMES).refusal(refused(s, U.Play(0, U.parse_card("G5")))) == (
-        "grüne 5 passt nicht: nur Rot")
+        "Die grüne 5 passt nicht: nur Rot")
 
 
 def test_a_refusal_speaks_to_the_seat_that_asked_and_names_the_others():
@@ -154,7 +154,7 @@ def test_a_refusal_speaks_to_the_seat_that_asked_and_names_the_others():
     assert Words("de", ["Nord", "Du", "Ost", "West"]).refusal(exc) == "West ist dran, nicht du"
     exc = refused(s, U.Play(3, U.parse_card("R9")))
     assert Words("en", names).refusal(exc) == "you do not hold red 9"
-    assert Words("de", names).refusal(exc) == "du hast keine rote 9"
+    assert Words("de", names).refusal(exc) == "Du hast keine rote 9"
     s = U.position("classic", hands=["R1", "R2 G7", "R3", "R4"], discard="R5", turn=3,
                    options={"forgotten_uno": "catch"})
     exc = refused(s, U.Catch(3, 1))  # the rule's seat is another: named

@@ -82,10 +82,10 @@ def test_a_viewer_declares_nothing(request_):
 
 def test_refusals_speak_the_tables_language():
     de = Words("de", WORDS.names)
-    assert refusal(SEAT2, api.Play(3, "R7"), de) == "Cy darf nur für Cy handeln, nicht für Di"
+    assert refusal(SEAT2, api.Play(3, "R7"), de) == "Cy darf nur für sich selbst handeln, nicht für Di"
     assert refusal(SEAT2, api.Admin("new-match", {}), de) == \
-        "nur der Tisch selbst darf ein neues Spiel starten, nicht Cy"
+        "Nur der Besitzer des Tisches darf ein neues Spiel starten, nicht Cy"
     assert refusal(VIEWER, api.Play(2, "R7"), de) == \
-        "wer zuschaut, darf nur zusehen, nicht eine Karte legen"
+        "Wer nur zuschaut, kann das nicht: eine Karte legen"
     assert refusal(api.Who("seat", 1), api.Play(2, "R7"), Words("de")) == \
-        "Platz 2 darf nur für Platz 2 handeln, nicht für Platz 3"
+        "Platz 2 darf nur für sich selbst handeln, nicht für Platz 3"

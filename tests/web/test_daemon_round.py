@@ -19,7 +19,8 @@ from playwright.sync_api import expect
 
 from firmware.sim.players import private_view
 from firmware.sim.testbed import SimTable
-from uno_core import Play, format_card, legal_actions
+from firmware.words.messages import card_name
+from uno_core import Play, format_card, legal_actions, parse_card
 
 COLOUR = {"R": "R", "G": "G", "B": "B", "Y": "Y"}
 
@@ -96,7 +97,7 @@ def test_a_whole_round_on_the_daemon_is_declared_through_the_page(page, tmp_path
             elif w["kind"] == "hand":
                 out = st["names"][st["hand_counts"].index(0)]  # the board says who went out
                 expect(page.locator("#waiting")).to_have_text(
-                    f"{out} went out. {seat_label(st, w['seat'])}: enter the cards left in your hand")
+                    f"{out} went out — {seat_label(st, w['seat'])}: enter the cards left in your hand")
                 enter_hand(page, list(world.hands[w["seat"]]))
                 entered += 1
             elif w["kind"] == "colour":
@@ -194,7 +195,7 @@ def test_a_wrong_declaration_is_taken_back_on_the_screen_and_the_right_one_decla
         world.lay(seat, [wrong])
         declare(page, wrong, "")
         expect(page.locator("#top")).to_have_attribute("data-card", wrong)
-        expect(page.locator("#undo")).to_have_text(f"Undo {st['names'][seat]}'s {wrong}")
+        expect(page.locator("#undo")).to_have_text(f"Undo {st['names'][seat]}'s {card_name(parse_card(wrong), 'en')}")
         page.click("#undo")
         expect(page.locator("#top")).to_have_attribute("data-card", top)
         expect(page.locator("#undo")).to_have_count(0)

@@ -97,7 +97,7 @@ def test_the_screen_says_what_the_tray_and_the_launcher_report(page, served):
     expect(page.locator("#conn")).to_have_text("live")
     for event, text in [
         ({"kind": "tray", "event": "ReaderDown", "slot": 1},
-         "a tray reader stopped answering (Bob (seat 2))"),
+         "a tray reader stopped answering: Bob (seat 2)"),
         ({"kind": "ejecting", "seat": 0, "job": "deal"}, "the launcher ejects for Ann (seat 1)"),
         ({"kind": "tower_lifted", "tower": "U", "slot": 1}, "the U tower was lifted off Bob (seat 2)"),
         ({"kind": "journal_ok"}, "the journal can be written again"),

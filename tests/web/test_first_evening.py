@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from firmware.words.messages import MESSAGES
+from firmware.words.messages import MESSAGES, card_name
 from tests.web.screen import EngineTable
 from tests.web.test_readable import measure
 from uno_core import actions as A
@@ -222,7 +222,7 @@ def test_the_persons_challenge_is_not_clipped_and_not_said_twice(page, served, l
     expect(page.locator("#accept")).to_have_count(0)
     # the table's shared screen: both prompts, whole and in view
     open_in(page, server, lang)
-    expect(page.locator("#accept")).to_have_text(words(lang, "page.accept", seat=MESSAGES[lang]["page.you"]))
+    expect(page.locator("#accept")).to_have_text(MESSAGES[lang]["page.accept_yours"])  # not "You: …"
     (centre,) = measure(page, "#centre")
     for button in measure(page, "#prompts button"):
         assert centre["y"] <= button["y"] and button["bottom"] <= centre["bottom"] + 1, button
@@ -238,7 +238,7 @@ def test_the_persons_own_buttons_say_your(page, served, looks):
                    "undoable": {"seat": 0, "card": "R7"}}
     open_in(page, server, lang, "?seat=1")
     expect(page.locator("#waiting")).to_have_text(MESSAGES[lang]["page.turn_yours"])
-    expect(page.locator("#undo")).to_have_text(words(lang, "page.undo_yours", card="R7"))
+    expect(page.locator("#undo")).to_have_text(words(lang, "page.undo_yours", card=card_name(parse_card("R7"), lang)))
     expect(page.locator("#declare")).to_have_text(MESSAGES[lang]["page.declared_yours"])
     names = page.locator(".seat .name")
     expect(names.nth(1)).to_contain_text({"en": "East", "de": "Ost"}[lang])  # the default names

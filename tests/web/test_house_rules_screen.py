@@ -85,7 +85,7 @@ def test_the_board_shows_the_stack_pending_and_the_turn_timer_by_seat_name(page,
     expect(page.locator("#timer-badge")).to_have_text(re.compile(r"South: [34] s left"))
     expect(page.locator("#timer-badge")).to_have_class("badge warn")
     page.click("#lang")  # the badges are worded in the screen's language
-    expect(page.locator("#stack-badge")).to_have_text("Stapel: 4× drücken offen, Süd")  # names in German
+    expect(page.locator("#stack-badge")).to_have_text("Stapel: 4-mal drücken für Süd")  # names in German
 
 
 def test_every_seat_but_the_one_to_act_may_jump_in_with_the_top_cards_twin(page, served):

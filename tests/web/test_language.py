@@ -83,15 +83,15 @@ def test_in_german_the_event_line_refusals_and_reasons_are_german(page, served):
     expect(page.locator("#conn")).to_have_text("live")
     try:
         german(page)
-        expect(page.locator("#conn")).to_have_text("verbunden")
-        expect(page.locator("#notice")).to_have_attribute("aria-label", "letztes Ereignis")
+        expect(page.locator("#conn")).to_have_text("Verbunden")
+        expect(page.locator("#notice")).to_have_attribute("aria-label", "Letztes Ereignis")
         page.click('[data-hand="B3"]')  # the page's own reason: B3 does not fit
-        expect(page.locator("#error")).to_have_text("blaue 3 passt nicht: nur Rot oder 5")
+        expect(page.locator("#error")).to_have_text("Die blaue 3 passt nicht: nur Rot oder 5")
         assert table.requests == []
         page.click('[data-declare="R"]')  # the daemon's refusal, in the page's language
         page.click('.grid [data-card="R9"]')
         page.click("#confirm")
-        expect(page.locator("#error")).to_have_text("du hast keine rote 9")
+        expect(page.locator("#error")).to_have_text("Du hast keine rote 9")
         page.click("#close")
         page.click('[data-hand="R7"]')
         page.click("#confirm")
@@ -116,11 +116,11 @@ def test_in_german_the_round_end_panel_is_german(page, tmp_path):
         try:
             german(page)
             panel = page.locator("#round-end")
-            expect(panel.locator("h2")).to_have_text(f"Runde 1 ist vorbei, keine Karten mehr: {winner}")
-            expect(panel.locator("th")).to_have_text(["", "Karten übrig", "bekommt", "gesamt"])
+            expect(panel.locator("h2")).to_have_text(f"Runde 1 ist vorbei: {winner} hat keine Karten mehr")
+            expect(panel.locator("th")).to_have_text(["", "Karten übrig", "Punkte", "Gesamt"])
             expect(panel.locator("#next-round")).to_have_text("Nächste Runde")
             expect(page.locator("#waiting")).to_contain_text(
-                "die nächste Runde beginnt in 20 s, oder „Nächste Runde“ antippen")
+                "In 20 s beginnt die nächste Runde, oder gleich „Nächste Runde“ antippen")
             no_raw_keys(page)
             page.click("#next-round")
             expect(page.locator("#ends")).to_be_hidden()
@@ -130,6 +130,31 @@ def test_in_german_the_round_end_panel_is_german(page, tmp_path):
                     headers: {"Content-Type": "application/json", "Accept-Language": "de"}});
                 return [r.status, (await r.json()).reason];
             }""")
-            assert status == [409, "keine Runde ist vorbei: es gibt keine Pause zu beenden"]
+            assert status == [409, "Keine Runde ist vorbei: es gibt keine Pause zu beenden"]
         finally:
             english(page)
+
+
+def test_in_german_the_neutral_place_and_the_table_take_their_case(page, served):
+    """„auf den neutralen Platz stellen", „steht nicht mehr auf dem neutralen Platz": the
+    page's `t` fills the case form a sentence asks for; the demo's person is „Du"."""
+    table = EngineTable(position("power", hands=["R7 R9", "R8 G2"], discard="R5", turn=0),
+                        names=["Ann", "You"])
+    server = served(table)
+    page.goto(server.url + "/")
+    expect(page.locator("#conn")).to_have_text("live")
+    try:
+        german(page)
+        for event, text in [
+            ({"kind": "tower_capture", "tower": "U", "slot": "neutral"},
+             "Turm U auf den neutralen Platz stellen"),
+            ({"kind": "tower_lifted", "tower": "U", "slot": "neutral"},
+             "Turm U steht nicht mehr auf dem neutralen Platz"),
+            ({"kind": "tray", "event": "ReaderDown", "slot": 1},
+             "Ein Leser des Bretts antwortet nicht mehr: Du (Platz 2)"),
+        ]:
+            server.do(lambda event=event: table.publish(event))
+            expect(page.locator("#notice")).to_have_text(text)
+        no_raw_keys(page)
+    finally:
+        english(page)

@@ -216,7 +216,7 @@ def test_the_short_reasons_name_what_fits(page, served):
     cases = [({"top": "G+2", "colour": "G"}, "B3", "blue 3 does not fit: needs green or a Draw 2"),
              ({"top": "Y8", "colour": "Y"}, "RS", "red Skip does not fit: needs yellow or an 8"),
              ({"top": "W+4", "colour": "B"}, "R7", "red 7 does not fit: needs blue"),
-             ({"top": "R2N", "colour": "R"}, "R+2", "no Draw 2 on a power symbol N card (R2N)"),
+             ({"top": "R2N", "colour": "R"}, "R+2", "no Draw 2 on red 2 with tower N"),
              ({"top": "R2N", "colour": "R"}, "B2", None)]
     said = page.evaluate("""async (cases) => {
         const rules = await import("/static/rules.js");

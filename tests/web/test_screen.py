@@ -21,7 +21,7 @@ def test_a_card_that_does_not_match_is_refused_on_the_screen_without_asking_the_
     page.click('[data-declare="B"]')
     expect(page.locator('.grid [data-card="B3"]')).to_have_class("cardbtn dim")  # the picker greys it out
     page.click('.grid [data-card="B3"]')
-    expect(page.locator("#error")).to_have_text("B3 matches neither colour R nor R5")
+    expect(page.locator("#error")).to_have_text("blue 3 matches neither colour red nor red 5")
     assert table.requests == [] and format_card(table.state.discard[-1]) == "R5"
     # what only the table knows is its to say, to the seat that asked: it does not hold R9
     page.click('[data-tab="R"]')
@@ -101,7 +101,7 @@ def test_a_power_symbol_card_forbids_its_action_and_says_why(page, shown):
     shown(table)
     page.click('[data-declare="R"]')
     page.click('.grid [data-card="R+2"]')
-    expect(page.locator("#error")).to_have_text("no Draw 2 on a power symbol N card (R2N)")
+    expect(page.locator("#error")).to_have_text("no Draw 2 on red 2 with tower N")
     assert table.requests == []
 
 
@@ -160,7 +160,7 @@ def test_end_of_round_hands_are_entered_card_by_card_and_scored(page, shown):
     table = EngineTable(position("classic", counts=[1, 2, 1], discard="R5", turn=0, mode="table"))
     server = shown(table)
     server.do(lambda: table.act(Play(0, parse_card("R7"))))
-    expect(page.locator("#waiting")).to_have_text("Seat 1 went out. Seat 2: enter the cards left in your hand")
+    expect(page.locator("#waiting")).to_have_text("Seat 1 went out — Seat 2: enter the cards left in your hand")
     page.click("#enter-hand")
     page.click('[data-tab="W"]')
     page.click('.grid [data-card="W+4"]')

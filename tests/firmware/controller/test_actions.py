@@ -31,7 +31,7 @@ def test_a_seat_the_table_does_not_have_is_refused_and_nothing_is_written(make_t
     with pytest.raises(Rejected) as refused:
         table.requests.submit(api.Catch(1, 5))
     assert (refused.value.reason, refused.value.field, refused.value.status) == (
-        "target 5: the table has seats 0-2", "target", 404)
+        "there is no seat 6: the table has seats 1 to 3", "target", 404)
     with pytest.raises(Rejected, match="decision 'fold' is not one of") as refused:
         table.requests.submit(api.Decide(0, "fold"))
     assert refused.value.status == 400

@@ -76,14 +76,14 @@ def test_only_the_last_play_without_physical_effects_can_be_taken_back(make_tabl
     table.undo.note(entry.seq, play, [E.CardPlayed(0, play.card)])
     assert table.undo.undoable() == {"seat": 0, "card": "R7"}
     assert table.undo.refusal(1) == ("East has no declaration to take back: the last one "
-                                     "is North's R7")
+                                     "is North's red 7")
     out = table.undo.take_back(0)
     assert out["undone"] == {"seat": 0, "card": "R7", "laid": []} and table.reloads == 1
     assert [e.kind for e in table.journal.entries()] == ["action", "undo"]
     draw_two = U.Play(0, U.parse_card("R+2"))
     entry = table.journal.append("action", U.action_to_dict(draw_two))
     table.undo.note(entry.seq, draw_two, [E.Dispense(1, 2)])  # matched by class
-    assert table.undo.refusal(0) == ("North's R+2 stands: cards were dealt for it, which "
+    assert table.undo.refusal(0) == ("North's red Draw 2 stands: cards were dealt for it, which "
                                      "the table cannot put back")
 
 

@@ -47,7 +47,7 @@ EXAMPLES: dict[str, object] = {
     "name": "Anna", "symbol": "U", "unit": "Karten", "decision": "'vielleicht'",
     "decisions": "pass, accept", "given": "2", "last": "4", "buttons": "4",
     "choices": "'red', 'green'", "kinds": "eine Zahl", "to_act": "Ost",
-    "why": "die Hände wurden schon getauscht", "missing": "Nord, Ost",
+    "why": "die Hände wurden schon getauscht", "missing": "Nord, Ost", "code": "4821",
 }
 
 

@@ -551,7 +551,7 @@ PAGE: dict[str, dict[str, str]] = {
         "page.phone.nothing": "Gerade nichts für dich",
         "page.seats_button": "Handys",
         "page.seats.title": "Plätze und Handys",
-        "page.seats.how": "Alle sehen diesen Bildschirm: zeig den Code eines Platzes nur, während die Person dieses Platzes ihn mit der Kamera ihres Handys scannt. Er verschwindet, sobald der Platz vergeben ist, spätestens nach einer Minute.",
+        "page.seats.how": "Alle sehen diesen Bildschirm: zeig den Code eines Platzes nur, während die Person dieses Platzes ihn mit der Kamera ihres Handys scannt. Er verschwindet, sobald der Platz vergeben ist, spätestens nach 60 Sekunden.",
         "page.seats.asking": "Frage den Tisch…",
         "page.seats.unreachable": "Der Tisch ist nur auf diesem Rechner erreichbar: kein Handy kann diese Links öffnen (auf dem Tisch „unotable lan“ ausführen und ihn neu starten)",
         "page.seats.on_phone": "Auf einem Handy",

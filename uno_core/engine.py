@@ -36,6 +36,7 @@ from uno_core.house_draw import drawing
 from uno_core.house_jump import jumpers, take_over
 from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_penalties import (
+    calls_ahead,
     draws_with_playable,
     false_call,
     false_play_call,
@@ -165,6 +166,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.drawn = ()
     s.towers = (-1, -1, -1, -1)
     s.exposed = -1
+    s.uno_ahead = -1
     s.skip_pending = 0
     s.pending = ()
     s.out = -1
@@ -227,7 +229,8 @@ def _check_play(s: State, p: A.Play, jump: bool = False) -> bool:
     if s.tables.house:
         why = play_refusal(s, p)  # issue 12's house rules (uno_core.house_rules)
         if why:
-            if not jump and s.options.banned_finish_penalty and why.key in FINISH_BANS:
+            if (not jump and s.options.banned_finish_penalty and why.key in FINISH_BANS
+                    and not s.stack):  # a pending stack blocks the finish, free of charge
                 return True
             raise IllegalAction(p, why.key, **why.values)
     if (card.kind in PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid
@@ -385,6 +388,9 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     card = p.card
     if s.exposed >= 0:
         _close_window(s, seat)
+    ahead = s.uno_ahead == seat  # called before this play (house_penalties.calls_ahead)
+    if s.uno_ahead >= 0:
+        s.uno_ahead = -1  # a call ahead counts for the very next play only
     kind = card.kind
     rule = s.tables.rules[s.n][card.id]
     laid = p.laid
@@ -420,7 +426,9 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             fx.append(_PLAYED[seat].get(card) or _played(seat, card))
             fx.append(_COLOUR_CHOSEN[seat][p.colour])
     if left < 2:
-        if left:
+        if ahead and not p.uno:
+            pass  # UNO was called just before this play: no window opens
+        elif left:
             # a Trade Hands (a 7 or 0 under seven_zero) swaps the last card away:
             # nothing to call, as its catch window
             _one_card_left(s, seat, p.uno, fx,
@@ -608,6 +616,8 @@ def draw(s: State, seat: int, fx: Effects) -> None:
     no listing for `s`)."""
     if s.exposed >= 0:
         _close_window(s, seat)
+    if s.uno_ahead >= 0:
+        s.uno_ahead = -1  # a seat that draws has not laid its second-last card
     pile = s._pile
     if pile and not s.tables.launcher and not s.options.draw_until_playable:
         # simulation (a table-mode pile is empty), a pile edition: the usual draw
@@ -679,6 +689,10 @@ def _pass(s: State, a: Action, fx: Effects) -> None:
 
 def _apply_call_uno(s: State, a: A.CallUno, fx: Effects) -> None:
     if s.exposed != a.seat:
+        if calls_ahead(s, a.seat):  # two cards, on its turn: the seed's moment to call
+            s.uno_ahead = a.seat
+            fx.append(E.shared(E.UnoCalled, a.seat))
+            return
         if false_call(s, a.seat):  # false_uno_penalty (house_penalties)
             punish_call(s, a.seat, fx)
             return

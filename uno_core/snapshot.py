@@ -55,6 +55,8 @@ def snapshot(state: State) -> dict[str, Any]:
     }
     for k in _INTS + _STRS:
         out[k] = getattr(s, k)
+    if s.uno_ahead >= 0:  # (false_uno_penalty's early call: absent when there is none)
+        out["uno_ahead"] = s.uno_ahead
     return out
 
 
@@ -96,6 +98,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s.winners = tuple(int(v) for v in data["winners"])
         s.entered = tuple(bool(v) for v in data["entered"])
         s.colour_only = bool(data.get("colour_only", False))  # absent before the rule
+        s.uno_ahead = int(data.get("uno_ahead", -1))  # absent before false_uno_penalty's
         stack = data.get("stack") or ()  # absent before stack_draws
         s.stack = (int(stack[0]), int(stack[1])) if stack else ()
         s._listed = None

@@ -355,6 +355,7 @@ def start_round(s: State, fx: Effects) -> None:
     s._queue = []
     s.drawn = ()
     s.exposed = -1
+    s.uno_ahead = -1
     s.pending = ()
     s.out = -1
     s.colour_only = False

@@ -20,10 +20,6 @@ from __future__ import annotations
 
 from uno_core.state import State
 
-WHY_NOT_LAUNCHER = ("pile editions only: this edition draws by pressing the launcher, "
-                    "which ejects a random number of cards, so there is no drawing one "
-                    "card at a time until one fits")
-
 
 def drawing(s: State) -> bool:
     """Whether the seat to act is drawing until a card fits (a drawn card waits)."""

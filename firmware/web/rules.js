@@ -1,5 +1,5 @@
 // The public rules the page checks before it sends anything: card notation and the
-// matching check (uno_core.cards / uno_core.engine._matches). The daemon stays the
+// matching check (uno_core.cards / uno_core.tables.matches). The daemon stays the
 // authority; this only spares a round trip for plays everyone can see are wrong.
 
 export const COLOURS = ["R", "G", "B", "Y"];

@@ -1,6 +1,6 @@
 """What each card does when played (``BEHAVIOUR``, by kind): the turn's part, from the
-kind's parameters in ``tables.KINDS`` (`_b_move`), and what a kind does beyond them
-(captures, swaps, targets). Adding a card kind means a row in ``tables.KINDS``, a
+kind's parameters in ``kinds.KINDS`` (`_b_move`), and what a kind does beyond them
+(captures, swaps, targets). Adding a card kind means a row in ``kinds.KINDS``, a
 function here if its parameters do not say it all, and a row in an edition's deck."""
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ from uno_core.cards import (
 )
 from uno_core.house_stack import added, grow
 from uno_core.house_swaps import swap_after, trade
+from uno_core.kinds import KindRule
+from uno_core.matching import kind_rule
 from uno_core.state import (
     OWE_DRAW,
     OWE_PRESS,
@@ -43,7 +45,6 @@ from uno_core.state import (
     Phase,
     State,
 )
-from uno_core.tables import KindRule
 from uno_core.turns import NOFX, Effects, advance, next_seat, owe
 
 
@@ -94,18 +95,12 @@ def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         four_tower_check(s, seat, fx)
 
 
-def rule_of(s: State, card: Card) -> KindRule:
-    """`card`'s rule at this table: its kind's (a Wild Customizable's chosen kind) under
-    the options and seat count (``tables.at_table``)."""
-    return s.tables.rules[s.n][card.id]
-
-
 def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    """The card's rule at this table (``Tables.rules``, from ``tables.KINDS``): the
+    """The card's rule at this table (``Tables.rules``, from ``kinds.KINDS``): the
     direction turns; the victim (the next seat, unless his tower wards the card off)
     owes its draws and is skipped, or the challenge comes first; or the player plays
     again at once (an extra turn); then the turn passes on."""
-    r = rule_of(s, p.card)
+    r = kind_rule(s, p.card)
     if r.turns:
         s.direction = -s.direction
         if fx is not NOFX:
@@ -180,14 +175,14 @@ def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 def _b_attack(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     """Wild Attack-Attack: the target presses (twice); play goes on normally."""
-    owe(s, fx, OWE_PRESS, p.target, rule_of(s, p.card).draws)
+    owe(s, fx, OWE_PRESS, p.target, kind_rule(s, p.card).draws)
     advance(s, 0)
 
 
 def _b_extreme(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     """Extremer Zug: the target presses (four times) "and then passes" (loses his turn
     if he is next)."""
-    owe(s, fx, OWE_PRESS, p.target, rule_of(s, p.card).draws)
+    owe(s, fx, OWE_PRESS, p.target, kind_rule(s, p.card).draws)
     if p.target == next_seat(s, 1 + s.skip_pending):
         fx.append(E.shared(E.PlayerSkipped, p.target))
         advance(s, 1)
@@ -199,7 +194,7 @@ def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     order = [(seat + s.direction * i) % s.n for i in range(1, s.n)]
     if s.options.all_hit_scope == "all":
         order.append(seat)
-    presses = rule_of(s, p.card).draws
+    presses = kind_rule(s, p.card).draws
     for victim in order:
         owe(s, fx, OWE_PRESS, victim, presses, TAG_ALL)
     advance(s, 0)

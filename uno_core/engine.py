@@ -27,7 +27,6 @@ from uno_core.cards import (
     COLOURS,
     TOWERS,
     TRADE_HANDS,
-    WILD_CUSTOM,
     Card,
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
@@ -48,6 +47,7 @@ from uno_core.house_penalties import (
 from uno_core.house_rules import FINISH_BANS, allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
 from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
+from uno_core.kinds import PLAIN, PLUS4_WILDS, TARGETED
 from uno_core.listed import (
     OP_BITS,
     OP_CHALLENGE,
@@ -72,7 +72,6 @@ from uno_core.listing import (
     variant_map,
 )
 from uno_core.matching import (
-    CUSTOM_KIND,
     free_towers,
     kind_rule,
     match_mask,
@@ -100,10 +99,9 @@ from uno_core.state import (
     State,
     obligation,
 )
-from uno_core.tables import PLAIN, TARGETED, barred, mask_of, tables_for
+from uno_core.tables import barred, mask_of, tables_for
 from uno_core.turns import (
     NOFX,
-    NOT_FIRST,
     PLAY_DRAWN_PROMPT,
     Effects,
     advance,
@@ -145,7 +143,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s = State.__new__(State)
     s.edition = ed
     s.options = opts
-    s.tables = tables_for(ed, opts, CUSTOM_KIND[opts.wild_customizable])
+    s.tables = tables_for(ed, opts)
     s.table = mode == TABLE
     s.n = seats
     s._hands = [[] for _ in range(seats)]
@@ -246,7 +244,7 @@ def _check_choices(s: State, p: A.Play) -> None:
     """The choices of a card: target seat, towers, laid cards, UNO."""
     card = p.card
     seat = p.seat
-    kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
+    kind = s.tables.kinds[card.id]
     if kind in TARGETED or needs_target(s, card):
         if not (0 <= p.target < s.n) or p.target == seat:
             raise IllegalAction(p, "target", card=card, seat=seat)
@@ -391,7 +389,6 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     ahead = s.uno_ahead == seat  # called before this play (house_penalties.calls_ahead)
     if s.uno_ahead >= 0:
         s.uno_ahead = -1  # a call ahead counts for the very next play only
-    kind = card.kind
     rule = s.tables.rules[s.n][card.id]
     laid = p.laid
     guilty = False
@@ -432,8 +429,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             # a Trade Hands (a 7 or 0 under seven_zero) swaps the last card away:
             # nothing to call, as its catch window
             _one_card_left(s, seat, p.uno, fx,
-                           (s.tables.custom_kind if kind == WILD_CUSTOM else kind)
-                           != TRADE_HANDS and not gives_hand_away(s, card))
+                           s.tables.kinds[card.id] != TRADE_HANDS and not gives_hand_away(s, card))
         else:
             s.out = seat
     elif p.uno:  # a false call that false_uno_penalty lets through (house_penalties)
@@ -458,7 +454,7 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             s.to_act = t
             return
     else:
-        BEHAVIOUR[s.tables.custom_kind if kind == WILD_CUSTOM else kind](s, seat, p, fx)
+        BEHAVIOUR[s.tables.kinds[card.id]](s, seat, p, fx)
     settle(s, fx)
 
 
@@ -819,7 +815,7 @@ def _apply_chance(s: State, a: Action, fx: Effects) -> None:
 def _apply_reveal(s: State, a: A.Reveal, fx: Effects) -> None:
     if s._unseen.get(a.card, 0) <= 0:
         raise IllegalAction(a, "not_unseen", card=a.card)
-    if a.card.kind in NOT_FIRST:
+    if a.card.kind in PLUS4_WILDS:
         fx.append(E.CardReturned(a.card))
         return
     unseen_take(s, (a.card,))

@@ -14,7 +14,6 @@ from uno_core.editions import get_edition
 from uno_core.errors import SetupError
 from uno_core.listed import lazy_listing
 from uno_core.listing import decisions_for
-from uno_core.matching import CUSTOM_KIND
 from uno_core.options import make_options
 from uno_core.state import TABLE, Chance, Owe, Phase, State, Tag, obligation
 from uno_core.tables import mask_of, tables_for
@@ -74,7 +73,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s.edition = ed
         s.options = make_options(ed, {k: v for k, v in dict(data["options"]).items()
                                       if k in ed.option_defaults})
-        s.tables = tables_for(ed, s.options, CUSTOM_KIND[s.options.wild_customizable])
+        s.tables = tables_for(ed, s.options)
         s.table = data["mode"] == TABLE
         for k in _INTS:
             setattr(s, k, int(data[k]))

@@ -16,14 +16,12 @@ from uno_core.cards import (
     NUMBER,
     TAKE2,
     TOWERS,
-    WILD_DRAW4,
-    WILD_EXTREME,
-    WILD_HIT4,
     Card,
 )
 from uno_core.errors import IllegalAction, SetupError
 from uno_core.house_draw import prompt_kind
 from uno_core.house_rules import allowed
+from uno_core.kinds import KINDS, PLAIN, PLUS4_WILDS
 from uno_core.matching import playable_mask
 from uno_core.state import (
     DRAWN,
@@ -44,7 +42,7 @@ from uno_core.state import (
     Tag,
     obligation,
 )
-from uno_core.tables import KINDS, PLAIN, mask_of
+from uno_core.tables import mask_of
 
 Effects = list[E.Effect]
 
@@ -58,9 +56,6 @@ class _NoEffects(list[E.Effect]):
 
 NOFX: Effects = _NoEffects()
 
-
-# first cards that go back into the pile (seed 000: Wild Draw 4; same for the other +4s)
-NOT_FIRST = frozenset({WILD_DRAW4, WILD_HIT4, WILD_EXTREME})
 
 
 def next_seat(s: State, steps: int = 1) -> int:
@@ -304,7 +299,7 @@ def turn_first_card(s: State, fx: Effects) -> None:
     pile = s._pile
     while True:
         card = pile.pop()
-        if card.kind in NOT_FIRST and pile:
+        if card.kind in PLUS4_WILDS and pile:  # seed 000: a first +4 goes back
             pile.insert(0, card)
             fx.append(E.CardReturned(card))
             continue

@@ -2,7 +2,8 @@
 // Plain ES module, no build step. Talks only to the daemon's API (docs/api.md).
 import {
   COLOURS, COLOUR_NAMES, COLOUR_SHAPES, TOWERS,
-  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setWords, turnReason,
+  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setCatalog, setWords,
+  turnReason,
 } from "./rules.js";
 
 const params = new URLSearchParams(location.search);
@@ -293,7 +294,10 @@ async function refreshHealth() {
 
 async function loadCatalog() {
   const res = await request("GET", "/api/editions");
-  if (res.ok) ui.catalog = res.data;
+  if (res.ok) {
+    ui.catalog = res.data;
+    setCatalog(res.data);  // the rules the page checks itself come from the engine
+  }
 }
 
 let socket = null;

@@ -45,7 +45,7 @@ from uno_core.state import (
     Phase,
     State,
 )
-from uno_core.turns import NOFX, Effects, advance, next_seat, owe
+from uno_core.turns import NOFX, Effects, advance, dispensed, give, next_seat, owe
 
 
 def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
@@ -62,6 +62,7 @@ def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
 # the effects of a capture and of a skip, made once (both are common in a round)
 _TOWER_MOVED = {t: tuple(E.TowerMoved(t, seat) for seat in range(MAX_SEATS)) for t in TOWER_INDEX}
 _SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(MAX_SEATS))
+_DIRECTION_CHANGED = {d: E.DirectionChanged(d) for d in (1, -1)}
 
 
 def protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
@@ -95,6 +96,41 @@ def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         four_tower_check(s, seat, fx)
 
 
+# The meaning of a card's rule (``KindRule``), carried out once for every path that
+# plays a card: `turn`, `victim_of` and `hit` serve `_b_move` (the checked path) and
+# ``engine.play_plain`` (the listed path); the kernel plays the same rules through them
+# where it hands a card to the engine, and its own loop reads the same rule tables.
+
+def turn(s: State, fx: Effects) -> None:
+    """``KindRule.turns``: the direction of play turns."""
+    s.direction = d = -s.direction
+    if fx is not NOFX:
+        fx.append(_DIRECTION_CHANGED[d])
+
+
+def victim_of(s: State) -> int:
+    """The seat a card laid now hits: the next in the direction of play (once its rule
+    has turned it), past the seats a pending skip passes over."""
+    return (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+
+
+def hit(s: State, victim: int, r: KindRule, fx: Effects) -> None:
+    """``KindRule.draws`` and ``skips`` against a victim no tower protects: he owes the
+    draws (launcher editions: presses, told before the skip) and is skipped; in
+    simulation, with nothing else owed and the pile holding more, the cards are his at
+    once (as settling would give them: nothing comes between)."""
+    k = r.draws
+    if k and (s.tables.launcher or s.table or s._queue or len(s._pile) <= k):
+        owe(s, fx, OWE_DRAW, victim, k)  # settle gives them (or asks the presses)
+        k = 0
+    if r.skips and fx is not NOFX:
+        fx.append(_SKIPPED[victim])
+    if k:
+        give(s, victim, k)
+        if fx is not NOFX:
+            fx.append(dispensed(victim, k))
+
+
 def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     """The card's rule at this table (``Tables.rules``, from ``kinds.KINDS``): the
     direction turns; the victim (the next seat, unless his tower wards the card off)
@@ -102,14 +138,12 @@ def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     again at once (an extra turn); then the turn passes on."""
     r = kind_rule(s, p.card)
     if r.turns:
-        s.direction = -s.direction
-        if fx is not NOFX:
-            fx.append(E.shared(E.DirectionChanged, s.direction))
+        turn(s, fx)
     if not (r.skips or r.draws or r.until):
         if not (r.extra_turn and _extra_play(s, seat, fx)):
             advance(s, 0)
         return
-    victim = next_seat(s, 1 + s.skip_pending)
+    victim = victim_of(s)
     if protected(s, victim, p.card, fx):
         s.pending = ()
         if r.draws:
@@ -128,11 +162,10 @@ def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         fx.append(E.shared(E.Prompt, victim, "challenge"))
         return
     s.pending = ()
-    if r.draws or r.until:
+    if r.until or r.stacks:
         _hit(s, seat, victim, OWE_UNTIL if r.until else OWE_DRAW, r, p.card, fx)
         return
-    if fx is not NOFX:
-        fx.append(_SKIPPED[victim])
+    hit(s, victim, r, fx)
     if r.extra_turn and _extra_play(s, seat, fx):
         s.skip_pending += r.skips  # the extra card's own effect skips on from the victim
         return

@@ -21,7 +21,15 @@ from typing import Any
 from uno_core import actions as A
 from uno_core import effects as E
 from uno_core.actions import CHANCE, MAX_SEATS, Action
-from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check, protected
+from uno_core.cardrules import (
+    BEHAVIOUR,
+    capture,
+    four_tower_check,
+    hit,
+    protected,
+    turn,
+    victim_of,
+)
 from uno_core.cards import (
     BY_ID,
     COLOURS,
@@ -110,7 +118,6 @@ from uno_core.turns import (
     check_deal,
     check_unseen,
     deal,
-    dispensed,
     fits_drawn,
     give,
     hand_points,
@@ -333,31 +340,15 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             fx.append(_UNO_CALLED[seat])
     s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
     step = 1 + s.skip_pending
-    if op == OP_MOVE:  # the card's rule, as cardrules._b_move reads it
+    if op == OP_MOVE:  # the card's rule, carried out as cardrules._b_move does
         r = s.tables.rules[s.n][i]
-        n = s.n
         if r.turns:
-            s.direction = d = -s.direction
-            if fx is not NOFX:
-                fx.append(_DIRECTION_CHANGED[d])
+            turn(s, fx)
         if r.skips or r.draws:
-            victim = (s.turn + s.direction * step) % n
+            victim = victim_of(s)
             if not protected(s, victim, card, fx):  # Power: his tower wards it off
-                k = r.draws
-                if k and s.tables.launcher:  # presses owed, told before the skip (_hit)
-                    owe(s, fx, OWE_DRAW, victim, k)
-                    k = 0
-                if r.skips:
-                    if fx is not NOFX:
-                        fx.append(_SKIPPED[victim])
-                    step += r.skips
-                if k:
-                    if len(s._pile) <= k:  # the pile runs out: settle owes the rest
-                        s._queue.append(obligation(OWE_DRAW, victim, k))
-                    else:
-                        give(s, victim, k)
-                        if fx is not NOFX:
-                            fx.append(dispensed(victim, k))
+                hit(s, victim, r, fx)
+                step += r.skips
     s.turn = s.actor = t = (s.turn + s.direction * step) % s.n
     s.skip_pending = 0
     if op == OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)
@@ -375,8 +366,6 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
 # play_plain's effects per seat, made once (effects are immutable values)
 _COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(MAX_SEATS))
 _UNO_CALLED = tuple(E.UnoCalled(seat) for seat in range(MAX_SEATS))
-_SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(MAX_SEATS))
-_DIRECTION_CHANGED = {d: E.DirectionChanged(d) for d in (1, -1)}
 
 
 def play(s: State, p: A.Play, fx: Effects) -> None:

@@ -32,10 +32,9 @@ from uno_core.cards import (
     WILD_TAKE1,
     Card,
 )
-from uno_core.house_stack import added, grow
-from uno_core.house_swaps import swap_after, trade
 from uno_core.kinds import KindRule
 from uno_core.matching import kind_rule
+from uno_core.stacking import value
 from uno_core.state import (
     OWE_DRAW,
     OWE_PRESS,
@@ -87,10 +86,19 @@ def four_tower_check(s: State, seat: int, fx: Effects) -> bool:
 
 
 def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    """A number: a power symbol's tower is captured, then (``house_swaps.b_number``: a
+    7 or 0's swap under seven_zero) the turn passes on, then the four-tower offer."""
+    number_with(s, seat, p, fx, None)
+
+
+def number_with(s: State, seat: int, p: A.Play, fx: Effects,
+                then: Callable[[State, int, A.Play, Effects], None] | None) -> None:
+    """A number's behaviour with `then` done after the capture and before the turn
+    passes on (the house rules' part of a number: ``house_swaps.b_number``)."""
     if p.card.symbol and s.edition.towers:
         capture(s, seat, p.card.symbol, fx)
-    if s.options.seven_zero:
-        swap_after(s, seat, p.card, p.target, fx)
+    if then is not None:
+        then(s, seat, p, fx)
     _b_move(s, seat, p, fx)
     if p.card.symbol:
         four_tower_check(s, seat, fx)
@@ -188,6 +196,26 @@ def _hit(s: State, seat: int, victim: int, kind: Owe, r: KindRule, card: Card,
     advance(s, r.skips)
 
 
+def added(s: State, count: int) -> int:
+    """The stack's total once `count` more is laid on it."""
+    return (s.stack[0] if s.stack else 0) + count
+
+
+def grow(s: State, seat: int, card: Card, victim: int, fx: Effects) -> int:
+    """`seat` laid a stacking `card` against `victim`: the stack grows and the turn goes
+    to `victim` (returns 0), or, when `seat` went out with it, the victim must take the
+    total at once (returned; the caller owes it as the card's own draw)."""
+    total = added(s, value(s, card))
+    if s._counts[seat] == 0:
+        s.stack = ()
+        return total
+    s.stack = (total, victim)
+    advance(s, 0)
+    if fx is not NOFX:
+        fx.append(E.shared(E.Prompt, victim, "stack"))
+    return 0
+
+
 def _extra_play(s: State, seat: int, fx: Effects) -> bool:
     """A Skip's or Reverse's extra turn (``KindRule.extra_turn``): the player, if he
     has cards left, plays another card at once. Whether it was given."""
@@ -231,6 +259,19 @@ def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     for victim in order:
         owe(s, fx, OWE_PRESS, victim, presses, TAG_ALL)
     advance(s, 0)
+
+
+def trade(s: State, a: int, b: int, fx: Effects) -> None:
+    """Seats `a` and `b` swap hands (Trade Hands, and a 7 under seven_zero)."""
+    counts = s._counts
+    counts[a], counts[b] = counts[b], counts[a]
+    if not s.table:
+        hands, masks = s._hands, s._masks
+        hands[a], hands[b] = hands[b], hands[a]
+        masks[a], masks[b] = masks[b], masks[a]
+    if s.exposed in (a, b):
+        s.exposed = -1
+    fx.append(E.HandsTraded(a, b))
 
 
 def _b_trade(s: State, seat: int, p: A.Play, fx: Effects) -> None:

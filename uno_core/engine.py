@@ -33,6 +33,7 @@ from uno_core.cardrules import (
 from uno_core.cards import (
     BY_ID,
     COLOURS,
+    NUMBER,
     TOWERS,
     TRADE_HANDS,
     Card,
@@ -54,7 +55,7 @@ from uno_core.house_penalties import (
 )
 from uno_core.house_rules import FINISH_BANS, allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
-from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
+from uno_core.house_swaps import b_number
 from uno_core.kinds import PLAIN, PLUS4_WILDS, TARGETED
 from uno_core.listed import (
     OP_BITS,
@@ -80,9 +81,12 @@ from uno_core.listing import (
     variant_map,
 )
 from uno_core.matching import (
+    SWAP_NUMBERS,
     free_towers,
+    gives_hand_away,
     kind_rule,
     match_mask,
+    needs_target,
     playable_mask,
     symbol_forbid,
     tower_count,
@@ -114,6 +118,7 @@ from uno_core.turns import (
     Effects,
     advance,
     after_turn_draw,
+    ask_house_rules,
     card_rank,
     check_deal,
     check_unseen,
@@ -443,8 +448,14 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             s.to_act = t
             return
     else:
-        BEHAVIOUR[s.tables.kinds[card.id]](s, seat, p, fx)
+        _BEHAVIOUR[s.tables.kinds[card.id]](s, seat, p, fx)
     settle(s, fx)
+
+
+ask_house_rules(allowed)  # the turn machinery asks the house rules about drawn cards
+
+# each kind's behaviour (cardrules.BEHAVIOUR), a number's with the house rules' 7-0 swap
+_BEHAVIOUR = {**BEHAVIOUR, NUMBER: b_number}
 
 
 def _try_banned_finish(s: State, seat: int, fx: Effects) -> None:

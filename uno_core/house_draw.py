@@ -24,11 +24,3 @@ from uno_core.state import State
 def drawing(s: State) -> bool:
     """Whether the seat to act is drawing until a card fits (a drawn card waits)."""
     return s.phase == "drawn" and s.options.draw_until_playable
-
-
-def prompt_kind(s: State, fits: bool) -> str:
-    """What the seat is asked after a draw: play the drawn card (it fits), draw again
-    (it does not), or at the table (unseen) either."""
-    if s.table:
-        return "play_or_draw_again"
-    return "play_drawn" if fits else "draw_again"

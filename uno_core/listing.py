@@ -33,7 +33,6 @@ from uno_core.cards import (
     COLOURS,
     Card,
 )
-from uno_core.house_swaps import needs_target
 from uno_core.kinds import KINDS, TARGETED, KindRule
 from uno_core.listed import (
     FACE_SHIFT,
@@ -46,7 +45,7 @@ from uno_core.listed import (
     Decisions,
     Listing,
 )
-from uno_core.matching import free_towers, kind_rule
+from uno_core.matching import free_towers, kind_rule, needs_target
 from uno_core.state import CHALLENGE, DRAWN, OWE_DRAW, PLAY, State
 from uno_core.tables import Tables, barred, mask_of
 from uno_core.turns import remove

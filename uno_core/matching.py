@@ -4,6 +4,7 @@ restrictions; a card's rule and kind at the table. Cached per top card."""
 from __future__ import annotations
 
 from uno_core.cards import (
+    NUMBER,
     TOWERS,
     Card,
 )
@@ -67,3 +68,17 @@ def free_towers(s: State, seat: int) -> list[str]:
 def tower_count(s: State, card: Card) -> int:
     """The towers `card` takes (``KindRule.towers``; 0 without towers to take)."""
     return kind_rule(s, card).towers
+
+
+# seven_zero (house_swaps): the numbers that give their player's hand away
+SWAP_NUMBERS = (0, 7)
+
+
+def needs_target(s: State, card: Card) -> bool:
+    """Whether a play of `card` names a seat to swap with (a 7 under seven_zero)."""
+    return card.number == 7 and card.kind == NUMBER and s.options.seven_zero
+
+
+def gives_hand_away(s: State, card: Card) -> bool:
+    """Whether playing `card` moves its player's remaining hand to another seat."""
+    return card.number in SWAP_NUMBERS and card.kind == NUMBER and s.options.seven_zero

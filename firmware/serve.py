@@ -11,8 +11,9 @@
   playing in the browser (``unotable demo --serve``); 404 on a real table;
 * ``GET /api/editions`` — every edition with its deck (distinct cards in notation),
   player range, draw mode, its house-rule options with type, default, choices, limits
-  and doc, and what each preset sets in it, so that match set-up (a control per option)
-  and the card picker are built from the rules engine's data;
+  and doc, what each preset sets in it, and the public rules the page checks itself
+  (``uno_core.page_rules``), so that match set-up (a control per option), the card
+  picker and the page's checks are built from the rules engine's data;
 * ``GET /api/messages[?lang=de]`` — the screen's texts and card names in a language
   (default: the table's `[table] language`), from `firmware.words.messages`.
 """
@@ -30,6 +31,7 @@ from firmware.words.messages import DEFAULT_LANGUAGE, LANGUAGES, screen_catalog
 from uno_core import EDITIONS, OPTION_SPECS
 from uno_core.cards import format_card
 from uno_core.options import PRESETS, preset_options
+from uno_core.page_rules import page_rules
 
 WEB_DIR = Path(__file__).with_name("web")
 PUBLIC_PREFIXES = ("/static/",)  # served without the API token: the page holds no secrets
@@ -38,7 +40,8 @@ PUBLIC_PATHS = ("/", "/api/messages")  # the page's words too: it can say it nee
 
 def editions_catalog() -> dict[str, Any]:
     """``{"editions": [{name, description, players, launcher, towers, deck, options,
-    presets}]}``; `presets` maps each `[table] preset` to the options it sets there."""
+    presets, rules}]}``; `presets` maps each `[table] preset` to the options it sets
+    there, `rules` is what the page checks before it asks (``uno_core.page_rules``)."""
     out = []
     for ed in EDITIONS.values():
         options = {}
@@ -61,6 +64,7 @@ def editions_catalog() -> dict[str, Any]:
             "deck": list(dict.fromkeys(format_card(c) for c in ed.deck)),
             "options": options,
             "presets": {p: preset_options(p, ed) for p in PRESETS},
+            "rules": page_rules(ed),  # what the page checks itself (web/rules.js)
         })
     return {"editions": out}
 

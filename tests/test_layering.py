@@ -244,3 +244,27 @@ def test_the_file_level_check_sees_a_type_only_circle(tmp_path):
     edges = module_imports(tmp_path, "pkg")
     assert edges["pkg.b"] == {"pkg.a": "pkg/b.py:3"} and edges["pkg.c"] == {"pkg.a": "pkg/c.py:1"}
     assert import_cycles(edges) == [["pkg.a", "pkg.b", "pkg.a"]]
+
+
+# uno_core's core: the card rules, the turn machinery and the listings (with all they
+# import); the house rules (house_*.py) sit above it, the engine above them
+CORE_TOPS = ("cardrules", "listing", "turns")
+
+
+def test_the_house_rules_sit_above_the_uno_core_core():
+    """Issue 33: no core module imports a house-rule module, at any depth; the core asks
+    the house rules only through what the engine gives it (turns.ask_house_rules)."""
+    edges = part_imports(ROOT, "uno_core")
+    core, todo = set(), list(CORE_TOPS)
+    while todo:
+        part = todo.pop()
+        if part not in core:
+            core.add(part)
+            todo += edges[part]
+    assert {"cardrules", "listing", "turns", "matching", "tables", "state", "kinds"} <= core
+    reaching = {part: sorted(edges[part][h] for h in edges[part] if h.startswith("house_"))
+                for part in sorted(core)}
+    assert {part: where for part, where in reaching.items() if where} == {}
+    assert not core & {p for p in edges if p.startswith("house_")}
+    houses = {p for p in edges if p.startswith("house_")}
+    assert {p for p in edges["engine"] if p.startswith("house_")} == houses

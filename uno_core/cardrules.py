@@ -1,6 +1,6 @@
 """What each card does when played (``BEHAVIOUR``, by kind): the turn's part, from the
-kind's parameters in ``tables.KINDS`` (`_b_move`), and what a kind does beyond them
-(captures, swaps, targets). Adding a card kind means a row in ``tables.KINDS``, a
+kind's parameters in ``kinds.KINDS`` (`_b_move`), and what a kind does beyond them
+(captures, swaps, targets). Adding a card kind means a row in ``kinds.KINDS``, a
 function here if its parameters do not say it all, and a row in an edition's deck."""
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from uno_core.cards import (
     WILD_TAKE1,
     Card,
 )
-from uno_core.house_stack import added, grow
-from uno_core.house_swaps import swap_after, trade
+from uno_core.kinds import KindRule
+from uno_core.matching import kind_rule
+from uno_core.stacking import value
 from uno_core.state import (
     OWE_DRAW,
     OWE_PRESS,
@@ -43,8 +44,7 @@ from uno_core.state import (
     Phase,
     State,
 )
-from uno_core.tables import KindRule
-from uno_core.turns import NOFX, Effects, advance, next_seat, owe
+from uno_core.turns import NOFX, Effects, advance, dispensed, give, next_seat, owe
 
 
 def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
@@ -61,6 +61,7 @@ def capture(s: State, seat: int, tower: str, fx: Effects) -> None:
 # the effects of a capture and of a skip, made once (both are common in a round)
 _TOWER_MOVED = {t: tuple(E.TowerMoved(t, seat) for seat in range(MAX_SEATS)) for t in TOWER_INDEX}
 _SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(MAX_SEATS))
+_DIRECTION_CHANGED = {d: E.DirectionChanged(d) for d in (1, -1)}
 
 
 def protected(s: State, victim: int, card: Card, fx: Effects) -> bool:
@@ -85,36 +86,72 @@ def four_tower_check(s: State, seat: int, fx: Effects) -> bool:
 
 
 def _b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    """A number: a power symbol's tower is captured, then (``house_swaps.b_number``: a
+    7 or 0's swap under seven_zero) the turn passes on, then the four-tower offer."""
+    number_with(s, seat, p, fx, None)
+
+
+def number_with(s: State, seat: int, p: A.Play, fx: Effects,
+                then: Callable[[State, int, A.Play, Effects], None] | None) -> None:
+    """A number's behaviour with `then` done after the capture and before the turn
+    passes on (the house rules' part of a number: ``house_swaps.b_number``)."""
     if p.card.symbol and s.edition.towers:
         capture(s, seat, p.card.symbol, fx)
-    if s.options.seven_zero:
-        swap_after(s, seat, p.card, p.target, fx)
+    if then is not None:
+        then(s, seat, p, fx)
     _b_move(s, seat, p, fx)
     if p.card.symbol:
         four_tower_check(s, seat, fx)
 
 
-def rule_of(s: State, card: Card) -> KindRule:
-    """`card`'s rule at this table: its kind's (a Wild Customizable's chosen kind) under
-    the options and seat count (``tables.at_table``)."""
-    return s.tables.rules[s.n][card.id]
+# The meaning of a card's rule (``KindRule``), carried out once for every path that
+# plays a card: `turn`, `victim_of` and `hit` serve `_b_move` (the checked path) and
+# ``engine.play_plain`` (the listed path); the kernel plays the same rules through them
+# where it hands a card to the engine, and its own loop reads the same rule tables.
+
+def turn(s: State, fx: Effects) -> None:
+    """``KindRule.turns``: the direction of play turns."""
+    s.direction = d = -s.direction
+    if fx is not NOFX:
+        fx.append(_DIRECTION_CHANGED[d])
+
+
+def victim_of(s: State) -> int:
+    """The seat a card laid now hits: the next in the direction of play (once its rule
+    has turned it), past the seats a pending skip passes over."""
+    return (s.turn + s.direction * (1 + s.skip_pending)) % s.n
+
+
+def hit(s: State, victim: int, r: KindRule, fx: Effects) -> None:
+    """``KindRule.draws`` and ``skips`` against a victim no tower protects: he owes the
+    draws (launcher editions: presses, told before the skip) and is skipped; in
+    simulation, with nothing else owed and the pile holding more, the cards are his at
+    once (as settling would give them: nothing comes between)."""
+    k = r.draws
+    if k and (s.tables.launcher or s.table or s._queue or len(s._pile) <= k):
+        owe(s, fx, OWE_DRAW, victim, k)  # settle gives them (or asks the presses)
+        k = 0
+    if r.skips and fx is not NOFX:
+        fx.append(_SKIPPED[victim])
+    if k:
+        give(s, victim, k)
+        if fx is not NOFX:
+            fx.append(dispensed(victim, k))
 
 
 def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    """The card's rule at this table (``Tables.rules``, from ``tables.KINDS``): the
+    """The card's rule at this table (``Tables.rules``, from ``kinds.KINDS``): the
     direction turns; the victim (the next seat, unless his tower wards the card off)
     owes its draws and is skipped, or the challenge comes first; or the player plays
     again at once (an extra turn); then the turn passes on."""
-    r = rule_of(s, p.card)
+    r = kind_rule(s, p.card)
     if r.turns:
-        s.direction = -s.direction
-        if fx is not NOFX:
-            fx.append(E.shared(E.DirectionChanged, s.direction))
+        turn(s, fx)
     if not (r.skips or r.draws or r.until):
         if not (r.extra_turn and _extra_play(s, seat, fx)):
             advance(s, 0)
         return
-    victim = next_seat(s, 1 + s.skip_pending)
+    victim = victim_of(s)
     if protected(s, victim, p.card, fx):
         s.pending = ()
         if r.draws:
@@ -133,11 +170,10 @@ def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         fx.append(E.shared(E.Prompt, victim, "challenge"))
         return
     s.pending = ()
-    if r.draws or r.until:
+    if r.until or r.stacks:
         _hit(s, seat, victim, OWE_UNTIL if r.until else OWE_DRAW, r, p.card, fx)
         return
-    if fx is not NOFX:
-        fx.append(_SKIPPED[victim])
+    hit(s, victim, r, fx)
     if r.extra_turn and _extra_play(s, seat, fx):
         s.skip_pending += r.skips  # the extra card's own effect skips on from the victim
         return
@@ -160,6 +196,26 @@ def _hit(s: State, seat: int, victim: int, kind: Owe, r: KindRule, card: Card,
     advance(s, r.skips)
 
 
+def added(s: State, count: int) -> int:
+    """The stack's total once `count` more is laid on it."""
+    return (s.stack[0] if s.stack else 0) + count
+
+
+def grow(s: State, seat: int, card: Card, victim: int, fx: Effects) -> int:
+    """`seat` laid a stacking `card` against `victim`: the stack grows and the turn goes
+    to `victim` (returns 0), or, when `seat` went out with it, the victim must take the
+    total at once (returned; the caller owes it as the card's own draw)."""
+    total = added(s, value(s, card))
+    if s._counts[seat] == 0:
+        s.stack = ()
+        return total
+    s.stack = (total, victim)
+    advance(s, 0)
+    if fx is not NOFX:
+        fx.append(E.shared(E.Prompt, victim, "stack"))
+    return 0
+
+
 def _extra_play(s: State, seat: int, fx: Effects) -> bool:
     """A Skip's or Reverse's extra turn (``KindRule.extra_turn``): the player, if he
     has cards left, plays another card at once. Whether it was given."""
@@ -180,14 +236,14 @@ def _b_towers(s: State, seat: int, p: A.Play, fx: Effects) -> None:
 
 def _b_attack(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     """Wild Attack-Attack: the target presses (twice); play goes on normally."""
-    owe(s, fx, OWE_PRESS, p.target, rule_of(s, p.card).draws)
+    owe(s, fx, OWE_PRESS, p.target, kind_rule(s, p.card).draws)
     advance(s, 0)
 
 
 def _b_extreme(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     """Extremer Zug: the target presses (four times) "and then passes" (loses his turn
     if he is next)."""
-    owe(s, fx, OWE_PRESS, p.target, rule_of(s, p.card).draws)
+    owe(s, fx, OWE_PRESS, p.target, kind_rule(s, p.card).draws)
     if p.target == next_seat(s, 1 + s.skip_pending):
         fx.append(E.shared(E.PlayerSkipped, p.target))
         advance(s, 1)
@@ -199,10 +255,23 @@ def _b_all_hit(s: State, seat: int, p: A.Play, fx: Effects) -> None:
     order = [(seat + s.direction * i) % s.n for i in range(1, s.n)]
     if s.options.all_hit_scope == "all":
         order.append(seat)
-    presses = rule_of(s, p.card).draws
+    presses = kind_rule(s, p.card).draws
     for victim in order:
         owe(s, fx, OWE_PRESS, victim, presses, TAG_ALL)
     advance(s, 0)
+
+
+def trade(s: State, a: int, b: int, fx: Effects) -> None:
+    """Seats `a` and `b` swap hands (Trade Hands, and a 7 under seven_zero)."""
+    counts = s._counts
+    counts[a], counts[b] = counts[b], counts[a]
+    if not s.table:
+        hands, masks = s._hands, s._masks
+        hands[a], hands[b] = hands[b], hands[a]
+        masks[a], masks[b] = masks[b], masks[a]
+    if s.exposed in (a, b):
+        s.exposed = -1
+    fx.append(E.HandsTraded(a, b))
 
 
 def _b_trade(s: State, seat: int, p: A.Play, fx: Effects) -> None:

@@ -151,10 +151,6 @@ BY_ID: list[Card] = []
 BITS: list[int] = []
 
 
-def number_card(colour: str, number: int, symbol: str = "") -> Card:
-    return Card(colour, NUMBER, number, symbol)
-
-
 def format_card(card: Card) -> str:
     """The compact notation of `card` (see the module docstring)."""
     if card.kind == NUMBER:
@@ -190,6 +186,3 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """Space-separated cards, e.g. ``"R7 B+2 W"``."""
     return tuple(parse_card(t) for t in text.split())
 
-
-def format_cards(cards: tuple[Card, ...] | list[Card]) -> str:
-    return " ".join(format_card(c) for c in cards)

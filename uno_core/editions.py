@@ -37,6 +37,7 @@ from uno_core.cards import (
     Card,
 )
 from uno_core.errors import SetupError
+from uno_core.kinds import BLUFF_KINDS, KINDS, PLAIN
 
 PILE = "pile"  # draw exactly N cards from a face-down pile
 LAUNCHER = "launcher"  # press a launcher that ejects a random number of cards
@@ -105,8 +106,8 @@ _COMMON = {"scoring": "winner_takes", "target_score": 500, "uno_penalty": 2,
 _PILE_ONLY = {"draw_until_playable": False}
 # no_bluff restricts the +4 wild to the next seat: only decks that have one
 _BLUFF = {"no_bluff": False}
-_BLUFF_KINDS = (WILD_DRAW4, WILD_HIT4)
-# the Wild Draw 4's challenge (wild_draw4_restricted) against a stack: decks with one
+# the Wild Draw 4's challenge (wild_draw4_restricted) against a stack: decks with a card
+# its rule lets the victim challenge
 _CHALLENGE = {"stacked_draw4_challenge": False}
 
 
@@ -118,8 +119,9 @@ def _edition(name: str, deck: list[Card], points: Mapping[str, int], players: tu
         min_players=players[0], max_players=players[1], draw_mode=draw_mode, towers=towers,
         dealer_rule=dealer_rule, option_defaults=MappingProxyType(
             {**_COMMON, **(_PILE_ONLY if draw_mode == PILE else {}),
-             **(_BLUFF if any(c.kind in _BLUFF_KINDS for c in deck) else {}),
-             **(_CHALLENGE if any(c.kind == WILD_DRAW4 for c in deck) else {}), **defaults}),
+             **(_BLUFF if any(c.kind in BLUFF_KINDS for c in deck) else {}),
+             **(_CHALLENGE if any(KINDS.get(c.kind, PLAIN).challenge for c in deck) else {}),
+             **defaults}),
         description=description, kinds=frozenset(c.kind for c in deck),
     )
 

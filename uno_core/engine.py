@@ -21,13 +21,21 @@ from typing import Any
 from uno_core import actions as A
 from uno_core import effects as E
 from uno_core.actions import CHANCE, MAX_SEATS, Action
-from uno_core.cardrules import BEHAVIOUR, capture, four_tower_check, protected
+from uno_core.cardrules import (
+    BEHAVIOUR,
+    capture,
+    four_tower_check,
+    hit,
+    protected,
+    turn,
+    victim_of,
+)
 from uno_core.cards import (
     BY_ID,
     COLOURS,
+    NUMBER,
     TOWERS,
     TRADE_HANDS,
-    WILD_CUSTOM,
     Card,
 )
 from uno_core.editions import HIGHEST_STARTS, Edition, get_edition
@@ -36,6 +44,7 @@ from uno_core.house_draw import drawing
 from uno_core.house_jump import jumpers, take_over
 from uno_core.house_jump import refusal as jump_refusal
 from uno_core.house_penalties import (
+    calls_ahead,
     draws_with_playable,
     false_call,
     false_play_call,
@@ -46,7 +55,8 @@ from uno_core.house_penalties import (
 )
 from uno_core.house_rules import FINISH_BANS, allowed, must_play_drawn, play_refusal
 from uno_core.house_stack import accepted, take, taken
-from uno_core.house_swaps import SWAP_NUMBERS, gives_hand_away, needs_target
+from uno_core.house_swaps import b_number
+from uno_core.kinds import PLAIN, PLUS4_WILDS, TARGETED
 from uno_core.listed import (
     OP_BITS,
     OP_CHALLENGE,
@@ -71,10 +81,12 @@ from uno_core.listing import (
     variant_map,
 )
 from uno_core.matching import (
-    CUSTOM_KIND,
+    SWAP_NUMBERS,
     free_towers,
+    gives_hand_away,
     kind_rule,
     match_mask,
+    needs_target,
     playable_mask,
     symbol_forbid,
     tower_count,
@@ -99,19 +111,18 @@ from uno_core.state import (
     State,
     obligation,
 )
-from uno_core.tables import PLAIN, TARGETED, barred, mask_of, tables_for
+from uno_core.tables import barred, mask_of, tables_for
 from uno_core.turns import (
     NOFX,
-    NOT_FIRST,
     PLAY_DRAWN_PROMPT,
     Effects,
     advance,
     after_turn_draw,
+    ask_house_rules,
     card_rank,
     check_deal,
     check_unseen,
     deal,
-    dispensed,
     fits_drawn,
     give,
     hand_points,
@@ -144,7 +155,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s = State.__new__(State)
     s.edition = ed
     s.options = opts
-    s.tables = tables_for(ed, opts, CUSTOM_KIND[opts.wild_customizable])
+    s.tables = tables_for(ed, opts)
     s.table = mode == TABLE
     s.n = seats
     s._hands = [[] for _ in range(seats)]
@@ -165,6 +176,7 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     s.drawn = ()
     s.towers = (-1, -1, -1, -1)
     s.exposed = -1
+    s.uno_ahead = -1
     s.skip_pending = 0
     s.pending = ()
     s.out = -1
@@ -227,7 +239,8 @@ def _check_play(s: State, p: A.Play, jump: bool = False) -> bool:
     if s.tables.house:
         why = play_refusal(s, p)  # issue 12's house rules (uno_core.house_rules)
         if why:
-            if not jump and s.options.banned_finish_penalty and why.key in FINISH_BANS:
+            if (not jump and s.options.banned_finish_penalty and why.key in FINISH_BANS
+                    and not s.stack):  # a pending stack blocks the finish, free of charge
                 return True
             raise IllegalAction(p, why.key, **why.values)
     if (card.kind in PLAIN_VARIANTS and p.target == -1 and not p.towers and not p.laid
@@ -243,7 +256,7 @@ def _check_choices(s: State, p: A.Play) -> None:
     """The choices of a card: target seat, towers, laid cards, UNO."""
     card = p.card
     seat = p.seat
-    kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
+    kind = s.tables.kinds[card.id]
     if kind in TARGETED or needs_target(s, card):
         if not (0 <= p.target < s.n) or p.target == seat:
             raise IllegalAction(p, "target", card=card, seat=seat)
@@ -332,31 +345,15 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             fx.append(_UNO_CALLED[seat])
     s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
     step = 1 + s.skip_pending
-    if op == OP_MOVE:  # the card's rule, as cardrules._b_move reads it
+    if op == OP_MOVE:  # the card's rule, carried out as cardrules._b_move does
         r = s.tables.rules[s.n][i]
-        n = s.n
         if r.turns:
-            s.direction = d = -s.direction
-            if fx is not NOFX:
-                fx.append(_DIRECTION_CHANGED[d])
+            turn(s, fx)
         if r.skips or r.draws:
-            victim = (s.turn + s.direction * step) % n
+            victim = victim_of(s)
             if not protected(s, victim, card, fx):  # Power: his tower wards it off
-                k = r.draws
-                if k and s.tables.launcher:  # presses owed, told before the skip (_hit)
-                    owe(s, fx, OWE_DRAW, victim, k)
-                    k = 0
-                if r.skips:
-                    if fx is not NOFX:
-                        fx.append(_SKIPPED[victim])
-                    step += r.skips
-                if k:
-                    if len(s._pile) <= k:  # the pile runs out: settle owes the rest
-                        s._queue.append(obligation(OWE_DRAW, victim, k))
-                    else:
-                        give(s, victim, k)
-                        if fx is not NOFX:
-                            fx.append(dispensed(victim, k))
+                hit(s, victim, r, fx)
+                step += r.skips
     s.turn = s.actor = t = (s.turn + s.direction * step) % s.n
     s.skip_pending = 0
     if op == OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)
@@ -374,8 +371,6 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
 # play_plain's effects per seat, made once (effects are immutable values)
 _COLOUR_CHOSEN = tuple({c: E.ColourChosen(seat, c) for c in COLOURS} for seat in range(MAX_SEATS))
 _UNO_CALLED = tuple(E.UnoCalled(seat) for seat in range(MAX_SEATS))
-_SKIPPED = tuple(E.PlayerSkipped(seat) for seat in range(MAX_SEATS))
-_DIRECTION_CHANGED = {d: E.DirectionChanged(d) for d in (1, -1)}
 
 
 def play(s: State, p: A.Play, fx: Effects) -> None:
@@ -385,7 +380,9 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
     card = p.card
     if s.exposed >= 0:
         _close_window(s, seat)
-    kind = card.kind
+    ahead = s.uno_ahead == seat  # called before this play (house_penalties.calls_ahead)
+    if s.uno_ahead >= 0:
+        s.uno_ahead = -1  # a call ahead counts for the very next play only
     rule = s.tables.rules[s.n][card.id]
     laid = p.laid
     guilty = False
@@ -420,12 +417,13 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             fx.append(_PLAYED[seat].get(card) or _played(seat, card))
             fx.append(_COLOUR_CHOSEN[seat][p.colour])
     if left < 2:
-        if left:
+        if ahead and not p.uno:
+            pass  # UNO was called just before this play: no window opens
+        elif left:
             # a Trade Hands (a 7 or 0 under seven_zero) swaps the last card away:
             # nothing to call, as its catch window
             _one_card_left(s, seat, p.uno, fx,
-                           (s.tables.custom_kind if kind == WILD_CUSTOM else kind)
-                           != TRADE_HANDS and not gives_hand_away(s, card))
+                           s.tables.kinds[card.id] != TRADE_HANDS and not gives_hand_away(s, card))
         else:
             s.out = seat
     elif p.uno:  # a false call that false_uno_penalty lets through (house_penalties)
@@ -450,8 +448,14 @@ def play(s: State, p: A.Play, fx: Effects) -> None:
             s.to_act = t
             return
     else:
-        BEHAVIOUR[s.tables.custom_kind if kind == WILD_CUSTOM else kind](s, seat, p, fx)
+        _BEHAVIOUR[s.tables.kinds[card.id]](s, seat, p, fx)
     settle(s, fx)
+
+
+ask_house_rules(allowed)  # the turn machinery asks the house rules about drawn cards
+
+# each kind's behaviour (cardrules.BEHAVIOUR), a number's with the house rules' 7-0 swap
+_BEHAVIOUR = {**BEHAVIOUR, NUMBER: b_number}
 
 
 def _try_banned_finish(s: State, seat: int, fx: Effects) -> None:
@@ -608,6 +612,8 @@ def draw(s: State, seat: int, fx: Effects) -> None:
     no listing for `s`)."""
     if s.exposed >= 0:
         _close_window(s, seat)
+    if s.uno_ahead >= 0:
+        s.uno_ahead = -1  # a seat that draws has not laid its second-last card
     pile = s._pile
     if pile and not s.tables.launcher and not s.options.draw_until_playable:
         # simulation (a table-mode pile is empty), a pile edition: the usual draw
@@ -679,6 +685,10 @@ def _pass(s: State, a: Action, fx: Effects) -> None:
 
 def _apply_call_uno(s: State, a: A.CallUno, fx: Effects) -> None:
     if s.exposed != a.seat:
+        if calls_ahead(s, a.seat):  # two cards, on its turn: the seed's moment to call
+            s.uno_ahead = a.seat
+            fx.append(E.shared(E.UnoCalled, a.seat))
+            return
         if false_call(s, a.seat):  # false_uno_penalty (house_penalties)
             punish_call(s, a.seat, fx)
             return
@@ -805,7 +815,7 @@ def _apply_chance(s: State, a: Action, fx: Effects) -> None:
 def _apply_reveal(s: State, a: A.Reveal, fx: Effects) -> None:
     if s._unseen.get(a.card, 0) <= 0:
         raise IllegalAction(a, "not_unseen", card=a.card)
-    if a.card.kind in NOT_FIRST:
+    if a.card.kind in PLUS4_WILDS:
         fx.append(E.CardReturned(a.card))
         return
     unseen_take(s, (a.card,))

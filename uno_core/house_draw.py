@@ -20,19 +20,7 @@ from __future__ import annotations
 
 from uno_core.state import State
 
-WHY_NOT_LAUNCHER = ("pile editions only: this edition draws by pressing the launcher, "
-                    "which ejects a random number of cards, so there is no drawing one "
-                    "card at a time until one fits")
-
 
 def drawing(s: State) -> bool:
     """Whether the seat to act is drawing until a card fits (a drawn card waits)."""
     return s.phase == "drawn" and s.options.draw_until_playable
-
-
-def prompt_kind(s: State, fits: bool) -> str:
-    """What the seat is asked after a draw: play the drawn card (it fits), draw again
-    (it does not), or at the table (unseen) either."""
-    if s.table:
-        return "play_or_draw_again"
-    return "play_drawn" if fits else "draw_again"

@@ -12,7 +12,7 @@ cards ``legal_actions`` lists, ``refusal`` names the rule a play breaks (``apply
   an action card or a wild (every card but a number card, power symbols included as
   numbers). A seat with nothing else may always draw, so play never stops.
 - ``no_draw_finish`` (issue 23, letsuno's noFunctionCardFinish): the same for the cards
-  that make a seat draw or press only (``DRAW_KINDS``); Skip, Reverse and the plain
+  that make a seat draw or press only (``kinds.makes_draw``); Skip, Reverse and the plain
   wilds may finish. ``banned_finish_penalty`` (``house_penalties``): trying costs cards.
 - ``forced_play``: a playable drawn card must be played (simulation; at the table the
   drawn card is unknown and keeping it is trusted).
@@ -24,33 +24,16 @@ from uno_core import actions as A
 from uno_core.cards import (
     BY_ID,
     DISCARD_ALL,
-    DRAW1,
-    DRAW2,
-    HIT2,
     NUMBER,
-    WILD_ALL_HIT,
-    WILD_ATTACK,
-    WILD_CUSTOM,
-    WILD_DRAW4,
-    WILD_EXTREME,
-    WILD_HIT4,
-    WILD_HIT_FIRE,
     Card,
 )
 from uno_core.errors import Refusal
+from uno_core.kinds import BLUFF_KINDS, makes_draw
 from uno_core.stacking import answers
 from uno_core.state import State
 
-_BLUFF_KINDS = frozenset({WILD_DRAW4, WILD_HIT4})
 # the refusals of a finishing ban (finish_ban): banned_finish_penalty may charge instead
 FINISH_BANS = frozenset({"no_action_finish", "no_draw_finish"})
-# no_draw_finish (issue 23): the cards that make a seat draw or press
-DRAW_KINDS = frozenset({DRAW1, DRAW2, WILD_DRAW4, HIT2, WILD_HIT4, WILD_HIT_FIRE,
-                        WILD_ALL_HIT, WILD_ATTACK, WILD_EXTREME})
-
-
-def _kind(s: State, card: Card) -> str:
-    return s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
 
 
 def _left(s: State, seat: int, card: Card, laid: int | None) -> int:
@@ -65,13 +48,13 @@ def refusal(s: State, seat: int, card: Card, laid: int | None = None) -> Refusal
     """Why `seat` may not play `card` under the house rules now (None if it may)."""
     o = s.options
     if s.stack and not answers(s, card):
-        on_two = s._disc[-1].kind not in _BLUFF_KINDS
+        on_two = s.tables.kinds[s._disc[-1].id] not in BLUFF_KINDS
         key = ("stack_pending_cross"
                if o.stack_draws == "cross" or (o.stack_draws == "up" and on_two)
                else "stack_pending" if on_two else "stack_pending_draw4")
         return Refusal(key, {"count": s.stack[0], "seat": s.stack[1], "mode": o.stack_draws,
                              "unit": "presses" if s.edition.launcher else "cards"})
-    if (o.no_bluff and not s.table and _kind(s, card) in _BLUFF_KINDS
+    if (o.no_bluff and not s.table and s.tables.kinds[card.id] in BLUFF_KINDS
             and s._masks[seat] & s.tables.colour_bits[s.colour]):
         return Refusal("no_bluff", {"card": card, "colour": s.colour})
     return finish_ban(s, seat, card, laid)
@@ -85,7 +68,7 @@ def finish_ban(s: State, seat: int, card: Card, laid: int | None = None) -> Refu
         return None
     if o.no_action_finish and card.kind != NUMBER:
         return Refusal("no_action_finish", {"card": card})
-    if o.no_draw_finish and _kind(s, card) in DRAW_KINDS:
+    if o.no_draw_finish and makes_draw(s.tables.rules[s.n][card.id]):
         return Refusal("no_draw_finish", {"card": card})
     return None
 

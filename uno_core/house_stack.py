@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from uno_core import effects as E
 from uno_core.actions import CHANCE
+from uno_core.cardrules import added, grow
 from uno_core.cards import Card
 from uno_core.stacking import answers, value
 from uno_core.state import EJECT, OWE_DRAW, State
@@ -30,26 +31,6 @@ __all__ = ["accepted", "added", "answers", "grow", "stacks", "take", "taken", "v
 def stacks(s: State, card: Card) -> bool:
     """Whether playing `card` starts or grows a stack under the match's options."""
     return s.options.stack_draws != "off" and value(s, card) > 0
-
-
-def added(s: State, count: int) -> int:
-    """The stack's total once `count` more is laid on it."""
-    return (s.stack[0] if s.stack else 0) + count
-
-
-def grow(s: State, seat: int, card: Card, victim: int, fx: Effects) -> int:
-    """`seat` laid a stacking `card` against `victim`: the stack grows and the turn goes
-    to `victim` (returns 0), or, when `seat` went out with it, the victim must take the
-    total at once (returned; the caller owes it as the card's own draw)."""
-    total = added(s, value(s, card))
-    if s._counts[seat] == 0:
-        s.stack = ()
-        return total
-    s.stack = (total, victim)
-    advance(s, 0)
-    if fx is not NOFX:
-        fx.append(E.shared(E.Prompt, victim, "stack"))
-    return 0
 
 
 def taken(s: State, count: int) -> int:

@@ -26,37 +26,25 @@
 
 from __future__ import annotations
 
+from uno_core import actions as A
 from uno_core import effects as E
-from uno_core.cards import NUMBER, Card
+from uno_core.cardrules import number_with, trade
+from uno_core.cards import Card
+from uno_core.matching import gives_hand_away
 from uno_core.options import CATCH
 from uno_core.state import State
 from uno_core.turns import NOFX, Effects
 
-SWAP_NUMBERS = (0, 7)
+
+def b_number(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    """A number's behaviour (``cardrules.BEHAVIOUR``) with a 7 or 0's swap under
+    seven_zero: after the symbol's capture, before the turn passes on and the four-tower
+    offer (docs/formats.md, „Cases the rules above settle" 4)."""
+    number_with(s, seat, p, fx, _swap if s.options.seven_zero else None)
 
 
-def needs_target(s: State, card: Card) -> bool:
-    """Whether a play of `card` names a seat to swap with (a 7 under seven_zero)."""
-    return card.number == 7 and card.kind == NUMBER and s.options.seven_zero
-
-
-def gives_hand_away(s: State, card: Card) -> bool:
-    """Whether playing `card` moves its player's remaining hand to another seat."""
-    return card.number in SWAP_NUMBERS and card.kind == NUMBER and s.options.seven_zero
-
-
-def trade(s: State, a: int, b: int, fx: Effects) -> None:
-    """Seats `a` and `b` swap hands (Trade Hands, and a 7 under seven_zero)."""
-    counts = s._counts
-    counts[a], counts[b] = counts[b], counts[a]
-    if not s.table:
-        hands, masks = s._hands, s._masks
-        hands[a], hands[b] = hands[b], hands[a]
-        masks[a], masks[b] = masks[b], masks[a]
-    if s.exposed in (a, b):
-        s.exposed = -1
-    fx.append(E.HandsTraded(a, b))
-
+def _swap(s: State, seat: int, p: A.Play, fx: Effects) -> None:
+    swap_after(s, seat, p.card, p.target, fx)
 
 def pass_on(s: State, fx: Effects) -> None:
     """Every hand moves one seat on in the direction of play (a 0 under seven_zero)."""

@@ -52,7 +52,6 @@ from uno_core.actions import CHANCE
 from uno_core.cards import (
     BY_ID,
     COLOURS,
-    PROTECTING_TOWER,
     TOWER_INDEX,
     Card,
 )
@@ -418,9 +417,10 @@ class _Plan:
                 self.turns[card.id] = r.turns
                 self.steps[card.id] = 1 + r.skips
                 self.takes[card.id] = r.draws
-            if ed.towers and (code == _SYMBOL or r.skips or r.draws):
-                symbol = card.symbol or PROTECTING_TOWER.get(card.kind, "")
-                self.tower[card.id] = TOWER_INDEX[symbol] if symbol else -1
+            if ed.towers and code == _SYMBOL:
+                self.tower[card.id] = TOWER_INDEX[card.symbol]
+            elif ed.towers and (r.skips or r.draws):  # the victim's ward (cardrules.protected)
+                self.tower[card.id] = tb.protector[card.id]
             self.codes[card.id] = code
         self.policy_bits = tb.choice_bits & ~mask_of(
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))

@@ -31,10 +31,9 @@ from uno_core.cards import (
     BITS,
     BY_ID,
     COLOURS,
-    WILD_CUSTOM,
     Card,
 )
-from uno_core.house_swaps import needs_target
+from uno_core.kinds import KINDS, TARGETED, KindRule
 from uno_core.listed import (
     FACE_SHIFT,
     OP_CHALLENGE,
@@ -46,9 +45,9 @@ from uno_core.listed import (
     Decisions,
     Listing,
 )
-from uno_core.matching import free_towers, kind_rule
+from uno_core.matching import free_towers, kind_rule, needs_target
 from uno_core.state import CHALLENGE, DRAWN, OWE_DRAW, PLAY, State
-from uno_core.tables import KINDS, TARGETED, KindRule, Tables, barred, mask_of
+from uno_core.tables import Tables, barred, mask_of
 from uno_core.turns import remove
 
 # how apply writes a listed action (Listing.ops): the plain plays (`plain_ops`) by
@@ -238,9 +237,9 @@ def plain_ops(s: State) -> list[int]:
         found = _PLAIN_OPS[key] = [OP_PLAY] * len(BY_ID)
         if not s.tables.house:
             rules = s.tables.rules[s.n]
-            custom = s.tables.custom_kind
+            kinds = s.tables.kinds
             for card in s.edition.deck:
-                if moves_only(custom if card.kind == WILD_CUSTOM else card.kind):
+                if moves_only(kinds[card.id]):
                     found[card.id] = plain_op(rules[card.id])
     return found
 
@@ -364,7 +363,7 @@ def play_variants(s: State, seat: int, card: Card) -> list[A.Play]:
     """Every play of `card` by `seat` now: a wild once per colour, a target per other
     seat, a set of the towers it may take, the cards a Discard All lays, and with one
     card left after it, with and without the UNO call."""
-    kind = s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind
+    kind = s.tables.kinds[card.id]
     colours = COLOURS if card.colour == "" else ("",)
     targets: list[int] = ([t for t in range(s.n) if t != seat]
                           if kind in TARGETED or needs_target(s, card) else [-1])

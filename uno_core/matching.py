@@ -1,34 +1,21 @@
 """Which cards may be played now: matching, the power-symbol restriction, wild
-restrictions, and the effective kind of a Wild Customizable. Cached per top card."""
+restrictions; a card's rule and kind at the table. Cached per top card."""
 
 from __future__ import annotations
 
 from uno_core.cards import (
-    HIT2,
-    REVERSE,
-    SKIP,
+    NUMBER,
     TOWERS,
-    TRADE_HANDS,
-    WILD,
-    WILD_ALL_HIT,
-    WILD_ATTACK,
-    WILD_CUSTOM,
-    WILD_HIT4,
-    WILD_HIT_FIRE,
     Card,
 )
+from uno_core.kinds import CUSTOM_KIND, TARGETED, KindRule
 from uno_core.state import State
-from uno_core.tables import TARGETED, KindRule, barred, forbidden_kind, matches
+from uno_core.tables import barred, forbidden_kind, matches
 
 __all__ = ["CUSTOM_KIND", "TARGETED", "effective_kind", "free_towers", "kind_rule", "match_set",
            "matches", "playable_mask", "symbol_forbid", "tower_count"]
 
 
-CUSTOM_KIND = {
-    "wild": WILD, "skip": SKIP, "reverse": REVERSE, "hit-2": HIT2, "hit-4": WILD_HIT4,
-    "attack-attack": WILD_ATTACK, "hit-fire": WILD_HIT_FIRE, "all-hit": WILD_ALL_HIT,
-    "trade-hands": TRADE_HANDS,
-}
 
 
 def symbol_forbid(s: State) -> str:
@@ -70,9 +57,8 @@ def match_set(s: State) -> frozenset[Card]:
 
 
 def effective_kind(s: State, card: Card) -> str:
-    if card.kind == WILD_CUSTOM:
-        return CUSTOM_KIND[s.options.wild_customizable]
-    return card.kind
+    """The kind `card` plays as at this table (``Tables.kinds``)."""
+    return s.tables.kinds[card.id]
 
 
 def free_towers(s: State, seat: int) -> list[str]:
@@ -82,3 +68,17 @@ def free_towers(s: State, seat: int) -> list[str]:
 def tower_count(s: State, card: Card) -> int:
     """The towers `card` takes (``KindRule.towers``; 0 without towers to take)."""
     return kind_rule(s, card).towers
+
+
+# seven_zero (house_swaps): the numbers that give their player's hand away
+SWAP_NUMBERS = (0, 7)
+
+
+def needs_target(s: State, card: Card) -> bool:
+    """Whether a play of `card` names a seat to swap with (a 7 under seven_zero)."""
+    return card.number == 7 and card.kind == NUMBER and s.options.seven_zero
+
+
+def gives_hand_away(s: State, card: Card) -> bool:
+    """Whether playing `card` moves its player's remaining hand to another seat."""
+    return card.number in SWAP_NUMBERS and card.kind == NUMBER and s.options.seven_zero

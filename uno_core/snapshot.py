@@ -14,7 +14,6 @@ from uno_core.editions import get_edition
 from uno_core.errors import SetupError
 from uno_core.listed import lazy_listing
 from uno_core.listing import decisions_for
-from uno_core.matching import CUSTOM_KIND
 from uno_core.options import make_options
 from uno_core.state import TABLE, Chance, Owe, Phase, State, Tag, obligation
 from uno_core.tables import mask_of, tables_for
@@ -55,6 +54,8 @@ def snapshot(state: State) -> dict[str, Any]:
     }
     for k in _INTS + _STRS:
         out[k] = getattr(s, k)
+    if s.uno_ahead >= 0:  # (false_uno_penalty's early call: absent when there is none)
+        out["uno_ahead"] = s.uno_ahead
     return out
 
 
@@ -72,7 +73,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s.edition = ed
         s.options = make_options(ed, {k: v for k, v in dict(data["options"]).items()
                                       if k in ed.option_defaults})
-        s.tables = tables_for(ed, s.options, CUSTOM_KIND[s.options.wild_customizable])
+        s.tables = tables_for(ed, s.options)
         s.table = data["mode"] == TABLE
         for k in _INTS:
             setattr(s, k, int(data[k]))
@@ -96,6 +97,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s.winners = tuple(int(v) for v in data["winners"])
         s.entered = tuple(bool(v) for v in data["entered"])
         s.colour_only = bool(data.get("colour_only", False))  # absent before the rule
+        s.uno_ahead = int(data.get("uno_ahead", -1))  # absent before false_uno_penalty's
         stack = data.get("stack") or ()  # absent before stack_draws
         s.stack = (int(stack[0]), int(stack[1])) if stack else ()
         s._listed = None

@@ -7,16 +7,15 @@ the turn machinery asks about a drawn card) can use them.
 
 from __future__ import annotations
 
-from uno_core.cards import WILD_CUSTOM, Card
+from uno_core.cards import Card
 from uno_core.state import State
-from uno_core.tables import KINDS
-
-_VALUE = {kind: r.draws for kind, r in KINDS.items() if r.stacks}  # (tables.KINDS)
 
 
 def value(s: State, card: Card) -> int:
-    """What `card` adds to a stack (its effective kind's draw count), 0 if it never stacks."""
-    return _VALUE.get(s.tables.custom_kind if card.kind == WILD_CUSTOM else card.kind, 0)
+    """What `card` adds to a stack (its rule's draws at this table, ``Tables.rules``), 0
+    if it does not stack (or stack_draws is off)."""
+    r = s.tables.rules[s.n][card.id]
+    return r.draws if r.stacks else 0
 
 
 def answers(s: State, card: Card) -> bool:

@@ -127,7 +127,7 @@ MODES = (SIMULATION, TABLE)
 # the public fields compared by ==, in snapshot order
 _COMPARED = ("edition", "options", "table", "n", "hands", "counts", "pile", "pile_count",
              "discard", "colour", "direction", "dealer", "turn", "actor", "phase", "to_act",
-             "chance", "queue", "drawn", "towers", "exposed", "skip_pending", "pending",
+             "chance", "queue", "drawn", "towers", "exposed", "uno_ahead", "skip_pending", "pending",
              "out", "scores", "round_no", "unseen", "since_eject", "winners", "entered", "colour_only", "stack")
 
 
@@ -137,7 +137,7 @@ class State:
     __slots__ = (
         "edition", "options", "tables", "table", "n", "_hands", "_masks", "_counts",
         "_pile", "_pcount", "_disc", "colour", "direction", "dealer", "turn", "actor",
-        "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed",
+        "phase", "to_act", "chance", "_queue", "drawn", "towers", "exposed", "uno_ahead",
         "skip_pending", "pending", "out", "scores", "round_no", "_unseen", "since_eject",
         "winners", "entered", "colour_only", "stack", "_listed", "_decisions", "_lazy",
     )
@@ -165,6 +165,9 @@ class State:
     drawn: tuple[Card, ...]
     towers: tuple[int, ...]
     exposed: int
+    # false_uno_penalty under forgotten_uno "catch": the seat that called UNO holding two
+    # cards on its turn, before laying the second-last (seed 002), else -1
+    uno_ahead: int
     skip_pending: int
     pending: tuple[int, int, bool] | tuple[()]
     out: int
@@ -299,6 +302,7 @@ def public_state(state: State) -> dict[str, object]:
         "owed": [{"kind": k, "seat": seat, "count": c, "tag": tag}
                  for k, seat, c, tag in s._queue],
         "uno_exposed": None if s.exposed < 0 else s.exposed,
+        "uno_called_ahead": None if s.uno_ahead < 0 else s.uno_ahead,
         "challenge": ({"player": s.pending[0], "challenger": s.pending[1]} if s.pending else None),
         "drawn_count": len(s.drawn),
         "presses_since_ejection": s.since_eject if s.edition.launcher else None,

@@ -1,5 +1,5 @@
-"""What each card kind does (``KINDS``, the one statement of it), and the rule tables
-made from it, one per (edition, options): which cards fit on which top card and colour
+"""The rule tables made from what each card kind does (``kinds.KINDS``), one per
+(edition, options): which cards fit on which top card and colour
 as bitmasks over ``Card.bit``, the masks the referee tests hands against, and each
 card's rule under the options by seat count (``Tables.rules``). Built once and shared
 by every state of that edition and options.
@@ -12,81 +12,19 @@ never). A seat's playable faces are ``state._masks[seat] & match[...]``.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from uno_core.actions import MAX_SEATS, Action, Draw, Press
 from uno_core.cards import (
     COLOURS,
-    DISCARD_ALL,
-    DRAW1,
-    DRAW2,
-    HIT2,
     NUMBER,
     PROTECTING_TOWER,
-    REVERSE,
-    SKIP,
-    TAKE2,
     TOWER_INDEX,
     TOWER_PROTECTS,
-    TRADE_HANDS,
-    WILD,
-    WILD_ALL_HIT,
-    WILD_ATTACK,
-    WILD_CUSTOM,
-    WILD_DRAW4,
-    WILD_EXTREME,
-    WILD_HIT4,
-    WILD_HIT_FIRE,
-    WILD_TAKE1,
     Card,
 )
 from uno_core.editions import Edition
+from uno_core.kinds import CUSTOM_KIND, KINDS, PLAIN, KindRule, effective
 from uno_core.options import Options, house_rules_on
-
-
-class KindRule(NamedTuple):
-    """What playing a card of one kind does, in small parameters. Every path that plays
-    a card reads them: ``cardrules.BEHAVIOUR`` (the checked path), ``engine.play_plain``
-    and the simulation kernel (through ``Tables.rules``, the options applied), the
-    listings, the first card and the stacks. The victim is the next seat in the
-    direction of play once the direction has turned."""
-
-    turns: bool = False  # the direction of play turns
-    skips: int = 0  # seats passed over: the victim first
-    draws: int = 0  # cards the victim (a target; All Hit: every seat) owes; presses on a
-    #                 launcher edition
-    until: bool = False  # the victim presses until a card comes out (Hit Fire)
-    stacks: bool = False  # answerable with another under stack_draws
-    challenge: bool = False  # wild_draw4_restricted: the victim may challenge the play
-    off_colour: bool = False  # wild_restricted: only from a hand without the colour
-    extra_turn: bool = False  # skip_reverse_extra_turn "always": the player plays again
-    targeted: bool = False  # names a target seat
-    towers: int = 0  # towers it takes (a tower edition)
-    lays: bool = False  # lays the rest of its colour with it (Discard All)
-
-
-PLAIN = KindRule()  # a card that only passes the turn on (a number, a Wild)
-KINDS: dict[str, KindRule] = {
-    NUMBER: PLAIN,
-    WILD: KindRule(off_colour=True),
-    SKIP: KindRule(skips=1, extra_turn=True),
-    REVERSE: KindRule(turns=True, extra_turn=True),
-    DRAW1: KindRule(skips=1, draws=1),
-    DRAW2: KindRule(skips=1, draws=2, stacks=True),
-    WILD_DRAW4: KindRule(skips=1, draws=4, stacks=True, challenge=True),
-    HIT2: KindRule(skips=1, draws=2, stacks=True),
-    WILD_HIT4: KindRule(skips=1, draws=4, stacks=True),
-    WILD_HIT_FIRE: KindRule(skips=1, until=True),
-    WILD_ATTACK: KindRule(draws=2, targeted=True),
-    WILD_EXTREME: KindRule(draws=4, targeted=True),  # skips the target if he is next
-    WILD_ALL_HIT: KindRule(draws=1),
-    TRADE_HANDS: KindRule(targeted=True),
-    TAKE2: KindRule(towers=2),
-    WILD_TAKE1: KindRule(towers=1),
-    DISCARD_ALL: KindRule(lays=True),
-}
-# kinds whose card needs a target seat
-TARGETED = frozenset(k for k, r in KINDS.items() if r.targeted)
 
 
 def at_table(rule: KindRule, options: Options, seats: int) -> KindRule:
@@ -131,20 +69,23 @@ class Tables:
 
     __slots__ = ("match", "colour_bits", "restricted_bits", "choice_bits", "volatile_bits",
                  "tower_bits", "laying_bits", "special_bits", "points", "rules",
-                 "custom_kind", "draw_when_playable", "launcher",
-                 "draw_action", "house", "protector", "wild_bits")
+                 "draw_when_playable", "launcher",
+                 "draw_action", "house", "protector", "wild_bits", "kinds")
 
-    def __init__(self, edition: Edition, options: Options, custom_kind: str) -> None:
+    def __init__(self, edition: Edition, options: Options) -> None:
         faces = list(dict.fromkeys(edition.deck))
         size = max(c.id for c in faces) + 1
-        self.custom_kind = custom_kind
+        # by card id: the kind the card plays as (a Wild Customizable's chosen kind)
+        self.kinds = [""] * size
+        custom_kind = CUSTOM_KIND[options.wild_customizable]
+        for c in faces:
+            self.kinds[c.id] = effective(c.kind, custom_kind)
         # by seat count, by card id: the card's rule at the table (`at_table`)
         self.rules: dict[int, list[KindRule]] = {}
         for seats in range(edition.min_players, edition.max_players + 1):
             self.rules[seats] = rules = [PLAIN] * size
             for c in faces:
-                kind = custom_kind if c.kind == WILD_CUSTOM else c.kind
-                rules[c.id] = at_table(KINDS[kind], options, seats)
+                rules[c.id] = at_table(KINDS[self.kinds[c.id]], options, seats)
         rules = self.rules[edition.min_players]
         self.draw_when_playable = options.draw_when_playable
         # an issue-12 house rule the engine plays is on: no shortcuts (uno_core.listing)
@@ -204,9 +145,9 @@ def barred(tb: Tables, held: int, colour: str) -> int:
 _TABLES: dict[tuple[str, Options], Tables] = {}
 
 
-def tables_for(edition: Edition, options: Options, custom_kind: str) -> Tables:
+def tables_for(edition: Edition, options: Options) -> Tables:
     key = (edition.name, options)
     found = _TABLES.get(key)
     if found is None:
-        found = _TABLES[key] = Tables(edition, options, custom_kind)
+        found = _TABLES[key] = Tables(edition, options)
     return found

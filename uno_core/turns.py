@@ -7,7 +7,7 @@ the hot paths test ``fx is not NOFX`` before building one."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from uno_core import effects as E
 from uno_core.actions import CHANCE, MAX_SEATS, Action
@@ -16,14 +16,10 @@ from uno_core.cards import (
     NUMBER,
     TAKE2,
     TOWERS,
-    WILD_DRAW4,
-    WILD_EXTREME,
-    WILD_HIT4,
     Card,
 )
 from uno_core.errors import IllegalAction, SetupError
-from uno_core.house_draw import prompt_kind
-from uno_core.house_rules import allowed
+from uno_core.kinds import KINDS, PLAIN, PLUS4_WILDS
 from uno_core.matching import playable_mask
 from uno_core.state import (
     DRAWN,
@@ -44,7 +40,7 @@ from uno_core.state import (
     Tag,
     obligation,
 )
-from uno_core.tables import KINDS, PLAIN, mask_of
+from uno_core.tables import mask_of
 
 Effects = list[E.Effect]
 
@@ -58,9 +54,6 @@ class _NoEffects(list[E.Effect]):
 
 NOFX: Effects = _NoEffects()
 
-
-# first cards that go back into the pile (seed 000: Wild Draw 4; same for the other +4s)
-NOT_FIRST = frozenset({WILD_DRAW4, WILD_HIT4, WILD_EXTREME})
 
 
 def next_seat(s: State, steps: int = 1) -> int:
@@ -137,6 +130,18 @@ def needs_reshuffle(s: State) -> bool:
     return not (s._pcount if s.table else s._pile) and len(s._disc) > 1
 
 
+# The house rules' say over which cards a seat may play (``house_rules.allowed``): the
+# turn machinery asks it while ``Tables.house``; the engine, which sits above the house
+# rules, gives it (`ask_house_rules`).
+_allowed: Callable[[State, int, list[Card]], list[Card]] | None = None
+
+
+def ask_house_rules(allowed: Callable[[State, int, list[Card]], list[Card]]) -> None:
+    """Have the turn machinery ask `allowed` which playable cards the house rules leave."""
+    global _allowed
+    _allowed = allowed
+
+
 def drawn_playable(s: State, seat: int) -> bool:
     """Whether a card just drawn may be played now (simulation), the house rules applied."""
     return fits_drawn(s, seat, s.drawn, mask_of(s.drawn))
@@ -147,9 +152,9 @@ def fits_drawn(s: State, seat: int, drawn: Sequence[Card], faces: int) -> bool:
     they fit, and no house rule refuses every one of them (no_bluff, no_action_finish:
     then the drawn-card phase would offer a play the engine refuses)."""
     m = playable_mask(s, seat, faces)
-    if not m or not s.tables.house:
+    if not m or not s.tables.house or _allowed is None:
         return m != 0
-    return bool(allowed(s, seat, [c for c in drawn if c.bit & m]))
+    return bool(_allowed(s, seat, [c for c in drawn if c.bit & m]))
 
 
 def settle(s: State, fx: Effects) -> None:
@@ -220,6 +225,14 @@ _DISPENSED = tuple(tuple(E.Dispense(seat, k) for k in range(16)) for seat in ran
 def dispensed(seat: int, count: int) -> E.Dispense:
     """The Dispense effect of `count` cards to `seat`."""
     return _DISPENSED[seat][count] if count < 16 else E.Dispense(seat, count)
+
+
+def prompt_kind(s: State, fits: bool) -> str:
+    """What the seat is asked after a draw: play the drawn card (it fits), draw again
+    (it does not), or at the table (unseen) either."""
+    if s.table:
+        return "play_or_draw_again"
+    return "play_drawn" if fits else "draw_again"
 
 
 def after_turn_draw(s: State, seat: int, got: int, fx: Effects) -> None:
@@ -304,7 +317,7 @@ def turn_first_card(s: State, fx: Effects) -> None:
     pile = s._pile
     while True:
         card = pile.pop()
-        if card.kind in NOT_FIRST and pile:
+        if card.kind in PLUS4_WILDS and pile:  # seed 000: a first +4 goes back
             pile.insert(0, card)
             fx.append(E.CardReturned(card))
             continue
@@ -355,6 +368,7 @@ def start_round(s: State, fx: Effects) -> None:
     s._queue = []
     s.drawn = ()
     s.exposed = -1
+    s.uno_ahead = -1
     s.pending = ()
     s.out = -1
     s.colour_only = False

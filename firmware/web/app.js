@@ -2,7 +2,8 @@
 // Plain ES module, no build step. Talks only to the daemon's API (docs/api.md).
 import {
   COLOURS, COLOUR_NAMES, COLOUR_SHAPES, TOWERS,
-  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setWords, turnReason,
+  cardName, cardsOfColour, face, fitReason, matchReason, needs, parseCard, playBlocked, seatName, setCatalog, setWords,
+  turnReason,
 } from "./rules.js";
 import { Idiomorph } from "./vendor/idiomorph-0.8.0.esm.js";
 
@@ -341,7 +342,10 @@ async function refreshHealth() {
 
 async function loadCatalog() {
   const res = await request("GET", "/api/editions");
-  if (res.ok) ui.catalog = res.data;
+  if (res.ok) {
+    ui.catalog = res.data;
+    setCatalog(res.data);  // the rules the page checks itself come from the engine
+  }
 }
 
 let socket = null;

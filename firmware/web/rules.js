@@ -1,5 +1,6 @@
-// The public rules the page checks before it sends anything: card notation and the
-// matching check (uno_core.cards / uno_core.engine._matches). The daemon stays the
+// The public rules the page checks before it sends anything: card notation, and the
+// matching check and a card's choices from the rules GET /api/editions gives
+// (uno_core.page_rules, made from the engine's tables: `setCatalog`). The daemon stays the
 // authority; this only spares a round trip for plays everyone can see are wrong.
 
 export const COLOURS = ["R", "G", "B", "Y"];
@@ -17,13 +18,20 @@ export const KIND_NAMES = {
   WAA: "Wild Attack-Attack", WC: "Wild Customizable", WHF: "Wild Hit Fire",
   WAH: "Wild All Hit", WX: "Wild Extreme Move",
 };
-// the action each tower protects against; a symbol card forbids that action on top of it
-const TOWER_PROTECTS = { U: "+1", N: "+2", O: "W+4", "!": "S" };
-const TARGETED = new Set(["WAA", "WX", "TH"]);
-const CUSTOM_KIND = {
-  wild: "W", skip: "S", reverse: "R", "hit-2": "H2", "hit-4": "WH4",
-  "attack-attack": "WAA", "hit-fire": "WHF", "all-hit": "WAH", "trade-hands": "TH",
-};
+// by edition: its rules from GET /api/editions (`rules`), the fitting cards as Sets
+const RULES = new Map();
+
+/** Take the editions' rules from GET /api/editions' answer (until then nothing is refused
+ * here: the daemon judges every play). */
+export function setCatalog(catalog) {
+  for (const ed of catalog?.editions ?? []) {
+    const fits = {};
+    for (const [top, byColour] of Object.entries(ed.rules.fits)) {
+      fits[top] = Object.fromEntries(Object.entries(byColour).map(([c, cards]) => [c, new Set(cards)]));
+    }
+    RULES.set(ed.name, { ...ed.rules, fits });
+  }
+}
 
 /** Parse the compact notation ("R7", "G3!", "B+2", "W+4") into {text, colour, kind, number, symbol}. */
 export function parseCard(text) {
@@ -76,22 +84,25 @@ export function seatName(state, seat) {
   return name ? say.t("page.seat", { name: say.name(name), number: seat + 1 }) : say.t("page.seat_unnamed", { number: seat + 1 });
 }
 
-function effectiveKind(state, card) {
-  if (card.kind === "WC") return CUSTOM_KIND[state.options?.wild_customizable ?? "wild"] ?? "W";
-  return card.kind;
+/** The kind `card` plays as at this table (a Wild Customizable's: the option's). */
+function effectiveKind(rules, state, card) {
+  if (card.kind !== "WC") return card.kind;
+  return rules?.custom_kinds[state.options?.wild_customizable ?? "wild"] ?? card.kind;
 }
 
-/** Whether `text` may go on the current top card and colour (seed rules, public part). */
+/** The rules of the state's edition, or undefined before the catalogue came. */
+const rulesOf = (state) => RULES.get(state.edition);
+
+/** Whether `text` may go on the current top card and colour (the engine's match table). */
 export function matchReason(state, text) {
   const card = parseCard(text);
+  const rules = rulesOf(state);
   const top = state.top ? parseCard(state.top) : null;
-  if (!top) return null;
-  const forbid = top.symbol ? TOWER_PROTECTS[top.symbol] : "";
-  if (card.kind === forbid) {
+  const fits = rules?.fits[state.top]?.[state.colour];
+  if (!top || !fits || fits.has(text)) return null;
+  if (card.kind === rules.forbids[state.top]) {
     return say.t("page.why.symbol", { kind: say.kind(card.kind), top: say.card(top.text) });
   }
-  if (card.colour === "" || card.colour === state.colour) return null;
-  if (card.kind === top.kind && (card.kind !== "#" || card.number === top.number)) return null;
   return say.t("page.why.neither", { card: say.card(text), colour: say.colour(state.colour), top: say.card(top.text) });
 }
 
@@ -100,7 +111,7 @@ export function matchReason(state, text) {
 export function fitReason(state, text) {
   const reason = matchReason(state, text);
   const top = reason === null ? null : parseCard(state.top);
-  if (reason === null || parseCard(text).kind === TOWER_PROTECTS[top.symbol]) return reason;  // a power symbol says its own
+  if (reason === null || parseCard(text).kind === rulesOf(state).forbids[state.top]) return reason;  // a power symbol says its own
   const args = { card: say.card(text), colour: say.colour(state.colour) };
   if (!top.colour) return say.t("page.why.fit_colour", args);
   // on a coloured card, its number or action fits too (a wild fits always)
@@ -131,23 +142,24 @@ export function turnReason(state, seat) {
 /** What a declared card needs besides itself: colour, target seat, towers, laid cards. */
 export function needs(state, seat, text) {
   const card = parseCard(text);
-  const kind = effectiveKind(state, card);
+  const rules = rulesOf(state);
+  const rule = rules?.kinds[effectiveKind(rules, state, card)];
   let towers = 0;
   let free = [];
   // seven_zero: a 7 names the seat its player swaps hands with (also as the last card,
   // like a Trade Hands: the play's form does not depend on the hand)
   const swap = Boolean(state.options?.seven_zero) && card.kind === "#" && card.number === 7;
-  if (state.towers && (card.kind === "T2" || card.kind === "WT1")) {
+  if (state.towers && rule?.towers) {
     free = TOWERS.filter((t) => state.towers[t] !== seat);
-    towers = Math.min(card.kind === "T2" ? 2 : 1, free.length);
+    towers = Math.min(rule.towers, free.length);
   }
   return {
     colour: card.colour === "",
-    target: TARGETED.has(kind) || swap,
+    target: Boolean(rule?.targeted) || swap,
     swap,
     towers,
     freeTowers: free,
-    laid: card.kind === "DA" ? card.colour : "",
+    laid: rule?.lays ? card.colour : "",
   };
 }
 

@@ -87,6 +87,8 @@ def canon_state(engine: ModuleType, state: Any) -> dict[str, Any]:
     for view in (public, snap):  # house rules newer than the oracle are compared elsewhere
         if not view.get("stack"):
             view.pop("stack", None)  # stack_draws: nothing pending (the oracle has no key)
+        if view.get("uno_called_ahead") is None:
+            view.pop("uno_called_ahead", None)  # false_uno_penalty's: none (nor the oracle)
         if isinstance(view.get("options"), dict):
             view["options"] = {k: v for k, v in view["options"].items()
                                if k in OLD.OPTION_SPECS}

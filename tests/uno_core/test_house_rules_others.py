@@ -11,9 +11,11 @@ from uno_core import (
     CallUno,
     Catch,
     Draw,
+    IllegalAction,
     OptionError,
     Play,
     Press,
+    apply,
     legal_actions,
     make_options,
     new_match,
@@ -27,6 +29,7 @@ from uno_core.effects import (
     OwePresses,
     PlayerSkipped,
     Prompt,
+    UnoCalled,
     UnoPenalty,
 )
 from uno_core.engine import costs_penalty
@@ -34,6 +37,15 @@ from uno_core.options import option_from_text
 
 PILE = "G1 G2 G3 G6 G7 G8 G9 B1 B2 B3 B4 B7"
 CROSS = {"stack_draws": "cross", "wild_draw4_restricted": True}
+
+
+def refused_key(s, action):
+    """The key of the rule that refuses `action` (the state stays as it was)."""
+    before = s.clone()
+    with pytest.raises(IllegalAction) as refused:
+        apply(s, action)
+    assert s == before
+    return refused.value.key
 
 
 def plays(s, seat=None):
@@ -108,6 +120,39 @@ def test_a_call_by_a_seat_holding_two_cards_or_more_costs_the_penalty():
     one = position("classic", hands=["R1 R2 R3", "G1"], discard="R5", pile=PILE,
                    options={"false_uno_penalty": 2, "forgotten_uno": "catch"})
     assert "no uncalled UNO" in illegal(one, CallUno(1))  # one card: no false call
+
+
+def test_calling_uno_on_ones_turn_just_before_laying_the_second_last_card_is_no_false_call():
+    """Seed 002: „Vor Ablegen der vorletzten Karte muß deutlich UNO gesagt werden";
+    danguilherme/uno's uno() marks a seat holding two cards as having called. The next
+    play leaves one card called: nobody can catch it."""
+    opts = {"false_uno_penalty": 2, "forgotten_uno": "catch"}
+    s = position("classic", hands=["R1 G2", "G1 G5 G3", "B1 B2"], discard="R5",
+                 pile=PILE, options=opts)
+    assert not costs_penalty(s, CallUno(0))
+    s, fx = run(s, CallUno(0))
+    assert fx == [UnoCalled(0)] and s.counts == (2, 3, 2) and s.to_act == 0
+    s, fx = run(s, Play(0, c("R1")))
+    assert s.exposed == -1 and not of(fx, "uno_penalty") and s.counts == (1, 3, 2)
+    assert refused_key(s, Catch(1, 0)) == "no_catch"
+    twice, _ = run(position("classic", hands=["R1 G2", "G1 G5 G3", "B1 B2"], discard="R5",
+                            pile=PILE, options=opts), CallUno(0))
+    assert costs_penalty(twice, CallUno(0))  # a second call is a false one
+    # the call counts for the very next play only: a seat that draws instead keeps three
+    drew, _ = run(position("classic", hands=["Y1 G2", "G1 G5 G3", "B1 B2"], discard="R5",
+                           pile=PILE, options=opts), CallUno(0), Draw(0))
+    assert drew.uno_ahead == -1 and drew.counts[0] == 3
+
+
+def test_a_call_ahead_out_of_turn_or_at_the_play_still_costs_the_penalty():
+    opts = {"false_uno_penalty": 2, "forgotten_uno": "catch"}
+    s = position("classic", hands=["R1 R2 R3", "G1 G2", "B1 B2"], discard="R5",
+                 pile=PILE, options=opts)
+    s, fx = run(s, CallUno(2))  # two cards, but not its turn to lay one
+    assert of(fx, "uno_penalty") == [UnoPenalty(2, BY_TABLE)] and s.counts == (3, 2, 4)
+    at_play = position("classic", hands=["R1 G2", "G1 G5 G3"], discard="R5", pile=PILE,
+                       options={"false_uno_penalty": 2})
+    assert costs_penalty(at_play, CallUno(0))  # at_play: the call goes with the play
 
 
 def test_a_false_uno_call_at_a_launcher_owes_presses():
@@ -252,6 +297,20 @@ def test_the_banned_finish_penalty_at_a_launcher_owes_presses():
     assert of(fx, "owe_presses") == [OwePresses(0, 1, "fixed")] and s.to_act == 0
 
 
+def test_a_banned_finish_on_a_pending_stack_is_refused_and_costs_nothing():
+    """letsuno's finish-restrictions: while a stack waits (drawStack > 0) the finish is
+    blocked, with no penalty: the seat answers the stack some other way or takes it."""
+    opts = {"stack_draws": "cross", "no_draw_finish": True, "banned_finish_penalty": 1}
+    s = position("classic", hands=["R+2 R1 R3", "B+2", "Y1 Y2 Y3"], discard="R7",
+                 pile=PILE, options=opts)
+    s, _ = run(s, Play(0, c("R+2")))
+    assert s.stack == (2, 1) and s.to_act == 1
+    assert not costs_penalty(s, Play(1, c("B+2")))
+    assert refused_key(s, Play(1, c("B+2"))) == "no_draw_finish"
+    s, fx = run(s, Draw(1))  # taking the stack is still his way out of it
+    assert of(fx, "dispense") == [Dispense(1, 2)] and s.counts[1] == 3
+
+
 # -- stack_draws = "up" ------------------------------------------------------------------
 
 def test_one_way_cross_stacking_a_draw4_on_a_draw2_but_not_the_reverse():
@@ -281,6 +340,18 @@ def test_drawing_while_holding_a_playable_card_costs_two_cards_and_the_turn():
     assert s.counts == (4, 2) and s.to_act == 1
     refused = position("classic", hands=["R1 B2", "G1 G2"], discard="R5", pile=PILE)
     assert "only draw on your turn when you cannot play" in illegal(refused, Draw(0))
+
+
+def test_under_draw_until_playable_the_drawn_card_stays_and_two_more_follow():
+    """Wikipedia: "the penalty is drawing two more and losing your turn": the seat
+    draws its card, then the two penalty cards, and the turn passes."""
+    s = position("classic", hands=["R1 B2", "G1 G2"], discard="R5", pile=PILE,
+                 options={"playable_draw_penalty": 2, "draw_until_playable": True})
+    assert costs_penalty(s, Draw(0))
+    s, fx = run(s, Draw(0))
+    assert of(fx, "dispense") == [Dispense(0, 1), Dispense(0, 2)]
+    assert s.hands[0][:3] == cs("R1 B2 B7") and s.counts == (5, 2)  # B7 was the drawn card
+    assert PlayerSkipped(0) in fx and s.to_act == 1 and s.phase == "play"
 
 
 def test_a_seat_that_cannot_play_draws_as_usual_under_the_penalty():

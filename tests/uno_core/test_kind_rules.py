@@ -1,4 +1,4 @@
-"""Each card kind's rule is stated once (``tables.KINDS``), and every path that plays a
+"""Each card kind's rule is stated once (``kinds.KINDS``), and every path that plays a
 card executes that statement: the checked path (``apply`` of an action it must check,
 ``cardrules``), the listed path (``engine.play_plain``) and the simulation kernel's own
 loop. Changing one kind's definition changes all three alike."""
@@ -9,11 +9,11 @@ import random
 
 import pytest
 
+from uno_core import IllegalAction, apply, kernel, kinds, legal_actions, listing, snapshot, tables
 from uno_core import actions as A
-from uno_core import apply, kernel, legal_actions, listing, snapshot, tables
-from uno_core.cards import DRAW2, HIT2, REVERSE, parse_card
+from uno_core.cards import DRAW2, HIT2, REVERSE, SKIP, parse_card
+from uno_core.kinds import KindRule
 from uno_core.setup import position
-from uno_core.tables import KindRule
 
 # seat 0 can play only its red card on R5; seat 2 goes out on R3 when its turn comes
 HANDS = ["G7 B8", "G1 G2", "R3", "B1 B2"]
@@ -26,7 +26,7 @@ def redefine(monkeypatch):
     """Give card kinds new definitions for one test, with fresh rule tables and the
     caches made from them (nothing built here outlives the test)."""
     def redefine(kind: str, rule: KindRule) -> None:
-        monkeypatch.setitem(tables.KINDS, kind, rule)
+        monkeypatch.setitem(kinds.KINDS, kind, rule)
         monkeypatch.setattr(tables, "_TABLES", {})
         monkeypatch.setattr(listing, "_PLAIN_OPS", {})
         monkeypatch.setattr(listing, "_DECISIONS", {})
@@ -77,7 +77,7 @@ def _then_seat_2_goes_out(state):
 def test_a_draw_two_that_draws_three_does_so_on_every_path(redefine, monkeypatch):
     stock, _ = _checked("R+2")
     assert stock.counts[1] == 2 + 2
-    redefine(DRAW2, tables.KINDS[DRAW2]._replace(draws=3))
+    redefine(DRAW2, kinds.KINDS[DRAW2]._replace(draws=3))
     for state, effects in (_checked("R+2"), _listed("R+2")):
         assert state.counts[1] == 2 + 3
         assert len(state._pile) == len(PILE.split()) - 3
@@ -112,7 +112,7 @@ def test_a_hit_two_that_hits_three_owes_three_presses_on_every_path(redefine, mo
     rule's draws as presses, as the checked path does; the kernel hands the card to the
     engine's play."""
     card = parse_card("RH2")
-    redefine(HIT2, tables.KINDS[HIT2]._replace(draws=3))
+    redefine(HIT2, kinds.KINDS[HIT2]._replace(draws=3))
     checked, checked_fx = apply(_launcher_start(), A.Play(0, card))
     state = _launcher_start()
     (play,) = [a for a in legal_actions(state) if isinstance(a, A.Play)]
@@ -128,3 +128,47 @@ def test_a_hit_two_that_hits_three_owes_three_presses_on_every_path(redefine, mo
     monkeypatch.setattr(kernel, "play", lambda s, p, fx: (handed.append(p), engine_play(s, p, fx)))
     kernel.run_random(_launcher_start(), random.Random(1), random.Random(2), 1)
     assert handed[0].card == card  # the kernel leaves the presses to the engine
+
+
+def test_a_skip_that_makes_the_victim_draw_may_not_finish_under_no_draw_finish(redefine):
+    """no_draw_finish bans the cards whose rule makes a seat draw: no list of kinds of
+    its own, so a Skip redefined to draw one is banned too."""
+    def last_skip():
+        return position("classic", hands=["RS", "G1 G2"], discard="R5", pile=PILE,
+                        options={"no_draw_finish": True})
+    apply(last_skip(), A.Play(0, parse_card("RS")))  # a Skip may finish
+    redefine(SKIP, kinds.KINDS[SKIP]._replace(draws=1))
+    with pytest.raises(IllegalAction) as refused:
+        apply(last_skip(), A.Play(0, parse_card("RS")))
+    assert refused.value.key == "no_draw_finish"
+
+
+def test_a_wild_customizable_plays_as_the_kind_the_option_names_everywhere():
+    """The Wild Customizable's kind is worked out once, per card in the rule tables:
+    as a Hit 2 it makes the next seat press twice and its stack value is two."""
+    s = position("attack", hands=["WC G7 B8", "G1 G2", "R3"], discard="R5", pile=PILE,
+                 options={"wild_customizable": "hit-2", "stack_draws": "cross"})
+    card = parse_card("WC")
+    assert s.tables.kinds[card.id] == HIT2
+    assert s.tables.rules[3][card.id] == tables.at_table(kinds.KINDS[HIT2], s.options, 3)
+    s, _ = apply(s, A.Play(0, card, colour="G"))
+    assert s.stack == (2, 1)
+
+
+def test_the_kind_lists_made_from_the_rules_name_the_cards_the_rules_name():
+    """The +4 wilds go back when turned first (rules row 16), no_bluff restricts the ones
+    aimed at the next seat (row 124), no_draw_finish bans the drawing kinds (row 156)."""
+    from uno_core.cards import (
+        DRAW1,
+        WILD_ALL_HIT,
+        WILD_ATTACK,
+        WILD_DRAW4,
+        WILD_EXTREME,
+        WILD_HIT4,
+        WILD_HIT_FIRE,
+    )
+    assert {WILD_DRAW4, WILD_HIT4, WILD_EXTREME} == kinds.PLUS4_WILDS
+    assert {WILD_DRAW4, WILD_HIT4} == kinds.BLUFF_KINDS
+    assert {k for k, r in kinds.KINDS.items() if kinds.makes_draw(r)} == {
+        DRAW1, DRAW2, WILD_DRAW4, HIT2, WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT, WILD_ATTACK,
+        WILD_EXTREME}

@@ -213,13 +213,17 @@ def test_a_hand_card_that_does_not_fit_says_why_and_opens_no_picker(page, served
 def test_the_short_reasons_name_what_fits(page, served):
     server = served(serve_hand("R7"))
     open_page(page, server)
-    cases = [({"top": "G+2", "colour": "G"}, "B3", "blue 3 does not fit: needs green or a Draw 2"),
-             ({"top": "Y8", "colour": "Y"}, "RS", "red Skip does not fit: needs yellow or an 8"),
-             ({"top": "W+4", "colour": "B"}, "R7", "red 7 does not fit: needs blue"),
-             ({"top": "R2N", "colour": "R"}, "R+2", "no Draw 2 on red 2 with tower N"),
-             ({"top": "R2N", "colour": "R"}, "B2", None)]
+    classic, power = {"edition": "classic"}, {"edition": "power"}
+    cases = [({**classic, "top": "G+2", "colour": "G"}, "B3",
+              "blue 3 does not fit: needs green or a Draw 2"),
+             ({**classic, "top": "Y8", "colour": "Y"}, "RS",
+              "red Skip does not fit: needs yellow or an 8"),
+             ({**classic, "top": "W+4", "colour": "B"}, "R7", "red 7 does not fit: needs blue"),
+             ({**power, "top": "R2N", "colour": "R"}, "R+2", "no Draw 2 on red 2 with tower N"),
+             ({**power, "top": "R2N", "colour": "R"}, "B2", None)]
     said = page.evaluate("""async (cases) => {
         const rules = await import("/static/rules.js");
+        rules.setCatalog(await (await fetch("/api/editions")).json());  // (the page's own)
         return cases.map(([state, card]) => rules.fitReason(state, card));
     }""", [[s, c] for s, c, _ in cases])
     assert said == [want for _, _, want in cases]

@@ -1,8 +1,8 @@
 """The page's own matching check (firmware/web/rules.js) agrees with the rules engine.
 
-The screen refuses a non-matching card before it asks the table; that check is a copy of
-the public part of `uno_core.matching`. Here both judge every (top card, colour, card)
-of every edition, so the copy cannot drift from the engine unnoticed.
+The screen refuses a non-matching card before it asks the table; it takes the rules for
+that from GET /api/editions (`uno_core.page_rules`, made from the engine's tables), holding
+no copy of its own. Here both judge every (top card, colour, card) of every edition.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ def cases() -> tuple[list[dict], list[bool]]:
             for colour in ("RGBY" if top.startswith("W") else top[0]):
                 ok = {format_card(c) for c in match_set(
                     position(name, counts=[5, 5], discard=top, colour=colour, mode="table"))}
-                states.append({"top": top, "colour": colour, "deck": deck})
+                states.append({"edition": name, "top": top, "colour": colour, "deck": deck})
                 expected.extend(card in ok for card in deck)
     return states, expected
 
@@ -31,8 +31,11 @@ def test_the_screen_and_the_engine_agree_on_which_cards_match(page, served):
     states, expected = cases()
     judged = page.evaluate("""async (states) => {
         const rules = await import("/static/rules.js");
-        return states.flatMap((s) => s.deck.map((card) => rules.matchReason(s, card) === null));
+        const before = rules.matchReason(states[0], "W") === null;  // no catalogue: no refusal
+        rules.setCatalog(await (await fetch("/api/editions")).json());
+        return [before, ...states.flatMap((s) => s.deck.map((card) => rules.matchReason(s, card) === null))];
     }""", states)
+    assert judged.pop(0) is True
     assert len(judged) == len(expected) > 5000
     named = [(s["top"], s["colour"], card) for s in states for card in s["deck"]]
     wrong = [(top, colour, card, "screen says", a) for (top, colour, card), a, b
@@ -55,7 +58,8 @@ def test_the_screen_asks_for_the_choices_the_engine_needs(page, served):
                 s = position(name, counts=[5, 5], discard="R5" if name != "power" else "R5U",
                              towers=towers or None, mode="table",
                              options={"wild_customizable": custom} if custom else None)
-                public = {"towers": ({t: towers.get(t) for t in "UNO!"} if edition.towers else None),
+                public = {"edition": name,
+                          "towers": ({t: towers.get(t) for t in "UNO!"} if edition.towers else None),
                           "options": s.options.as_dict()}
                 for card in edition.deck:
                     want = tower_count(s, card) if edition.towers else 0
@@ -66,6 +70,7 @@ def test_the_screen_asks_for_the_choices_the_engine_needs(page, served):
                                      "laid": card.colour if card.kind == "DA" else ""})
     judged = page.evaluate("""async (states) => {
         const rules = await import("/static/rules.js");
+        rules.setCatalog(await (await fetch("/api/editions")).json());
         return states.map((s) => {
             const n = rules.needs(s, 0, s.card);
             return {colour: n.colour, target: n.target, towers: n.towers, laid: n.laid};

@@ -28,8 +28,9 @@ from aiohttp import web
 
 from firmware.words.messages import DEFAULT_LANGUAGE, LANGUAGES, screen_catalog
 from uno_core import EDITIONS, OPTION_SPECS
-from uno_core.cards import format_card
+from uno_core.cards import TOWER_PROTECTS, format_card
 from uno_core.options import PRESETS, preset_options
+from uno_core.tables import KINDS
 
 WEB_DIR = Path(__file__).with_name("web")
 PUBLIC_PREFIXES = ("/static/",)  # served without the API token: the page holds no secrets
@@ -38,7 +39,9 @@ PUBLIC_PATHS = ("/", "/api/messages")  # the page's words too: it can say it nee
 
 def editions_catalog() -> dict[str, Any]:
     """``{"editions": [{name, description, players, launcher, towers, deck, options,
-    presets}]}``; `presets` maps each `[table] preset` to the options it sets there."""
+    presets, kinds, protects}]}``; `presets` maps each `[table] preset` to the options it
+    sets there, `kinds` each card kind of the deck to its rule's parameters, `protects`
+    each tower to the kind it protects against."""
     out = []
     for ed in EDITIONS.values():
         options = {}
@@ -61,6 +64,11 @@ def editions_catalog() -> dict[str, Any]:
             "deck": list(dict.fromkeys(format_card(c) for c in ed.deck)),
             "options": options,
             "presets": {p: preset_options(p, ed) for p in PRESETS},
+            # what each kind of the deck does and what each tower protects against: the
+            # page's "what does this do" sheet words them (uno_core.tables.KINDS)
+            "kinds": {kind: KINDS[kind]._asdict() for kind in dict.fromkeys(c.kind for c in ed.deck)
+                      if kind in KINDS},
+            "protects": dict(TOWER_PROTECTS) if ed.towers else {},
         })
     return {"editions": out}
 

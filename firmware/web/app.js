@@ -604,7 +604,7 @@ function renderBar() {
   conn.className = `conn ${ui.live && !ui.sending ? "up" : "down"}`;
   const me = $("#me");  // a seat's phone: whose it is, always in view
   me.hidden = PHONE === null || MY_SEAT === null || !s;
-  if (!me.hidden) me.textContent = shortName(s, MY_SEAT);
+  if (!me.hidden) me.textContent = me.title = shortName(s, MY_SEAT);
   const hb = $("#open-health");
   hb.className = `small ${ui.health ? (ui.health.ok ? "ok" : "bad") : ""}`;
   hb.textContent = t(ui.health ? (ui.health.ok ? "page.health_ok" : "page.health_bad") : "page.health");
@@ -1561,7 +1561,8 @@ function renderRecent(s) {
     const said = target === null ? t("page.recent.play", { seat: name, card: cardTitle(p.card) })
       : t("page.recent.at", { seat: name, card: cardTitle(p.card), target });
     return h("li", { class: `play${i === 0 ? " newest" : ""}`, "data-recent": i, "data-seat": p.seat, title: said },
-      cardEl(p.card, { title: said }), h("span", { class: "who", title: said }, target === null ? name : `${name} → ${target}`));
+      cardEl(p.card, { title: said }), h("span", { class: "num" }, p.seat + 1),
+      h("span", { class: "who", title: said }, target === null ? name : `${name} → ${target}`));
   }));
 }
 

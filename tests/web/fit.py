@@ -13,7 +13,7 @@ whole board):
   of it (a row that scrolls sideways clips its own);
 * no text cut off: an element that hides its overflow (an ellipsis) shows all its text,
   unless the whole text is in a `title` on it or around it;
-* no overlap: no two buttons or fields cover each other (a bar pinned over a page that
+* no overlap: no two buttons or fields cover each other, no text lies over other text (a bar pinned over a page that
   scrolls under it, a phone's buttons, is checked by reach instead).
 
 `walk(page, server, table, seen)` opens every sheet and panel in turn and calls
@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from playwright.sync_api import expect
 
@@ -113,6 +114,17 @@ CHECK = r"""
       if (w > 1 && h > 1) out.push(`overlap: ${label(a)} and ${label(b)}`);
     }
   }
+  // no text over text: a line that spills out of its row onto the next
+  const texts = all.filter((el) => [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+    .map((el) => [el, clipped(el)]).filter(([, b]) => b.r - b.l > 1 && b.b - b.t > 1);
+  for (let i = 0; i < texts.length; i++) {
+    for (let j = i + 1; j < texts.length; j++) {
+      const [a, p] = texts[i], [b, q] = texts[j];
+      if (a.contains(b) || b.contains(a) || pinned(a) !== pinned(b)) continue;
+      const w = Math.min(p.r, q.r) - Math.max(p.l, q.l), h = Math.min(p.b, q.b) - Math.max(p.t, q.t);
+      if (w > 2 && h > 2) out.push(`text over text: ${label(a)} and ${label(b)}`);
+    }
+  }
   // reachable: scrolled into view as a finger would, then fully in view and on top
   for (const el of touch) {
     el.scrollIntoView({ block: "nearest", inline: "nearest" });
@@ -182,6 +194,7 @@ Serve = Callable[[EngineTable], Served]
 def walk(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
     """Every sheet and panel of the screen in turn, `seen(name)` on each."""
     power(page, serve, lang, seen)
+    person(page, serve, lang, seen)
     challenge(page, serve, lang, seen)
     target(page, serve, lang, seen)
     hand_entry(page, serve, lang, seen)
@@ -199,6 +212,10 @@ def power(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
     five_plays(server, table)
     expect(page.locator("#recent .play")).to_have_count(5)
     seen("board")
+    page.click("#catch")
+    expect(page.locator("[data-catcher]").first).to_be_visible()
+    seen("catch")
+    close(page)
     page.click('[data-declare="R"]')
     seen("play")
     page.click('[data-tab="W"]')
@@ -222,6 +239,7 @@ def power(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
     expect(page.locator("[data-seat-code]").first).to_be_visible()
     page.click('[data-show-code="3"]')
     expect(page.locator("[data-seat-code] svg.qr")).to_have_count(1)
+    link = urlsplit(page.locator('[data-seat-code="3"]').get_attribute("data-url"))
     seen("seats")
     close(page)
     rounds = [{"round": 1, "winner": 2, "points": [40, 12, 0, 68], "scores": [40, 12, 0, 68]},
@@ -237,6 +255,26 @@ def power(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
     page.reload()
     expect(page.locator("#score-chart")).to_be_visible()
     seen("match-end")
+    table.extra = {}
+    page.goto(f"{server.url}{link.path}#{link.fragment}")  # seat 4's phone, joined by its code
+    expect(page.locator("#me")).to_be_visible()
+    expect(page.locator("#recent .play")).to_have_count(5)
+    seen("phone")
+
+
+def person(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
+    """`demo --serve`'s person: their own cards in a row under the board, their turn."""
+    state = position("power", hands=["R7 WT1 B3 RT2 G5 G6 Y2 Y3 R1U B9 Y5", "B4 G1", "G7 R5", "Y6 B8"],
+                     discard="R2", towers={"U": 1, "N": 2, "O": 2}, turn=0)
+    table = EngineTable(state, names=list(NAMES))
+    hand = ["R7", "WT1", "B3", "RT2", "G5", "G6", "Y2", "Y3", "R1U", "B9", "Y5"]
+    table.extra = {"screen_hands": [hand, None, None, None],
+                   "waiting": {"kind": "turn", "seat": 0}}
+    server = serve(table)
+    open_page(page, server, lang, "?seat=1")
+    five_plays(server, table)
+    expect(page.locator("#hand [data-hand]")).to_have_count(len(hand))
+    seen("person")
 
 
 def challenge(page: Any, serve: Serve, lang: str, seen: Seen) -> None:

@@ -76,6 +76,11 @@ CHECK = r"""
     return box;
   };
   const all = [...document.querySelectorAll("body *")].filter((el) => inLayer(el) && visible(el));
+  // the layer's main button (next round, new match, the sheet's confirm, start) in view as it opens
+  for (const el of all.filter((e) => e.matches("#next-round, #new-match, #confirm, #start"))) {
+    const r = el.getBoundingClientRect(), c = clipped(el);
+    if (!(r.top >= 0 && r.bottom <= H + 1 && c.t <= r.top + 1 && c.b >= r.bottom - 1)) out.push(`not in view without scrolling: ${label(el)}`);
+  }
   // sideways
   const sw = document.scrollingElement.scrollWidth;
   if (sw > W) out.push(`the page scrolls sideways: ${sw}px in ${W}px`);
@@ -198,6 +203,8 @@ def walk(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
     challenge(page, serve, lang, seen)
     target(page, serve, lang, seen)
     hand_entry(page, serve, lang, seen)
+    four_towers(page, serve, lang, seen)
+    no_match(page, serve, lang, seen)
 
 
 def close(page: Any) -> None:
@@ -317,3 +324,29 @@ def hand_entry(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
     for card in ("R1", "R2", "R+2"):
         page.click(f'.grid [data-card="{card}"]')
     seen("hand-entry")
+
+
+def four_towers(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
+    """Power: a seat that took the fourth tower may lay all its cards but one."""
+    state = position("power", hands=["R4! R3 B3 G4 Y7 Y9", "B4 G1", "G7 R5", "Y6 B8"], discard="R2",
+                     towers={"U": 0, "N": 0, "O": 0}, turn=0)
+    table = EngineTable(state, names=list(NAMES))
+    server = serve(table)
+    open_page(page, server, lang)
+    server.do(lambda: table.act(Play(0, parse_card("R4!"))))
+    expect(page.locator("#four-towers")).to_be_visible()
+    seen("four-towers-waits")
+    page.click("#four-towers")
+    for card in ("R3", "R5"):
+        page.click(f'.grid [data-card="{card}"]')
+    seen("four-towers")
+
+
+def no_match(page: Any, serve: Serve, lang: str, seen: Seen) -> None:
+    """A table with no match yet: the one button that starts one."""
+    table = EngineTable(position("classic", hands=["R1", "B4", "G5", "Y1"], discard="R2"))
+    table.public_state = lambda: {"edition": None, "waiting": {"kind": "new-match"}}  # type: ignore[method-assign]
+    server = serve(table)
+    open_page(page, server, lang)
+    expect(page.locator("#setup-now")).to_be_visible()
+    seen("no-match")

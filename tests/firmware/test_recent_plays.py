@@ -3,7 +3,11 @@ play off; a new match empties it; other events leave it alone."""
 
 from __future__ import annotations
 
+import json
+from urllib.request import urlopen
+
 from firmware.api.recent import RecentPlays
+from firmware.sim.testbed import SimTable
 
 
 def play(seat: int, card: str, **more: object) -> dict[str, object]:
@@ -29,3 +33,18 @@ def test_an_undo_takes_its_play_off_and_a_new_match_empties_the_strip():
     assert recent.public()["recent"] == [{"seat": 0, "card": "R1"}]
     recent.note({"kind": "new_match", "edition": "classic", "seats": 4})
     assert recent.public()["recent"] == []
+
+
+def test_the_daemons_state_holds_the_last_five_plays_as_the_table_played_them(tmp_path):
+    with SimTable(tmp_path, "classic", players=4, seed=3) as table:
+        st = table.play_until(lambda st: st["step"] >= 40)
+        top = st["top"]
+        while st["top"] == top:  # until the next card is laid
+            table.bot_step()
+            st = table.state()
+        with urlopen(f"{table.url}/api/state") as answer:
+            recent = json.load(answer)["recent"]
+    assert len(recent) == 5
+    assert recent[0]["card"] == st["top"]  # the newest first
+    steps = [play["step"] for play in recent]
+    assert steps == sorted(steps, reverse=True) and len(set(steps)) == 5

@@ -74,3 +74,18 @@ def test_what_attacks_cards_do_says_the_launcher_and_the_chosen_player(page, ser
     expect(page.locator('[data-help-kind="WAA"] .does')).to_contain_text("The player you choose presses the launcher 2 times.")
     expect(page.locator('[data-help-kind="DA"] .does')).to_contain_text("You lay all your other cards of its colour with it.")
     expect(page.locator("[data-help-tower]")).to_have_count(0)
+
+
+def test_ten_seats_keep_their_rows_without_scrolling_beside_the_strip(page, served):
+    state = position("classic", counts=[3] * 10, discard="R5", turn=0, mode="table")
+    table = EngineTable(state)
+    server = served(table)
+    open_page(page, server, "en")
+    for seat, card in enumerate(["R1", "R4", "R7", "R8", "R3"]):
+        server.do(lambda s=seat, c=card: table.act(Play(s, parse_card(c))))
+    expect(page.locator("#recent .play")).to_have_count(5)
+    assert page.evaluate("(() => { const s = document.querySelector('#seats'); return s.scrollHeight <= s.clientHeight; })()")
+    for i in range(5):
+        box = page.locator("#recent .play").nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 800 and box["y"] + box["height"] <= 480
+    assert page.locator("#recent .play .num").first.is_visible()

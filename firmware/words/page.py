@@ -627,7 +627,7 @@ PAGE: dict[str, dict[str, str]] = {
         "page.help.towers_many": "Du nimmst {count} Türme.",
         "page.help.lays": "Du legst alle anderen Karten ihrer Farbe mit ab.",
         "page.help.off_colour": "Nur wenn du keine Karte der aktuellen Farbe hast.",
-        "page.help.challenge": "Wen sie trifft, darf sie herausfordern.",
+        "page.help.challenge": "Wen sie trifft, darf sie anzweifeln.",
         "page.help.stacks": "Wen sie trifft, darf sie mit einer gleichen Karte weitergeben.",
         "page.help.custom": "Zählt als {what}.",
         "page.help.tower": "Schützt den Platz, der ihn hat, vor der Karte „{kind}“.",

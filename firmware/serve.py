@@ -29,7 +29,8 @@ from aiohttp import web
 
 from firmware.words.messages import DEFAULT_LANGUAGE, LANGUAGES, screen_catalog
 from uno_core import EDITIONS, OPTION_SPECS
-from uno_core.cards import format_card
+from uno_core.cards import TOWER_PROTECTS, format_card
+from uno_core.kinds import KINDS
 from uno_core.options import PRESETS, preset_options
 from uno_core.page_rules import page_rules
 
@@ -40,8 +41,10 @@ PUBLIC_PATHS = ("/", "/api/messages")  # the page's words too: it can say it nee
 
 def editions_catalog() -> dict[str, Any]:
     """``{"editions": [{name, description, players, launcher, towers, deck, options,
-    presets, rules}]}``; `presets` maps each `[table] preset` to the options it sets
-    there, `rules` is what the page checks before it asks (``uno_core.page_rules``)."""
+    presets, rules, kinds, protects}]}``; `presets` maps each `[table] preset` to the
+    options it sets there, `rules` is what the page checks before it asks
+    (``uno_core.page_rules``), `kinds` each card kind of the deck to its rule's parameters,
+    `protects` each tower to the kind it protects against."""
     out = []
     for ed in EDITIONS.values():
         options = {}
@@ -65,6 +68,11 @@ def editions_catalog() -> dict[str, Any]:
             "options": options,
             "presets": {p: preset_options(p, ed) for p in PRESETS},
             "rules": page_rules(ed),  # what the page checks itself (web/rules.js)
+            # what each kind of the deck does and what each tower protects against: the
+            # page's "what does this do" sheet words them (uno_core.kinds.KINDS)
+            "kinds": {kind: KINDS[kind]._asdict() for kind in dict.fromkeys(c.kind for c in ed.deck)
+                      if kind in KINDS},
+            "protects": dict(TOWER_PROTECTS) if ed.towers else {},
         })
     return {"editions": out}
 

@@ -38,6 +38,7 @@ from firmware.api.attempts import Attempts
 from firmware.api.connections import ACCEPT_BURST, Connections
 from firmware.api.guard import SAFE_METHODS, FrontDoor, Refused, add_security_headers
 from firmware.api.log_limit import accept_errors_rate_limited
+from firmware.api.recent import RecentPlays
 from firmware.api.requests import OWNER, Admin, Request, Table, Who
 from firmware.api.routes import BUILDERS
 from firmware.api.seat_door import CLAIM_PATH, SeatDoor
@@ -111,7 +112,7 @@ class ApiServer:
         self._clients: set[_Client] = set()
         self._streams: Streams[_Client] = Streams(cap=max_clients, per_identity=streams_per_identity)
         self.clock = clock
-        self.seat_keys = seat_keys
+        self.seat_keys, self.recent = seat_keys, RecentPlays()  # the board's strip of plays
         self._keys_checked = -1  # the seat keys' generation the streams were checked at
         self.attempts = attempts or Attempts(clock=clock)
         self.identities = identity.Identities(token, seat_keys)
@@ -205,7 +206,7 @@ class ApiServer:
     # -- events to WebSocket clients ----------------------------------------------
     def public_state(self) -> dict[str, Any]:
         """The table's public state with the door's part (`SeatDoor.public_part`)."""
-        return {**self.table.public_state(), **self.door.public_part()}
+        return {**self.table.public_state(), **self.door.public_part(), **self.recent.public()}
 
     def stream_callers(self) -> list[Who]:
         return [client.who for client in self._clients]
@@ -228,6 +229,7 @@ class ApiServer:
 
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (plain JSON data) to every WebSocket client. Call on the loop."""
+        self.recent.note(event)
         message = {"type": "event", "event": dict(event)}
         for client in list(self._clients):
             try:

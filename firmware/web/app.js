@@ -611,7 +611,9 @@ function render() {
   // a seat's phone says its own wait once, in its own words; others' waits as the table says them
   $("#waiting").textContent = yours.mine ? "" : waitingText(s);
   $("#notice").textContent = describeEvent(ui.lastEvent);
+  $("#notice").title = $("#notice").textContent;  // whole, where one line on the board has room for less
   renderSeats(s);
+  renderRecent(s);
   renderRules(s);
   renderHand(s);
   renderActions(s);
@@ -627,13 +629,14 @@ function renderBar() {
   conn.className = `conn ${ui.live && !ui.sending ? "up" : "down"}`;
   const me = $("#me");  // a seat's phone: whose it is, always in view
   me.hidden = PHONE === null || MY_SEAT === null || !s;
-  if (!me.hidden) me.textContent = shortName(s, MY_SEAT);
+  if (!me.hidden) me.textContent = me.title = shortName(s, MY_SEAT);
   const hb = $("#open-health");
   hb.className = `small ${ui.health ? (ui.health.ok ? "ok" : "bad") : ""}`;
   hb.textContent = t(ui.health ? (ui.health.ok ? "page.health_ok" : "page.health_bad") : "page.health");
   if (!s) return;
   $("#edition").textContent = s.edition ?? "";
   $("#round").textContent = s.round ? t("page.round_to", { round: s.round, target: s.options?.target_score ?? "?" }) : "";
+  $("#round").title = $("#round").textContent;  // whole, where the bar has room for less
   const from = s.turn >= 0 ? s.turn : 0;  // the order of play from the seat whose turn it is
   const order = Array.from({ length: Math.min(s.seats, 3) }, (_, i) => ((from + i * (s.direction >= 0 ? 1 : -1)) % s.seats + s.seats) % s.seats + 1);
   $("#direction").textContent = `${s.direction >= 0 ? "↻" : "↺"} ${order.join("→")}…`;
@@ -656,7 +659,7 @@ function renderSeats(s) {
       : s.phones?.[seat] ? h("span", { class: "phone-mark", "data-phone": seat, title: t("page.seats.on_phone"),
         "aria-label": t("page.seats.on_phone") }) : "";
     rows.push(h("div", { class: `seat${turn ? " turn" : ""}${MY_SEAT === seat ? " me" : ""}`, "data-seat": seat },
-      h("span", { class: "who" }, h("span", { class: "name" }, turn ? "▶ " : "", s.names?.[seat] ? nameWord(s.names[seat]) : t("page.seat_unnamed", { number: seat + 1 }),
+      h("span", { class: "who" }, h("span", { class: "name", title: `${shortName(s, seat)} ${seat + 1}` }, turn ? "▶ " : "", s.names?.[seat] ? nameWord(s.names[seat]) : t("page.seat_unnamed", { number: seat + 1 }),
         s.names?.[seat] ? h("small", {}, ` ${seat + 1}`) : "", phone), uno),
       h("span", { class: "count", title: t("page.cards_in_hand") }, `${count} 🂠`),
       h("span", { class: "towers" }, held.map((tower) => h("span", { class: `tower t-${towerClass(tower)}` }, tower))),
@@ -712,7 +715,8 @@ function renderActions(s) {
   const playPhase = ["play", "drawn", "extra"].includes(s.phase) && !(s.owed ?? []).length;
   if (playPhase && seat !== null && (MY_SEAT === null || s.to_act === MY_SEAT)) {
     // tap the colour, tap the card, confirm: three taps for a number card
-    buttons.push(h("span", { class: "declare-label", id: "declare" }, isYou(s, seat) ? t("page.declared_yours") : t("page.declared", { seat: shortName(s, seat) })),
+    const declared = isYou(s, seat) ? t("page.declared_yours") : t("page.declared", { seat: shortName(s, seat) });
+    buttons.push(h("span", { class: "declare-label", id: "declare", title: declared }, declared),
       ...[...COLOURS, "W"].map((c) => h("button", { type: "button", class: `declare c-${c}`, "data-declare": c,
         disabled: playBlocked(s), onclick: () => openPlay(seat, null, c) }, c === "W" ? t("page.wild") : colourShort(c))));
   }
@@ -854,7 +858,7 @@ function renderSheet() {
   const el = $("#sheet");
   if (!sh) { closeSheet(); return; }
   const body = { play: playSheet, cards: cardsSheet, catch: catchSheet, setup: setupSheet, health: healthSheet,
-    seats: seatsSheet }[sh.kind](sh);
+    seats: seatsSheet, help: helpSheet }[sh.kind](sh);
   draw(el,
     h("div", { class: "sheet-head" }, h("span", { class: "title" }, body.title),
       h("button", { type: "button", class: "small", id: "close", onclick: closeSheet }, t("page.close"))),
@@ -1330,6 +1334,7 @@ $("#open-setup").addEventListener("click", () => {
   const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : nameWord(n)));
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
+$("#open-help").addEventListener("click", () => openSheet({ kind: "help" }));
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
 $("#open-seats").addEventListener("click", () => { openSheet({ kind: "seats", seats: null, reason: "", shown: null }); loadSeats(); });
 if (MY_SEAT !== null) $("#open-seats").hidden = true;  // a person's own page (demo --serve): not the owner's codes
@@ -1568,4 +1573,76 @@ function scoreChart(s) {
   const labels = [0, ...rounds.map((r) => r.round)].map((n, i) => svg("text", { x: x(i), y: H - 6, "text-anchor": "middle" }, String(n)));
   return svg("svg", { id: "score-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("page.end.chart") },
     ...grid, svg("line", { x1: left, y1: y(0), x2: W - right, y2: y(0), class: "axis" }), ...labels, ...lines);
+}
+
+// ---------------------------------------------------------------- the last plays, what the cards do
+
+/** The last five plays (the daemon's `recent`, newest first): a small card and who played
+ * it, the whole sentence in its title, so nobody misses the +4 that hit them. */
+function renderRecent(s) {
+  const plays = s.recent ?? [];
+  draw($("#recent"), plays.map((p, i) => {
+    const name = shortName(s, p.seat);
+    const target = typeof p.target === "number" && p.target >= 0 ? shortName(s, p.target) : null;
+    const said = target === null ? t("page.recent.play", { seat: name, card: cardTitle(p.card) })
+      : t("page.recent.at", { seat: name, card: cardTitle(p.card), target });
+    return h("li", { class: `play${i === 0 ? " newest" : ""}`, "data-recent": i, "data-seat": p.seat, title: said },
+      cardEl(p.card, { title: said }), h("span", { class: "num" }, p.seat + 1),
+      h("span", { class: "who", title: said }, target === null ? name : `${name} → ${target}`));
+  }));
+}
+
+/** What each card of this edition does (its rule in uno_core.tables.KINDS, through
+ * GET /api/editions) and, with towers, what each tower protects against. */
+function helpSheet() {
+  const s = ui.state;
+  const ed = ui.catalog?.editions.find((e) => e.name === s?.edition) ?? ui.catalog?.editions[0];
+  if (!ed) return { title: t("page.help.title"), content: [h("p", {}, t("page.loading_editions"))] };
+  const kindName = (kind) => words.kinds[ed.name]?.[kind] ?? kind;
+  const options = { ...Object.fromEntries(Object.entries(ed.options).map(([k, o]) => [k, o.default])),
+    ...(s?.edition === ed.name ? s.options : {}) };
+  const example = (kind) => ed.deck.find((c) => parseCard(c).kind === kind && !parseCard(c).symbol) ?? ed.deck.find((c) => parseCard(c).kind === kind);
+  const cards = Object.entries(ed.kinds).map(([kind, rule]) => {
+    const card = example(kind);
+    return h("div", { class: "help-row", "data-help-kind": kind }, cardEl(card),
+      h("div", { class: "what" }, h("span", { class: "label" }, kindName(kind)),
+        h("span", { class: "does" }, kindSentences(kind, rule, card, ed, options).join(" "))));
+  });
+  if (ed.deck.some((c) => parseCard(c).symbol)) {
+    const card = ed.deck.find((c) => parseCard(c).symbol);
+    cards.push(h("div", { class: "help-row", "data-help-kind": "symbol" }, cardEl(card),
+      h("div", { class: "what" }, h("span", { class: "does" }, t("page.help.symbol")))));
+  }
+  const towers = Object.entries(ed.protects ?? {}).map(([tower, kind]) => h("div", { class: "help-row", "data-help-tower": tower },
+    h("span", { class: `tower t-${towerClass(tower)}` }, tower),
+    h("div", { class: "what" }, h("span", { class: "does" }, t("page.help.tower", { kind: kindName(kind) })))));
+  return { title: `${t("page.help.title")}: ${t(`edition.${ed.name}`).split(":")[0]}`, content: [
+    h("h3", {}, t("page.help.cards")), h("div", { class: "help" }, cards),
+    towers.length ? h("h3", {}, t("page.help.towers")) : "", towers.length ? h("div", { class: "help" }, towers) : ""] };
+}
+
+/** A card kind's rule in sentences of the screen's language. */
+function kindSentences(kind, rule, card, ed, options) {
+  const out = [];
+  const wild = card ? parseCard(card).colour === "" : false;
+  if (kind === "#") return [t("page.help.number")];
+  out.push(t(wild ? "page.help.wild" : "page.help.coloured"));
+  if (kind === "WC") out.push(t("page.help.custom", { what: t(`option.wild_customizable.${options.wild_customizable}`) }));
+  if (rule.off_colour && options.wild_restricted) out.push(t("page.help.off_colour"));
+  const who = t(rule.targeted ? "page.help.who.chosen" : rule.draws && !rule.skips && !rule.targeted
+    ? (options.all_hit_scope === "others" ? "page.help.who.others" : "page.help.who.all") : "page.help.who.next");
+  if (rule.until) out.push(t("page.help.until", { who }));
+  else if (rule.draws) {
+    const key = ed.launcher ? (rule.draws === 1 ? "page.help.press_one" : "page.help.press_many")
+      : (rule.draws === 1 ? "page.help.draw_one" : "page.help.draw_many");
+    out.push(t(key, { who, count: rule.draws }));
+  }
+  if (rule.skips) out.push(t(rule.draws || rule.until ? "page.help.skip_too" : "page.help.skip"));
+  if (rule.turns) out.push(t("page.help.turns"));
+  if (rule.targeted && !rule.draws) out.push(t("page.help.trade"));
+  if (rule.towers) out.push(t(rule.towers === 1 ? "page.help.towers_one" : "page.help.towers_many", { count: rule.towers }));
+  if (rule.lays) out.push(t("page.help.lays"));
+  if (rule.stacks && options.stack_draws && options.stack_draws !== "off") out.push(t("page.help.stacks"));
+  if (rule.challenge && options.wild_draw4_restricted && !options.no_bluff) out.push(t("page.help.challenge"));
+  return out;
 }

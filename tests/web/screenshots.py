@@ -65,6 +65,7 @@ def main() -> int:
         server.close()
     serve_shot(OUT / "serve.png")
     phone_shots()
+    fit_shots()
     for name in ("phone-seat.png", "phone-seat-360.png", "seats.png", "board-phones.png",
                  "phone-waiting.png", "board.png", "declare.png", "choices.png", "setup.png", "phone.png", "serve.png",
                  "round-end.png", "match-end.png", "board-de.png", "declare-de.png",
@@ -164,6 +165,45 @@ def phone_shots() -> None:
         waiting.screenshot(path=OUT / "phone-waiting.png")
         people.close()
         browser.close()
+
+
+def fit_shots() -> None:
+    """Every sheet and panel the fit test measures (tests/web/fit.py), at each size, in
+    English, and in German on the smallest phone: docs/screenshots/fit/<sheet>-<size>[-de].png.
+    A phone's page is taken whole, its pinned buttons put at its end for the picture."""
+    from tests.web.fit import SIZES, SeatedServed, walk
+
+    folder = OUT / "fit"
+    folder.mkdir(exist_ok=True)
+    runs = [(size, "en") for size in SIZES] + [("360x740", "de")]
+    with sync_playwright() as pw, tempfile.TemporaryDirectory() as tmp:
+        context = chromium(pw, tempfile.mkdtemp(prefix="unotable-shots-"))
+        servers: list[Served] = []
+
+        def serve(table: EngineTable) -> Served:
+            servers.append(SeatedServed(table, tempfile.mkdtemp(dir=tmp)))
+            return servers[-1]
+
+        for size, lang in runs:
+            page = context.new_page()
+            width, height = SIZES[size]
+            page.set_viewport_size({"width": width, "height": height})
+            phone = width < 640
+
+            def seen(name: str, page: Any = page, size: str = size, lang: str = lang, phone: bool = phone) -> None:
+                path = folder / f"{name}-{size}{'' if lang == 'en' else '-de'}.png"
+                if phone:
+                    page.evaluate("document.querySelector('#actions').style.position = 'static'")
+                    page.screenshot(path=path, full_page=True)
+                    page.evaluate("document.querySelector('#actions').style.position = ''")
+                else:
+                    page.screenshot(path=path)
+
+            walk(page, serve, lang, seen)
+            page.close()
+            while servers:
+                servers.pop().close()
+        context.close()
 
 
 if __name__ == "__main__":

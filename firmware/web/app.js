@@ -1088,7 +1088,9 @@ function ruleBadges(s) {
   const badges = [];
   for (const [name, value] of Object.entries(s.options ?? {})) {
     const key = `badge.${name}`;
-    if (!ed || !(key in words.messages) || value === ed.options[name]?.default) continue;
+    // the state lists every option; one the edition does not take is never in force
+    const off = value === false || value === 0 || value === "off";
+    if (!ed || !(name in ed.options) || off || !(key in words.messages) || value === ed.options[name].default) continue;
     badges.push(h("span", { class: "badge rule", "data-rule": name, title: t(`option.${name}.help`) },
       t(key, { value: `option.${name}.${value}` in words.messages ? t(`option.${name}.${value}`) : value })));
   }

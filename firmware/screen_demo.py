@@ -27,11 +27,9 @@ from firmware.errors import LoopStopped, Rejected
 from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_daemon
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
-from firmware.waits import SEAT_DECISIONS, Wait
+from firmware.waits import Wait
 from uno_core.cards import TRADE_HANDS, WILD_DRAW4
 
-# what the table may wait for from the person (everything else is the bots' or the twin's)
-PERSON_DECISIONS = SEAT_DECISIONS | {Wait.HAND}
 # the waits in which the person's on-screen launcher button stands for their own press
 PERSON_PRESSES = frozenset({Wait.TURN, Wait.PRESS, Wait.CHALLENGE, Wait.PLAY_DRAWN})
 # the table-wide requests the page may make in the demo (the next round is its own request)
@@ -87,11 +85,14 @@ class ScreenPlayers(TablePlayers):
         if w["kind"] in (Wait.MATCH_OVER, Wait.NEW_MATCH, Wait.PAUSED):
             await asyncio.sleep(POLL_S)  # the person's: a new match, or Resume on the page
             return
-        if w.get("seat") == self.person and w["kind"] in PERSON_DECISIONS:
-            if not await self._interject(st):  # bots may still catch a forgotten UNO
-                await asyncio.sleep(POLL_S)
-            return
         await super()._act(st)
+
+    async def _await_person(self, st: Mapping[str, Any]) -> None:
+        """The bots may still catch the person's forgotten UNO, at the bots' pace."""
+        self._acting_at = (getattr(self.ctl.match, "id", None), st["step"], st["paused"])
+        await asyncio.sleep(max(self.pace, POLL_S))
+        if self._moment() == self._acting_at:
+            await self._interject(st)
 
 
 class ScreenTable:
@@ -227,9 +228,12 @@ class ScreenDemo:
         self.person, self.out = person, out
         self.sim = sim_daemon(variant, players, seed, path, fast=fast, rounds=10**9, pace=pace,
                               out=out, options=options, names=names, port=port,
-                              seat=ScreenPlayers, seat_options={"person": person},
+                              seat=ScreenPlayers,
+                              # the person's waits are theirs: no bot taps "next round"
+                              seat_options={"person": person, "human_seats": (person,)},
                               serve=lambda ctl: ScreenTable(ctl, self.world, person),
-                              play=self._play, over_http=False)
+                              play=self._play, over_http=False,
+                              round_pause_s=0)  # the round's result stays until they tap
         self.config, self.world, self.daemon = self.sim.config, self.sim.world, self.sim.daemon
 
     @property

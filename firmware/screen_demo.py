@@ -109,6 +109,12 @@ class ScreenTable:
         out = self.ctl.public_state()
         hand = sorted(self.world.hands[self.person], key=_card_order)
         out["screen_hands"] = {str(self.person): hand}
+        challenge = out.get("challenge")
+        if out.get("phase") == "verdict" and challenge and challenge["challenger"] == self.person:
+            # the person challenged a bot's +4: the twin shows them the hand to judge
+            player = challenge["player"]
+            out["screen_hands"][str(player)] = sorted(self.world.hands[player], key=_card_order)
+            out["challenge"] = {**challenge, "colour": self.world.notes.get("w4_colour", "")}
         return out
 
     def health(self) -> dict[str, Any]:

@@ -556,6 +556,7 @@ class TablePlayers:
             for c in [card, *laid]:
                 rest.remove(c)
             world.notes["w4_guilty"] = any(U.parse_card(c).colour == state.colour for c in rest)
+            world.notes["w4_colour"] = state.colour  # what a challenger looks for in the hand
         pending: dict[str, Any] = {"step": step, "undo": [[seat, c] for c in [*laid, card]]}
         swap, passed = hand_moves(state, a)
         if swap:

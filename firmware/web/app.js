@@ -723,6 +723,7 @@ function renderActions(s) {
     prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, t("page.accept", { seat: who })));
   }
   if (mine && s.phase === "verdict") {
+    prompts.push(...challengedHand(s));
     prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, t("page.guilty")),
       h("button", { id: "innocent", type: "button", onclick: () => decide("innocent") }, t("page.innocent")));
   }
@@ -799,6 +800,19 @@ function renderActions(s) {
   }
   draw($("#actions"), ...buttons);
   draw($("#prompts"), ...prompts);
+}
+
+/** demo --serve: the hand a +4 was played from, for the person who challenged it to judge
+ * (the cards of the colour before the +4 are marked: one of them makes the player guilty). */
+function challengedHand(s) {
+  const player = s.challenge?.player;
+  const cards = s.screen_hands?.[player];
+  if (player === undefined || player === MY_SEAT || !cards) return [];
+  const colour = s.challenge.colour;
+  return [h("div", { id: "challenged-hand", class: "challenged-hand", "data-seat": player },
+    h("span", { class: "label" }, colour ? t("page.challenged_hand_colour", { seat: shortName(s, player), colour: colourLabel(colour) })
+      : t("page.challenged_hand", { seat: shortName(s, player) })),
+    ...cards.map((c) => cardEl(c, { "data-challenged": c, ...(colour && parseCard(c).colour === colour ? { "data-fits": "1" } : {}) })))];
 }
 
 // ---------------------------------------------------------------- overlays

@@ -109,6 +109,9 @@ class ScreenTable:
         out = self.ctl.public_state()
         hand = sorted(self.world.hands[self.person], key=_card_order)
         out["screen_hands"] = {str(self.person): hand}
+        undoable = out.get("undoable")
+        if undoable and undoable.get("seat") != self.person:
+            out["undoable"] = None  # a bot's play is the twin's: the page may take back only the person's
         challenge = out.get("challenge")
         if out.get("phase") == "verdict" and challenge and challenge["challenger"] == self.person:
             # the person challenged a bot's +4: the twin shows them the hand to judge

@@ -13,6 +13,7 @@ move towers) are done by the twin's helpers, as in `unotable demo`.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import tempfile
 from collections import Counter
 from collections.abc import Mapping
@@ -24,6 +25,8 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.table import Controller
 from firmware.errors import LoopStopped, Rejected
+from firmware.qr import qr_text
+from firmware.seat_keys import lan_address, reachable_by_phones, seat_url
 from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_daemon
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
@@ -227,7 +230,9 @@ class ScreenDemo:
     def __init__(self, variant: str = "classic", players: int = 4, seed: int = 1, *,
                  person: int = 0, port: int = 8080, options: Mapping[str, Any] | None = None,
                  fast: bool = False, pace: float = 1.0, out: TextIO | None = None,
-                 directory: str | Path | None = None) -> None:
+                 directory: str | Path | None = None, lan: bool = False) -> None:
+        """`lan`: serve the local network (every address, with a fresh API token) and
+        print each seat's code for a phone; else only this machine (127.0.0.1)."""
         check_arguments(variant, players, 1)
         check_person(person, players)
         self._tmp = tempfile.TemporaryDirectory(prefix="unotable-serve-") if directory is None else None
@@ -235,6 +240,8 @@ class ScreenDemo:
         names = list(NAMES[:players])
         names[person] = "You"
         self.person, self.out = person, out
+        # on the network the owner is whoever holds the token: a fresh one, in the owner's link
+        self.token = secrets.token_urlsafe(24) if lan else None
         self.sim = sim_daemon(variant, players, seed, path, fast=fast, rounds=10**9, pace=pace,
                               out=out, options=options, names=names, port=port,
                               seat=ScreenPlayers,
@@ -242,7 +249,8 @@ class ScreenDemo:
                               seat_options={"person": person, "human_seats": (person,)},
                               serve=lambda ctl: ScreenTable(ctl, self.world, person),
                               play=self._play, over_http=False,
-                              round_pause_s=0)  # the round's result stays until they tap
+                              round_pause_s=0,  # the round's result stays until they tap
+                              api={"host": "0.0.0.0", "token": self.token} if lan else None)
         self.config, self.world, self.daemon = self.sim.config, self.sim.world, self.sim.daemon
 
     @property
@@ -254,6 +262,8 @@ class ScreenDemo:
         while server is None or not server.app.frozen or server.port == 0:
             await asyncio.sleep(0.01)
             server = self.daemon.server
+        if self.token is not None:
+            self._say_seat_codes()
         self._say(f"the table's screen: {self.url}  (you are seat {self.person + 1}; "
                   "Ctrl-C stops)")
         assert run.players is not None
@@ -263,6 +273,21 @@ class ScreenDemo:
             return
         self._say("match over: the screen stays up until Ctrl-C")
 
+    def _say_seat_codes(self) -> None:
+        """Each seat's invitation as a QR code in the terminal, with its link: a phone
+        that scans the person's plays their seat; one at a bot's seat follows the table."""
+        server = self.daemon.server
+        assert server is not None and server.seat_keys is not None
+        address = lan_address(server.host)
+        if not reachable_by_phones(address):
+            self._say("no local network found: phones cannot reach this machine")
+            return
+        for seat, name in enumerate(self.sim.names):
+            url = seat_url(address, server.port, seat, server.seat_keys.invite(seat))
+            who = "your seat" if seat == self.person else f"{name}, a bot plays it"
+            self._say(qr_text(url).rstrip("\n"))
+            self._say(f"seat {seat + 1} ({who}): scan the code with a phone, or open {url}")
+
     def _say(self, line: str) -> None:
         if self.out is not None:
             self.out.write(line + "\n")
@@ -270,8 +295,13 @@ class ScreenDemo:
 
     @property
     def url(self) -> str:
-        assert self.daemon.server is not None
-        return f"{self.daemon.server.url}/?seat={self.person + 1}"  # 1-based, as the screen
+        """The person's page (seat numbered from 1, as the screen); on the network it
+        carries the owner's token, which the page keeps and takes off the address bar."""
+        server = self.daemon.server
+        assert server is not None
+        if self.token is None:
+            return f"{server.url}/?seat={self.person + 1}"
+        return f"http://127.0.0.1:{server.port}/?seat={self.person + 1}#token={self.token}"
 
     def run(self, *, signals: bool = True) -> int:
         try:

@@ -589,6 +589,7 @@ function render() {
   renderSeats(s);
   renderRules(s);
   renderHand(s);
+  ownersPhones(s);
   renderActions(s);
   renderEnds(s);
   if (ui.sheet) renderSheet();
@@ -1308,7 +1309,8 @@ function seatsSheet(sh) {
       h("div", { class: "confirm-row" }, buttons));
   });
   return { title: t("page.seats.title"), content: [h("p", { class: "hint" }, t("page.seats.how")),
-    sh.reachable ? "" : h("p", { class: "warn-line", id: "seats-unreachable" }, t("page.seats.unreachable")),
+    sh.reachable ? "" : h("p", { class: "warn-line", id: "seats-unreachable" },
+      t(ui.state?.screen_hands ? "page.seats.unreachable_demo" : "page.seats.unreachable")),
     h("div", { class: "seat-codes" }, codes)] };
 }
 
@@ -1322,7 +1324,12 @@ $("#open-setup").addEventListener("click", () => {
 });
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
 $("#open-seats").addEventListener("click", () => { openSheet({ kind: "seats", seats: null, reason: "", shown: null }); loadSeats(); });
-if (MY_SEAT !== null) $("#open-seats").hidden = true;  // a person's own page (demo --serve): not the owner's codes
+// a person's own page shows no owner's codes, but in `demo --serve` the person is the owner
+// (the table's state shows their cards): there the Phones button stays
+if (MY_SEAT !== null) $("#open-seats").hidden = true;
+function ownersPhones(s) {
+  if (PHONE === null && MY_SEAT !== null && s?.screen_hands) $("#open-seats").hidden = false;
+}
 $("#lang").addEventListener("click", switchLanguage);
 
 loadCatalog().then(render, () => {});  // retried on every connection until it loads

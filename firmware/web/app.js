@@ -1444,7 +1444,13 @@ function renderJoin() {
   const step = ui.phone.step;
   document.body.classList.remove("stale");
   draw($("#top-card"));
-  for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours"]) draw($(`#${id}`));
+  for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours", "notice"]) draw($(`#${id}`));
+  // a phone out of its seat shows none of the seat's cards or results, and does not claim
+  // to be connecting when it has nothing to connect to (lost, refused, no link)
+  $("#hand").hidden = true;
+  document.body.classList.remove("with-hand");
+  $("#ends").hidden = true;
+  $("#conn").hidden = !["joining", "waiting"].includes(step);
   const text = { joining: t("page.phone.joining"), waiting: t("page.phone.waiting", { code: ui.phone.code }),
     refused: t("page.phone.refused", { reason: ui.phone.reason }), "no-link": t("page.phone.no_link"),
     lost: t("page.phone.lost") }[step];

@@ -31,7 +31,9 @@ from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_dae
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
 from firmware.waits import Wait
+from uno_core import OptionError, get_edition, make_options
 from uno_core.cards import TRADE_HANDS, WILD_DRAW4
+from uno_core.options import preset_options
 
 # the waits in which the person's on-screen launcher button stands for their own press
 PERSON_PRESSES = frozenset({Wait.TURN, Wait.PRESS, Wait.CHALLENGE, Wait.PLAY_DRAWN})
@@ -101,10 +103,12 @@ class ScreenPlayers(TablePlayers):
 class ScreenTable:
     """The `Table` the API serves: the controller, plus the person's cards on the screen."""
 
-    def __init__(self, controller: Controller, world: World, person: int) -> None:
+    def __init__(self, controller: Controller, world: World, person: int,
+                 demo: ScreenDemo | None = None) -> None:
         self.ctl = controller
         self.world = world
         self.person = person
+        self.demo = demo  # the demo that serves another edition's table when asked
         self._colour = ""  # the current colour before the action being announced
         controller.listeners.append(self._on_event)
 
@@ -132,9 +136,19 @@ class ScreenTable:
         twin's: a request for them is refused, so world and referee keep agreeing."""
         if not BOTS_ASKING.get():
             self._check_allowed(request)
+            if self.demo is not None and self._other_table(request):
+                return self.demo.another_edition(request.params)  # type: ignore[attr-defined]
         if getattr(request, "seat", None) == self.person:
             self._check_holds(request)
         return self.ctl.submit(request)
+
+    def _other_table(self, request: api.Request) -> bool:
+        """A new match of another edition or seat count than the twin's deck holds."""
+        if not isinstance(request, api.Admin) or request.action != "new-match":
+            return False
+        p = request.params
+        return p.get("edition", self.world.edition) != self.world.edition or \
+            p.get("seats", self.world.n) != self.world.n
 
     def screen_press(self) -> dict[str, Any]:
         """The person's finger on the simulated launcher button: only for their own draw or
@@ -236,22 +250,62 @@ class ScreenDemo:
         check_arguments(variant, players, 1)
         check_person(person, players)
         self._tmp = tempfile.TemporaryDirectory(prefix="unotable-serve-") if directory is None else None
-        path = Path(directory if directory is not None else self._tmp.name) / "journal.db"  # type: ignore[union-attr]
-        names = list(NAMES[:players])
-        names[person] = "You"
-        self.person, self.out = person, out
+        self.directory = Path(directory if directory is not None else self._tmp.name)  # type: ignore[union-attr]
+        self.person, self.out, self.seed, self.fast, self.pace = person, out, seed, fast, pace
+        self.lan = lan
         # on the network the owner is whoever holds the token: a fresh one, in the owner's link
         self.token = secrets.token_urlsafe(24) if lan else None
-        self.sim = sim_daemon(variant, players, seed, path, fast=fast, rounds=10**9, pace=pace,
-                              out=out, options=options, names=names, port=port,
-                              seat=ScreenPlayers,
+        self.tables = 0  # the tables served so far: another edition is another simulated table
+        self._next: dict[str, Any] | None = None  # the edition the person asked for next
+        self._seat(variant, players, options, None, port)
+
+    def _seat(self, variant: str, players: int, options: Mapping[str, Any] | None,
+              names: list[str] | None, port: int) -> None:
+        """Build the simulated table of `variant` (its own journal) with the person at it."""
+        self.tables += 1
+        person = self.person
+        if names is None:
+            names = list(NAMES[:players])
+            names[person] = "You"
+        path = self.directory / ("journal.db" if self.tables == 1 else f"journal-{self.tables}.db")
+        self.sim = sim_daemon(variant, players, self.seed, path, fast=self.fast, rounds=10**9,
+                              pace=self.pace, out=self.out, options=options, names=names,
+                              port=port, seat=ScreenPlayers,
                               # the person's waits are theirs: no bot taps "next round"
                               seat_options={"person": person, "human_seats": (person,)},
-                              serve=lambda ctl: ScreenTable(ctl, self.world, person),
+                              serve=lambda ctl: ScreenTable(ctl, self.world, person, self),
                               play=self._play, over_http=False,
                               round_pause_s=0,  # the round's result stays until they tap
-                              api={"host": "0.0.0.0", "token": self.token} if lan else None)
+                              api={"host": "0.0.0.0", "token": self.token} if self.lan else None)
         self.config, self.world, self.daemon = self.sim.config, self.sim.world, self.sim.daemon
+
+    def another_edition(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Match → another edition (or seat count): the twin holds one edition's deck, so
+        the demo serves a new simulated table of that edition on the same address. Bad
+        choices are refused before anything stops."""
+        variant = str(params.get("edition", self.world.edition))
+        players = int(params.get("seats", self.world.n))
+        options = dict(params.get("options", {}))
+        try:
+            check_arguments(variant, players, 1)
+        except DemoError as exc:
+            raise Rejected(str(exc), field="seats", status=422) from None
+        try:
+            if "preset" in params:  # the request's options over the preset's, as a new match
+                options = {**preset_options(params["preset"], get_edition(variant)), **options}
+            make_options(get_edition(variant), options)
+        except OptionError as exc:
+            raise Rejected(str(exc), field="options", status=422) from None
+        if not 0 <= self.person < players:
+            raise Rejected(f"the demo's person sits at seat {self.person + 1}: choose "
+                           f"{self.person + 1} seats or more", field="seats", status=422)
+        names = list(params["names"]) if "names" in params else None
+        assert self.daemon.server is not None
+        self._next = {"variant": variant, "players": players, "options": options,
+                      "names": names, "port": self.daemon.server.port}
+        # after this answer reached the page: its stream then finds the new table
+        asyncio.get_running_loop().call_later(0.2, self.daemon.stop, f"the demo moves to {variant}")
+        return {"new_match": variant, "seats": players}
 
     @property
     def controller(self) -> Controller | None:
@@ -305,7 +359,13 @@ class ScreenDemo:
 
     def run(self, *, signals: bool = True) -> int:
         try:
-            return self.sim.run(signals=signals)
+            while True:
+                status = self.sim.run(signals=signals)
+                ask, self._next = self._next, None
+                if ask is None or status != 0:
+                    return status
+                self._say(f"another edition: {ask['variant']} for {ask['players']} players")
+                self._seat(ask["variant"], ask["players"], ask["options"], ask["names"], ask["port"])
         finally:
             if self._tmp is not None:
                 self._tmp.cleanup()

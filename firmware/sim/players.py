@@ -327,8 +327,7 @@ class TablePlayers:
             await self._act(st)
 
     async def _await_person(self, _st: Mapping[str, Any]) -> None:
-        """While a person decides: nothing for the bots to do but wait a moment."""
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.05)  # while a person decides, the bots wait a moment
 
     async def _doze(self, st: Mapping[str, Any]) -> bool:
         """turn_timer_s: now and then the seat to decide lets its timer run out, so the

@@ -65,3 +65,19 @@ def test_the_colour_and_the_presses_owed_stay_in_view_without_a_sideways_scrolle
       return e.scrollWidth > e.clientWidth + 1;
     })""")
     assert wide == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_with_many_rules_on_the_top_area_still_has_no_sideways_scroller(page, served, size):
+    page.set_viewport_size(SIZES[size])
+    table = hit_two("attack", stack_draws="cross", seven_zero=True, jump_in=True, forced_play=True,
+                    no_action_finish=True, turn_timer_s=30, false_uno_penalty=2)
+    open_page(page, served(table), "?seat=2")
+    expect(page.locator("#rules .badge.rule")).to_have_count(7)
+    for sel in ("#current-colour", "#waiting"):
+        expect(page.locator(sel)).to_be_in_viewport(ratio=1)
+    wide = page.evaluate("""() => ["#centre", "#rules", "#board", "html"].filter((sel) => {
+      const e = document.querySelector(sel) ?? document.documentElement;
+      return e.scrollWidth > e.clientWidth + 1;
+    })""")
+    assert wide == []

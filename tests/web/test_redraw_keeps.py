@@ -169,7 +169,8 @@ def test_a_seats_phone_keeps_its_tab_and_focus_while_the_table_moves(page, brows
     page.goto(demo.url + "/")  # the owner's screen: the seat's link, then pauses
     expect(page.locator("#conn")).to_have_text("live")
     page.click("#open-seats")
-    code = page.locator(f'[data-seat-code="{PERSON + 1}"]')
+    page.click(f'[data-show-code="{PERSON}"]')  # the sheet shows one seat's code, on a tap
+    code = page.locator(f'[data-seat-code="{PERSON}"]')
     expect(code.locator("svg.qr")).to_be_visible()
     link = urlsplit(code.get_attribute("data-url"))
     page.click("#close")

@@ -13,6 +13,7 @@ move towers) are done by the twin's helpers, as in `unotable demo`.
 from __future__ import annotations
 
 import asyncio
+import secrets
 import tempfile
 from collections import Counter
 from collections.abc import Mapping
@@ -24,14 +25,16 @@ import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.table import Controller
 from firmware.errors import LoopStopped, Rejected
+from firmware.qr import qr_text
+from firmware.seat_keys import lan_address, reachable_by_phones, seat_url
 from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_daemon
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
-from firmware.waits import SEAT_DECISIONS, Wait
+from firmware.waits import Wait
+from uno_core import OptionError, get_edition, make_options
 from uno_core.cards import TRADE_HANDS, WILD_DRAW4
+from uno_core.options import preset_options
 
-# what the table may wait for from the person (everything else is the bots' or the twin's)
-PERSON_DECISIONS = SEAT_DECISIONS | {Wait.HAND}
 # the waits in which the person's on-screen launcher button stands for their own press
 PERSON_PRESSES = frozenset({Wait.TURN, Wait.PRESS, Wait.CHALLENGE, Wait.PLAY_DRAWN})
 # the table-wide requests the page may make in the demo (the next round is its own request)
@@ -87,20 +90,25 @@ class ScreenPlayers(TablePlayers):
         if w["kind"] in (Wait.MATCH_OVER, Wait.NEW_MATCH, Wait.PAUSED):
             await asyncio.sleep(POLL_S)  # the person's: a new match, or Resume on the page
             return
-        if w.get("seat") == self.person and w["kind"] in PERSON_DECISIONS:
-            if not await self._interject(st):  # bots may still catch a forgotten UNO
-                await asyncio.sleep(POLL_S)
-            return
         await super()._act(st)
+
+    async def _await_person(self, st: Mapping[str, Any]) -> None:
+        """The bots may still catch the person's forgotten UNO, at the bots' pace."""
+        self._acting_at = (getattr(self.ctl.match, "id", None), st["step"], st["paused"])
+        await asyncio.sleep(max(self.pace, POLL_S))
+        if self._moment() == self._acting_at:
+            await self._interject(st)
 
 
 class ScreenTable:
     """The `Table` the API serves: the controller, plus the person's cards on the screen."""
 
-    def __init__(self, controller: Controller, world: World, person: int) -> None:
+    def __init__(self, controller: Controller, world: World, person: int,
+                 demo: ScreenDemo | None = None) -> None:
         self.ctl = controller
         self.world = world
         self.person = person
+        self.demo = demo  # the demo that serves another edition's table when asked
         self._colour = ""  # the current colour before the action being announced
         controller.listeners.append(self._on_event)
 
@@ -108,6 +116,15 @@ class ScreenTable:
         out = self.ctl.public_state()
         hand = sorted(self.world.hands[self.person], key=_card_order)
         out["screen_hands"] = {str(self.person): hand}
+        undoable = out.get("undoable")
+        if undoable and undoable.get("seat") != self.person:
+            out["undoable"] = None  # a bot's play is the twin's: the page may take back only the person's
+        challenge = out.get("challenge")
+        if out.get("phase") == "verdict" and challenge and challenge["challenger"] == self.person:
+            # the person challenged a bot's +4: the twin shows them the hand to judge
+            player = challenge["player"]
+            out["screen_hands"][str(player)] = sorted(self.world.hands[player], key=_card_order)
+            out["challenge"] = {**challenge, "colour": self.world.notes.get("w4_colour", "")}
         return out
 
     def health(self) -> dict[str, Any]:
@@ -119,9 +136,19 @@ class ScreenTable:
         twin's: a request for them is refused, so world and referee keep agreeing."""
         if not BOTS_ASKING.get():
             self._check_allowed(request)
+            if self.demo is not None and self._other_table(request):
+                return self.demo.another_edition(request.params)  # type: ignore[attr-defined]
         if getattr(request, "seat", None) == self.person:
             self._check_holds(request)
         return self.ctl.submit(request)
+
+    def _other_table(self, request: api.Request) -> bool:
+        """A new match of another edition or seat count than the twin's deck holds."""
+        if not isinstance(request, api.Admin) or request.action != "new-match":
+            return False
+        p = request.params
+        return p.get("edition", self.world.edition) != self.world.edition or \
+            p.get("seats", self.world.n) != self.world.n
 
     def screen_press(self) -> dict[str, Any]:
         """The person's finger on the simulated launcher button: only for their own draw or
@@ -217,20 +244,68 @@ class ScreenDemo:
     def __init__(self, variant: str = "classic", players: int = 4, seed: int = 1, *,
                  person: int = 0, port: int = 8080, options: Mapping[str, Any] | None = None,
                  fast: bool = False, pace: float = 1.0, out: TextIO | None = None,
-                 directory: str | Path | None = None) -> None:
+                 directory: str | Path | None = None, lan: bool = False) -> None:
+        """`lan`: serve the local network (every address, with a fresh API token) and
+        print each seat's code for a phone; else only this machine (127.0.0.1)."""
         check_arguments(variant, players, 1)
         check_person(person, players)
         self._tmp = tempfile.TemporaryDirectory(prefix="unotable-serve-") if directory is None else None
-        path = Path(directory if directory is not None else self._tmp.name) / "journal.db"  # type: ignore[union-attr]
-        names = list(NAMES[:players])
-        names[person] = "You"
-        self.person, self.out = person, out
-        self.sim = sim_daemon(variant, players, seed, path, fast=fast, rounds=10**9, pace=pace,
-                              out=out, options=options, names=names, port=port,
-                              seat=ScreenPlayers, seat_options={"person": person},
-                              serve=lambda ctl: ScreenTable(ctl, self.world, person),
-                              play=self._play, over_http=False)
+        self.directory = Path(directory if directory is not None else self._tmp.name)  # type: ignore[union-attr]
+        self.person, self.out, self.seed, self.fast, self.pace = person, out, seed, fast, pace
+        self.lan = lan
+        # on the network the owner is whoever holds the token: a fresh one, in the owner's link
+        self.token = secrets.token_urlsafe(24) if lan else None
+        self.tables = 0  # the tables served so far: another edition is another simulated table
+        self._next: dict[str, Any] | None = None  # the edition the person asked for next
+        self._seat(variant, players, options, None, port)
+
+    def _seat(self, variant: str, players: int, options: Mapping[str, Any] | None,
+              names: list[str] | None, port: int) -> None:
+        """Build the simulated table of `variant` (its own journal) with the person at it."""
+        self.tables += 1
+        person = self.person
+        if names is None:
+            names = list(NAMES[:players])
+            names[person] = "You"
+        path = self.directory / ("journal.db" if self.tables == 1 else f"journal-{self.tables}.db")
+        self.sim = sim_daemon(variant, players, self.seed, path, fast=self.fast, rounds=10**9,
+                              pace=self.pace, out=self.out, options=options, names=names,
+                              port=port, seat=ScreenPlayers,
+                              # the person's waits are theirs: no bot taps "next round"
+                              seat_options={"person": person, "human_seats": (person,)},
+                              serve=lambda ctl: ScreenTable(ctl, self.world, person, self),
+                              play=self._play, over_http=False,
+                              round_pause_s=0,  # the round's result stays until they tap
+                              api={"host": "0.0.0.0", "token": self.token} if self.lan else None)
         self.config, self.world, self.daemon = self.sim.config, self.sim.world, self.sim.daemon
+
+    def another_edition(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """Match → another edition (or seat count): the twin holds one edition's deck, so
+        the demo serves a new simulated table of that edition on the same address. Bad
+        choices are refused before anything stops."""
+        variant = str(params.get("edition", self.world.edition))
+        players = int(params.get("seats", self.world.n))
+        options = dict(params.get("options", {}))
+        try:
+            check_arguments(variant, players, 1)
+        except DemoError as exc:
+            raise Rejected(str(exc), field="seats", status=422) from None
+        try:
+            if "preset" in params:  # the request's options over the preset's, as a new match
+                options = {**preset_options(params["preset"], get_edition(variant)), **options}
+            make_options(get_edition(variant), options)
+        except OptionError as exc:
+            raise Rejected(str(exc), field="options", status=422) from None
+        if not 0 <= self.person < players:
+            raise Rejected(f"the demo's person sits at seat {self.person + 1}: choose "
+                           f"{self.person + 1} seats or more", field="seats", status=422)
+        names = list(params["names"]) if "names" in params else None
+        assert self.daemon.server is not None
+        self._next = {"variant": variant, "players": players, "options": options,
+                      "names": names, "port": self.daemon.server.port}
+        # after this answer reached the page: its stream then finds the new table
+        asyncio.get_running_loop().call_later(0.2, self.daemon.stop, f"the demo moves to {variant}")
+        return {"new_match": variant, "seats": players}
 
     @property
     def controller(self) -> Controller | None:
@@ -241,6 +316,8 @@ class ScreenDemo:
         while server is None or not server.app.frozen or server.port == 0:
             await asyncio.sleep(0.01)
             server = self.daemon.server
+        if self.token is not None:
+            self._say_seat_codes()
         self._say(f"the table's screen: {self.url}  (you are seat {self.person + 1}; "
                   "Ctrl-C stops)")
         assert run.players is not None
@@ -250,6 +327,21 @@ class ScreenDemo:
             return
         self._say("match over: the screen stays up until Ctrl-C")
 
+    def _say_seat_codes(self) -> None:
+        """Each seat's invitation as a QR code in the terminal, with its link: a phone
+        that scans the person's plays their seat; one at a bot's seat follows the table."""
+        server = self.daemon.server
+        assert server is not None and server.seat_keys is not None
+        address = lan_address(server.host)
+        if not reachable_by_phones(address):
+            self._say("no local network found: phones cannot reach this machine")
+            return
+        for seat, name in enumerate(self.sim.names):
+            url = seat_url(address, server.port, seat, server.seat_keys.invite(seat))
+            who = "your seat" if seat == self.person else f"{name}, a bot plays it"
+            self._say(qr_text(url).rstrip("\n"))
+            self._say(f"seat {seat + 1} ({who}): scan the code with a phone, or open {url}")
+
     def _say(self, line: str) -> None:
         if self.out is not None:
             self.out.write(line + "\n")
@@ -257,12 +349,23 @@ class ScreenDemo:
 
     @property
     def url(self) -> str:
-        assert self.daemon.server is not None
-        return f"{self.daemon.server.url}/?seat={self.person + 1}"  # 1-based, as the screen
+        """The person's page (seat numbered from 1, as the screen); on the network it
+        carries the owner's token, which the page keeps and takes off the address bar."""
+        server = self.daemon.server
+        assert server is not None
+        if self.token is None:
+            return f"{server.url}/?seat={self.person + 1}"
+        return f"http://127.0.0.1:{server.port}/?seat={self.person + 1}#token={self.token}"
 
     def run(self, *, signals: bool = True) -> int:
         try:
-            return self.sim.run(signals=signals)
+            while True:
+                status = self.sim.run(signals=signals)
+                ask, self._next = self._next, None
+                if ask is None or status != 0:
+                    return status
+                self._say(f"another edition: {ask['variant']} for {ask['players']} players")
+                self._seat(ask["variant"], ask["players"], ask["options"], ask["names"], ask["port"])
         finally:
             if self._tmp is not None:
                 self._tmp.cleanup()

@@ -66,7 +66,7 @@ def _matches(wanted: str, entries: list[dict[str, Any]]) -> bool:
 
 
 def _bad_join(seat: int) -> str:
-    return (f"this invitation is not valid for seat {seat} (it was revoked or replaced): scan "
+    return (f"this invitation is not valid for seat {seat + 1} (it was revoked or replaced): scan "
             "the code on the table's screen again")
 
 

@@ -55,7 +55,7 @@ class Claims:
         `MAX_WAITING`."""
         waiting = [c for c in self._by_id.values() if c.seat == seat and c.state == "waiting"]
         for claim in waiting[:max(0, len(waiting) - MAX_WAITING + 1)]:
-            claim.refuse(f"too many phones asked for seat {seat} at once; this one waited longest: "
+            claim.refuse(f"too many phones asked for seat {seat + 1} at once; this one waited longest: "
                          "scan the code on the table's screen again")
         taken = {c.code for c in self._by_id.values() if c.seat == seat and c.state != "refused"}
         code = _code()

@@ -43,7 +43,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="with --serve: your seat, numbered from 1 as on the screen "
                         "(default: 1)")
     parser.add_argument("--port", type=int, default=None,
-                        help="with --serve: the port of the screen on 127.0.0.1 (default: 8080)")
+                        help="with --serve: the port of the screen on 127.0.0.1, with --lan on every "
+                        "address (default: 8080)")
+    parser.add_argument("--lan", action="store_true",
+                        help="with --serve: serve the local network too, so phones can join "
+                        "(prints each seat's QR code; the owner's link carries a fresh token)")
     parser.set_defaults(func=run)
 
 
@@ -52,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.serve:
         return serve(args)
+    if args.lan:
+        raise UsageError("--lan: only with --serve (unotable demo --serve --lan)")
     for flag in ("seat", "port"):  # they choose the person's seat and screen: --serve only
         if getattr(args, flag) is not None:
             raise UsageError(f"--{flag} {getattr(args, flag)}: only with --serve (take a seat "
@@ -105,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if summary["world_agrees"] else 1
 
 
-def _refuse_taken_port(port: int) -> None:
+def _refuse_taken_port(port: int, host: str = "127.0.0.1") -> None:
     """One line naming the port and --port, before anything starts, when another program
     (often an earlier `unotable demo --serve`) listens there."""
     import socket
@@ -115,9 +121,9 @@ def _refuse_taken_port(port: int) -> None:
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds
         try:
-            probe.bind(("127.0.0.1", port))
+            probe.bind((host, port))
         except OSError as exc:
-            raise UsageError(f"port {port} on 127.0.0.1 is taken ({exc.strerror}): another "
+            raise UsageError(f"port {port} on {host} is taken ({exc.strerror}): another "
                              "`unotable demo --serve`? choose another with --port") from None
 
 
@@ -141,12 +147,12 @@ def serve(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port}: a TCP port 1-65535")
-    _refuse_taken_port(args.port)
+    _refuse_taken_port(args.port, "0.0.0.0" if args.lan else "127.0.0.1")
     log = PipeOut(sys.stdout, lambda: demo.stop())  # `| head`: stop, end quietly
     try:
         demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat - 1,
                           port=args.port, fast=args.fast, out=log,  # type: ignore[arg-type]
-                          options=options)
+                          options=options, lan=args.lan)
     except DemoError as exc:
         raise UsageError(str(exc)) from None
     status = demo.run()

@@ -181,12 +181,19 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
                seat_options: Mapping[str, Any] | None = None,
                serve: Callable[[Controller], Any] | None = None,
                play: Callable[[SimRun], Awaitable[None]] = play_then_stop,
-               over_http: bool = True) -> SimRun:
+               over_http: bool = True, round_pause_s: float | None = None,
+               api: Mapping[str, Any] | None = None) -> SimRun:
     """The daemon on a `World` (saved beside `journal`) with `seat(...)` players at the
     table. `serve(controller)` is the `Table` the API serves (the controller itself by
     default); `play(run)` is spawned on the loop once the table is built; the players
-    declare over HTTP like a screen (`over_http`) or straight on the loop."""
+    declare over HTTP like a screen (`over_http`) or straight on the loop;
+    `round_pause_s` replaces the config's (0: a round's result stays until tapped);
+    `api` replaces fields of ``[api]`` (host and token, to serve the local network)."""
     config = sim_config(variant, players, seed, journal)
+    if api:
+        config = replace(config, api=replace(config.api, **api))
+    if round_pause_s is not None:
+        config = replace(config, table=replace(config.table, round_pause_s=round_pause_s))
     if port is not None:
         config = replace(config, api=replace(config.api, port=port))
     world = World(variant, players, seed, launcher=config.hardware["launcher"],

@@ -1,6 +1,7 @@
 """How the simulated world keeps up with the table.
 
-`follow(world, event)`: the cards an ejection puts out land in the world. One piece for
+`follow(world, event)`: the cards an ejection puts out land in the world, and a tower
+the owner confirmed by eye (override tower-seen) stands where they saw it. One piece for
 `unotable run` on the twin, where nobody sits at the table, and for the simulated
 players (`firmware.sim.players`).
 
@@ -25,6 +26,11 @@ def follow(world: World, event: Mapping[str, Any]) -> None:
         world.ejection_started(event["seat"], event["job"])
     elif kind == "ejected":
         world.ejection_ended(event["seat"], event["job"])
+    elif kind == "tower_seen" and event.get("by") == "admin" \
+            and world.towers.get(event["tower"]) != event["slot"]:
+        # nobody lifts a simulated tower: the owner confirmed it on the screen, so the twin
+        # carries it there (else its tray, read again after a restart, would raise an alarm)
+        world.move_tower(event["tower"], event["slot"])
 
 
 def follower(world: World) -> Callable[[Mapping[str, Any]], None]:

@@ -52,6 +52,9 @@ from uno_core.effects import CardReturned, HandsPassed, HandsTraded
 # the stops the table announces under their own kind (firmware/controller/stops.py)
 STOPS = (Wait.JAM, Wait.RELOAD, Wait.EXTRA_CARDS, Wait.JOURNAL)
 JUMP_IN_CHANCE = 0.8  # how often a bot holding the top card's twin jumps in
+# what a person decides at their seat; the chores that name a seat (turning the first
+# card as dealer, putting cards back) are the twin's, for a person's seat too
+PERSON_WAITS = SEAT_DECISIONS | {Wait.HAND}
 DOZE_CHANCE = 0.05  # with a turn timer: how often a bot lets it run out (the demo shows it)
 # the table's chores the twin does (count, resume, turn the first card, next round): the
 # owner's, as on the table's own screen; the bots declare as their seats (`bot`)
@@ -314,14 +317,17 @@ class TablePlayers:
             if self.finished():
                 return
             st = self.ctl.public_state()
-            if st["waiting"].get("seat") in self.human_seats:
-                await asyncio.sleep(0.05)  # the table waits for the person in that seat
+            if st["waiting"].get("seat") in self.human_seats and st["waiting"]["kind"] in PERSON_WAITS:
+                await self._await_person(st)  # the table waits for the person in that seat
                 continue
             if self.pace:
                 await asyncio.sleep(self.pace)
             if await self._doze(st):
                 continue
             await self._act(st)
+
+    async def _await_person(self, _st: Mapping[str, Any]) -> None:
+        await asyncio.sleep(0.05)  # while a person decides, the bots wait a moment
 
     async def _doze(self, st: Mapping[str, Any]) -> bool:
         """turn_timer_s: now and then the seat to decide lets its timer run out, so the
@@ -549,6 +555,7 @@ class TablePlayers:
             for c in [card, *laid]:
                 rest.remove(c)
             world.notes["w4_guilty"] = any(U.parse_card(c).colour == state.colour for c in rest)
+            world.notes["w4_colour"] = state.colour  # what a challenger looks for in the hand
         pending: dict[str, Any] = {"step": step, "undo": [[seat, c] for c in [*laid, card]]}
         swap, passed = hand_moves(state, a)
         if swap:

@@ -616,6 +616,7 @@ function render() {
   renderRecent(s);
   renderRules(s);
   renderHand(s);
+  ownersPhones(s);
   renderActions(s);
   renderEnds(s);
   if (ui.sheet) renderSheet();
@@ -752,6 +753,7 @@ function renderActions(s) {
     prompts.push(h("button", { id: "accept", type: "button", onclick: () => decide("accept") }, isYou(s, s.to_act) ? t("page.accept_yours") : t("page.accept", { seat: who })));
   }
   if (mine && s.phase === "verdict") {
+    prompts.push(...challengedHand(s));
     prompts.push(h("button", { id: "guilty", type: "button", onclick: () => decide("guilty") }, t("page.guilty")),
       h("button", { id: "innocent", type: "button", onclick: () => decide("innocent") }, t("page.innocent")));
   }
@@ -829,6 +831,19 @@ function renderActions(s) {
   }
   draw($("#actions"), ...buttons);
   draw($("#prompts"), ...prompts);
+}
+
+/** demo --serve: the hand a +4 was played from, for the person who challenged it to judge
+ * (the cards of the colour before the +4 are marked: one of them makes the player guilty). */
+function challengedHand(s) {
+  const player = s.challenge?.player;
+  const cards = s.screen_hands?.[player];
+  if (player === undefined || player === MY_SEAT || !cards) return [];
+  const colour = s.challenge.colour;
+  return [h("div", { id: "challenged-hand", class: "challenged-hand", "data-seat": player },
+    h("span", { class: "label" }, colour ? t("page.challenged_hand_colour", { seat: shortName(s, player), colour: colourLabel(colour) })
+      : t("page.challenged_hand", { seat: shortName(s, player) })),
+    ...cards.map((c) => cardEl(c, { "data-challenged": c, ...(colour && parseCard(c).colour === colour ? { "data-fits": "1" } : {}) })))];
 }
 
 // ---------------------------------------------------------------- overlays
@@ -1118,7 +1133,9 @@ function ruleBadges(s) {
   const badges = [];
   for (const [name, value] of Object.entries(s.options ?? {})) {
     const key = `badge.${name}`;
-    if (!ed || !(key in words.messages) || value === ed.options[name]?.default) continue;
+    // the state lists every option; one the edition does not take is never in force
+    const off = value === false || value === 0 || value === "off";
+    if (!ed || !(name in ed.options) || off || !(key in words.messages) || value === ed.options[name].default) continue;
     badges.push(h("span", { class: "badge rule", "data-rule": name, title: t(`option.${name}.help`) },
       t(key, { value: `option.${name}.${value}` in words.messages ? t(`option.${name}.${value}`) : value })));
   }
@@ -1322,7 +1339,8 @@ function seatsSheet(sh) {
       h("div", { class: "confirm-row" }, buttons));
   });
   return { title: t("page.seats.title"), content: [h("p", { class: "hint" }, t("page.seats.how")),
-    sh.reachable ? "" : h("p", { class: "warn-line", id: "seats-unreachable" }, t("page.seats.unreachable")),
+    sh.reachable ? "" : h("p", { class: "warn-line", id: "seats-unreachable" },
+      t(ui.state?.screen_hands ? "page.seats.unreachable_demo" : "page.seats.unreachable")),
     h("div", { class: "seat-codes" }, codes)] };
 }
 
@@ -1337,7 +1355,12 @@ $("#open-setup").addEventListener("click", () => {
 $("#open-help").addEventListener("click", () => openSheet({ kind: "help" }));
 $("#open-health").addEventListener("click", () => { openSheet({ kind: "health" }); refreshHealth(); });
 $("#open-seats").addEventListener("click", () => { openSheet({ kind: "seats", seats: null, reason: "", shown: null }); loadSeats(); });
-if (MY_SEAT !== null) $("#open-seats").hidden = true;  // a person's own page (demo --serve): not the owner's codes
+// a person's own page shows no owner's codes, but in `demo --serve` the person is the owner
+// (the table's state shows their cards): there the Phones button stays
+if (MY_SEAT !== null) $("#open-seats").hidden = true;
+function ownersPhones(s) {
+  if (PHONE === null && MY_SEAT !== null && s?.screen_hands) $("#open-seats").hidden = false;
+}
 $("#lang").addEventListener("click", switchLanguage);
 
 loadCatalog().then(render, () => {});  // retried on every connection until it loads
@@ -1452,7 +1475,13 @@ function renderJoin() {
   const step = ui.phone.step;
   document.body.classList.remove("stale");
   draw($("#top-card"));
-  for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours"]) draw($(`#${id}`));
+  for (const id of ["colour", "rules", "prompts", "seats", "actions", "yours", "notice"]) draw($(`#${id}`));
+  // a phone out of its seat shows none of the seat's cards or results, and does not claim
+  // to be connecting when it has nothing to connect to (lost, refused, no link)
+  $("#hand").hidden = true;
+  document.body.classList.remove("with-hand");
+  $("#ends").hidden = true;
+  $("#conn").hidden = !["joining", "waiting"].includes(step);
   const text = { joining: t("page.phone.joining"), waiting: t("page.phone.waiting", { code: ui.phone.code }),
     refused: t("page.phone.refused", { reason: ui.phone.reason }), "no-link": t("page.phone.no_link"),
     lost: t("page.phone.lost") }[step];

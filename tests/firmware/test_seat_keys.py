@@ -58,8 +58,8 @@ def test_a_held_seat_needs_the_owner_and_a_grant_revokes_the_old_phone(keys):
 def test_a_wrong_invitation_is_refused_naming_the_seat_not_the_secret(keys):
     join = keys.invite(3)
     with pytest.raises(BadJoin) as info:
-        keys.claim(1, join)  # another seat's invitation
-    assert "seat 1" in str(info.value) and join not in str(info.value)
+        keys.claim(1, join)  # another seat's invitation, for the screen's seat 2
+    assert "seat 2 " in str(info.value) and join not in str(info.value)
     with pytest.raises(BadJoin):
         keys.claim(3, join + "x")
     assert not keys.claimed(1) and not keys.claimed(3)

@@ -69,6 +69,13 @@ def wait_for(demo: ScreenDemo, test: Any, what: str, timeout: float = 30) -> dic
         time.sleep(0.01)
 
 
+def persons_wait(st: dict[str, Any], person: int = 0) -> bool:
+    """Whether the table waits for the person: their seat's decision, or their tap on
+    "next round" under a round's result (no bot taps it for them)."""
+    w = st["waiting"]
+    return w.get("seat") == person or w["kind"] == "round-over"
+
+
 def play_turn(demo: ScreenDemo, st: dict[str, Any], person: int = 0) -> None:
     """What the person's page sends for the wait in `st` (which is theirs)."""
     w = st["waiting"]
@@ -88,6 +95,8 @@ def play_turn(demo: ScreenDemo, st: dict[str, Any], person: int = 0) -> None:
             body["choices"] = {"color": {"R": "red", "G": "green", "B": "blue",
                                          "Y": "yellow"}[play.colour]}
         post(demo, "/api/play", body)
+    elif w["kind"] == "round-over":
+        post(demo, "/api/next-round", {})
     elif w["kind"] == "hand":
         post(demo, "/api/hands", {"seat": person, "cards": hand})
     elif w["kind"] == "colour":

@@ -92,15 +92,16 @@ def german_shots(page: Any, table: EngineTable, server: Served) -> None:
 
 def ends_shots(page: Any, table: EngineTable, suffix: str = "") -> None:
     """The round's result while the table pauses, then the match's end with its chart."""
-    rounds = [{"round": 1, "winner": 2, "points": [40, 12, 0, 68], "scores": [40, 12, 0, 68]},
-              {"round": 2, "winner": 1, "points": [80, 0, 45, 242], "scores": [120, 12, 45, 310]}]
+    # the winner scores the cards left in the other hands (winner_takes), so totals add up
+    rounds = [{"round": 1, "winner": 2, "points": [40, 12, 0, 68], "scores": [0, 0, 120, 0]},
+              {"round": 2, "winner": 1, "points": [80, 0, 45, 242], "scores": [0, 367, 120, 0]}]
     table.extra = {"rounds": rounds, "round_end": rounds[1],
                    "waiting": {"kind": "round-over", **rounds[1], "pause_s": 20}}
     page.goto(page.url)
     expect(page.locator("#round-end")).to_be_visible()
     page.screenshot(path=OUT / f"round-end{suffix}.png")
     rounds.append({"round": 3, "winner": 1, "points": [30, 0, 60, 190],
-                   "scores": [150, 12, 105, 500]})
+                   "scores": [0, 647, 120, 0]})
     table.extra = {"rounds": rounds, "round_end": None, "winners": [1],
                    "waiting": {"kind": "match-over", "winners": [1], "message": "match over"}}
     page.goto(page.url)

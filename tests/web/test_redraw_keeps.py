@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from firmware.screen_demo import ScreenDemo
-from tests.web.demo_person import play_turn, post, running, state
+from tests.web.demo_person import persons_wait, play_turn, post, running, state
 
 KEY_MS = 180  # a person's typing pace
 PERSON = 0  # the person's seat (seat 1 on the page)
@@ -41,7 +41,7 @@ class Demo:
         while not self.done.is_set():
             st = state(self.demo)
             w = st["waiting"]
-            if self.person_plays.is_set() and w.get("seat") == PERSON and w["kind"] not in self.leaves:
+            if self.person_plays.is_set() and persons_wait(st, PERSON) and w["kind"] not in self.leaves:
                 play_turn(self.demo, st, PERSON)
             time.sleep(0.05)
 

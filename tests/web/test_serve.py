@@ -46,6 +46,10 @@ def test_a_person_plays_a_whole_match_in_the_browser_next_to_bots(page, tmp_path
                 break
             w = st["waiting"]
             hand = st["screen_hands"]["0"]
+            if w["kind"] == "round-over":  # the round's result stays until the person taps
+                page.click("#next-round")
+                expect(page.locator("#ends")).to_be_hidden()
+                continue
             if w.get("seat") != 0:
                 time.sleep(0.01)
                 continue

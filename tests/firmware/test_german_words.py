@@ -56,9 +56,13 @@ def english_words() -> set[str]:
     return {w.lower() for t in MESSAGES["en"].values() for w in WORD.findall(bare(t))}
 
 
+# a command the person types, quoted („unotable demo --serve --lan“): its words are the program's
+COMMAND = re.compile(r"„unotable [^“]*“")
+
+
 def test_no_german_text_holds_a_word_of_the_english_catalog():
     english = english_words() - SAME_IN_GERMAN
-    leaks = {key: sorted(w for w in WORD.findall(bare(t)) if w.lower() in english)
+    leaks = {key: sorted(w for w in WORD.findall(COMMAND.sub("", bare(t))) if w.lower() in english)
              for key, t in MESSAGES["de"].items()}
     assert {k: w for k, w in leaks.items() if w} == {}
 

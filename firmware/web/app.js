@@ -668,7 +668,7 @@ function renderSeats(s) {
   }
   if (s.towers) {
     const neutral = TOWERS.filter((tower) => s.towers[tower] === NEUTRAL);
-    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "who" }, h("span", { class: "name" }, t("page.neutral"))), h("span", {}),
+    rows.push(h("div", { class: "seat neutral" }, h("span", { class: "who" }, h("span", { class: "name", title: t("page.neutral") }, t("page.neutral"))), h("span", {}),
       h("span", { class: "towers" }, neutral.map((tower) => h("span", { class: `tower t-${towerClass(tower)}` }, tower)))));
   }
   draw($("#seats"), ...rows);

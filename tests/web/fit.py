@@ -175,7 +175,7 @@ def open_page(page: Any, server: Served, lang: str, query: str = "") -> None:
     page.goto(server.url + "/" + query)
     page.evaluate(f"localStorage.setItem('unotable-lang', '{lang}')")
     page.reload()
-    expect(page.locator("#conn")).to_have_text("live" if lang == "en" else "verbunden")
+    expect(page.locator("#conn")).to_have_text("live" if lang == "en" else "Verbunden")
 
 
 def power_table() -> EngineTable:

@@ -91,7 +91,7 @@ def test_ready_only_when_serving_then_orderly_stop(tmp_path, manager):
     # READY=1 came after the API listens: a request works right away
     url = daemon.server.url
     with urllib.request.urlopen(url + "/api/state", timeout=10) as resp:
-        assert json.load(resp) == {"entries": 0, "phones": {}, "claims": []}  # the door adds seats
+        assert json.load(resp) == {"entries": 0, "phones": {}, "claims": [], "recent": []}  # the door adds seats
     req = urllib.request.Request(url + "/api/uno", data=b'{"seat": 1}', method="POST",
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=10) as resp:

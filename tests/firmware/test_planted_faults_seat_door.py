@@ -14,7 +14,9 @@ SEAT_N = len(NAMES)  # seats count from 0: one past the last
                                   "/api/seats/revoke"])
 def test_the_owner_naming_seat_n_is_refused_404(tmp_path, path):
     async def test(api, table, server):
-        status, body, _ = await api.post(path, {"seat": SEAT_N})
+        # approve and refuse name the phone's code too (a revoke takes none)
+        body = {"seat": SEAT_N} if path.endswith("revoke") else {"seat": SEAT_N, "code": "1234"}
+        status, body, _ = await api.post(path, body)
         assert status == 404, body
         assert f"there is no seat {SEAT_N + 1}: the table has {SEAT_N}" in body["reason"]
 

@@ -271,7 +271,8 @@ def test_a_cancelled_link_says_offline_and_a_failing_callback_ends_nothing(
             await w.until(lambda: w.on(TOPICS.availability)[-1:] == [b"offline"])
 
     asyncio.run(scenario())
-    failures = [r for r in caplog.records if "failed" in r.getMessage()]
+    failures = [r for r in caplog.records
+                if r.name == "firmware.mqtt.link" and "failed" in r.getMessage()]
     assert len(failures) == 2 and "journal_full" in failures[0].getMessage()
 
 

@@ -64,6 +64,9 @@ SETTLE_S = 10.0  # a table still ejecting after this is stuck: noted, a fresh on
 LAUNCHER_HANDOFFS = 30  # issue 22, point 6 (counted at the middle: `_Walk`)
 SEAT_HANDOFFS = 20
 TRAY_POLL = ("_tower_awaited", "awaited")  # the tray's watcher asks at its pace (after, before)
+# ... and reads the clock from its loop (`TrayReader.watch`): left out too, or a poll that
+# fell inside a walk added a call to it (54 or 52 on the same tree)
+TRAY_WATCH = ("watch", os.path.join("hal", "tray.py"))
 EDITION = "attack"
 SEATS = 4
 
@@ -256,13 +259,30 @@ class _Walk:
             callee.startswith(self.harness) and not caller.endswith("threading.py"))
         stack.append(hidden)
         if not self.armed or hidden or not self._ours(callee) \
-                or frame.f_code.co_name in TRAY_POLL:  # another thread's pace, not the walk
+                or frame.f_code.co_name in TRAY_POLL \
+                or (frame.f_back is not None and frame.f_back.f_code.co_name == TRAY_WATCH[0]
+                    and caller.endswith(TRAY_WATCH[1])):  # another thread's pace, not the walk
             return
         if caller != callee and not caller.startswith(self.twin):
             self.calls.append(Call(threading.get_ident(), caller, callee, frame.f_code.co_name))
 
-    def summary(self, upto: int) -> dict[str, Any]:
+    def to_first_card(self, upto: int) -> list[Call]:
+        """The calls up to the first card's entry (`upto`, on the loop), without what
+        other threads did after posting that card's event (the first post from another
+        thread once the loop took the press): the beam's end and the next cards, each
+        card's own walk (`per_card`). Whether those fell before the entry was the
+        threads' timing: the same tree counted 44 or 48."""
         calls = self.calls[:upto]
+        loop = calls[-1].thread
+        began = next((i for i, c in enumerate(calls) if c.thread == loop), len(calls))
+        posted = next((i for i, c in enumerate(calls) if i > began and c.thread != loop
+                       and c.function == "post" and c.callee.endswith("loop.py")), None)
+        if posted is None:
+            return calls
+        return calls[:posted + 1] + [c for c in calls[posted + 1:] if c.thread == loop]
+
+    def summary(self, upto: int, calls: list[Call] | None = None) -> dict[str, Any]:
+        calls = self.calls[:upto] if calls is None else calls
         tree = len(self.tree)
         entered: dict[str, int] = {}
         for c in calls:
@@ -285,8 +305,10 @@ class _Walk:
                 "files": len(entered), "entered": dict(sorted(entered.items()))}
 
 
-# the journal's writer on either tree: flat before issue 22, in firmware/journal/ after
-JOURNAL_WRITER = ("firmware/journal.py", "firmware/journal/store.py")
+# the journal's writer on either tree: flat before issue 22, in firmware/journal/ after,
+# its appends in format.py since the append passes through two files (issue 33)
+JOURNAL_WRITER = ("firmware/journal.py", "firmware/journal/store.py",
+                  "firmware/journal/format.py")
 
 
 def walks(tree: Path, seed: int) -> dict[str, Any]:
@@ -313,7 +335,7 @@ def walks(tree: Path, seed: int) -> dict[str, Any]:
                              and c.callee.endswith(JOURNAL_WRITER)
                              and c.caller.endswith("ejections.py")]
                     if cards:  # the first card's ``card`` entry; then each card's own
-                        out["launcher"] = walk.summary(cards[0] + 1)
+                        out["launcher"] = walk.summary(0, walk.to_first_card(cards[0] + 1))
                         out["launcher"]["cards"] = len(cards)
                         out["launcher"]["per_card"] = round(
                             (cards[-1] - cards[0]) / (len(cards) - 1), 1) if len(cards) > 1 \

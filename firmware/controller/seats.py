@@ -13,6 +13,7 @@ The seats' lights and the buzzer are this part's alone: every other part asks it
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import uno_core as U
@@ -27,12 +28,13 @@ ARM = "arm"  # journal kind: a UNO call made before the play that leaves one car
 ENGLISH = Words()
 
 
-def press_action(s: U.State, words: Words = ENGLISH) -> U.Action:
+def press_action(s: U.State, words: Callable[[], Words] = lambda: ENGLISH) -> U.Action:
     """The launcher button (it does not know who pressed): the seat to act accepts a
-    challenge's draw, presses (launcher editions, or presses it owes) or draws."""
+    challenge's draw, presses (launcher editions, or presses it owes) or draws.
+    `words()`: the table's words, asked for a refusal only (a press is on the hot path)."""
     seat = s.to_act
     if seat < 0:
-        raise Rejected(words("refused.no_press"))
+        raise Rejected(words()("refused.no_press"))
     if s.phase == "challenge":
         return U.Accept(seat)
     if s.edition.launcher or s.queue:
@@ -127,7 +129,7 @@ class SeatButtons(Part):
     def _on_launcher(self, _event: LauncherPressed) -> None:
         t = self.ctx
         try:
-            t.accept(press_action(t.gate(), t.words))
+            t.accept(press_action(t.gate(), lambda: t.words))
         except Rejected as exc:
             self._refuse("launcher", exc.reason)
 

@@ -2,11 +2,13 @@
 
 A failed write is classified (`write_cause`: disk-full, read-only, io) and worded for a
 person (`cannot_write`); damage to the file (`is_corruption`) is told apart from a
-failure to write it. `Commit` is one durable transaction: a failure rolls it back and
-raises `JournalUnwritable`, which `FaultWatch` keeps as the journal's `fault` and tells
-its listeners, until a commit works again. Before every commit `FaultWatch` checks that
-the files at the journal's path are still the ones it writes; a journal deleted or
-replaced under the daemon is rescued (`<journal>.rescued`) from the open connection.
+failure to write it. A commit (`firmware.journal.format.Commit`, one durable
+transaction, here by its name too) that fails rolls back and raises `JournalUnwritable`,
+which `FaultWatch` keeps as the journal's `fault` and tells its listeners, until a
+commit works again. Before every commit the files at the journal's path are checked
+against the ones it writes (`FaultWatch.identity`); a journal deleted or replaced under
+the daemon is rescued (`<journal>.rescued`) from the open connection. Nothing here runs
+while commits work: a commit calls in only when one fails, or the first that works after.
 """
 
 from __future__ import annotations
@@ -18,11 +20,14 @@ import sqlite3
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
+from firmware.journal.format import Commit
 from firmware.journal.mark import MarkFile, MarkRead, load_mark, mark_path
 from firmware.safe_files import create_new
+
+__all__ = ["LOST_ADVICE", "Commit", "FaultWatch", "cannot_write", "check_writable",
+           "is_corruption", "refusal", "refused_write", "write_cause"]
 
 log = logging.getLogger(__name__)
 
@@ -115,15 +120,16 @@ def _existing_parent(path: Path) -> Path:
 class FaultWatch:
     """The journal's write faults: the last one (`fault`), who hears of them
     (`listeners`: the fault when a commit fails, None when one works again), the
-    files' identity checked before each commit, and the rescue of a lost journal.
-    `saved()` tells what the connection holds: its last entry and its mark."""
+    files' identity (`identity`: device and inode by name, which every commit compares
+    with the files at the path), and the rescue of a lost journal. `saved()` tells what
+    the connection holds: its last entry and its mark."""
 
     def __init__(self, path: str, conn: sqlite3.Connection,
                  saved: Callable[[], tuple[int, MarkFile | None]]) -> None:
         self.path = path
         self._conn = conn
         self._saved = saved
-        self._identity: dict[str, tuple[int, int]] = {}
+        self.identity: dict[str, tuple[int, int]] = {}
         self.fault: JournalUnwritable | None = None
         self.listeners: list[Callable[[JournalUnwritable | None], None]] = []
         self.rescued: str | None = None  # where a lost journal's content was saved
@@ -134,20 +140,7 @@ class FaultWatch:
                 st = os.stat(name)
             except OSError:
                 continue
-            self._identity[name] = (st.st_dev, st.st_ino)
-
-    def check_identity(self) -> None:
-        """The files this connection writes are still the ones at `path`."""
-        for name, known in self._identity.items():
-            try:
-                st = os.stat(name)
-            except FileNotFoundError:
-                what = "was deleted" if name == self.path else f"lost its {name}"
-                raise self.failed("lost", what) from None
-            except OSError:
-                continue  # cannot look: the commit itself will tell
-            if (st.st_dev, st.st_ino) != known:
-                raise self.failed("lost", "was replaced by another file")
+            self.identity[name] = (st.st_dev, st.st_ino)
 
     def failed(self, cause: str, detail: object) -> JournalUnwritable:
         """Keep and announce a failed commit; the fault to raise."""
@@ -169,12 +162,18 @@ class FaultWatch:
             listener(self.fault)
         return self.fault
 
+    def failure(self, exc: sqlite3.Error) -> JournalError:
+        """What a commit that failed with `exc` raises: damage found while writing, or a
+        failure to write (kept and announced)."""
+        if is_corruption(exc):
+            return JournalCorrupt(self.path, str(exc))
+        return self.failed(write_cause(exc), exc)
+
     def written(self) -> None:
-        """A commit worked: a fault, if any, is over."""
-        if self.fault is not None:
-            self.fault = None
-            for listener in list(self.listeners):
-                listener(None)
+        """A commit worked while `fault` was set: the fault is over."""
+        self.fault = None
+        for listener in list(self.listeners):
+            listener(None)
 
     def _rescue(self) -> str | None:
         """Save what this connection still sees of a deleted or replaced journal."""
@@ -198,57 +197,3 @@ class FaultWatch:
             return None
         log.error("journal %s was lost while the table ran; saved to %s", self.path, target)
         return str(target)
-
-
-class Commit:
-    """BEGIN IMMEDIATE .. COMMIT; a failure rolls back and raises `JournalUnwritable`
-    (corruption found while writing raises `JournalCorrupt`). `conn` is None once the
-    journal is closed."""
-
-    def __init__(self, conn: sqlite3.Connection | None, watch: FaultWatch) -> None:
-        self._conn = conn
-        self._watch = watch
-
-    @classmethod
-    def rows(cls, conn: sqlite3.Connection | None, watch: FaultWatch, sql: str,
-             rows: list[tuple[Any, ...]]) -> None:
-        """Write `rows` with `sql` in one commit (the journal's append: one call)."""
-        with cls(conn, watch):
-            assert conn is not None
-            conn.executemany(sql, rows)
-
-    def __enter__(self) -> None:
-        if self._conn is None:
-            raise JournalError("journal is closed")
-        self._watch.check_identity()
-        try:
-            self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise self._failure(exc) from None
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        assert self._conn is not None
-        if exc_type is None:
-            try:
-                self._conn.execute("COMMIT")
-            except sqlite3.Error as err:
-                self._rollback()
-                raise self._failure(err) from None
-            self._watch.written()
-            return
-        self._rollback()
-        if isinstance(exc, sqlite3.Error):
-            raise self._failure(exc) from None
-
-    def _rollback(self) -> None:
-        assert self._conn is not None
-        if self._conn.in_transaction:  # SQLite already rolled back after SQLITE_FULL
-            try:
-                self._conn.execute("ROLLBACK")
-            except sqlite3.Error as exc:
-                log.error("rollback of %s failed: %s", self._watch.path, exc)
-
-    def _failure(self, exc: sqlite3.Error) -> JournalError:
-        if is_corruption(exc):
-            return JournalCorrupt(self._watch.path, str(exc))
-        return self._watch.failed(write_cause(exc), exc)

@@ -1,22 +1,33 @@
-"""What a journal file holds, and reading it back checked.
+"""What a journal file holds, how entries are added to it, and reading it back checked.
 
 The tables (`SCHEMA`), the records (`Match`, `Entry`), the CRCs that make damage
 visible (`entry_crc`, `header_crc`) and `Rows`, which reads headers and entries from an
 open connection and refuses what fails its CRC or leaves a gap (`JournalCorrupt`).
-Nothing here writes: committing is `firmware.journal.store.Journal`'s, opening and its checks
-`firmware.journal.opening`'s.
+
+`Appender` is the journal's hot path, `Journal.append`, `append_all` and `result`: the
+rows with their CRCs, one durable transaction (`Commit`), where the journal now ends
+(`Tail`) and the high-water mark after it (`firmware.journal.mark.MarkFile.write`, the
+one call out of this file while commits work; a failure is worded by
+`firmware.journal.faults`). Opening, its checks and the rest of `Journal` are
+`firmware.journal.store`'s and `firmware.journal.opening`'s.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import os
 import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from firmware.errors import JournalCorrupt, JournalError
+from firmware.errors import JournalCorrupt, JournalError, JournalUnwritable
+from firmware.journal.mark import Mark, MarkFile
+from hal.clock import Clock
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 2  # 2: match headers carry a CRC (a version 1 journal is upgraded)
 INTENT = "intent"
@@ -253,3 +264,160 @@ class Rows:
         first = rows[0][0]
         wanted = {r[0] for r in rows}
         return [e for e in self.entries(after=first - 1) if e.seq in wanted]
+
+
+@dataclass(frozen=True)
+class Owner:
+    """Whose journal a writer opens: the table's identity (its state directory's
+    `firmware.journal.mark.TABLE_ID`) and, when known, the config's edition."""
+
+    table: str
+    edition: str | None = None
+
+
+@dataclass
+class Tail:
+    """Where a journal ends: its last entry (seq, CRC) and its current match."""
+
+    last_seq: int = 0
+    last_crc: int = 0
+    match: Match | None = None
+    match_crc: int = 0
+
+    @property
+    def match_id(self) -> int:
+        return self.match.id if self.match is not None else 0
+
+    def mark(self, owner: Owner | None = None) -> Mark:
+        """The high-water mark this tail makes (carrying `owner`'s table and edition)."""
+        table, edition = (owner.table, owner.edition or "") if owner else ("", "")
+        return Mark(self.last_seq, self.last_crc, self.match_id, self.match_crc,
+                    table=table, edition=edition)
+
+
+class Watch(Protocol):
+    """What a commit tells of its faults (`firmware.journal.faults.FaultWatch`)."""
+
+    path: str
+    identity: dict[str, tuple[int, int]]
+    fault: JournalUnwritable | None
+
+    def failed(self, cause: str, detail: object) -> JournalUnwritable: ...
+    def failure(self, exc: sqlite3.Error) -> JournalError: ...
+    def written(self) -> None: ...
+
+
+class Commit:
+    """BEGIN IMMEDIATE .. COMMIT; a failure rolls back and raises `JournalUnwritable`
+    (corruption found while writing raises `JournalCorrupt`). First the files at the
+    journal's path must still be the ones written (`watch.identity`). `conn` is None
+    once the journal is closed."""
+
+    def __init__(self, conn: sqlite3.Connection | None, watch: Watch) -> None:
+        self._conn = conn
+        self._watch = watch
+
+    def __enter__(self) -> None:
+        if self._conn is None:
+            raise JournalError("journal is closed")
+        watch = self._watch
+        for name, known in watch.identity.items():
+            try:
+                st = os.stat(name)
+            except FileNotFoundError:
+                what = "was deleted" if name == watch.path else f"lost its {name}"
+                raise watch.failed("lost", what) from None
+            except OSError:
+                continue  # cannot look: the commit itself will tell
+            if (st.st_dev, st.st_ino) != known:
+                raise watch.failed("lost", "was replaced by another file")
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise watch.failure(exc) from None
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        assert self._conn is not None
+        if exc_type is None:
+            try:
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as err:
+                self._rollback()
+                raise self._watch.failure(err) from None
+            if self._watch.fault is not None:
+                self._watch.written()
+            return
+        self._rollback()
+        if isinstance(exc, sqlite3.Error):
+            raise self._watch.failure(exc) from None
+
+    def _rollback(self) -> None:
+        assert self._conn is not None
+        if self._conn.in_transaction:  # SQLite already rolled back after SQLITE_FULL
+            try:
+                self._conn.execute("ROLLBACK")
+            except sqlite3.Error as exc:
+                log.error("rollback of %s failed: %s", self._watch.path, exc)
+
+
+class Appender:
+    """The appends of `firmware.journal.store.Journal` (which sets these fields): while
+    commits work, everything they call is in this file but the mark's write."""
+
+    _conn: sqlite3.Connection | None
+    _clock: Clock
+    _rows: Rows
+    _tail: Tail
+    _mark: MarkFile | None
+    _owner: Owner | None
+    _faults: Watch
+
+    def append(self, kind: str, payload: Any, *, ref: int | None = None) -> Entry:
+        """Append one entry and commit it durably; returns it with its sequence number."""
+        return self.append_all([(kind, payload)], ref=ref)[0]
+
+    def append_all(
+        self, items: Sequence[tuple[str, Any]], *, ref: int | None = None
+    ) -> list[Entry]:
+        """Append several entries in one transaction: all of them are kept, or none."""
+        tail = self._tail
+        if tail.match is None:
+            raise JournalError("no match started: call start_match() first")
+        match_id = tail.match.id
+        now = self._clock.wall()
+        rows = entry_rows(tail.last_seq, match_id, items, ref, now)
+        with Commit(self._conn, self._faults):
+            assert self._conn is not None
+            self._conn.executemany(INSERT_ENTRIES, rows)
+        tail.last_seq = rows[-1][0]
+        tail.last_crc = rows[-1][6]
+        self._write_mark()
+        return [Entry(r[0], match_id, r[2], json.loads(r[4]), now, ref) for r in rows]
+
+    def intent(self, payload: Any) -> Entry:
+        """Record that an ejection (or any physical action) is about to start."""
+        return self.append(INTENT, payload)
+
+    def result(self, intent: Entry | int, payload: Any, *,
+               then: Sequence[tuple[str, Any]] = ()) -> Entry:
+        """Record how a started action ended; pairs with its intent, which must have no
+        result yet (a second one would count an ejection twice). `then`: entries the
+        result brings about (a press's ``action``), written in the same transaction and
+        also referring to the intent. Returns the result entry."""
+        seq = intent.seq if isinstance(intent, Entry) else intent
+        if self._rows.kind_of(seq) != INTENT:
+            raise JournalError(f"entry {seq} is not an intent")
+        if self._rows.has_result(seq):
+            raise JournalError(f"intent {seq} already has a result")
+        return self.append_all([(RESULT, payload), *then], ref=seq)[0]
+
+    def _commit(self) -> Commit:
+        return Commit(self._conn, self._faults)
+
+    def _write_mark(self) -> None:
+        if self._mark is None:
+            return
+        try:
+            self._mark.write(self._tail.mark(self._owner))
+        except OSError as exc:  # the commit stands; the mark stays one commit behind
+            log.error("cannot write the journal's mark %s: %s", self._mark.path, exc)

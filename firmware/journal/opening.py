@@ -8,7 +8,8 @@ journal whose mark is missing or damaged, another table's journal or one of anot
 edition (`Owner`), and a journal that holds less than its high-water mark
 (`firmware.journal.mark`) says was committed. Only then does a writer open it for
 writing (`make_ready`): WAL with durable commits, its tables created or upgraded, and
-the `Tail` returned: where the journal ends, which the writer continues. A refusal of
+the `Tail` returned (`firmware.journal.format`, as `Owner`): where the journal ends,
+which the writer continues. A refusal of
 the mark or the table can be accepted by the owner (`unotable journal accept`):
 `accepted` collects what was taken as it is.
 
@@ -27,49 +28,22 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused
-from firmware.journal.faults import LOST_ADVICE, Commit, refused_write, write_cause
+from firmware.journal.faults import LOST_ADVICE, refused_write, write_cause
 from firmware.journal.format import (
     HEADER,
     SCHEMA,
     SCHEMA_VERSION,
     TABLES,
-    Match,
+    Commit,
+    Owner,
     Rows,
+    Tail,
     header_crc,
 )
 from firmware.journal.mark import TABLE_ID, Mark, mark_path
 from firmware.safe_files import UnsafeFile, check_state_directory, open_regular
 
 _SQLITE_IOERR_SHMSIZE = 4874  # the -shm cannot grow: the disk is full
-
-
-@dataclass(frozen=True)
-class Owner:
-    """Whose journal a writer opens: the table's identity (its state directory's
-    `TABLE_ID`) and, when known, the config's edition."""
-
-    table: str
-    edition: str | None = None
-
-
-@dataclass
-class Tail:
-    """Where a journal ends: its last entry (seq, CRC) and its current match."""
-
-    last_seq: int = 0
-    last_crc: int = 0
-    match: Match | None = None
-    match_crc: int = 0
-
-    @property
-    def match_id(self) -> int:
-        return self.match.id if self.match is not None else 0
-
-    def mark(self, owner: Owner | None = None) -> Mark:
-        """The high-water mark this tail makes (carrying `owner`'s table and edition)."""
-        table, edition = (owner.table, owner.edition or "") if owner else ("", "")
-        return Mark(self.last_seq, self.last_crc, self.match_id, self.match_crc,
-                    table=table, edition=edition)
 
 
 class JournalLock:

@@ -22,10 +22,11 @@ Failures to write (disk full, read-only file or directory, I/O errors, the file 
 or replaced under the daemon) raise `JournalUnwritable`: the commit was rolled back,
 the journal is intact, and `fault` says why until a commit succeeds again.
 
-The parts: `firmware.journal.format` (tables, records, CRCs, checked reads),
+The parts: `firmware.journal.format` (tables, records, CRCs, checked reads, and the
+appends, `Appender`: an append passes through that file and the mark's),
 `firmware.journal.opening` (the checks at open), `firmware.journal.faults` (failed
 writes, a lost file and its rescue), `firmware.journal.mark` (the high-water mark);
-`Journal` here commits. Timestamps (``started_at``, ``at``) are the injected clock's
+`Journal` here opens, starts matches and reads. Timestamps (``started_at``, ``at``) are the injected clock's
 ``wall()`` (`hal.clock`): dates a person reads, not intervals.
 """
 
@@ -42,7 +43,6 @@ from typing import Any, TypeVar
 
 from firmware.errors import JournalCorrupt, JournalError, JournalRefused, JournalUnwritable
 from firmware.journal.faults import (
-    Commit,
     FaultWatch,
     check_writable,
     is_corruption,
@@ -56,20 +56,20 @@ from firmware.journal.format import (
     INTENT,
     RESULT,
     SCHEMA_VERSION,
+    Appender,
     Entry,
     Match,
+    Owner,
     Rows,
+    Tail,
     dumps,
     entry_row,
-    entry_rows,
     header_crc,
 )
 from firmware.journal.mark import Mark, MarkFile, mark_path, table_identity
 from firmware.journal.opening import (
     Found,
     JournalLock,
-    Owner,
-    Tail,
     check,
     connect,
     make_ready,
@@ -90,8 +90,9 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 
-class Journal(ClosedOnExit):
-    """One writer (the daemon's loop). Open with `Journal.open(path)`; a context manager."""
+class Journal(Appender, ClosedOnExit):
+    """One writer (the daemon's loop). Open with `Journal.open(path)`; a context manager.
+    Its appends (`append`, `append_all`, `intent`, `result`) are `Appender`'s."""
 
     def __init__(self, conn: sqlite3.Connection, path: str, clock: Clock) -> None:
         self._conn: sqlite3.Connection | None = conn
@@ -102,7 +103,8 @@ class Journal(ClosedOnExit):
         self._mark: MarkFile | None = None
         self._lock: JournalLock | None = None
         self._owner: Owner | None = None
-        self._faults = FaultWatch(path, conn, lambda: (self._tail.last_seq, self._mark))
+        self._faults: FaultWatch = FaultWatch(path, conn,
+                                              lambda: (self._tail.last_seq, self._mark))
 
     @classmethod
     def open(
@@ -237,26 +239,6 @@ class Journal(ClosedOnExit):
         self._write_mark()
         return self._tail.match
 
-    def append(self, kind: str, payload: Any, *, ref: int | None = None) -> Entry:
-        """Append one entry and commit it durably; returns it with its sequence number."""
-        return self.append_all([(kind, payload)], ref=ref)[0]
-
-    def append_all(
-        self, items: Sequence[tuple[str, Any]], *, ref: int | None = None
-    ) -> list[Entry]:
-        """Append several entries in one transaction: all of them are kept, or none."""
-        if self._tail.match is None:
-            raise JournalError("no match started: call start_match() first")
-        match_id = self._tail.match.id
-        now = self._clock.wall()
-        rows = entry_rows(self._tail.last_seq, match_id, items, ref, now)
-        Commit.rows(self._conn, self._faults, INSERT_ENTRIES, rows)
-        seq = rows[-1][0]
-        self._tail.last_seq = seq
-        self._tail.last_crc = rows[-1][6]
-        self._write_mark()
-        return [Entry(r[0], match_id, r[2], json.loads(r[4]), now, ref) for r in rows]
-
     def copy_match(self, match: Match, entries: Sequence[Entry]) -> tuple[int, int]:
         """Write `match` (its id and start time kept) and `entries`, renumbered after
         the last entry here (refs follow), in one transaction: for `journal recover`.
@@ -282,23 +264,6 @@ class Journal(ClosedOnExit):
         last = self._tail.last_seq
         return (rows[0][0], rows[-1][0]) if rows else (last, last)
 
-    def intent(self, payload: Any) -> Entry:
-        """Record that an ejection (or any physical action) is about to start."""
-        return self.append(INTENT, payload)
-
-    def result(self, intent: Entry | int, payload: Any, *,
-               then: Sequence[tuple[str, Any]] = ()) -> Entry:
-        """Record how a started action ended; pairs with its intent, which must have no
-        result yet (a second one would count an ejection twice). `then`: entries the
-        result brings about (a press's ``action``), written in the same transaction and
-        also referring to the intent. Returns the result entry."""
-        seq = intent.seq if isinstance(intent, Entry) else intent
-        if self._rows.kind_of(seq) != INTENT:
-            raise JournalError(f"entry {seq} is not an intent")
-        if self._rows.has_result(seq):
-            raise JournalError(f"intent {seq} already has a result")
-        return self.append_all([(RESULT, payload), *then], ref=seq)[0]
-
     def checkpoint(self) -> bool:
         """Copy the WAL into the database file and empty it (at every round end), so a
         lost or damaged WAL can cost at most the entries since. False when it could not
@@ -321,21 +286,10 @@ class Journal(ClosedOnExit):
             return False
         return True
 
-    def _commit(self) -> Commit:
-        return Commit(self._conn, self._faults)
-
     def _open_conn(self) -> sqlite3.Connection:
         if self._conn is None:
             raise JournalError("journal is closed")
         return self._conn
-
-    def _write_mark(self) -> None:
-        if self._mark is None:
-            return
-        try:
-            self._mark.write(self._tail.mark(self._owner))
-        except OSError as exc:  # the commit stands; the mark stays one commit behind
-            log.error("cannot write the journal's mark %s: %s", self._mark.path, exc)
 
     # -- faults -------------------------------------------------------------------
     @property

@@ -16,7 +16,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import uno_core as U
-from firmware.words.messages import MESSAGES, Words, card_name, colour_name, kind_noun, tower_name
+from firmware.words.messages import (
+    MESSAGES,
+    PERSON,
+    Words,
+    card_name,
+    colour_name,
+    kind_noun,
+    tower_name,
+)
 from hal.tray import NEUTRAL
 from uno_core.effects import EVERYONE_ONCE, UNTIL_CARDS
 
@@ -39,6 +47,13 @@ class _Say(Words):
     def __init__(self, lang: str, names: Sequence[str], edition: str | None) -> None:
         super().__init__(lang, names)
         self.edition = edition
+
+    def seat(self, seat: int) -> str:
+        """A seat's name, but the demo's person by the seat's number: "Du ist dran" and
+        "You plays" are what a pronoun makes of a sentence written for a name."""
+        if 0 <= seat < len(self.names) and self.names[seat] == PERSON:
+            return self("voice.person", number=seat + 1)
+        return super().seat(seat)
 
     def seats(self, seats: Sequence[int]) -> str:
         named = [self.seat(s) for s in seats]

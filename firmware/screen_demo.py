@@ -31,6 +31,7 @@ from firmware.sim.demo import NAMES, DemoError, SimRun, check_arguments, sim_dae
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
 from firmware.waits import Wait
+from firmware.words.messages import PERSON
 from uno_core import OptionError, get_edition, make_options
 from uno_core.cards import TRADE_HANDS, WILD_DRAW4
 from uno_core.options import preset_options
@@ -266,7 +267,7 @@ class ScreenDemo:
         person = self.person
         if names is None:
             names = list(NAMES[:players])
-            names[person] = "You"
+            names[person] = PERSON
         path = self.directory / ("journal.db" if self.tables == 1 else f"journal-{self.tables}.db")
         self.sim = sim_daemon(variant, players, self.seed, path, fast=self.fast, rounds=10**9,
                               pace=self.pace, out=self.out, options=options, names=names,

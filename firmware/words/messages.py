@@ -145,6 +145,9 @@ COLOUR_LETTERS: dict[str, Mapping[str, str]] = {
     "en": {"R": "R", "G": "G", "B": "B", "Y": "Y"},
     "de": {"R": "Ro", "G": "Gr", "B": "Bl", "Y": "Ge"},
 }
+# the name of the person's seat in `demo --serve`: a pronoun, which the voice's sentences
+# (written for a third person) cannot take, so the voice names that seat by its number
+PERSON = "You"
 # The names the table gives seats nobody named (`[table] names`, the demo's bots and its
 # person, "You"), said in the language of the screen or the voice
 DEFAULT_NAMES: dict[str, Mapping[str, str]] = {
@@ -163,6 +166,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "card.symbol": "{colour} {number} with tower {tower}",
         "card.coloured": "{colour} {kind}",
         "seat.fallback": "seat {number}",
+        "voice.person": "Seat {number}",
         "neutral": "the middle",
         "and": "{first} and {second}",
         "turn": "{seat}, your turn.",
@@ -342,6 +346,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "card.symbol": "{colour} {number} mit Turm {tower}",
         "card.coloured": "{colour} {kind}",
         "seat.fallback": "Platz {number}",
+        "voice.person": "Platz {number}",
         "neutral": "der neutrale Platz",
         "and": "{first} und {second}",
         "turn": "{seat} ist dran.",

@@ -120,3 +120,15 @@ def test_turn_of_is_the_seat_to_play_and_nobody_while_presses_are_owed():
         state, _fx = U.apply(state, rng.choice(U.legal_actions(state)))
     assert seen_turn and seen_owed
     assert turn_of(None) is None
+
+
+def test_the_voice_names_the_demos_person_by_the_seats_number_in_either_language():
+    """A pronoun takes its own verb ("Du bist", "You play"); the voice's sentences are
+    written for a name, so it names the person's seat instead."""
+    names = ["You", "East", "South", "West"]
+    turn = {"kind": "action", "action": {"type": "play", "seat": 3, "card": "R7"},
+            "effects": []}
+    assert announcements(turn, "de", names, edition="classic", turn=0)[-1] == "Platz 1 ist dran."
+    assert announcements(turn, "en", names, edition="classic", turn=0)[-1] == "Seat 1, your turn."
+    assert announcements(turn, "de", ["Anna", *names[1:]], edition="classic", turn=0)[-1] == (
+        "Anna ist dran.")

@@ -242,7 +242,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "alarm.off_tray": "tower {tower} is off the tray without a capture: put it back at "
                           "{expected}",
         "event.protected": "tower {tower} protects {seat} from {card}",
-        "event.stuck_cards": "{count} more card(s) came out stuck to another for {seat}: "
+        "event.stuck_cards": "Cards came out stuck together for {seat} ({count} more): "
                              "counted, pull them apart",
         "refused.no_match": "no match: start one with POST /api/admin/new-match",
         "refused.match_over": "the match is over: start a new one with POST /api/admin/new-match",

@@ -37,7 +37,7 @@ from firmware.journal.mark import table_identity
 from firmware.mqtt.discovery import default_name
 from firmware.mqtt.from_table import events_from, player_names, results_of, state_from_public
 from firmware.mqtt.link import OFFLINE_WITHIN_S, Throttle
-from firmware.mqtt.outbox import RESULT_KIND, acked_entry, pending, result_entry
+from firmware.mqtt.outbox import ACKED_KIND, RESULT_KIND, acked_entry, pending, result_entry
 from firmware.mqtt.results import Result, parse
 from firmware.mqtt.table import build_link
 
@@ -105,8 +105,8 @@ class MqttPart(Part):
         self._last_state: dict[str, Any] | None = None
         self._made: tuple[int, list[Result]] = (-1, [])
         self.acked = 0
-        for result in pending((e.kind, e.payload) for e in ctx.journal.entries()
-                              if e.kind in (RESULT_KIND, "mqtt_acked")):
+        for result in pending((e.kind, e.payload) for e in ctx.journal.entries_of(
+                (RESULT_KIND, ACKED_KIND))):
             self.link.send_result(result)
         ctx.on(LinkStart, lambda _e: self._start())
         ctx.on(StateDue, lambda _e: self._publish_state())

@@ -22,11 +22,10 @@ FAULTS = frozenset({"jam", "extra-cards", "alarm", "journal", "cards-out"})
 
 def player_names(names: Sequence[str]) -> list[str]:
     """Each seat's name as results and the state carry it: unique and never empty."""
-    out: list[str] = []
-    for i, name in enumerate(names):
-        name = (name or "").strip()[:MAX_NAME - 6] or f"seat {i + 1}"
-        out.append(name if name not in out and names.count(name) == 1 else f"{name} ({i + 1})")
-    return out
+    cleaned = [(name or "").strip()[:MAX_NAME - 6] or f"seat {i + 1}"
+               for i, name in enumerate(names)]
+    return [name if cleaned.count(name) == 1 else f"{name} ({i + 1})"
+            for i, name in enumerate(cleaned)]
 
 
 def edition_of(name: str) -> str:
@@ -113,8 +112,8 @@ def results_of(*, table: str, table_name: str, match: str, edition: str,
     match's when `match_winners` (it ended the match too). `before`/`after`: the
     match's scores around it; the round's points are what its winner gained."""
     scores = dict(zip(names, after, strict=True))
-    common = {"table": table, "table_name": table_name, "match": match, "edition": edition,
-              "scores": scores, "at": at}
+    common: dict[str, Any] = {"table": table, "table_name": table_name, "match": match,
+                              "edition": edition, "scores": scores, "at": at}
     out = [round_result(round=round_no, winner=names[winner],
                         points=max(0, after[winner] - before[winner]), **common)]
     if match_winners is not None:

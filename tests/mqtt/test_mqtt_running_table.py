@@ -1,7 +1,10 @@
-"""Home Assistant's buttons at a running table (the daemon on the twin, its `[mqtt]`
-on a real mosquitto): with ``commands = true`` pause, resume and a new match act as the
-owner, journaled as come by MQTT; with commands off, or a payload that is no command,
-nothing changes (and the link says so in its log)."""
+"""A running table (the daemon on the twin, its `[mqtt]` on a real mosquitto).
+
+Home Assistant's buttons: with ``commands = true`` pause, resume and a new match act as
+the owner, journaled as come by MQTT; with commands off, or a payload that is no
+command, nothing changes (and the link says so in its log). The broker stopped
+mid-match: the table plays to the match's end, and once the broker is back the round's
+and the match's results reach the collector and the retained state is the last one."""
 
 from __future__ import annotations
 
@@ -90,3 +93,28 @@ def test_commands_off_or_malformed_change_nothing(broker: Broker, tmp_path: Path
         logged(caplog, "is no command")
         assert table.state()["paused"] is None and admin_entries(table) == []
         assert table.journal_seq == before
+
+
+def test_the_broker_stopped_and_started_mid_match(broker: Broker, tmp_path: Path) -> None:
+    from tests.mqtt.collector_process import CollectorProcess, wait_for_count
+    from tests.mqtt.test_mqtt_commands import retained
+
+    with SimTable(tmp_path / "table", mqtt=settings(broker, False),
+                  options={"target_score": 1}) as table:
+        connected(table)
+        broker.stop()
+        state = table.play_until(lambda s: s["phase"] == "match_over")  # plays on meanwhile
+        assert state["winners"]
+        link = table.controller.lookup("mqtt").link
+        assert len(link.unacknowledged) == 2  # the round's and the match's, in the outbox
+        broker.start()
+        collector = CollectorProcess(broker, tmp_path / "results.db", tmp_path / "c.log")
+        try:
+            collector.start()
+            found = wait_for_count(collector.db, 2)["results"]
+        finally:
+            collector.kill()
+        assert sorted(r["kind"] for r in found) == ["match", "round"]
+        table.wait_for(lambda _s: not link.unacknowledged, timeout=WAIT_S)
+        topic = f"unotable/{link.topics.table_id}/state"
+        assert b'"phase": "match_over"' in retained(broker, [topic])[topic]

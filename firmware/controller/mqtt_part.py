@@ -158,19 +158,30 @@ class MqttPart(Part):
     # -- state and events -----------------------------------------------------------
     def heard(self, event: Mapping[str, Any]) -> None:
         """A listener of the table's published events."""
-        names = player_names(self.ctx.names)
-        for document in events_from(event, names):
-            self.link.publish_event(document)
+        try:
+            for document in events_from(event, player_names(self.ctx.names)):
+                self.link.publish_event(document)
+        except (KeyError, TypeError, ValueError) as exc:  # never the table's end
+            self._unsaid("event", exc)
         if not self._due:
             self._due = True
             self.ctx.loop.post(StateDue())
 
     def _publish_state(self) -> None:
         self._due = False
-        document = state_from_public(self.public_state(), player_names(self.ctx.names))
+        try:
+            document = state_from_public(self.public_state(), player_names(self.ctx.names))
+        except (KeyError, TypeError, ValueError) as exc:
+            self._unsaid("state", exc)
+            return
         if document != self._last_state:
             self._last_state = document
             self.link.publish_state(document)
+
+    def _unsaid(self, what: str, exc: Exception) -> None:
+        """What MQTT could not say is logged (once a second), and the table plays on."""
+        if self.throttle(f"unsaid {what}"):
+            log.error("mqtt: the table's %s could not be put in MQTT's words: %r", what, exc)
 
     # -- results, exactly once ------------------------------------------------------
     def _results(self, c: Committing) -> list[Result]:
@@ -185,13 +196,16 @@ class MqttPart(Part):
                 after.round_no > before.round_no or over):
             # who went out: kept while the hands are entered, or the one playing now
             winner = before.out if before.out >= 0 else getattr(c.action, "seat", 0)
-            made = results_of(
-                table=self.table_id, table_name=self.table_name,
-                match=match_id(self.ctx.match), edition=after.edition.name,
-                names=player_names(self.ctx.names), before=before.scores,
-                after=after.scores, round_no=before.round_no, winner=winner,
-                match_winners=list(after.winners) if over else None,
-                at=self.ctx.loop.clock.wall())
+            try:
+                made = results_of(
+                    table=self.table_id, table_name=self.table_name,
+                    match=match_id(self.ctx.match), edition=after.edition.name,
+                    names=player_names(self.ctx.names), before=before.scores,
+                    after=after.scores, round_no=before.round_no, winner=winner,
+                    match_winners=list(after.winners) if over else None,
+                    at=self.ctx.loop.clock.wall())
+            except ValueError as exc:  # BadResult: never a reason to refuse the action
+                self._unsaid("result", exc)
         self._made = (c.step, made)
         return made
 

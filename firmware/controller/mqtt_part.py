@@ -101,7 +101,7 @@ class MqttPart(Part):
         self.throttle = Throttle()
         self._task: asyncio.Task[None] | None = None
         self._due = False
-        self._late: list[str] = []  # acknowledged while the loop stops: journaled at its end
+        self._acking: dict[str, None] = {}  # acknowledged, not journaled yet (in order)
         self._last_state: dict[str, Any] | None = None
         self._made: tuple[int, list[Result]] = (-1, [])
         self.acked = 0
@@ -146,14 +146,14 @@ class MqttPart(Part):
         if self._task is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._task), OFFLINE_WITHIN_S + 1)
-        late, self._late = self._late, []
-        for result_id in late:
+        for result_id in list(self._acking):  # the loop stopped before it journaled them
             self._acked(ResultAcked(result_id))
 
     def _on_acked(self, result_id: str) -> None:
-        """The link's callback: journaled on the loop, or at the stop once it is closed."""
-        if not self.ctx.loop.post(ResultAcked(result_id)):
-            self._late.append(result_id)
+        """The link's callback: journaled on the loop, or at the stop if the loop stopped
+        first."""
+        self._acking[result_id] = None
+        self.ctx.loop.post(ResultAcked(result_id))
 
     # -- state and events -----------------------------------------------------------
     def heard(self, event: Mapping[str, Any]) -> None:
@@ -219,8 +219,11 @@ class MqttPart(Part):
                 self.link.send_result(parse(json.dumps(entry.payload).encode()))
 
     def _acked(self, event: ResultAcked) -> None:
+        if event.id not in self._acking:
+            return
         try:
             self.ctx.journal.append(*acked_entry(event.id))
+            del self._acking[event.id]
             self.acked += 1
         except JournalError as exc:  # sent once more after a restart; the collector keeps one
             log.warning("mqtt: the acknowledgement of %s is not journaled: %s", event.id, exc)

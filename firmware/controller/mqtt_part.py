@@ -32,6 +32,7 @@ from typing import Any
 from firmware.api import requests as api
 from firmware.controller.admin import Admin
 from firmware.controller.context import Adopted, Committing, Context, Part
+from firmware.controller.events import TrayChanged
 from firmware.errors import JournalError, Rejected
 from firmware.journal.mark import table_identity
 from firmware.mqtt.discovery import default_name
@@ -40,6 +41,7 @@ from firmware.mqtt.link import OFFLINE_WITHIN_S, Throttle
 from firmware.mqtt.outbox import ACKED_KIND, RESULT_KIND, acked_entry, pending, result_entry
 from firmware.mqtt.results import Result, parse
 from firmware.mqtt.table import build_link
+from hal.tray import ReaderDown, ReaderUp
 
 log = logging.getLogger(__name__)
 MQTT_OWNER = api.Who("owner", via="mqtt")  # a Home Assistant button: the owner, by MQTT
@@ -105,6 +107,7 @@ class MqttPart(Part):
         self._last_state: dict[str, Any] | None = None
         self._made: tuple[int, list[Result]] = (-1, [])
         self.acked = 0
+        self._readers_down: dict[Any, None] = {}  # the tray's slots whose reader is down
         for result in pending((e.kind, e.payload) for e in ctx.journal.entries_of(
                 (RESULT_KIND, ACKED_KIND))):
             self.link.send_result(result)
@@ -112,6 +115,7 @@ class MqttPart(Part):
         ctx.on(StateDue, lambda _e: self._publish_state())
         ctx.on(ResultAcked, self._acked)
         ctx.on(Command, self._command)
+        ctx.on(TrayChanged, self._tray)  # the tray's readers (the tower tray's own part: towers)
         ctx.subscribe(Committing, lambda c: self._entry(c, 0))  # the round's result
         ctx.subscribe(Committing, lambda c: self._entry(c, 1))  # the match's, at its end
         ctx.subscribe(Adopted, self._adopted)
@@ -163,14 +167,30 @@ class MqttPart(Part):
                 self.link.publish_event(document)
         except (KeyError, TypeError, ValueError) as exc:  # never the table's end
             self._unsaid("event", exc)
+        self._state_due()
+
+    def _state_due(self) -> None:
         if not self._due:
             self._due = True
             self.ctx.loop.post(StateDue())
 
+    def _tray(self, event: TrayChanged) -> None:
+        change = event.event
+        if isinstance(change, ReaderDown):
+            self._readers_down[change.slot] = None
+        elif isinstance(change, ReaderUp):
+            self._readers_down.pop(change.slot, None)
+        else:
+            return
+        self._state_due()
+
     def _publish_state(self) -> None:
         self._due = False
         try:
-            document = state_from_public(self.public_state(), player_names(self.ctx.names))
+            names = player_names(self.ctx.names)
+            document = state_from_public(self.public_state(), names, [
+                names[s] if isinstance(s, int) and 0 <= s < len(names) else "neutral slot"
+                for s in self._readers_down])
         except (KeyError, TypeError, ValueError) as exc:
             self._unsaid("state", exc)
             return

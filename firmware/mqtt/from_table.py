@@ -50,9 +50,10 @@ def _phase(public: Mapping[str, Any], wait: str | None) -> str:
     return "playing"
 
 
-def state_from_public(public: Mapping[str, Any], names: Sequence[str]) -> dict[str, Any]:
+def state_from_public(public: Mapping[str, Any], names: Sequence[str],
+                      readers_down: Sequence[str] = ()) -> dict[str, Any]:
     """The state document of `public` (the controller's public state), its seats called
-    `names` (`player_names`)."""
+    `names` (`player_names`); `readers_down`: the tray's readers that do not answer."""
     waiting = public.get("waiting") or {}
     wait = waiting.get("kind")
     seats = int(public.get("seats") or len(names))
@@ -74,7 +75,7 @@ def state_from_public(public: Mapping[str, Any], names: Sequence[str]) -> dict[s
         round=int(public.get("round") or 0), towers=towers,
         ejected=int((public.get("stats") or {}).get("cards_ejected", 0)),
         hopper="empty" if wait == "reload" else "loaded" if public.get("match") else "unknown",
-        fault=fault, match_running=public.get("match") is not None
+        fault=fault, readers_down=readers_down, match_running=public.get("match") is not None
         and _phase(public, wait) not in ("idle", "match_over"))
 
 

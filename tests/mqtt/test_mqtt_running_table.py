@@ -4,7 +4,8 @@ Home Assistant's buttons: with ``commands = true`` pause, resume and a new match
 the owner, journaled as come by MQTT; with commands off, or a payload that is no
 command, nothing changes (and the link says so in its log). The broker stopped
 mid-match: the table plays to the match's end, and once the broker is back the round's
-and the match's results reach the collector and the retained state is the last one."""
+and the match's results reach the collector and the retained state is the last one. A
+tray reader that stops answering is named in the state (Home Assistant's Reader down)."""
 
 from __future__ import annotations
 
@@ -119,3 +120,20 @@ def test_the_broker_stopped_and_started_mid_match(broker: Broker, tmp_path: Path
         table.wait_for(lambda _s: not link.unacknowledged, timeout=WAIT_S)
         topic = f"unotable/{link.topics.table_id}/state"
         assert json.loads(retained(broker, [topic])[topic])["phase"] == "match_over"
+
+
+def test_a_tray_reader_that_stops_answering_shows_in_the_state(broker: Broker,
+                                                               tmp_path: Path) -> None:
+    from tests.mqtt.test_mqtt_commands import retained
+
+    with SimTable(tmp_path, "power", mqtt=settings(broker, False)) as table:
+        connected(table)
+        link = table.controller.lookup("mqtt").link
+        topic = f"unotable/{link.topics.table_id}/state"
+        table.world.tray_sim.reader(2).close()
+        deadline = time.monotonic() + WAIT_S
+        while not (down := json.loads(retained(broker, [topic]).get(topic, b"{}")).get(
+                "readers_down")):
+            assert time.monotonic() < deadline, "no reader down in the state"
+            table.pass_time(1.0)
+        assert down == [table.config.table.names[2]]

@@ -124,3 +124,15 @@ def test_killed_between_a_rounds_end_and_its_ack_sends_it_once(broker: Broker,
         f"{table}:{r['match']}:{r['round']}" for r in journaled(journal, RESULT_KIND))
     assert [r["round"] for r in found if r["kind"] == "round"] == [1, 2]
     assert len(journaled(journal, ACKED_KIND)) == 2
+
+
+def test_demo_refuses_a_url_that_is_no_broker(tmp_path: Path) -> None:
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "firmware", "demo", "--fast", "--mqtt",
+                           "http://user:pw@host"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--mqtt.url" in done.stderr
+    assert "pw" not in done.stderr and "Traceback" not in done.stderr
+    done = subprocess.run([sys.executable, "-m", "firmware", "demo", "--fast", "--mqtt",
+                           "ftp://host"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "mqtt://HOST" in done.stderr

@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="also publish the table to this MQTT broker (mqtt://HOST[:PORT]): "
                         "Home Assistant finds it, the results go to `unotable results` "
                         "(docs/homeassistant.md); $UNOTABLE_MQTT_USERNAME and "
-                        "$UNOTABLE_MQTT_PASSWORD log in")
+                        "$UNOTABLE_MQTT_PASSWORD log in (default: no MQTT)")
     parser.set_defaults(func=run)
 
 

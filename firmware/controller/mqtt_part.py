@@ -124,7 +124,8 @@ class MqttPart(Part):
 
     def get_status(self) -> dict[str, Any]:
         return {"connected": self.link.connected, "unacknowledged": len(self.link.unacknowledged),
-                "dropped": self.link.dropped, "last_error": self.link.last_error}
+                "acknowledged": self.acked, "dropped": self.link.dropped,
+                "last_error": self.link.last_error}
 
     # -- the link's life on the loop ----------------------------------------------
     def _start(self) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Mapping
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +50,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--lan", action="store_true",
                         help="with --serve: serve the local network too, so phones can join "
                         "(prints each seat's QR code; the owner's link carries a fresh token)")
+    parser.add_argument("--mqtt", metavar="URL", default=None,
+                        help="also publish the table to this MQTT broker (mqtt://HOST[:PORT]): "
+                        "Home Assistant finds it, the results go to `unotable results` "
+                        "(docs/homeassistant.md); $UNOTABLE_MQTT_USERNAME and "
+                        "$UNOTABLE_MQTT_PASSWORD log in (default: no MQTT)")
     parser.set_defaults(func=run)
+
+
+def mqtt_settings(url: str | None, env: Mapping[str, str]) -> Any:
+    """The `[mqtt]` section `--mqtt URL` stands for (None without it); UsageError naming
+    what is wrong with it."""
+    from firmware.errors import UsageError
+    from firmware.mqtt.settings import parse_config
+
+    if url is None:
+        return None
+    section: dict[str, Any] = {"url": url}
+    for key in ("username", "password"):
+        if env.get(f"UNOTABLE_MQTT_{key.upper()}"):
+            section[key] = env[f"UNOTABLE_MQTT_{key.upper()}"]
+    errors: list[Any] = []
+    settings = parse_config(section, path="--mqtt", errors=errors)
+    if settings is None:
+        raise UsageError("; ".join(str(e) for e in errors))
+    return settings
 
 
 def run(args: argparse.Namespace) -> int:
@@ -81,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         check_arguments(args.variant, args.players, args.rounds)
         options = parse_options(args.variant, args.option)
         kill_after_from(os.environ)
+        mqtt = mqtt_settings(args.mqtt, os.environ)
     except DemoError as exc:
         raise UsageError(str(exc)) from None
     if args.journal:  # refused before the simulated table writes its file beside it
@@ -93,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
                           journal=args.journal, out=None if args.json else sys.stdout,
-                          options=options)
+                          options=options, mqtt=mqtt)
     except (DemoError, WorldError, FileRefused) as exc:  # FileRefused: the seats' keys
         raise UsageError(str(exc)) from None
     except JournalError as exc:  # refused before the table started: exit 2, one line

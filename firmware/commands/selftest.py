@@ -265,6 +265,8 @@ def run(args: argparse.Namespace) -> int:
     test.add(*voice_check(config))
     for name, outcome, detail in phones_check(config):
         test.add(name, outcome, detail)
+    if config.mqtt is not None:
+        test.add(*mqtt_check(config.mqtt))
     checks = test.checks
     failed = [c for c in checks if c.outcome == FAIL]
     if args.json:
@@ -330,3 +332,18 @@ def voice_check(config: Any, *, speaker: Any = None, cards: Path | None = None,
         return "voice", FAIL, advice
     where = f"[voice] device = {voice.device!r}" if voice.device else "the default sound device"
     return "voice", OK, f"espeak-ng speaks through {where}"
+
+
+def mqtt_check(settings: Any) -> tuple[str, str, str]:
+    """The broker of `[mqtt]`: one short connection (firmware.mqtt.probe), what went
+    wrong in one line without the password."""
+    import os
+
+    from firmware.mqtt.link import where
+    from firmware.mqtt.probe import probe
+
+    problem = probe(settings, f"unotable-selftest-{os.getpid()}")
+    if problem:
+        return "mqtt", FAIL, f"cannot connect: {problem} (docs/homeassistant.md)"
+    return "mqtt", OK, f"connected to {where(settings)}" + (
+        f" as {settings.username}" if settings.username else "")

@@ -32,12 +32,15 @@ from firmware.errors import Rejected
 BY = "by"  # the payload key of who made a declaration
 RECENT_KEYS = 512
 MAX_KEY = 200  # characters of an Idempotency-Key (it is journaled with the declaration)
+JOURNALED_WAYS = ("mqtt",)  # the ways in a declaration's "by" names (Home Assistant's buttons)
 Sender = tuple[str, int | None, str]  # (role, seat, key): whose key it is
 
 
 def by_json(who: api.Who, key: str = "") -> dict[str, Any]:
     """A declaration's ``"by"``: the role and seat (and the request's key, if any)."""
     out: dict[str, Any] = {"role": who.role, "seat": who.seat}
+    if who.via in JOURNALED_WAYS:
+        out["via"] = who.via
     if key:
         out["key"] = key
     return out

@@ -82,6 +82,7 @@ from firmware.controller.ejections import SYSTEM_RNG, Ejections, RngFor, Running
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
 from firmware.controller.hub import Hub
+from firmware.controller.mqtt_part import MqttPart
 from firmware.controller.round_end import RoundEnds
 from firmware.controller.seats import SeatButtons
 from firmware.controller.slots import effects_json
@@ -185,6 +186,8 @@ class Controller:
         for name, part in (("requests", Requests), ("admin", Admin), ("undo", Undo),
                            ("waits", Waits), ("round_end", RoundEnds)):
             self._build(name, part)
+        if self.config.mqtt is not None:  # the table on MQTT (docs/homeassistant.md)
+            self._build("mqtt", lambda ctx: MqttPart(ctx, self.public_state, self.listeners))
         self.gate = self.peer(Waits).gate
         self.loop.on_safe_state(hardware.close)
         self._load()
@@ -390,8 +393,7 @@ class Controller:
         return fx
 
     def _gate(self, *, chance_ok: bool = False) -> U.State:
-        """Raise Rejected while the table waits for something (`Waits.gate`, which
-        `gate` is once the part is built: a part's gate goes straight there)."""
+        """Raise Rejected while the table waits (`Waits.gate`, `gate` once it is built)."""
         return self.peer(Waits).gate(chance_ok=chance_ok)
 
     def settle(self) -> None:

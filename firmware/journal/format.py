@@ -244,6 +244,21 @@ class Rows:
             if expected is not None:
                 expected += 1
 
+    def entries_of(self, kinds: Sequence[str]) -> Iterator[Entry]:
+        """The entries of these kinds, of every match, in sequence order, each checked by
+        its CRC (a scan SQLite does without reading the others' payloads)."""
+        marks = ", ".join("?" * len(kinds))
+        for seq, mid, kind, ref, text, at, crc in self.conn.execute(
+                "SELECT seq, match_id, kind, ref, payload, at, crc FROM entries "
+                f"WHERE kind IN ({marks}) ORDER BY seq", list(kinds)):
+            if entry_crc(seq, mid, kind, ref, text) != crc:
+                raise JournalCorrupt(self.path, f"entry {seq} ({kind}) fails its checksum")
+            try:
+                payload = json.loads(text)
+            except ValueError as exc:
+                raise JournalCorrupt(self.path, f"entry {seq} ({kind}): {exc}") from None
+            yield Entry(seq, mid, kind, payload, at, ref)
+
     def has_result(self, intent: int) -> bool:
         return self.conn.execute("SELECT 1 FROM entries WHERE ref = ?", (intent,)).fetchone() \
             is not None

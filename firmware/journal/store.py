@@ -328,6 +328,11 @@ class Journal(Appender, ClosedOnExit):
         """Entries in sequence order, checked: a damaged or missing entry raises JournalCorrupt."""
         return self._rows.entries(match_id=match_id, after=after)
 
+    def entries_of(self, kinds: Sequence[str]) -> Iterator[Entry]:
+        """The entries of these kinds over the journal's whole life, in order, checked
+        (the MQTT outbox's at start: no need to read every action of every match)."""
+        return self._rows.entries_of(kinds)
+
     def open_intents(self) -> list[Entry]:
         """Intents with no result: actions a crash cut off, oldest first."""
         return self._rows.open_intents()

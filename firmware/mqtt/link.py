@@ -128,6 +128,9 @@ class TableLink:
     def publish_state(self, document: Mapping[str, Any]) -> None:
         """The table's state changed: `document` is firmware.mqtt.state.state_document."""
         self._state = json.dumps(document, ensure_ascii=False).encode()
+        if self._queue and not self.connected:  # a waiting state is superseded, not sent late
+            self._queue = collections.deque((q for q in self._queue if q[0] != self.topics.state),
+                                            maxlen=self._queue.maxlen)
         self._put(self.topics.state, self._state, retain=True)
 
     def publish_event(self, document: Mapping[str, Any]) -> None:

@@ -182,7 +182,7 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
                serve: Callable[[Controller], Any] | None = None,
                play: Callable[[SimRun], Awaitable[None]] = play_then_stop,
                over_http: bool = True, round_pause_s: float | None = None,
-               api: Mapping[str, Any] | None = None) -> SimRun:
+               api: Mapping[str, Any] | None = None, mqtt: Any = None) -> SimRun:
     """The daemon on a `World` (saved beside `journal`) with `seat(...)` players at the
     table. `serve(controller)` is the `Table` the API serves (the controller itself by
     default); `play(run)` is spawned on the loop once the table is built; the players
@@ -196,6 +196,8 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
         config = replace(config, table=replace(config.table, round_pause_s=round_pause_s))
     if port is not None:
         config = replace(config, api=replace(config.api, port=port))
+    if mqtt is not None:  # the table on MQTT as `[mqtt]` would put it
+        config = replace(config, mqtt=mqtt)
     world = World(variant, players, seed, launcher=config.hardware["launcher"],
                   panel=config.hardware["seats"], fast=fast,
                   path=journal.with_name(journal.name + ".world.json"))
@@ -225,8 +227,9 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
 def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: int = 1, *,
              fast: bool = False, journal: str | Path | None = None, out: TextIO | None = None,
              pace: float | None = None, human_seats: tuple[int, ...] = (),
-             options: Mapping[str, Any] | None = None) -> DemoResult:
-    """`options`: the match's house rules (`parse_options`)."""
+             options: Mapping[str, Any] | None = None, mqtt: Any = None) -> DemoResult:
+    """`options`: the match's house rules (`parse_options`); `mqtt`: the `[mqtt]`
+    settings the table publishes with (`unotable demo --mqtt URL`)."""
     check_arguments(variant, players, rounds)
     logging.getLogger("firmware").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="unotable-demo-") as tmp:
@@ -241,7 +244,7 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
             out, lambda: run.daemon.stop("nobody reads the demo's output any more"))
         run = sim_daemon(variant, players, seed, path, fast=fast, rounds=rounds,
                          pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None else pace),
-                         out=log, serve=serve, options=options,  # type: ignore[arg-type]
+                         out=log, serve=serve, options=options, mqtt=mqtt,  # type: ignore[arg-type]
                          seat_options={"human_seats": human_seats,
                                        "kill_after": kill_after_from(os.environ)})
         status = run.run(signals=True)

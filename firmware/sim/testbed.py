@@ -45,7 +45,8 @@ class SimTable:
                  wrap_hardware: Callable[[Any], Any] | None = None,
                  factory: Any = None, forget_uno: float = 0.05,
                  options: Mapping[str, Any] | None = None, language: str = "en",
-                 speaker: Speaker | None = None, world_path: str | Path | None = None) -> None:
+                 speaker: Speaker | None = None, world_path: str | Path | None = None,
+                 mqtt: Any = None) -> None:
         """`language`: the `[table] language`; `speaker`: turns `[voice] enabled` on and
         speaks through it (a recorder, or an `Espeak` that cannot work here). The daemon's
         loop runs on the world's virtual clock (`pass_time`). `world_path`: the world's
@@ -59,7 +60,8 @@ class SimTable:
                                  tower_confirm=tower_confirm)
         self.config = replace(self.config,
                               table=replace(self.config.table, language=language),
-                              voice=replace(self.config.voice, enabled=speaker is not None))
+                              voice=replace(self.config.voice, enabled=speaker is not None),
+                              mqtt=mqtt)  # `[mqtt]` settings: the table on a broker
         self.world = World(variant, players, seed, launcher=self.config.hardware["launcher"],
                            panel=self.config.hardware["seats"], fast=True,
                            path=world_path or self.journal_path.with_name(

@@ -296,3 +296,32 @@ def test_the_link_built_from_a_config_announces_its_seats(broker: Broker, tmp_pa
     assert document["dev"]["name"] == "Den" and document["dev"]["sw"] == "9.9"
     seats = [c["name"] for k, c in document["cmps"].items() if k.endswith("_score")]
     assert seats == [f"{name} score" for name in config.table.names]
+
+
+def test_states_that_waited_for_the_broker_are_superseded_not_sent_late(tmp_path: Path) -> None:
+    broker = Broker.plain(tmp_path / "late")  # not started yet
+
+    async def scenario() -> None:
+        watched = asyncio.Event()
+
+        async def retry_once_watched(_seconds: float) -> None:
+            await watched.wait()  # the next attempt comes once the watcher listens
+
+        table = link(broker, sleep=retry_once_watched)
+        async with running(table):
+            await asyncio.sleep(0.1)
+            for n in range(1, 4):
+                table.publish_state(state_document(edition="classic", phase="playing",
+                                                   seats=[{"name": "A"}], round=n))
+                table.publish_event(event_document("card_played", card=f"R{n}"))
+            broker.start()
+            async with watching(broker) as w:
+                watched.set()
+                await w.until(lambda: len(w.on(TOPICS.event)) == 3)
+                await w.until(lambda: w.on(TOPICS.state))
+                assert {json.loads(p)["round"] for p in w.on(TOPICS.state)} == {3}
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        broker.kill()

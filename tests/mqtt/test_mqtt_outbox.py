@@ -39,3 +39,25 @@ def test_the_collector_refuses_what_is_no_result(change: dict, says: str) -> Non
     for junk in (b"", b"[]", b"\xff", b"{}", b"x" * 70_000):
         with pytest.raises(BadResult):
             parse(junk)
+
+
+def test_the_outbox_is_read_over_every_match_of_a_real_journal(tmp_path) -> None:
+    from firmware.errors import JournalCorrupt
+    from firmware.journal.store import Journal
+    from firmware.mqtt.outbox import ACKED_KIND, RESULT_KIND
+
+    with Journal.open(tmp_path / "journal.db", edition="classic") as journal:
+        for match, rounds in (("m1", (1, 2)), ("m2", (1,))):
+            journal.start_match(edition="classic", options={}, seats=3, seed=1, config_hash="x")
+            for n in rounds:
+                journal.append_all([("action", {"type": "shuffle"}),
+                                    result_entry(a_round(TABLE_A, n, match=match))])
+            journal.append(*acked_entry(a_round(TABLE_A, 1, match=match).id))
+        kept = list(journal.entries_of((RESULT_KIND, ACKED_KIND)))
+        assert {e.kind for e in kept} == {RESULT_KIND, ACKED_KIND} and len(kept) == 5
+        assert [r.id for r in pending((e.kind, e.payload) for e in kept)] == [
+            f"{TABLE_A}:m1:2"]  # the first match's second round, never acknowledged
+        journal._rows.conn.execute("UPDATE entries SET payload = '{}' WHERE seq = ("
+                                   "SELECT min(seq) FROM entries WHERE kind = ?)", (RESULT_KIND,))
+        with pytest.raises(JournalCorrupt, match="checksum"):
+            list(journal.entries_of((RESULT_KIND,)))

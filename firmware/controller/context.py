@@ -148,6 +148,8 @@ class Context(Protocol):
 
     def accept(self, action: U.Action, *, by: By = None) -> list[Any]: ...
 
+    def submit(self, request: Any) -> dict[str, Any]: ...  # as the API's requests go in
+
     def adopt(self, action: U.Action) -> list[Any]: ...
 
     def gate(self, *, chance_ok: bool = False) -> U.State: ...  # `Waits.gate`

@@ -27,6 +27,7 @@ only loops over them. A part is built only when the table needs it (`OPTIONAL`):
   declaration back, a journal that cannot be written;
 * `round_end.RoundEnds`: every round's result, and the pause after a round.
 * `turn_timer.TurnTimer` (a match with ``turn_timer_s``): the timer's warning and timeout;
+* `pad.Pad` (a table with ``[pad]``): a card tapped on the pad is the seat to act's play;
 * the voice (`speech.voice_listener`, when `[voice]` is enabled).
 
 Journal entries of a match:
@@ -56,6 +57,7 @@ A declaration a request made (not the table's owner on the table itself) carries
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, NamedTuple
 
 import uno_core as U
@@ -82,6 +84,7 @@ from firmware.controller.ejections import SYSTEM_RNG, Ejections, RngFor, Running
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
 from firmware.controller.hub import Hub
+from firmware.controller.pad import Pad
 from firmware.controller.round_end import RoundEnds
 from firmware.controller.seats import SeatButtons
 from firmware.controller.slots import effects_json
@@ -185,6 +188,8 @@ class Controller:
         for name, part in (("requests", Requests), ("admin", Admin), ("undo", Undo),
                            ("waits", Waits), ("round_end", RoundEnds)):
             self._build(name, part)
+        if hardware.pad is not None:  # the card pad, with a [pad] section only
+            self._build("pad", partial(Pad, reader=hardware.pad))
         self.gate = self.peer(Waits).gate
         self.loop.on_safe_state(hardware.close)
         self._load()
@@ -390,8 +395,7 @@ class Controller:
         return fx
 
     def _gate(self, *, chance_ok: bool = False) -> U.State:
-        """Raise Rejected while the table waits for something (`Waits.gate`, which
-        `gate` is once the part is built: a part's gate goes straight there)."""
+        """Raise Rejected while the table waits (`Waits.gate`, the gate once built)."""
         return self.peer(Waits).gate(chance_ok=chance_ok)
 
     def settle(self) -> None:

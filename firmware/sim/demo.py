@@ -37,7 +37,13 @@ from firmware.controller.table import Controller
 from firmware.daemon import Daemon, Services
 from firmware.errors import LoopStopped
 from firmware.sim.players import TablePlayers, match_step
-from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
+from firmware.sim.world import (
+    World,
+    demo_launcher_config,
+    demo_panel_config,
+    rng,
+    twin_pad_config,
+)
 from firmware.words.messages import kind_name
 from uno_core import (
     EDITIONS,
@@ -129,11 +135,13 @@ def kill_after_from(env: Mapping[str, str]) -> tuple[str, int] | None:
 
 
 def sim_config(variant: str, players: int, seed: int, journal: Path, *,
-               tower_confirm: str = "wait") -> Config:
-    """The built-in default config, fitted to `players` seats of `variant`."""
+               tower_confirm: str = "wait", pad: bool = False) -> Config:
+    """The built-in default config, fitted to `players` seats of `variant`; `pad`: with
+    a `[pad]` whose every card and chip carries the twin's tag."""
     base = load_config(DEFAULT_PATH)
     launcher_cfg = demo_launcher_config(base.hardware["launcher"], players)
     panel_cfg = demo_panel_config(base.hardware["seats"], players)
+    pads = {"pad": twin_pad_config(variant)} if pad else {}
     return replace(
         base,
         table=replace(base.table, edition=variant, seats=players,
@@ -141,7 +149,7 @@ def sim_config(variant: str, players: int, seed: int, journal: Path, *,
         api=replace(base.api, host="127.0.0.1", port=0),
         journal=JournalConfig(str(journal.resolve())),
         sim=SimConfig(True, seed),
-        hardware={**base.hardware, "launcher": launcher_cfg, "seats": panel_cfg},
+        hardware={**base.hardware, "launcher": launcher_cfg, "seats": panel_cfg, **pads},
     )
 
 

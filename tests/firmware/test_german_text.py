@@ -44,6 +44,7 @@ EXAMPLES: dict[str, str] = {
     "decision": "vielleicht", "decisions": "pass, accept", "given": "2", "last": "3",
     "buttons": "4", "choices": "red, green", "kinds": "eine Zahl", "to_act": "Ost",
     "why": "die Karten wurden getauscht", "missing": "Nord, Ost",
+    "uid": "04A1B2C3D4E501",  # a card pad's tag
 }
 
 

@@ -92,6 +92,13 @@ class Blinking(NamedTuple):
     carried to a seat, a turn nearly out of time)."""
 
 
+class SeatChosen(NamedTuple):
+    """A seat's button went down: a part that awaits a seat (the card pad, for a
+    targeted card) answers True when it took the press as that choice."""
+
+    seat: int
+
+
 Handler = Callable[[Any], Any]
 P = TypeVar("P")
 By = dict[str, Any] | None  # who made a declaration, as journaled (None: the table itself)

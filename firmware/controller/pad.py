@@ -4,8 +4,10 @@ is the seat to act's play, declared as the screen and the phones declare it.
 A tap becomes the same `api.Play` that ``POST /api/play`` builds, sent by the seat to
 act through `Context.submit` (its role checked, journaled with ``"by": {"role":
 "seat", "seat", "via": "pad"}``), so it passes the same gate, engine check, journal and
-effects. A wild waits for a colour chip (the screen and the phone may still declare the
-wild themselves); a chip answers the first card's colour too.
+effects. A wild waits for a colour chip, and a card that names a seat (Wild
+Attack-Attack, Trade Hands, a 7 under seven_zero) for that seat's button (the screen and
+the phone may still declare the card themselves); a chip answers the first card's
+colour too.
 
 The pad refuses, changing nothing, with the buzzer's error pattern, the seat's light
 blinking a moment and the reason published as a ``refused`` event (the screen's last
@@ -23,7 +25,14 @@ from typing import Any, NamedTuple
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import Adopted, Context, Part, RoundEnded, Settles
+from firmware.controller.context import (
+    Adopted,
+    Context,
+    Part,
+    RoundEnded,
+    SeatChosen,
+    Settles,
+)
 from firmware.controller.events import PadChanged
 from firmware.controller.seats import SeatButtons
 from firmware.controller.waiting import Waits
@@ -33,6 +42,8 @@ from hal.pad import Pad as PadReader
 from hal.pad import PadDown, PadUp, Tap
 from uno_core import effects as E
 from uno_core.cards import COLOUR_NAMES
+from uno_core.house_swaps import needs_target
+from uno_core.tables import TARGETED
 
 VIA = "pad"  # the way a tap's declaration came in, as the journal records it
 CARD_WAITS = frozenset({Wait.TURN, Wait.PLAY_DRAWN, Wait.EXTRA_PLAY})  # a card is awaited
@@ -40,13 +51,23 @@ REFUSED_BUZZ = "error"  # the buzzer's refusal pattern
 REFUSED_LIGHT_S = 1.5  # how long the seat's light blinks after a refusal
 
 
-class Wild(NamedTuple):
-    """A wild tapped at `step` for `seat`, waiting for its colour chip."""
+class Pending(NamedTuple):
+    """A card tapped at `step` for `seat`: a wild waits for its colour chip (`colour`
+    once tapped), then a card that names a seat (`target`) for that seat's button."""
 
     seat: int
     card: str
     uid: str
     step: int
+    wild: bool
+    target: bool
+    colour: str = ""
+
+    def wants_chip(self) -> bool:
+        return self.wild and not self.colour
+
+    def wants_seat(self) -> bool:
+        return self.target and not self.wants_chip()
 
 
 class LightBack(NamedTuple):
@@ -57,7 +78,7 @@ class LightBack(NamedTuple):
 
 
 class Pad(Part):
-    """Owns the tags it laid on the pile this round and a wild awaiting its chip."""
+    """Owns the tags it laid on the pile this round and a card awaiting its choices."""
 
     name = "pad"
 
@@ -73,15 +94,18 @@ class Pad(Part):
         ctx.subscribe(Settles, lambda _e: self._pace())
         ctx.subscribe(Adopted, self._adopted)
         ctx.subscribe(RoundEnded, lambda _e: self.on_pile.clear())
+        ctx.subscribe(SeatChosen, self._seat_chosen)
 
     def reset(self) -> None:
         self.on_pile: dict[str, int] = {}  # tag UID -> the step its play made
-        self.wild: Wild | None = None
+        self.pending: Pending | None = None
 
     # -- status -----------------------------------------------------------------------
     def get_status(self) -> dict[str, Any]:
+        p = self.pending
         return {**self.reader.get_status(), "down": self.down,
-                "awaiting_chip": None if self.wild is None else self.wild.card}
+                "awaiting_chip": p.card if p is not None and p.wants_chip() else None,
+                "awaiting_seat": p.card if p is not None and p.wants_seat() else None}
 
     def stats(self) -> dict[str, int]:
         return {"pad_declared": self.declared, "pad_refused": self.refusals}
@@ -96,15 +120,15 @@ class Pad(Part):
 
     # -- the table moves on -------------------------------------------------------------
     def _adopted(self, adopted: Adopted) -> None:
-        if adopted.live:  # a wild's chip answers the moment it was tapped in, no later
-            self.wild = None
+        if adopted.live:  # a card's choices answer the moment it was tapped in, no later
+            self.pending = None
         if any(isinstance(e, E.Reshuffled) for e in adopted.effects):
             self.on_pile.clear()
 
     def awaits_card(self) -> bool:
         """Whether the table awaits a card (or a chip) the pad can answer."""
-        if self.wild is not None:
-            return True
+        if self.pending is not None:
+            return self.pending.wants_chip()
         kind = self.ctx.peer(Waits).current().kind
         return kind in CARD_WAITS or kind == Wait.COLOUR
 
@@ -154,20 +178,35 @@ class Pad(Part):
             raise Rejected(words("pad.not_a_card_now",
                                  message=t.peer(Waits).waiting()["message"]))
         seat = s.to_act
-        if U.parse_card(code).colour == "":
-            self.wild = Wild(seat, code, uid, t.step)
-            t.publish({"kind": "pad_waits", "seat": seat, "card": code,
-                       "message": words("pad.tap_chip", seat=words.seat(seat),
-                                        card=words.card(U.parse_card(code)))})
+        card = U.parse_card(code)
+        wild, target = card.colour == "", card.kind in TARGETED or needs_target(s, card)
+        if wild or target:
+            self.pending = Pending(seat, code, uid, t.step, wild, target)
+            self._ask()
             return
         self._declare(seat, code, uid, {})
 
+    def _ask(self) -> None:
+        """Say what the pending card waits for: a colour chip, else a seat's button."""
+        t, p = self.ctx, self.pending
+        assert p is not None
+        words = t.words
+        chip = p.wants_chip()
+        message = words("pad.tap_chip" if chip else "pad.press_seat", seat=words.seat(p.seat),
+                        card=words.card(U.parse_card(p.card)))
+        t.publish({"kind": "pad_waits", "seat": p.seat, "card": p.card,
+                   "wants": "colour" if chip else "seat", "message": message})
+
     def _chip(self, colour: str) -> None:
         t = self.ctx
-        wild = self.wild
+        p = self.pending
         name = COLOUR_NAMES[colour]
-        if wild is not None and wild.step == t.step:
-            self._declare(wild.seat, wild.card, wild.uid, {"color": name})
+        if p is not None and p.step == t.step and p.wants_chip():
+            self.pending = p._replace(colour=name)
+            if p.target:
+                self._ask()
+            else:
+                self._declare(p.seat, p.card, p.uid, {"color": name})
             return
         s = t.state
         if s is not None and t.peer(Waits).current().kind == Wait.COLOUR:
@@ -176,9 +215,23 @@ class Pad(Part):
             return
         raise Rejected(t.words("pad.chip_not_now"))
 
+    def _seat_chosen(self, chosen: SeatChosen) -> bool:
+        """A seat's button while a tapped card waits for its target: that seat."""
+        p = self.pending
+        if p is None or not p.wants_seat() or p.step != self.ctx.step:
+            return False
+        choices: dict[str, Any] = {"target": chosen.seat}
+        if p.colour:
+            choices["color"] = p.colour
+        try:
+            self._declare(p.seat, p.card, p.uid, choices)
+        except Rejected as exc:  # (the card still waits: another seat's button may do)
+            self._refuse(exc.reason)
+        return True
+
     def _declare(self, seat: int, code: str, uid: str, choices: dict[str, Any]) -> None:
         self.ctx.submit(api.Play(seat, code, choices, by=self._who(seat)))
-        self.wild = None
+        self.pending = None
         self.on_pile[uid] = self.ctx.step
         self.declared += 1
 

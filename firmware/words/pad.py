@@ -14,6 +14,7 @@ PAD_WORDS: dict[str, dict[str, str]] = {
         "pad.not_a_card_now": "the table does not wait for a card: {message}",
         "pad.chip_not_now": "a colour chip answers a wild's colour: tap the wild first",
         "pad.tap_chip": "{seat}: tap a colour chip for the {card}",
+        "pad.press_seat": "{seat}: press the button of the seat the {card} names",
         "pad.down": "the card pad does not answer ({reason}): play on with the screen "
                     "and the phones",
         "pad.up": "the card pad answers again",
@@ -29,6 +30,7 @@ PAD_WORDS: dict[str, dict[str, str]] = {
         "pad.chip_not_now": "ein Farbchip wählt die Farbe einer Farbwahlkarte: erst die "
                             "Karte auflegen",
         "pad.tap_chip": "{seat}: einen Farbchip für die {card} auflegen",
+        "pad.press_seat": "{seat}: die Taste des Platzes drücken, den die {card} nennt",
         "pad.down": "das Lesefeld für Karten antwortet nicht ({reason}): weiter mit dem "
                     "Bildschirm und den Handys",
         "pad.up": "das Lesefeld für Karten antwortet wieder",

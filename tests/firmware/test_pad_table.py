@@ -183,6 +183,25 @@ def test_a_wild_waits_for_its_colour_chip(table):
     assert actions(table)[-1].payload["by"]["via"] == "pad"
 
 
+def test_a_card_that_names_a_seat_waits_for_that_seats_button(tmp_path):
+    with SimTable(tmp_path, "classic", pad=True, options={"seven_zero": True}) as table:
+        st = turn(table)
+        seat = st["waiting"]["seat"]
+        seven = f"{table.call(lambda: table.controller.state.colour)}7"  # fits any pile
+        said = tap(table, table.world.pad_sim.tag_of(seven))
+        assert said["kind"] == "pad_waits" and said["wants"] == "seat"
+        assert said["message"].startswith(f"{NAMES[seat]}: press the button of the seat")
+        assert part_status(table)["awaiting_seat"] == seven
+        other = (seat + 2) % 4
+        since = len(table.events)
+        table.world.seats_sim.press_seat(other)
+        played = table.wait_for_event(lambda e: e.get("kind") == "action", since=since)
+        assert played["action"]["card"] == seven and played["action"]["target"] == other
+        assert actions(table)[-1].payload["by"] == {"role": "seat", "seat": seat, "via": "pad"}
+        # the press named the target: no UNO was armed, nobody caught
+        assert table.state()["uno_armed"] == []
+
+
 def test_the_refusals_are_worded_in_german(tmp_path):
     with SimTable(tmp_path, "classic", pad=True, language="de") as table:
         turn(table)

@@ -5,6 +5,7 @@ play goes on."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -90,6 +91,32 @@ def refused(table, *uids: str) -> str:
     if isinstance(seat, int):
         assert panel(table)["seats"][seat]["light"] == "blink"
     return str(said["reason"])
+
+
+class Recorder:
+    """A speaker that says everything at once into a list (the voice's worker thread)."""
+
+    def __init__(self) -> None:
+        self.said: list[str] = []
+        self.spoke = threading.Condition()
+
+    def problem(self) -> None:
+        return None
+
+    def speak(self, text: str) -> None:
+        with self.spoke:
+            self.said.append(text)
+            self.spoke.notify_all()
+
+    def stop(self) -> None:
+        pass
+
+
+def said(speaker: Recorder, text: str) -> None:
+    """Wait until the voice said a line holding `text` (the test runner's timeout ends a
+    wait for a line that never comes)."""
+    with speaker.spoke:
+        speaker.spoke.wait_for(lambda: any(text in line for line in speaker.said))
 
 
 def test_a_tap_is_the_seat_to_acts_play_journaled_as_the_pads(table):
@@ -238,3 +265,14 @@ def test_a_table_without_a_pad_has_no_pad_part(tmp_path):
     with SimTable(tmp_path, "classic") as table:
         assert table.controller.lookup("pad") is None
         assert "pad" not in table.controller.health()
+
+
+def test_the_voice_says_the_pads_refusals_and_what_it_waits_for(tmp_path):
+    speaker = Recorder()
+    with SimTable(tmp_path, "classic", pad=True, speaker=speaker) as table:
+        turn(table)
+        tap(table, "04DEADBEEF0001")
+        said(speaker, "the pad does not know this tag (04DEADBEEF0001): enrol it with "
+                      "`unotable cards enroll`")
+        tap(table, table.world.pad_sim.tag_of("W"))
+        said(speaker, "tap a colour chip for the")

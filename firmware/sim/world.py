@@ -58,7 +58,7 @@ TRAY_TIMING = ("seen_polls", "missed_polls", "poll_interval_s", "idle_poll_inter
                "idle_after_s")
 # the [pad] options a twin takes over from the user's config, and the twin's own pace
 PAD_TIMING = ("poll_interval_s", "idle_poll_interval_s", "same_tap_s")
-FAST_PAD = {"poll_interval_s": 0.005, "idle_poll_interval_s": 0.05, "same_tap_s": 0.1}
+FAST_PAD = {"poll_interval_s": 0.005, "idle_poll_interval_s": 0.05, "same_tap_s": 0.0}
 
 
 def pad_deck(edition: str) -> list[str]:

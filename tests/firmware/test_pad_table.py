@@ -55,7 +55,7 @@ def tap(table, *uids: str):
     said = table.wait_for_event(lambda e: e.get("kind") in ("action", "refused", "pad_waits"),
                                 since=since)
     pad.lift()
-    time.sleep(0.15)  # longer than the twin's same_tap_s (0.1 s): the next tap is new
+    time.sleep(0.05)  # reads see the pad empty: the next tap of a tag is a new one
     table.settle()
     return said
 
@@ -276,3 +276,16 @@ def test_the_voice_says_the_pads_refusals_and_what_it_waits_for(tmp_path):
                       "`unotable cards enroll`")
         tap(table, table.world.pad_sim.tag_of("W"))
         said(speaker, "tap a colour chip for the")
+
+
+def test_a_classic_match_played_by_bots_tapping_declares_no_play_through_the_api(tmp_path):
+    with SimTable(tmp_path, "classic", pad=True) as table:
+        st = table.play_until(lambda st: st["waiting"]["kind"] == "match-over",
+                              max_steps=20000)
+        plays = [e.payload for e in actions(table) if e.payload.get("type") == "play"]
+        ways = [(p.get("by") or {}).get("via") for p in plays]
+        assert st["stats"]["rounds"] > 1 and plays and ways == ["pad"] * len(plays)
+        wilds = [p for p in plays if p["card"] in ("W", "W+4")]
+        assert wilds and all(p["colour"] for p in wilds)  # each with its chip
+        assert table.world.agree, table.world.mismatches
+        assert st["stats"]["pad_refused"] == 0 and st["stats"]["pad_declared"] == len(plays)

@@ -13,7 +13,9 @@ The pad refuses, changing nothing, with the buzzer's error pattern, the seat's l
 blinking a moment and the reason published as a ``refused`` event (the screen's last
 notice): two tags at once, a tag it does not know, a chip when no colour is asked, a
 card whose tag it laid on the pile since the last reshuffle, a card while the table
-waits for something else. The pad cannot know who tapped: a tap is the seat to act's.
+waits for something else. The pad cannot know who tapped: a tap is the seat to act's,
+unless under ``jump_in`` a seat not to act pressed its own button within
+`JUMP_WINDOW_S` before: then the tap is that seat's jump-in.
 
 The pad polls fast while the table awaits a card or a chip, idle otherwise (set after
 each settle). A reader that goes down is said once; play goes on by screen and phones.
@@ -49,6 +51,7 @@ VIA = "pad"  # the way a tap's declaration came in, as the journal records it
 CARD_WAITS = frozenset({Wait.TURN, Wait.PLAY_DRAWN, Wait.EXTRA_PLAY})  # a card is awaited
 REFUSED_BUZZ = "error"  # the buzzer's refusal pattern
 REFUSED_LIGHT_S = 1.5  # how long the seat's light blinks after a refusal
+JUMP_WINDOW_S = 3.0  # jump_in: a tap this soon after a seat's own button is that seat's
 
 
 class Pending(NamedTuple):
@@ -99,6 +102,7 @@ class Pad(Part):
     def reset(self) -> None:
         self.on_pile: dict[str, int] = {}  # tag UID -> the step its play made
         self.pending: Pending | None = None
+        self.jumper: tuple[int, float] | None = None  # (seat, loop time of its button)
 
     # -- status -----------------------------------------------------------------------
     def get_status(self) -> dict[str, Any]:
@@ -177,7 +181,7 @@ class Pad(Part):
                 raise Rejected(words("pad.turn", seat=words.seat(s.to_act)))
             raise Rejected(words("pad.not_a_card_now",
                                  message=t.peer(Waits).waiting()["message"]))
-        seat = s.to_act
+        seat = self._tapper(s.to_act)
         card = U.parse_card(code)
         wild, target = card.colour == "", card.kind in TARGETED or needs_target(s, card)
         if wild or target:
@@ -216,10 +220,12 @@ class Pad(Part):
         raise Rejected(t.words("pad.chip_not_now"))
 
     def _seat_chosen(self, chosen: SeatChosen) -> bool:
-        """A seat's button while a tapped card waits for its target: that seat."""
+        """A seat's button while a tapped card waits for its target: that seat. Under
+        jump_in, a seat not to act opens its jump-in window (the press is taken only
+        where it would call or catch nothing)."""
         p = self.pending
         if p is None or not p.wants_seat() or p.step != self.ctx.step:
-            return False
+            return self._jump_button(chosen.seat)
         choices: dict[str, Any] = {"target": chosen.seat}
         if p.colour:
             choices["color"] = p.colour
@@ -228,6 +234,22 @@ class Pad(Part):
         except Rejected as exc:  # (the card still waits: another seat's button may do)
             self._refuse(exc.reason)
         return True
+
+    def _jump_button(self, seat: int) -> bool:
+        s = self.ctx.state
+        if s is None or not s.options.jump_in or seat == s.to_act or not 0 <= seat < s.n:
+            return False
+        self.jumper = (seat, self.ctx.loop.now())
+        self.ctx.publish({"kind": "pad_waits", "seat": seat, "wants": "jump",
+                          "message": self.ctx.words("pad.jump", seat=self.ctx.words.seat(seat))})
+        return s.exposed < 0 and s.counts[seat] != 2  # else the button calls or catches too
+
+    def _tapper(self, to_act: int) -> int:
+        """Who tapped: the seat whose jump-in window is open, else the seat to act."""
+        jumper, self.jumper = self.jumper, None
+        if jumper is not None and self.ctx.loop.now() - jumper[1] <= JUMP_WINDOW_S:
+            return jumper[0]
+        return to_act
 
     def _declare(self, seat: int, code: str, uid: str, choices: dict[str, Any]) -> None:
         self.ctx.submit(api.Play(seat, code, choices, by=self._who(seat)))

@@ -1,7 +1,7 @@
 """The simulated players at a table with a card pad: a bot taps the card it plays on
 the twin's pad (`hal.sim.pad.SimPad`), then a colour chip for a wild and the named
 seat's button for a card that names one, as a person would, and reads the table's
-answer off its events. Plays the pad cannot take (several cards laid at once, towers
+answer off its events. A jump-in is the jumper's own button, then the tap. Plays the pad cannot take (several cards laid at once, towers
 named) still go by the API, as do all plays while the pad is down."""
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ async def tap_play(world: World, ctl: Any, request: api.Play) -> dict[str, Any]:
     heard: list[Mapping[str, Any]] = []
     ctl.listeners.append(heard.append)
     try:
+        if request.seat != ctl.state.to_act:  # a jump-in: the jumper's own button first
+            since = len(heard)
+            world.seats_sim.press_seat(request.seat)
+            await _answer(heard, since)
         said = await _tap(world, ctl, heard, copy_to_tap(world, request.card))
         if said["kind"] == "pad_waits" and said.get("wants") == "colour":
             said = await _tap(world, ctl, heard, chip_uid(colour(request.choices.get("color", ""))))

@@ -15,6 +15,7 @@ PAD_WORDS: dict[str, dict[str, str]] = {
         "pad.chip_not_now": "a colour chip answers a wild's colour: tap the wild first",
         "pad.tap_chip": "{seat}: tap a colour chip for the {card}",
         "pad.press_seat": "{seat}: press the button of the seat the {card} names",
+        "pad.jump": "{seat} jumps in: tap the card now",
         "pad.down": "the card pad does not answer ({reason}): play on with the screen "
                     "and the phones",
         "pad.up": "the card pad answers again",
@@ -31,6 +32,7 @@ PAD_WORDS: dict[str, dict[str, str]] = {
                             "Karte auflegen",
         "pad.tap_chip": "{seat}: einen Farbchip für die {card} auflegen",
         "pad.press_seat": "{seat}: die Taste des Platzes drücken, den die {card} nennt",
+        "pad.jump": "{seat} wirft dazwischen: jetzt die Karte auflegen",
         "pad.down": "das Lesefeld für Karten antwortet nicht ({reason}): weiter mit dem "
                     "Bildschirm und den Handys",
         "pad.up": "das Lesefeld für Karten antwortet wieder",

@@ -289,3 +289,30 @@ def test_a_classic_match_played_by_bots_tapping_declares_no_play_through_the_api
         assert wilds and all(p["colour"] for p in wilds)  # each with its chip
         assert table.world.agree, table.world.mismatches
         assert st["stats"]["pad_refused"] == 0 and st["stats"]["pad_declared"] == len(plays)
+
+
+def test_under_jump_in_a_tap_after_a_seats_own_button_is_that_seats_jump_in(tmp_path):
+    with SimTable(tmp_path, "classic", pad=True, options={"jump_in": True}) as table:
+        st = turn(table)
+        to_act = st["waiting"]["seat"]
+        jumper = (to_act + 2) % 4
+        top = st["top"]
+        since = len(table.events)
+        table.world.seats_sim.press_seat(jumper)
+        said = table.wait_for_event(lambda e: e.get("kind") == "pad_waits", since=since)
+        assert said["wants"] == "jump" and said["message"] == f"{NAMES[jumper]} jumps in: " \
+            "tap the card now"
+        pad = table.world.pad_sim
+        played = tap(table, pad.tags_of(top)[-1])  # the top card's twin, out of turn
+        assert played["kind"] == "action", played
+        assert played["action"]["seat"] == jumper and played["action"]["card"] == top
+        assert actions(table)[-1].payload["by"] == {"role": "seat", "seat": jumper, "via": "pad"}
+
+
+def test_a_jump_in_match_played_by_bots_tapping_agrees_with_the_world(tmp_path):
+    with SimTable(tmp_path, "classic", pad=True, options={"jump_in": True}) as table:
+        table.play_until(lambda st: st["stats"]["rounds"] >= 2, max_steps=20000)
+        plays = [e.payload for e in actions(table) if e.payload.get("type") == "play"]
+        assert all((p.get("by") or {}).get("via") == "pad" for p in plays)
+        assert any(e.get("wants") == "jump" for e in table.events)  # the bots jumped in
+        assert table.world.agree, table.world.mismatches

@@ -316,3 +316,15 @@ def test_a_jump_in_match_played_by_bots_tapping_agrees_with_the_world(tmp_path):
         assert all((p.get("by") or {}).get("via") == "pad" for p in plays)
         assert any(e.get("wants") == "jump" for e in table.events)  # the bots jumped in
         assert table.world.agree, table.world.mismatches
+
+
+def test_a_tap_after_the_jump_in_window_is_the_seat_to_acts(tmp_path):
+    with SimTable(tmp_path, "classic", pad=True, options={"jump_in": True}) as table:
+        st = turn(table)
+        to_act = st["waiting"]["seat"]
+        since = len(table.events)
+        table.world.seats_sim.press_seat((to_act + 2) % 4)
+        table.wait_for_event(lambda e: e.get("wants") == "jump", since=since)
+        table.pass_time(3.5)  # longer than the window (JUMP_WINDOW_S, 3 s)
+        played = tap(table, table.world.pad_sim.tags_of(st["top"])[-1])
+        assert played["kind"] == "action" and played["action"]["seat"] == to_act

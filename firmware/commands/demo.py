@@ -32,6 +32,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="no human-speed delays: virtual time for the launcher")
     parser.add_argument("--json", action="store_true",
                         help="print only the summary, as one JSON object")
+    parser.add_argument("--pad", action="store_true",
+                        help="a table with a card pad: the bots tap every card they play "
+                        "on the twin's pad (docs/pad.md); the summary's declared counts "
+                        "the plays by the way they came in")
     parser.add_argument("--journal", metavar="PATH",
                         help="keep the journal here (and the world beside it); running "
                         "again with the same path continues the match (default: a "
@@ -50,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from firmware.errors import UsageError
 
+    if args.serve and args.pad:
+        raise UsageError("--pad: not with --serve yet (unotable demo --pad --fast plays "
+                         "through the pad)")
     if args.serve:
         return serve(args)
     for flag in ("seat", "port"):  # they choose the person's seat and screen: --serve only
@@ -87,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
                           journal=args.journal, out=None if args.json else sys.stdout,
-                          options=options)
+                          options=options, pad=args.pad)
     except (DemoError, WorldError, FileRefused) as exc:  # FileRefused: the seats' keys
         raise UsageError(str(exc)) from None
     except JournalError as exc:  # refused before the table started: exit 2, one line

@@ -23,6 +23,7 @@ and what the players do once seated.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -36,6 +37,7 @@ from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load
 from firmware.controller.table import Controller
 from firmware.daemon import Daemon, Services
 from firmware.errors import LoopStopped
+from firmware.journal.store import Journal
 from firmware.sim.players import TablePlayers, match_step
 from firmware.sim.world import (
     World,
@@ -189,17 +191,19 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
                seat_options: Mapping[str, Any] | None = None,
                serve: Callable[[Controller], Any] | None = None,
                play: Callable[[SimRun], Awaitable[None]] = play_then_stop,
-               over_http: bool = True) -> SimRun:
+               over_http: bool = True, pad: bool = False) -> SimRun:
     """The daemon on a `World` (saved beside `journal`) with `seat(...)` players at the
     table. `serve(controller)` is the `Table` the API serves (the controller itself by
     default); `play(run)` is spawned on the loop once the table is built; the players
-    declare over HTTP like a screen (`over_http`) or straight on the loop."""
-    config = sim_config(variant, players, seed, journal)
+    declare over HTTP like a screen (`over_http`) or straight on the loop; with `pad`
+    the table has a card pad and the players tap their cards on it."""
+    config = sim_config(variant, players, seed, journal, pad=pad)
     if port is not None:
         config = replace(config, api=replace(config.api, port=port))
     world = World(variant, players, seed, launcher=config.hardware["launcher"],
                   panel=config.hardware["seats"], fast=fast,
-                  path=journal.with_name(journal.name + ".world.json"))
+                  path=journal.with_name(journal.name + ".world.json"),
+                  pad=config.hardware.get("pad"))
     run = SimRun(config, world, list(names) if names is not None else list(config.table.names))
 
     def make_table(services: Services) -> Any:
@@ -226,8 +230,9 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
 def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: int = 1, *,
              fast: bool = False, journal: str | Path | None = None, out: TextIO | None = None,
              pace: float | None = None, human_seats: tuple[int, ...] = (),
-             options: Mapping[str, Any] | None = None) -> DemoResult:
-    """`options`: the match's house rules (`parse_options`)."""
+             options: Mapping[str, Any] | None = None, pad: bool = False) -> DemoResult:
+    """`options`: the match's house rules (`parse_options`); `pad`: a table with a card
+    pad, the bots tapping their cards."""
     check_arguments(variant, players, rounds)
     logging.getLogger("firmware").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="unotable-demo-") as tmp:
@@ -244,10 +249,11 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
                          pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None else pace),
                          out=log, serve=serve, options=options,  # type: ignore[arg-type]
                          seat_options={"human_seats": human_seats,
-                                       "kill_after": kill_after_from(os.environ)})
+                                       "kill_after": kill_after_from(os.environ)}, pad=pad)
         status = run.run(signals=True)
         summary = _summary(variant, players, seed, rounds, run.controller, run.world,
                            path if journal is not None else None, run.names)
+        summary["declared"] = declared(path, run.controller)
         if status != 0:
             summary["error"] = str(run.daemon.loop.failure)
         return DemoResult(summary, status, output_closed=log is not None and log.closed)
@@ -286,6 +292,22 @@ def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any
         "journal": str(journal) if journal is not None else None,  # None: temporary, deleted
         "house_rules": _house_rules(state),
     }
+
+
+def declared(journal: Path, controller: Any) -> dict[str, int]:
+    """The match's plays by the way they came in, read from its journal once the daemon
+    stopped: ``pad`` (tapped), ``api`` (the screen, a phone, a bot over HTTP)."""
+    out = {"pad": 0, "api": 0}
+    match = controller.match if controller is not None else None
+    if match is None or not journal.exists():
+        return out
+    with contextlib.closing(Journal.open(journal, readonly=True)) as read:
+        entries = list(read.entries(match_id=match.id))
+    for entry in entries:
+        if entry.kind == "action" and entry.payload.get("type") == "play":
+            by = entry.payload.get("by")
+            out["pad" if isinstance(by, Mapping) and by.get("via") == "pad" else "api"] += 1
+    return out
 
 
 def _house_rules(state: Any) -> dict[str, Any]:

@@ -5,12 +5,14 @@ play goes on."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
 import pytest
 
 import uno_core as U
+from firmware.cli import main
 from firmware.sim.testbed import SimTable
 from firmware.sim.world import pad_deck
 from hal.sim.pad import chip_uid
@@ -328,3 +330,18 @@ def test_a_tap_after_the_jump_in_window_is_the_seat_to_acts(tmp_path):
         table.pass_time(3.5)  # longer than the window (JUMP_WINDOW_S, 3 s)
         played = tap(table, table.world.pad_sim.tags_of(st["top"])[-1])
         assert played["kind"] == "action" and played["action"]["seat"] == to_act
+
+
+@pytest.mark.parametrize("variant", ["classic", "extreme"])
+def test_unotable_demo_pad_counts_the_plays_by_the_way_they_came_in(variant, capsys):
+    assert main(["demo", "--pad", "--fast", "--json", "--variant", variant]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["world_agrees"] and summary["declared"]["pad"] > 0
+    if variant == "classic":  # every play of classic is one card: all tapped
+        assert summary["declared"]["api"] == 0
+
+
+def test_unotable_demo_without_the_pad_declares_every_play_by_the_api(capsys):
+    assert main(["demo", "--fast", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["declared"]["pad"] == 0 and summary["declared"]["api"] > 0

@@ -106,13 +106,13 @@ class Pad(Part):
 
     # -- status -----------------------------------------------------------------------
     def get_status(self) -> dict[str, Any]:
+        """The reader's status and the part's; its counts are live only (not in the
+        table's stats, which a restart rebuilds from the journal)."""
         p = self.pending
         return {**self.reader.get_status(), "down": self.down,
                 "awaiting_chip": p.card if p is not None and p.wants_chip() else None,
-                "awaiting_seat": p.card if p is not None and p.wants_seat() else None}
-
-    def stats(self) -> dict[str, int]:
-        return {"pad_declared": self.declared, "pad_refused": self.refusals}
+                "awaiting_seat": p.card if p is not None and p.wants_seat() else None,
+                "declared": self.declared, "refused": self.refusals}
 
     def carried(self) -> Any:
         return dict(self.on_pile)

@@ -12,6 +12,7 @@ import time
 import pytest
 
 import uno_core as U
+from firmware.api import requests as api
 from firmware.cli import main
 from firmware.sim.testbed import SimTable
 from firmware.sim.world import pad_deck
@@ -171,6 +172,18 @@ def test_the_pad_refuses_a_tag_it_laid_on_the_pile_this_round(table):
     assert refused(table, uid) == "that card is already on the pile"
 
 
+def test_a_play_taken_back_leaves_the_pile_and_its_tag_plays_again(table):
+    st = turn(table)
+    seat = st["waiting"]["seat"]
+    card = number_card(table, seat, fitting=True)
+    uid = table.world.pad_sim.tag_of(card)
+    assert tap(table, uid)["kind"] == "action"
+    table.submit(api.Undo(seat))
+    table.settle()
+    again = tap(table, uid)
+    assert again["kind"] == "action" and again["action"]["card"] == card
+
+
 def test_the_pad_refuses_two_tags_at_once(table):
     turn(table)
     pad = table.world.pad_sim
@@ -290,7 +303,8 @@ def test_a_classic_match_played_by_bots_tapping_declares_no_play_through_the_api
         wilds = [p for p in plays if p["card"] in ("W", "W+4")]
         assert wilds and all(p["colour"] for p in wilds)  # each with its chip
         assert table.world.agree, table.world.mismatches
-        assert st["stats"]["pad_refused"] == 0 and st["stats"]["pad_declared"] == len(plays)
+        status = part_status(table)
+        assert status["refused"] == 0 and status["declared"] == len(plays)
 
 
 def test_under_jump_in_a_tap_after_a_seats_own_button_is_that_seats_jump_in(tmp_path):

@@ -5,6 +5,7 @@ play goes on."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
@@ -14,7 +15,10 @@ import pytest
 import uno_core as U
 from firmware.api import requests as api
 from firmware.cli import main
+from firmware.daemon import Daemon
+from firmware.sim.demo import sim_config
 from firmware.sim.testbed import SimTable
+from firmware.sim.twin import twin_factory
 from firmware.sim.world import pad_deck
 from hal.sim.pad import chip_uid
 
@@ -359,3 +363,30 @@ def test_unotable_demo_without_the_pad_declares_every_play_by_the_api(capsys):
     assert main(["demo", "--fast", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["declared"]["pad"] == 0 and summary["declared"]["api"] > 0
+
+
+def test_the_twin_of_a_config_with_a_pad_drives_a_simulated_pad(tmp_path):
+    """`unotable run` with [sim] enabled and a [pad]: the twin builds its pad."""
+    config = sim_config("classic", 4, 1, tmp_path / "journal.db", pad=True)
+    built: list = []
+    make = twin_factory(config)
+
+    def table(services):
+        built.append(make(services))
+        return built[-1]
+
+    daemon = Daemon(config, table, env={})
+    thread = threading.Thread(target=lambda: daemon.run(signals=False), daemon=True)
+    thread.start()
+    try:
+        while not built or daemon.loop._aio is None:
+            time.sleep(0.01)
+
+        async def health():
+            return built[0].health()
+        status = asyncio.run_coroutine_threadsafe(health(), daemon.loop._aio).result(20)
+        assert status["pad"]["cards"] == 108 and status["pad"]["chips"] == 4
+        assert built[0].lookup("pad") is not None
+    finally:
+        daemon.stop("test over")
+        thread.join(20)

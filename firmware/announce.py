@@ -72,6 +72,10 @@ class _Say(Words):
 
 
 
+# what the card pad says aloud: it waits for a chip or a seat, its reader went down or up
+PAD_NOTICES = ("pad", "pad_waits")
+
+
 def announcements(event: Mapping[str, Any], lang: str, seat_names: Sequence[str], *,
                   edition: str | None = None, scoring: str = "winner_takes",
                   turn: int | None = None) -> list[str]:
@@ -79,6 +83,9 @@ def announcements(event: Mapping[str, Any], lang: str, seat_names: Sequence[str]
 
     `turn`: the seat whose turn it is after the event (`turn_of`); `scoring`: the
     match's ``scoring`` option (how a round's points are told)."""
+    if event.get("via") == "pad" or event.get("kind") in PAD_NOTICES:
+        # the card pad's notices come worded in the table's language already
+        return [str(event.get("message") or event.get("reason"))]
     if event.get("kind") != "action":
         return []
     say = _Say(lang, seat_names, edition)

@@ -34,6 +34,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         help="no human-speed delays: virtual time for the launcher")
     parser.add_argument("--json", action="store_true",
                         help="print only the summary, as one JSON object")
+    parser.add_argument("--pad", action="store_true",
+                        help="a table with a card pad: the bots tap every card they play "
+                        "on the twin's pad (docs/pad.md); the summary's declared counts "
+                        "the plays by the way they came in")
     parser.add_argument("--journal", metavar="PATH",
                         help="keep the journal here (and the world beside it); running "
                         "again with the same path continues the match (default: a "
@@ -80,6 +84,9 @@ def mqtt_settings(url: str | None, env: Mapping[str, str]) -> Any:
 def run(args: argparse.Namespace) -> int:
     from firmware.errors import UsageError
 
+    if args.serve and args.pad:
+        raise UsageError("--pad: not with --serve yet (unotable demo --pad --fast plays "
+                         "through the pad)")
     if args.serve:
         return serve(args)
     if args.lan:
@@ -120,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = run_demo(args.variant, args.players, args.seed, args.rounds, fast=args.fast,
                           journal=args.journal, out=None if args.json else sys.stdout,
-                          options=options, mqtt=mqtt)
+                          options=options, mqtt=mqtt, pad=args.pad)
     except (DemoError, WorldError, FileRefused) as exc:  # FileRefused: the seats' keys
         raise UsageError(str(exc)) from None
     except JournalError as exc:  # refused before the table started: exit 2, one line

@@ -92,6 +92,13 @@ class Blinking(NamedTuple):
     carried to a seat, a turn nearly out of time)."""
 
 
+class SeatChosen(NamedTuple):
+    """A seat's button went down: a part that awaits a seat (the card pad, for a
+    targeted card) answers True when it took the press as that choice."""
+
+    seat: int
+
+
 Handler = Callable[[Any], Any]
 P = TypeVar("P")
 By = dict[str, Any] | None  # who made a declaration, as journaled (None: the table itself)
@@ -147,6 +154,8 @@ class Context(Protocol):
     def publish(self, event: Mapping[str, Any]) -> None: ...  # to the event stream
 
     def accept(self, action: U.Action, *, by: By = None) -> list[Any]: ...
+
+    def submit(self, request: Any) -> dict[str, Any]: ...  # as the API's requests go in
 
     def adopt(self, action: U.Action) -> list[Any]: ...
 

@@ -34,10 +34,14 @@ RECENT_KEYS = 512
 MAX_KEY = 200  # characters of an Idempotency-Key (it is journaled with the declaration)
 JOURNALED_WAYS = ("mqtt",)  # the ways in a declaration's "by" names (Home Assistant's buttons)
 Sender = tuple[str, int | None, str]  # (role, seat, key): whose key it is
+# the ways in a declaration's "by" records: the table's own readers (the API's ways are
+# the log's only, so the journal of a table without them reads as before)
+JOURNALED_WAYS = ("pad",)
 
 
 def by_json(who: api.Who, key: str = "") -> dict[str, Any]:
-    """A declaration's ``"by"``: the role and seat (and the request's key, if any)."""
+    """A declaration's ``"by"``: the role and seat (and the request's key, if any; the
+    way it came in, if the table's own reader)."""
     out: dict[str, Any] = {"role": who.role, "seat": who.seat}
     if who.via in JOURNALED_WAYS:
         out["via"] = who.via

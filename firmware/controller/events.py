@@ -56,3 +56,10 @@ class Aimed:
     """The aiming servo faces `seat` now (a worker thread turned it)."""
 
     seat: int
+
+
+@dataclass(frozen=True)
+class PadChanged:
+    """What `hal.pad.Pad.poll` reported (Tap, PadDown, PadUp)."""
+
+    event: Any

@@ -1,7 +1,8 @@
 """The seat panel (`hal.seats.SeatPanel`): a button and a light at every seat, the
 launcher button, the buzzer.
 
-A seat's own button calls UNO: at once when the seat is open to a catch (a late
+While the card pad awaits a targeted card's seat, a seat's button names that seat
+(`SeatChosen`, answered by the pad). Otherwise a seat's own button calls UNO: at once when the seat is open to a catch (a late
 call), else it arms the call for the seat's next play that leaves one card. Pressed
 while another seat is open to a catch, it catches that seat. The launcher button
 presses for whoever is to press (`press_action`). A press the table refuses clicks the
@@ -17,7 +18,15 @@ from collections.abc import Callable
 from typing import Any
 
 import uno_core as U
-from firmware.controller.context import Adopted, Blinking, By, Context, Part, ShowTurn
+from firmware.controller.context import (
+    Adopted,
+    Blinking,
+    By,
+    Context,
+    Part,
+    SeatChosen,
+    ShowTurn,
+)
 from firmware.controller.declared import signed
 from firmware.controller.events import LauncherPressed, SeatPressed
 from firmware.errors import Rejected
@@ -115,6 +124,8 @@ class SeatButtons(Part):
         t = self.ctx
         s = t.state
         seat = event.seat
+        if any(t.announce(SeatChosen(seat))):  # a seat named as a card's target
+            return
         try:
             if s is None or seat >= s.n:
                 raise Rejected(t.words("refused.not_playing", seat=t.words.seat(seat)))

@@ -27,6 +27,7 @@ only loops over them. A part is built only when the table needs it (`OPTIONAL`):
   declaration back, a journal that cannot be written;
 * `round_end.RoundEnds`: every round's result, and the pause after a round.
 * `turn_timer.TurnTimer` (a match with ``turn_timer_s``): the timer's warning and timeout;
+* `pad.Pad` (a table with ``[pad]``): a card tapped on the pad is the seat to act's play;
 * the voice (`speech.voice_listener`, when `[voice]` is enabled).
 
 Journal entries of a match:
@@ -56,6 +57,7 @@ A declaration a request made (not the table's owner on the table itself) carries
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any, NamedTuple
 
 import uno_core as U
@@ -83,6 +85,7 @@ from firmware.controller.faults import JournalWatch
 from firmware.controller.hardware import Hardware
 from firmware.controller.hub import Hub
 from firmware.controller.mqtt_part import MqttPart
+from firmware.controller.pad import Pad
 from firmware.controller.round_end import RoundEnds
 from firmware.controller.seats import SeatButtons
 from firmware.controller.slots import effects_json
@@ -141,11 +144,8 @@ class Controller:
                  first_match: Mapping[str, Any] | None = None) -> None:
         """`first_match` ({"edition", "seats", "options", "seed", "names"}, each optional)
         is the match started when the journal holds none; the config's by default."""
-        self.services = services
-        self.loop = services.loop
-        self.journal = services.journal
-        self.config = services.config
-        self.hw = hardware
+        self.services, self.loop, self.journal = services, services.loop, services.journal
+        self.config, self.hw = services.config, hardware
         self.listeners: list[Callable[[Mapping[str, Any]], None]] = []
         # what this table can physically hold: called with (edition, seats) before a new
         # match starts, raises Rejected (the twin holds one edition's deck)
@@ -188,6 +188,8 @@ class Controller:
             self._build(name, part)
         if self.config.mqtt is not None:  # the table on MQTT (docs/homeassistant.md)
             self._build("mqtt", lambda ctx: MqttPart(ctx, self.public_state, self.listeners))
+        if hardware.pad is not None:  # the card pad, with a [pad] section only
+            self._build("pad", partial(Pad, reader=hardware.pad))
         self.gate = self.peer(Waits).gate
         self.loop.on_safe_state(hardware.close)
         self._load()

@@ -23,6 +23,7 @@ and what the players do once seated.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -36,8 +37,15 @@ from firmware.config import DEFAULT_PATH, Config, JournalConfig, SimConfig, load
 from firmware.controller.table import Controller
 from firmware.daemon import Daemon, Services
 from firmware.errors import LoopStopped
+from firmware.journal.store import Journal
 from firmware.sim.players import TablePlayers, match_step
-from firmware.sim.world import World, demo_launcher_config, demo_panel_config, rng
+from firmware.sim.world import (
+    World,
+    demo_launcher_config,
+    demo_panel_config,
+    rng,
+    twin_pad_config,
+)
 from firmware.words.messages import kind_name
 from uno_core import (
     EDITIONS,
@@ -129,11 +137,13 @@ def kill_after_from(env: Mapping[str, str]) -> tuple[str, int] | None:
 
 
 def sim_config(variant: str, players: int, seed: int, journal: Path, *,
-               tower_confirm: str = "wait") -> Config:
-    """The built-in default config, fitted to `players` seats of `variant`."""
+               tower_confirm: str = "wait", pad: bool = False) -> Config:
+    """The built-in default config, fitted to `players` seats of `variant`; `pad`: with
+    a `[pad]` whose every card and chip carries the twin's tag."""
     base = load_config(DEFAULT_PATH)
     launcher_cfg = demo_launcher_config(base.hardware["launcher"], players)
     panel_cfg = demo_panel_config(base.hardware["seats"], players)
+    pads = {"pad": twin_pad_config(variant)} if pad else {}
     return replace(
         base,
         table=replace(base.table, edition=variant, seats=players,
@@ -141,7 +151,7 @@ def sim_config(variant: str, players: int, seed: int, journal: Path, *,
         api=replace(base.api, host="127.0.0.1", port=0),
         journal=JournalConfig(str(journal.resolve())),
         sim=SimConfig(True, seed),
-        hardware={**base.hardware, "launcher": launcher_cfg, "seats": panel_cfg},
+        hardware={**base.hardware, "launcher": launcher_cfg, "seats": panel_cfg, **pads},
     )
 
 
@@ -182,14 +192,16 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
                serve: Callable[[Controller], Any] | None = None,
                play: Callable[[SimRun], Awaitable[None]] = play_then_stop,
                over_http: bool = True, round_pause_s: float | None = None,
-               api: Mapping[str, Any] | None = None, mqtt: Any = None) -> SimRun:
+               api: Mapping[str, Any] | None = None, mqtt: Any = None,
+               pad: bool = False) -> SimRun:
     """The daemon on a `World` (saved beside `journal`) with `seat(...)` players at the
     table. `serve(controller)` is the `Table` the API serves (the controller itself by
     default); `play(run)` is spawned on the loop once the table is built; the players
     declare over HTTP like a screen (`over_http`) or straight on the loop;
     `round_pause_s` replaces the config's (0: a round's result stays until tapped);
-    `api` replaces fields of ``[api]`` (host and token, to serve the local network)."""
-    config = sim_config(variant, players, seed, journal)
+    `api` replaces fields of ``[api]`` (host and token, to serve the local network);
+    with `pad` the table has a card pad and the players tap their cards on it."""
+    config = sim_config(variant, players, seed, journal, pad=pad)
     if api:
         config = replace(config, api=replace(config.api, **api))
     if round_pause_s is not None:
@@ -200,7 +212,8 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
         config = replace(config, mqtt=mqtt)
     world = World(variant, players, seed, launcher=config.hardware["launcher"],
                   panel=config.hardware["seats"], fast=fast,
-                  path=journal.with_name(journal.name + ".world.json"))
+                  path=journal.with_name(journal.name + ".world.json"),
+                  pad=config.hardware.get("pad"))
     run = SimRun(config, world, list(names) if names is not None else list(config.table.names))
 
     def make_table(services: Services) -> Any:
@@ -227,9 +240,11 @@ def sim_daemon(variant: str, players: int, seed: int, journal: Path, *, fast: bo
 def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: int = 1, *,
              fast: bool = False, journal: str | Path | None = None, out: TextIO | None = None,
              pace: float | None = None, human_seats: tuple[int, ...] = (),
-             options: Mapping[str, Any] | None = None, mqtt: Any = None) -> DemoResult:
+             options: Mapping[str, Any] | None = None, mqtt: Any = None,
+             pad: bool = False) -> DemoResult:
     """`options`: the match's house rules (`parse_options`); `mqtt`: the `[mqtt]`
-    settings the table publishes with (`unotable demo --mqtt URL`)."""
+    settings the table publishes with (`unotable demo --mqtt URL`); `pad`: a table with a
+    card pad, the bots tapping their cards."""
     check_arguments(variant, players, rounds)
     logging.getLogger("firmware").setLevel(logging.WARNING)
     with tempfile.TemporaryDirectory(prefix="unotable-demo-") as tmp:
@@ -246,10 +261,11 @@ def run_demo(variant: str = "classic", players: int = 4, seed: int = 1, rounds: 
                          pace=0.0 if fast else (WATCHABLE_PACE_S if pace is None else pace),
                          out=log, serve=serve, options=options, mqtt=mqtt,  # type: ignore[arg-type]
                          seat_options={"human_seats": human_seats,
-                                       "kill_after": kill_after_from(os.environ)})
+                                       "kill_after": kill_after_from(os.environ)}, pad=pad)
         status = run.run(signals=True)
         summary = _summary(variant, players, seed, rounds, run.controller, run.world,
                            path if journal is not None else None, run.names)
+        summary["declared"] = declared(path, run.controller)
         if status != 0:
             summary["error"] = str(run.daemon.loop.failure)
         return DemoResult(summary, status, output_closed=log is not None and log.closed)
@@ -288,6 +304,22 @@ def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any
         "journal": str(journal) if journal is not None else None,  # None: temporary, deleted
         "house_rules": _house_rules(state),
     }
+
+
+def declared(journal: Path, controller: Any) -> dict[str, int]:
+    """The match's plays by the way they came in, read from its journal once the daemon
+    stopped: ``pad`` (tapped), ``api`` (the screen, a phone, a bot over HTTP)."""
+    out = {"pad": 0, "api": 0}
+    match = controller.match if controller is not None else None
+    if match is None or not journal.exists():
+        return out
+    with contextlib.closing(Journal.open(journal, readonly=True)) as read:
+        entries = list(read.entries(match_id=match.id))
+    for entry in entries:
+        if entry.kind == "action" and entry.payload.get("type") == "play":
+            by = entry.payload.get("by")
+            out["pad" if isinstance(by, Mapping) and by.get("via") == "pad" else "api"] += 1
+    return out
 
 
 def _house_rules(state: Any) -> dict[str, Any]:

@@ -42,6 +42,7 @@ from firmware.errors import Rejected
 from firmware.sim.api_client import ApiClient, TokenFor
 from firmware.sim.follow import catch_up, follow
 from firmware.sim.kill_hook import KillHook
+from firmware.sim.pad_tapper import tap_play, tappable
 from firmware.sim.world import World, deck_of, rng
 from firmware.waits import RESUMABLE, SEAT_DECISIONS, SELF_CLEARING, Wait
 from firmware.words.messages import Words, seat_name
@@ -258,13 +259,8 @@ class TablePlayers:
         """`api_url()`: the table's API address once it listens; declarations then go
         over HTTP like a person's screen (else straight to `TableLoop.call`), each with
         the token `token_for(sender)` gives (a seat's device token; none: no token)."""
-        self.world = world
-        self.ctl = controller
-        self.loop = loop
-        self.seed = seed
-        self.rounds = rounds
-        self.pace = pace
-        self.out = out
+        self.world, self.ctl, self.loop = world, controller, loop
+        self.seed, self.rounds, self.pace, self.out = seed, rounds, pace, out
         self.names = names or [seat_name(i, ()) for i in range(world.n)]
         self.narrator = Narrator(self.names, controller, out)
         self.refusals = 0
@@ -366,8 +362,10 @@ class TablePlayers:
     async def _submit(self, request: api.Request) -> dict[str, Any] | None:
         url = self.api_url() if self.api_url is not None else None
         try:
-            if url is None:
-                result: dict[str, Any] = await self.loop.call(request)
+            if tappable(self.world, self.ctl, request):  # a card pad's table: the bots tap
+                result: dict[str, Any] = await tap_play(self.world, self.ctl, request)
+            elif url is None:
+                result = await self.loop.call(request)
             else:
                 result = await self._http.post(url, request)
         except Rejected as exc:

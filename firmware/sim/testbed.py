@@ -46,18 +46,19 @@ class SimTable:
                  factory: Any = None, forget_uno: float = 0.05,
                  options: Mapping[str, Any] | None = None, language: str = "en",
                  speaker: Speaker | None = None, world_path: str | Path | None = None,
-                 mqtt: Any = None) -> None:
+                 mqtt: Any = None, pad: bool = False) -> None:
         """`language`: the `[table] language`; `speaker`: turns `[voice] enabled` on and
         speaks through it (a recorder, or an `Espeak` that cannot work here). The daemon's
         loop runs on the world's virtual clock (`pass_time`). `world_path`: the world's
-        file elsewhere than beside the journal (a journal on a full disk, the world not)."""
+        file elsewhere than beside the journal (a journal on a full disk, the world not).
+        `pad`: the table has a card pad (`world.pad_sim` lays the cards on it)."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.journal_path = self.directory / "journal.db"
         self.variant = variant
         self.seed = seed
         self.config = sim_config(variant, players, seed, self.journal_path,
-                                 tower_confirm=tower_confirm)
+                                 tower_confirm=tower_confirm, pad=pad)
         self.config = replace(self.config,
                               table=replace(self.config.table, language=language),
                               voice=replace(self.config.voice, enabled=speaker is not None),
@@ -66,7 +67,7 @@ class SimTable:
                            panel=self.config.hardware["seats"], fast=True,
                            path=world_path or self.journal_path.with_name(
                                "journal.db.world.json"),
-                           factory=factory)
+                           factory=factory, pad=self.config.hardware.get("pad"))
         self.events: list[Mapping[str, Any]] = []
         self.controller: Controller | None = None
         self.bots: TablePlayers | None = None

@@ -49,7 +49,7 @@ def twin_factory(config: Any) -> Callable[[Services], Controller]:
             world = World(table.edition, table.seats, seed,
                           launcher=config.hardware["launcher"], panel=config.hardware["seats"],
                           fast=False, path=world_path(journal),
-                          tray=config.hardware.get("tray"))
+                          tray=config.hardware.get("tray"), pad=config.hardware.get("pad"))
         except WorldError as exc:  # its file is a link, or another table's: one line
             raise StartRefused(str(exc)) from None
         services.loop.on_safe_state(world.close)

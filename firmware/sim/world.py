@@ -37,9 +37,12 @@ from firmware.errors import Rejected
 from firmware.safe_files import UnsafeFile, read_regular, refuse_unless_regular, replace_file
 from hal.clock import Clock, MonotonicClock
 from hal.launcher import LauncherConfig
+from hal.pad import Pad, PadConfig
+from hal.pad import parse_config as parse_pad_config
 from hal.seats import SeatsConfig
 from hal.sim.clock import VirtualClock
 from hal.sim.launcher import SimLauncher
+from hal.sim.pad import SimPad, chip_tags, deck_tags
 from hal.sim.seats import SimSeats
 from hal.sim.tray import SimTray
 from hal.tray import NEUTRAL, Tray, TrayConfig
@@ -53,6 +56,23 @@ log = logging.getLogger(__name__)
 # the [tray] options a twin takes over from the user's config (the rest names real ports)
 TRAY_TIMING = ("seen_polls", "missed_polls", "poll_interval_s", "idle_poll_interval_s",
                "idle_after_s")
+# the [pad] options a twin takes over from the user's config, and the twin's own pace
+PAD_TIMING = ("poll_interval_s", "idle_poll_interval_s", "same_tap_s")
+FAST_PAD = {"poll_interval_s": 0.005, "idle_poll_interval_s": 0.05, "same_tap_s": 0.0}
+
+
+def pad_deck(edition: str) -> list[str]:
+    """The edition's deck in its fixed order: the order its tags are derived in
+    (`hal.sim.pad.card_uid`, as `unotable cards enroll` walks it)."""
+    return [format_card(c) for c in get_edition(edition).deck]
+
+
+def twin_pad_config(edition: str) -> PadConfig:
+    """The twin's `[pad]`: every card of the deck and the four chips tagged with the
+    twin's UIDs (its port is the twin's own, opened by `World`)."""
+    mapping = {"driver": "pn532", "port": "sim", "cards": deck_tags(edition, pad_deck(edition)),
+               "chips": chip_tags()}
+    return parse_pad_config(mapping, path="pad")
 
 
 def deck_of(edition: str) -> list[str]:
@@ -73,7 +93,7 @@ class World:
     def __init__(self, edition: str, seats: int, seed: int, *, launcher: LauncherConfig,
                  panel: SeatsConfig, fast: bool = True, path: str | Path | None = None,
                  tray_poll_s: float | None = None, factory: MockFactory | None = None,
-                 tray: TrayConfig | None = None) -> None:
+                 tray: TrayConfig | None = None, pad: PadConfig | None = None) -> None:
         self.edition = edition
         self.n = seats
         self.seed = seed
@@ -90,6 +110,12 @@ class World:
         # readers are the simulated ones, but a user's timing options still apply
         self.tray_timing: dict[str, Any] = (
             {k: getattr(tray, k) for k in TRAY_TIMING} if tray is not None and not fast else {})
+        # the card pad, with a [pad] section: every card of the deck carries a tag
+        self.pad_sim = SimPad(edition, pad_deck(edition), paced=not fast) \
+            if pad is not None else None
+        self.pad_timing: dict[str, Any] = (
+            {k: getattr(pad, k) for k in PAD_TIMING} if pad is not None and not fast
+            else FAST_PAD)
         # One lock for the whole physical world: the launcher twin's own. A card leaving
         # the hopper (launcher thread, twin lock held) and the world's bookkeeping of
         # it are then one atomic change, and no lock order can be inverted.
@@ -129,7 +155,9 @@ class World:
         timing = {"poll_interval_s": self.tray_poll_s, "seen_polls": 1 if self.fast else 2,
                   **self.tray_timing}
         tray = Tray.from_config(self.tray_sim.config(**timing))
-        return Hardware(launcher, panel, tray)
+        pad = Pad.from_config(self.pad_sim.config(**self.pad_timing)) \
+            if self.pad_sim is not None else None
+        return Hardware(launcher, panel, tray, pad)
 
     def check_new_match(self, edition: str, seats: int) -> None:
         """For `Controller.new_match_checks`: the world holds one edition's deck for its
@@ -142,6 +170,8 @@ class World:
 
     def close(self) -> None:
         self.tray_sim.close()
+        if self.pad_sim is not None:
+            self.pad_sim.close()
 
     def records(self) -> dict[str, tuple[int, int | None]]:
         """Every record the twin keeps (logs and mock pins' state histories): name ->

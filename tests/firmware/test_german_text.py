@@ -48,6 +48,7 @@ EXAMPLES: dict[str, object] = {
     "decisions": "pass, accept", "given": "2", "last": "4", "buttons": "4",
     "choices": "'red', 'green'", "kinds": "eine Zahl", "to_act": "Ost",
     "why": "die Hände wurden schon getauscht", "missing": "Nord, Ost", "code": "4821",
+    "uid": "04A1B2C3D4E501",  # a card pad's tag
 }
 
 

@@ -22,20 +22,20 @@ PAD_WORDS: dict[str, dict[str, str]] = {
         "pad.refused": "the card pad",
     },
     "de": {
-        "pad.on_pile": "diese Karte liegt schon auf dem Ablagestapel",
-        "pad.two_tags": "{count} Karten auf dem Lesefeld: bitte eine Karte nach der anderen",
-        "pad.unknown": "das Lesefeld kennt diesen Aufkleber nicht ({uid}): mit "
-                       "`unotable cards enroll` anlernen",
+        "pad.on_pile": "Diese Karte liegt schon auf dem Ablagestapel",
+        "pad.two_tags": "{count} Karten auf dem Lesefeld: bitte eine nach der anderen auflegen",
+        "pad.unknown": "Das Lesefeld kennt diesen Aufkleber nicht ({uid}): mit "
+                       "„unotable cards enroll“ anlernen",
         "pad.turn": "{seat} ist dran",
-        "pad.not_a_card_now": "der Tisch wartet auf keine Karte: {message}",
-        "pad.chip_not_now": "ein Farbchip wählt die Farbe einer Farbwahlkarte: erst die "
+        "pad.not_a_card_now": "Der Tisch wartet gerade auf keine Karte: {message}",
+        "pad.chip_not_now": "Ein Farbchip wählt die Farbe einer Farbenwahl-Karte: erst die "
                             "Karte auflegen",
         "pad.tap_chip": "{seat}: einen Farbchip für die {card} auflegen",
         "pad.press_seat": "{seat}: die Taste des Platzes drücken, den die {card} nennt",
         "pad.jump": "{seat} wirft dazwischen: jetzt die Karte auflegen",
-        "pad.down": "das Lesefeld für Karten antwortet nicht ({reason}): weiter mit dem "
+        "pad.down": "Das Lesefeld für Karten antwortet nicht ({reason}): weiter mit dem "
                     "Bildschirm und den Handys",
-        "pad.up": "das Lesefeld für Karten antwortet wieder",
-        "pad.refused": "das Lesefeld",
+        "pad.up": "Das Lesefeld für Karten antwortet wieder",
+        "pad.refused": "Das Lesefeld",
     },
 }

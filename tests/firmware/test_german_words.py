@@ -24,7 +24,7 @@ SAME_IN_GERMAN = {
     # „Wild Hit 4", „Wild Attack-Attack", „Wild Hit Fire", „Wild All Hit", „Hit 2"
     "wild", "hit", "fire", "all",
     # German words spelt like English ones
-    "alarm", "also", "an", "bluff", "bots", "code", "hand", "hardware", "in", "journal",
+    "alarm", "also", "an", "bluff", "bots", "chip", "code", "hand", "hardware", "in", "journal",
     "links", "null", "party", "pause", "plus", "start", "was",
     # the unit of seconds („20 s"), the program and its command („unotable lan"), the
     # address the page is opened at („/#token=…")

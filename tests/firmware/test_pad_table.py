@@ -252,7 +252,7 @@ def test_the_refusals_are_worded_in_german(tmp_path):
     with SimTable(tmp_path, "classic", pad=True, language="de") as table:
         turn(table)
         reason = refused(table, "04DEADBEEF0001")
-        assert reason.startswith("das Lesefeld kennt diesen Aufkleber nicht")
+        assert reason.startswith("Das Lesefeld kennt diesen Aufkleber nicht")
 
 
 def test_the_reader_unplugged_mid_match_is_said_once_and_play_goes_on(table):

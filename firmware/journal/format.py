@@ -234,13 +234,7 @@ class Rows:
         for seq, mid, kind, ref, text, at, crc in self.conn.execute(sql + " ORDER BY seq", args):
             if expected is not None and seq != expected:
                 raise JournalCorrupt(self.path, f"entry {expected} is missing (next is {seq})")
-            if entry_crc(seq, mid, kind, ref, text) != crc:
-                raise JournalCorrupt(self.path, f"entry {seq} ({kind}) fails its checksum")
-            try:
-                payload = json.loads(text)
-            except ValueError as exc:
-                raise JournalCorrupt(self.path, f"entry {seq} ({kind}): {exc}") from None
-            yield Entry(seq, mid, kind, payload, at, ref)
+            yield self._checked(seq, mid, kind, ref, text, at, crc)
             if expected is not None:
                 expected += 1
 
@@ -251,13 +245,18 @@ class Rows:
         for seq, mid, kind, ref, text, at, crc in self.conn.execute(
                 "SELECT seq, match_id, kind, ref, payload, at, crc FROM entries "
                 f"WHERE kind IN ({marks}) ORDER BY seq", list(kinds)):
-            if entry_crc(seq, mid, kind, ref, text) != crc:
-                raise JournalCorrupt(self.path, f"entry {seq} ({kind}) fails its checksum")
-            try:
-                payload = json.loads(text)
-            except ValueError as exc:
-                raise JournalCorrupt(self.path, f"entry {seq} ({kind}): {exc}") from None
-            yield Entry(seq, mid, kind, payload, at, ref)
+            yield self._checked(seq, mid, kind, ref, text, at, crc)
+
+    def _checked(self, seq: int, mid: int, kind: str, ref: int | None, text: str, at: float,
+                 crc: int) -> Entry:
+        """One stored row as an entry, once its CRC and its JSON hold."""
+        if entry_crc(seq, mid, kind, ref, text) != crc:
+            raise JournalCorrupt(self.path, f"entry {seq} ({kind}) fails its checksum")
+        try:
+            payload = json.loads(text)
+        except ValueError as exc:
+            raise JournalCorrupt(self.path, f"entry {seq} ({kind}): {exc}") from None
+        return Entry(seq, mid, kind, payload, at, ref)
 
     def has_result(self, intent: int) -> bool:
         return self.conn.execute("SELECT 1 FROM entries WHERE ref = ?", (intent,)).fetchone() \

@@ -32,11 +32,11 @@ from firmware.errors import Rejected
 BY = "by"  # the payload key of who made a declaration
 RECENT_KEYS = 512
 MAX_KEY = 200  # characters of an Idempotency-Key (it is journaled with the declaration)
-JOURNALED_WAYS = ("mqtt",)  # the ways in a declaration's "by" names (Home Assistant's buttons)
 Sender = tuple[str, int | None, str]  # (role, seat, key): whose key it is
-# the ways in a declaration's "by" records: the table's own readers (the API's ways are
-# the log's only, so the journal of a table without them reads as before)
-JOURNALED_WAYS = ("pad",)
+# the ways in a declaration's "by" records: the table's own readers and Home Assistant's
+# buttons (the API's ways are the log's only, so the journal of a table without them
+# reads as before)
+JOURNALED_WAYS = ("pad", "mqtt")
 
 
 def by_json(who: api.Who, key: str = "") -> dict[str, Any]:

@@ -104,13 +104,17 @@ def test_the_broker_stopped_and_started_mid_match(broker: Broker, tmp_path: Path
     with SimTable(tmp_path / "table", mqtt=settings(broker, False),
                   options={"target_score": 1}) as table:
         connected(table)
+        # The bar's collector has subscribed once, so the broker keeps its session: what
+        # the table sends while the collector is away waits for it there.
+        collector = CollectorProcess(broker, tmp_path / "results.db", tmp_path / "c.log")
+        collector.start()
+        collector.kill()
         broker.stop()
         state = table.play_until(lambda s: s["phase"] == "match_over")  # plays on meanwhile
         assert state["winners"]
         link = table.controller.lookup("mqtt").link
         assert len(link.unacknowledged) == 2  # the round's and the match's, in the outbox
         broker.start()
-        collector = CollectorProcess(broker, tmp_path / "results.db", tmp_path / "c.log")
         try:
             collector.start()
             found = wait_for_count(collector.db, 2)["results"]

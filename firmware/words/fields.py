@@ -1,4 +1,4 @@
-"""A request's bad field, said in the language the request asked for (issue 14).
+"""A request's bad field, said in the language the request asked for.
 
 `firmware.api.schema` names what is wrong with a field by a key (the ``field.*`` keys
 below, merged into `firmware.words.messages.MESSAGES`) and its values; the API answers it

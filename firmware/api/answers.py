@@ -1,6 +1,7 @@
-"""The API's one error shape, ``{"error": KIND, "reason": "...", "field": ... | null}``,
-also for what aiohttp answers by itself, before or without the application: malformed
-HTTP and an ``Expect:`` header it does not know."""
+"""The API's one error shape, ``{"error": KIND, "reason": "...", "field": ... | null}``
+(a bad field's adds its problem's ``key`` and ``values``), also for what aiohttp answers
+by itself, before or without the application: malformed HTTP and an ``Expect:`` header it
+does not know."""
 
 from __future__ import annotations
 

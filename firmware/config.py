@@ -78,7 +78,7 @@ OptionValue = bool | int | float | str
 class TableConfig:
     edition: str
     seats: int
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # "": a seat without a name (messages say "seat N")
     options: Mapping[str, OptionValue]
     tower_confirm: str
     language: str = "en"  # what the voice (and the screen) speak: LANGUAGES
@@ -332,7 +332,7 @@ def _names(reader: _Reader, sec: tuple[Section, set[str]], seats: Any) -> Any:
     raw = reader.container(sec, "names", None, list, "a list of names")
     key = sec[0].key("names")
     if raw is None:
-        return _BAD if seats is _BAD else tuple(f"Seat {i + 1}" for i in range(seats))
+        return _BAD if seats is _BAD else ("",) * seats
     if raw is _BAD:
         return _BAD
     bad = False

@@ -27,7 +27,14 @@ from typing import Any
 
 from aiohttp import web
 
-from firmware.words.messages import DEFAULT_LANGUAGE, LANGUAGES, screen_catalog
+from firmware.words.fields import say_invalid, shown
+from firmware.words.messages import (
+    ANSWER_LANGUAGE,
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    Words,
+    screen_catalog,
+)
 from uno_core import EDITIONS, OPTION_SPECS
 from uno_core.cards import TOWER_PROTECTS, format_card
 from uno_core.kinds import KINDS
@@ -98,11 +105,12 @@ def _messages(table: Callable[[], Any]) -> Callable[[web.Request], Any]:
         config = getattr(table(), "config", None)
         table_language = config.table.language if config is not None else DEFAULT_LANGUAGE
         lang = request.query.get("lang", table_language)
-        if lang not in LANGUAGES:
+        if lang not in LANGUAGES:  # the API's bad field (docs/api.md, "Errors")
+            values = {"choices": list(LANGUAGES), "value": shown(lang)}
+            words = Words(ANSWER_LANGUAGE.get() or DEFAULT_LANGUAGE)
             return web.json_response(
-                {"error": "bad_request", "field": "lang",
-                 "reason": f"lang {lang!r} is not a language of the table "
-                           f"(known: {', '.join(LANGUAGES)})"}, status=400)
+                {"error": "bad_request", "field": "lang", "key": "field.enum", "values": values,
+                 "reason": say_invalid("lang", "field.enum", values, words)}, status=400)
         return web.json_response(screen_catalog(lang, table_language))
 
     return messages

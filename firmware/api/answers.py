@@ -1,6 +1,7 @@
-"""The API's one error shape, ``{"error": KIND, "reason": "...", "field": ... | null}``,
-also for what aiohttp answers by itself, before or without the application: malformed
-HTTP and an ``Expect:`` header it does not know."""
+"""The API's one error shape, ``{"error": KIND, "reason": "...", "field": ... | null}``
+(a bad field's adds its problem's ``key`` and ``values``), also for what aiohttp answers
+by itself, before or without the application: malformed HTTP and an ``Expect:`` header it
+does not know."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ from typing import Any
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
+
+from firmware.api.schema import Invalid
+from firmware.words.fields import say_invalid
+from firmware.words.messages import Words
 
 
 def error(status: int, kind: str, reason: str, field: str | None = None, **headers: str) -> web.Response:
@@ -61,3 +66,12 @@ def protocols_with_json_errors(server: web.Server) -> Callable[[], asyncio.Proto
         return server
     aio = asyncio.get_running_loop()
     return lambda: _JsonErrorHandler(server, loop=aio, **kwargs)
+
+
+
+def bad_field(problem: Invalid, words: Words) -> web.Response:
+    """The 400 of a request that does not match its schema: the problem worded in `words`,
+    with its catalog key and values beside (docs/api.md, "Errors")."""
+    reason = say_invalid(problem.field, problem.key, problem.values, words)
+    return web.json_response({"error": "bad_request", "reason": reason, "field": problem.field,
+                              "key": problem.key, "values": problem.values}, status=400)

@@ -133,7 +133,7 @@ def idempotency_key(request: web.Request) -> str:
     """The ``Idempotency-Key`` header ("" without one); 400 when it is too long."""
     key = request.headers.get("Idempotency-Key", "").strip()
     if len(key) > MAX_KEY:
-        raise schema.Invalid("Idempotency-Key", f"must be at most {MAX_KEY} characters")
+        raise schema.Invalid("Idempotency-Key", "field.max_length", limit=MAX_KEY)
     return key
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from firmware.api import requests as api
 from firmware.api import schema
+from firmware.words.fields import shown
 from uno_core.cards import parse_card
 from uno_core.errors import NotationError
 
@@ -23,8 +24,8 @@ def _card(field: str, text: str) -> str:
     """`text` if it is a card in uno_core's notation (the schema checked it is a string)."""
     try:
         parse_card(text)
-    except NotationError as exc:
-        raise schema.Invalid(field, f"is not a card: {exc.message}") from None
+    except NotationError:
+        raise schema.Invalid(field, "field.card", value=shown(text)) from None
     return text
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from firmware.api.requests import ADMIN_ACTIONS, COLORS, DECISIONS, OVERRIDES
+from firmware.words.fields import shown
 from uno_core import EDITIONS
 from uno_core.editions import TOWERS
 from uno_core.options import PRESETS
@@ -112,6 +114,10 @@ ERROR: Schema = {
         "error": {"type": "string", "description": "bad_request, unauthorized, not_found, rejected, ..."},
         "reason": {"type": "string"},
         "field": {"type": "string", "nullable": True},
+        "key": {"type": "string", "description": "a bad field's problem: field.required, "
+                "field.maximum, ... (docs/api.md, \"Errors\")"},
+        "values": {"type": "object", "additionalProperties": True,
+                   "description": "what fills the problem's wording: limit, value, choices, kinds"},
     },
     "required": ["error", "reason"],
 }
@@ -120,12 +126,19 @@ RESULT: Schema = obj({"result": FREE}, ("result",))
 
 
 class Invalid(ValueError):
-    """A JSON value does not match its schema; `field` is the dotted path of the culprit."""
+    """A JSON value does not match its schema. `key` names the problem (a ``field.*`` key
+    of the catalog, `firmware.words.fields`) and `values` fill its wording: ``limit``,
+    ``choices`` and ``kinds`` as data, ``value`` as the culprit is shown (its repr, at most
+    40 characters). `field` is the dotted path of the culprit (None: the whole body)."""
 
-    def __init__(self, field: str | None, message: str) -> None:
-        super().__init__(f"{field}: {message}" if field else message)
+    def __init__(self, field: str | None, key: str, /, **values: Any) -> None:
+        super().__init__(field, key, values)
         self.field = field
-        self.message = message
+        self.key = key
+        self.values: dict[str, Any] = values
+
+    def __str__(self) -> str:
+        return f"{self.field or 'body'}: {self.key} {self.values}"
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -142,6 +155,7 @@ def _is(value: Any, kind: str) -> bool:
 
 def validate(value: Any, schema: Schema, path: str = "") -> None:
     """Check `value` against the subset of JSON Schema used above; raise `Invalid`."""
+    where = path or None
     if "anyOf" in schema:
         problems = []
         for option in schema["anyOf"]:
@@ -149,57 +163,74 @@ def validate(value: Any, schema: Schema, path: str = "") -> None:
                 validate(value, option, path)
                 break
             except Invalid as exc:
-                problems.append(exc.message)
+                problems.append(exc)
         else:
-            raise Invalid(path or None, " or ".join(problems))
+            raise _closest(problems, where, value)
     kinds = schema.get("type")
     if kinds is not None:
         kinds = [kinds] if isinstance(kinds, str) else kinds
         if not any(_is(value, k) for k in kinds):
-            raise Invalid(path or None, f"must be {' or '.join(kinds)}, not {_show(value)}")
+            raise Invalid(where, "field.type", kinds=list(kinds), value=shown(value))
     if "enum" in schema and value not in schema["enum"]:
-        raise Invalid(path or None, f"must be one of {', '.join(map(repr, schema['enum']))}, not {_show(value)}")
+        raise Invalid(where, "field.enum", choices=list(schema["enum"]), value=shown(value))
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
-            raise Invalid(path or None, f"must be at least {schema['minimum']}, not {value}")
+            raise Invalid(where, "field.minimum", limit=schema["minimum"], value=shown(value))
         if "maximum" in schema and value > schema["maximum"]:
-            raise Invalid(path or None, f"must be at most {schema['maximum']}, not {value}")
+            raise Invalid(where, "field.maximum", limit=schema["maximum"], value=shown(value))
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0):
-            raise Invalid(path or None, "must not be empty")
+            raise Invalid(where, "field.empty")
         if "maxLength" in schema and len(value) > schema["maxLength"]:
-            raise Invalid(path or None, f"must be at most {schema['maxLength']} characters")
+            raise Invalid(where, "field.max_length", limit=schema["maxLength"])
         if "pattern" in schema and not re.search(schema["pattern"], value):
-            raise Invalid(path or None, f"is not valid: {_show(value)}")
+            raise Invalid(where, "field.pattern", value=shown(value))
     if isinstance(value, list):
         if "maxItems" in schema and len(value) > schema["maxItems"]:
-            raise Invalid(path or None, f"must have at most {schema['maxItems']} items")
+            raise Invalid(where, "field.max_items", limit=schema["maxItems"])
         for i, item in enumerate(value):
             validate(item, schema.get("items", {}), f"{path}[{i}]")
     if isinstance(value, dict):
         if "maxProperties" in schema and len(value) > schema["maxProperties"]:
-            raise Invalid(path or None, f"must have at most {schema['maxProperties']} entries")
+            raise Invalid(where, "field.max_entries", limit=schema["maxProperties"])
         for name in schema.get("required", ()):
             if name not in value:
-                raise Invalid(_join(path, name), "is required")
+                raise Invalid(_join(path, name), "field.required")
         props = schema.get("properties", {})
         extra = schema.get("additionalProperties", True)
         for name, item in value.items():
             if name in props:
                 validate(item, props[name], _join(path, name))
             elif extra is False:
-                raise Invalid(_join(path, name), "is not a known field")
+                raise Invalid(_join(path, name), "field.unknown")
             elif isinstance(extra, dict):
                 validate(item, extra, _join(path, name))
 
 
+def _closest(problems: list[Invalid], where: str | None, value: Any) -> Invalid:
+    """What an ``anyOf`` says when no option fits: the problem of an option whose type the
+    value has (it broke that option's limit), else every type the value could have had."""
+    for problem in problems:
+        if problem.key != "field.type":
+            return problem
+    kinds = [kind for problem in problems for kind in problem.values["kinds"]]
+    return Invalid(where, "field.type", kinds=kinds, value=shown(value))
+
+
+def parse(body: bytes) -> Any:
+    """A request's body as JSON data; `Invalid` (naming no field) when it is none."""
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError as exc:
+        raise Invalid(None, "field.not_json", line=exc.lineno, column=exc.colno) from None
+    except ValueError:  # bytes that are no text (UnicodeDecodeError)
+        raise Invalid(None, "field.not_text") from None
+    except RecursionError:
+        raise Invalid(None, "field.too_deep") from None
+
+
 def _join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
-
-
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def openapi(*, token_required: bool) -> Schema:

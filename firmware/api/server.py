@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import dataclasses
 import errno
-import json
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from types import MappingProxyType
@@ -33,7 +32,12 @@ from typing import Any
 from aiohttp import WSCloseCode, web
 
 from firmware.api import identity, schema
-from firmware.api.answers import error, json_errors_outside_the_app, protocols_with_json_errors
+from firmware.api.answers import (
+    bad_field,
+    error,
+    json_errors_outside_the_app,
+    protocols_with_json_errors,
+)
 from firmware.api.attempts import Attempts
 from firmware.api.connections import ACCEPT_BURST, Connections
 from firmware.api.guard import SAFE_METHODS, FrontDoor, Refused, add_security_headers
@@ -48,7 +52,6 @@ from firmware.errors import ConfigError, LoopStopped, Rejected
 from firmware.loop import TableLoop
 from firmware.seat_keys import SeatKeys
 from firmware.serve import add_screen_routes, is_public
-from firmware.words.fields import say_invalid
 from firmware.words.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
 from hal.clock import REAL_TIME, Clock
 
@@ -263,8 +266,7 @@ class ApiServer:
         except Refused as exc:
             return error(exc.status, exc.kind, exc.reason)
         except schema.Invalid as exc:  # in the language asked for (English without a header)
-            words = Words(ANSWER_LANGUAGE.get() or DEFAULT_LANGUAGE)
-            return error(400, "bad_request", say_invalid(exc.field, exc.message, words), exc.field)
+            return bad_field(exc, Words(ANSWER_LANGUAGE.get() or DEFAULT_LANGUAGE))
         except Rejected as exc:
             return error(exc.status, "rejected", exc.reason, exc.field)
         except LoopStopped as exc:
@@ -348,14 +350,7 @@ class ApiServer:
                 raw = await request.read()
         except TimeoutError:
             raise web.HTTPRequestTimeout(reason=f"the body did not arrive within {self._body_timeout:g} s") from None
-        if not raw.strip():
-            return {}
-        try:
-            return json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            raise schema.Invalid(None, f"body is not valid JSON: {exc}") from None
-        except RecursionError:
-            raise schema.Invalid(None, "body is nested too deeply") from None
+        return schema.parse(raw) if raw.strip() else {}
 
     async def _submit(self, request: web.Request, req: Request) -> web.Response:
         with self.connections.pinned(request.transport):  # never evicted while at the table

@@ -287,7 +287,7 @@ class Controller:
     def _begin(self, match: Any) -> None:
         self.match = match
         self.state = U.new_match(match.edition, match.seats, match.options, mode=U.TABLE)
-        self.names = [f"seat {i + 1}" for i in range(match.seats)]  # as the screen numbers
+        self.names = [""] * match.seats  # unnamed: every message and the screen say "seat N"
         self.step = 0
         self._counts = dict.fromkeys(self._counts, 0)
         for name, (needed, build) in OPTIONAL.items():

@@ -706,7 +706,7 @@ function actor(s) {
 
 function shortName(s, seat) {
   const name = s.names?.[seat];
-  return name && !/^seat \d+$/i.test(name) ? nameWord(name) : t("page.seat_unnamed", { number: seat + 1 });
+  return name ? nameWord(name) : t("page.seat_unnamed", { number: seat + 1 });
 }
 
 function renderActions(s) {
@@ -1224,7 +1224,8 @@ function healthSummary(hl) {
   if (readers && typeof readers === "object" && !Array.isArray(readers)) {
     for (const [name, r] of Object.entries(readers)) {
       const ok = r.ok ?? (r.connected && r.ready);
-      const where = /^\d+$/.test(name) ? seatName(ui.state, Number(name)) : name;
+      // the tray's slots: a seat's number, or the neutral slot (hal.tray)
+      const where = name === NEUTRAL ? t("page.neutral") : seatName(ui.state, Number(name));
       rows.push(row(t("page.hw.reader", { where }), Boolean(ok), ok ? t("page.hw.ready") : (r.error ?? t(r.connected ? "page.hw.not_ready" : "page.hw.disconnected"))));
     }
   }
@@ -1348,8 +1349,8 @@ function seatsSheet(sh) {
 
 $("#open-setup").addEventListener("click", () => {
   const s = ui.state;
-  // not the placeholders; the demo's compass names in the page's language (Nord, Ost, ...)
-  const names = (s?.names ?? []).map((n) => (/^seat \d+$/i.test(n ?? "") ? "" : nameWord(n)));
+  // an unnamed seat ("" in the state) stays empty; the demo's compass names in the page's language (Nord, Ost, ...)
+  const names = (s?.names ?? []).map((n) => (n ? nameWord(n) : ""));
   openSheet({ kind: "setup", edition: s?.edition, seats: s?.seats ?? 4, names, options: {} });
 });
 $("#open-help").addEventListener("click", () => openSheet({ kind: "help" }));

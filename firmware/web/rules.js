@@ -79,8 +79,7 @@ export function setWords(words) { Object.assign(say, words); }
 
 /** A seat with its 1-based number, in the page's words: "Ben (seat 2)", "Seat 3". */
 export function seatName(state, seat) {
-  let name = state?.names?.[seat];
-  if (name && /^seat \d+$/i.test(name)) name = "";  // the daemon's placeholder, not a person's name
+  const name = state?.names?.[seat];  // "" for a seat without a name
   return name ? say.t("page.seat", { name: say.name(name), number: seat + 1 }) : say.t("page.seat_unnamed", { number: seat + 1 });
 }
 

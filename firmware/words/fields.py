@@ -1,16 +1,14 @@
-"""A request's bad field, said in the language the request asked for (issue 14).
+"""A request's bad field, said in the language the request asked for.
 
-`firmware.api.schema` words what is wrong with a field in English ("must be at most
-120, not 500"); the API answers it as "<field> <problem>". Each problem is recognised by
-its pattern and said again from the catalog (``field.*`` keys, merged into
-`firmware.words.messages.MESSAGES`); field names stay the API's. A problem no pattern knows
-keeps its English.
+`firmware.api.schema` names what is wrong with a field by a key (the ``field.*`` keys
+below, merged into `firmware.words.messages.MESSAGES`) and its values; the API answers it
+as "<field> <problem>", worded here once. Field names stay the API's.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Protocol
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 
 class _Words(Protocol):  # firmware.words.messages.Words (not imported: it imports this module)
@@ -26,20 +24,6 @@ def _kind(kind: str, words: _Words) -> str:
         return kind
 
 
-FIELD_RULES: list[tuple[re.Pattern[str], str]] = [(re.compile(p + r"\Z"), key) for p, key in [
-    (r"must be at least (?P<limit>\S+), not (?P<value>.+)", "field.minimum"),
-    (r"must be at most (?P<limit>\d+) characters", "field.max_length"),
-    (r"must be at most (?P<limit>\S+), not (?P<value>.+)", "field.maximum"),
-    (r"must be one of (?P<choices>.+), not (?P<value>.+)", "field.enum"),
-    (r"must be (?P<kinds>[a-z ]+), not (?P<value>.+)", "field.type"),
-    (r"must not be empty", "field.empty"),
-    (r"is not valid: (?P<value>.+)", "field.pattern"),
-    (r"must have at most (?P<limit>\d+) items", "field.max_items"),
-    (r"must have at most (?P<limit>\d+) entries", "field.max_entries"),
-    (r"is required", "field.required"),
-    (r"is not a known field", "field.unknown"),
-]]
-
 FIELD_WORDS: dict[str, dict[str, str]] = {
     "en": {
         "field.named": "{field} {problem}",
@@ -54,6 +38,10 @@ FIELD_WORDS: dict[str, dict[str, str]] = {
         "field.max_entries": "must have at most {limit} entries",
         "field.required": "is required",
         "field.unknown": "is not a known field",
+        "field.card": "is not a card: {value}",
+        "field.not_json": "body is not valid JSON (line {line}, column {column})",
+        "field.not_text": "body is not UTF-8",
+        "field.too_deep": "body is nested too deeply",
         "field.kind.object": "object",
         "field.kind.array": "array",
         "field.kind.string": "string",
@@ -76,6 +64,10 @@ FIELD_WORDS: dict[str, dict[str, str]] = {
         "field.max_entries": "darf höchstens {limit} Einträge haben",
         "field.required": "fehlt",
         "field.unknown": "ist kein bekanntes Feld",
+        "field.card": "ist keine Karte: {value}",
+        "field.not_json": "Die Anfrage ist kein gültiges JSON (Zeile {line}, Spalte {column})",
+        "field.not_text": "Die Anfrage ist nicht in UTF-8 geschrieben",
+        "field.too_deep": "Die Anfrage ist zu tief verschachtelt",
         "field.kind.object": "ein Objekt",
         "field.kind.array": "eine Liste",
         "field.kind.string": "ein Text",
@@ -88,15 +80,18 @@ FIELD_WORDS: dict[str, dict[str, str]] = {
 }
 
 
-def say_invalid(field: str | None, problem: str, words: _Words) -> str:
-    """A bad field's `problem` (`schema.Invalid.message`) in `words`' language."""
-    for pattern, key in FIELD_RULES:
-        found = pattern.match(problem)
-        if found is not None:
-            values = found.groupdict()
-            if "kinds" in values:  # JSON Schema's type names, said in the answer's language
-                values["kinds"] = words("field.or").join(
-                    _kind(kind, words) for kind in values["kinds"].split(" or "))
-            problem = words(key, **values)
-            break
+def shown(value: Any) -> str:
+    """A bad `value` as its problem shows it: its repr, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def say_invalid(field: str | None, key: str, values: Mapping[str, Any], words: _Words) -> str:
+    """A bad field's problem (`schema.Invalid`: its key and values) in `words`' language."""
+    said = dict(values)
+    if "kinds" in said:  # JSON Schema's type names, said in the answer's language
+        said["kinds"] = words("field.or").join(_kind(kind, words) for kind in values["kinds"])
+    if "choices" in said:
+        said["choices"] = ", ".join(map(repr, values["choices"]))
+    problem = words(key, **said)
     return problem if field is None else words("field.named", field=field, problem=problem)

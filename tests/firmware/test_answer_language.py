@@ -45,8 +45,9 @@ def test_a_german_table_answers_in_german_unless_asked_otherwise(tmp_path):
 def test_a_bad_field_is_said_in_the_language_asked_for(tmp_path):
     with SimTable(tmp_path, "classic", players=3) as table:
         body = {"kind": "cards-out", "count": 500}
-        assert call(table.url, "/api/admin/override", body)[1]["reason"] == (
-            "count must be at most 120, not 500")
+        answer = call(table.url, "/api/admin/override", body)[1]
+        assert (answer["key"], answer["values"]) == ("field.maximum", {"limit": 120, "value": "500"})
+        assert answer["reason"] == "count must be at most 120, not 500"
         assert call(table.url, "/api/admin/override", body, lang="de")[1]["reason"] == (
             "count: darf höchstens 120 sein, nicht 500")
         status, answer = call(table.url, "/api/play", {"seat": 7, "card": "R1"}, lang="de")

@@ -128,24 +128,6 @@ def test_requests_reach_the_table_as_typed_values_with_their_choices():
 @pytest.mark.parametrize(
     ("path", "body", "status", "field", "reason"),
     [
-        ("/api/play", None, 400, None, "body is not valid JSON"),
-        ("/api/play", [], 400, None, "must be object"),
-        ("/api/play", {"card": "R7"}, 400, "seat", "seat is required"),
-        ("/api/play", {"seat": "0", "card": "R7"}, 400, "seat", "must be integer"),
-        ("/api/play", {"seat": True, "card": "R7"}, 400, "seat", "must be integer"),
-        ("/api/play", {"seat": 1.5, "card": "R7"}, 400, "seat", "must be integer"),
-        ("/api/play", {"seat": -1, "card": "R7"}, 400, "seat", "at least 0"),
-        ("/api/play", {"seat": 0, "card": ""}, 400, "card", "must not be empty"),
-        ("/api/play", {"seat": 0, "card": "R 7"}, 400, "card", "is not valid"),
-        ("/api/play", {"seat": 0, "card": "R77"}, 400, "card", "is not a card"),
-        ("/api/play", {"seat": 0, "card": "W", "choices": {"cards": ["R1", "RX"]}}, 400, "choices.cards[1]", "is not a card"),
-        ("/api/hands", {"seat": 0, "cards": ["W+5"]}, 400, "cards[0]", "is not a card"),
-        ("/api/admin/override", {"kind": "tower-seen", "tower": "X"}, 400, "tower", "one of 'U', 'N', 'O', '!'"),
-        ("/api/play", {"seat": 0, "card": "R7", "extra": 1}, 400, "extra", "not a known field"),
-        ("/api/play", {"seat": 0, "card": "W", "choices": {"color": "pink"}}, 400, "choices.color", "one of"),
-        ("/api/hands", {"seat": 0, "cards": ["R1", 5]}, 400, "cards[1]", "must be string"),
-        ("/api/admin/override", {}, 400, "kind", "is required"),
-        ("/api/admin/new-match", {"options": {"x": [1]}}, 400, "options.x", "must be"),
         ("/api/admin/reboot", {}, 404, "action", "no admin action 'reboot'"),
         ("/api/play", {"seat": 5, "card": "R7"}, 404, "seat", "there is no seat 5"),
         ("/api/play", {"seat": 1, "card": "R7"}, 409, "seat", "it is seat 0's turn"),
@@ -162,6 +144,61 @@ def test_a_bad_request_gets_a_clear_4xx_and_changes_nothing(path, body, status, 
         assert reason in got["reason"]
         assert (await get(session, "/api/state"))[1] == before
         assert table.log == log_before
+
+    with_api(test)
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field", "key", "values"),
+    [
+        ("/api/play", None, None, "field.not_json", {"line": 1, "column": 2}),
+        ("/api/play", [], None, "field.type", {"kinds": ["object"], "value": "[]"}),
+        ("/api/play", {"card": "R7"}, "seat", "field.required", {}),
+        ("/api/play", {"seat": "0", "card": "R7"}, "seat", "field.type", {"kinds": ["integer"], "value": "'0'"}),
+        ("/api/play", {"seat": True, "card": "R7"}, "seat", "field.type", {"kinds": ["integer"], "value": "True"}),
+        ("/api/play", {"seat": 1.5, "card": "R7"}, "seat", "field.type", {"kinds": ["integer"], "value": "1.5"}),
+        ("/api/play", {"seat": -1, "card": "R7"}, "seat", "field.minimum", {"limit": 0, "value": "-1"}),
+        ("/api/play", {"seat": 0, "card": ""}, "card", "field.empty", {}),
+        ("/api/play", {"seat": 0, "card": "R 7"}, "card", "field.pattern", {"value": "'R 7'"}),
+        ("/api/play", {"seat": 0, "card": "R77"}, "card", "field.card", {"value": "'R77'"}),
+        ("/api/play", {"seat": 0, "card": "W", "choices": {"cards": ["R1", "RX"]}}, "choices.cards[1]", "field.card", {"value": "'RX'"}),
+        ("/api/hands", {"seat": 0, "cards": ["W+5"]}, "cards[0]", "field.card", {"value": "'W+5'"}),
+        ("/api/admin/override", {"kind": "tower-seen", "tower": "X"}, "tower", "field.enum",
+         {"choices": ["U", "N", "O", "!"], "value": "'X'"}),
+        ("/api/play", {"seat": 0, "card": "R7", "extra": 1}, "extra", "field.unknown", {}),
+        ("/api/play", {"seat": 0, "card": "W", "choices": {"color": "pink"}}, "choices.color", "field.enum",
+         {"choices": ["red", "yellow", "green", "blue"], "value": "'pink'"}),
+        ("/api/hands", {"seat": 0, "cards": ["R1", 5]}, "cards[1]", "field.type", {"kinds": ["string"], "value": "5"}),
+        ("/api/hands", {"seat": 0, "cards": ["R1"] * 121}, "cards", "field.max_items", {"limit": 120}),
+        ("/api/admin/override", {}, "kind", "field.required", {}),
+        ("/api/admin/override", {"kind": "cards-out", "count": 500}, "count", "field.maximum", {"limit": 120, "value": "500"}),
+        ("/api/admin/pause", {"reason": "x" * 201}, "reason", "field.max_length", {"limit": 200}),
+        ("/api/admin/new-match", {"options": {"x": [1]}}, "options.x", "field.type",
+         {"kinds": ["boolean", "integer", "string"], "value": "[1]"}),
+        # an option's text too long: the problem of the kind the value has, not every kind
+        ("/api/admin/new-match", {"options": {"x": "y" * 65}}, "options.x", "field.max_length", {"limit": 64}),
+        ("/api/admin/new-match", {"options": {str(n): 1 for n in range(65)}}, "options", "field.max_entries", {"limit": 64}),
+    ],
+)
+def test_a_bad_field_is_answered_400_with_its_problem_as_data_and_changes_nothing(path, body, field, key, values):
+    async def test(session, table, _server):
+        before = (await get(session, "/api/state"))[1]
+        log_before = list(table.log)
+        status, got = await post(session, path, body, raw="{not json" if body is None else None)
+        assert (status, got["error"], got["field"], got["key"], got["values"]) == (
+            400, "bad_request", field, key, values)
+        assert got["reason"] and got["reason"] != key  # worded from the catalog (test_messages)
+        assert (await get(session, "/api/state"))[1] == before
+        assert table.log == log_before
+
+    with_api(test)
+
+
+def test_a_body_that_is_no_text_or_nested_too_deeply_is_named_by_its_problem():
+    async def test(session, _table, _server):
+        for raw, key in ((b'{"seat": "\xc3\x28"}', "field.not_text"), ("[" * 30_000 + "]" * 30_000, "field.too_deep")):
+            status, got = await post(session, "/api/play", None, raw=raw)
+            assert (status, got["field"], got["key"], got["values"]) == (400, None, key, {})
 
     with_api(test)
 

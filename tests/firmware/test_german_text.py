@@ -49,6 +49,7 @@ EXAMPLES: dict[str, object] = {
     "choices": "'red', 'green'", "kinds": "eine Zahl", "to_act": "Ost",
     "why": "die Hände wurden schon getauscht", "missing": "Nord, Ost", "code": "4821",
     "uid": "04A1B2C3D4E501",  # a card pad's tag
+    "line": "1", "column": "12",  # where a request's body stops being JSON
 }
 
 

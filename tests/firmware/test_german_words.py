@@ -29,6 +29,8 @@ SAME_IN_GERMAN = {
     # the unit of seconds („20 s"), the program and its command („unotable lan"), the
     # address the page is opened at („/#token=…")
     "s", "unotable", "lan", "token",
+    # the names of the formats a request's body is written in („kein gültiges JSON“, „UTF-8“)
+    "json", "utf",
 }
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß]+")
 # what the page and the voice must never show in German

@@ -52,7 +52,9 @@ def test_the_messages_endpoint_names_a_bad_language(served):
         urllib.request.urlopen(server.url + "/api/messages?lang=fr", timeout=5)
     except urllib.error.HTTPError as exc:
         assert exc.code == 400
-        assert json.loads(exc.read())["reason"] == "lang 'fr' is not a language of the table (known: en, de)"
+        answer = json.loads(exc.read())
+        assert (answer["field"], answer["key"], answer["values"]) == (
+            "lang", "field.enum", {"choices": ["en", "de"], "value": "'fr'"})
     else:
         raise AssertionError("lang=fr was accepted")
 

@@ -193,3 +193,15 @@ def test_cards_enroll_on_a_simulated_table_reads_a_real_pad(tmp_path, capsys):
     out = capsys.readouterr()
     assert out.out.startswith(f"Enrolling from the real pad at [pad] port = '{missing}'")
     assert f"cannot open port {missing}" in out.err and "Card 1" not in out.out
+
+
+def test_enroll_on_a_simulated_table_reads_a_real_tray_reader(tmp_path, capsys):
+    config = tmp_path / "unotable.toml"
+    missing = tmp_path / "ttyUSB8"
+    config.write_text('[sim]\nenabled = true\n[[tray.readers]]\nslot = "neutral"\n'
+                      'port = "/dev/unotable-reader-5"\n[[tray.readers]]\nslot = 1\n'
+                      f'port = "{missing}"\n', encoding="utf-8")
+    assert main(["enroll", "--config", str(config)]) == 1
+    out = capsys.readouterr()
+    assert out.out.startswith(f"Reading from {missing}.")
+    assert str(missing) in out.err

@@ -205,3 +205,18 @@ def test_enroll_on_a_simulated_table_reads_a_real_tray_reader(tmp_path, capsys):
     out = capsys.readouterr()
     assert out.out.startswith(f"Reading from {missing}.")
     assert str(missing) in out.err
+
+
+def test_a_real_tray_reader_with_no_device_is_named_by_its_config_key(tmp_path, mock_factory,
+                                                                      caplog):
+    base = sim_config("power", 4, 1, tmp_path / "journal.db")
+    default = base.hardware["tray"]
+    missing = str(tmp_path / "ttyUSB8")
+    readers = tuple(replace(r, port=missing) if r.slot == 1 else r for r in default.readers)
+    caplog.set_level(logging.INFO, logger="firmware.sim.world")
+    world = World("power", 4, 1, launcher=base.hardware["launcher"],
+                  panel=base.hardware["seats"], factory=mock_factory,
+                  tray=replace(default, readers=readers))
+    world.close()
+    index = next(i for i, r in enumerate(readers) if r.slot == 1)
+    assert f"tray.readers[{index}].port = '{missing}': no such device now" in caplog.text

@@ -12,9 +12,10 @@ at the first card with no tag.
 ``unotable cards check`` lists the cards with no tag, tags used twice or naming more
 copies of a card than the deck has, and tags of a card that is not in the edition's deck.
 
-The pad is ``--port``; else the simulated pad when the config has ``[sim] enabled =
-true``; else ``[pad] port``. ``--port sim`` enrols from the twin's pad, which taps the
-card asked for by itself: the flow without hardware.
+The pad is ``--port``; else ``[pad] port``, but with ``[sim] enabled = true`` the twin's
+pad when that port is one the twin stands in for (firmware.sim.hil). ``--port sim``
+enrols from the twin's pad, which taps the card asked for by itself: the flow without
+hardware.
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     enroll.add_argument("--config", metavar="PATH", help=config_help)
     enroll.add_argument("--port", help="the pad's reader: a device path, a pyserial URL, or "
                         "'sim' for the twin's pad, which taps each card by itself (default: "
-                        "'sim' when the config has [sim] enabled = true, else [pad] port)")
+                        "[pad] port; 'sim' when the config has [sim] enabled = true, "
+                        "unless [pad] port names a real reader: docs/pad.md)")
     enroll.add_argument("--timeout", type=float, default=1.0, metavar="S",
                         help="the reader's answer timeout, in seconds")
     enroll.set_defaults(func=run_enroll)
@@ -257,13 +259,19 @@ def _port_choice(args: argparse.Namespace, doc: Any) -> str:
         if not args.port.strip():
             raise UsageError("--port must name a serial port, a pyserial URL or 'sim'")
         return str(args.port)
-    sim = doc.get("sim", {})
-    if isinstance(sim, dict) and sim.get("enabled") is True:
-        print("Enrolling from the twin's pad: the config has [sim] enabled = true "
-              "(--port names a real one).")
-        return SIM
+    from firmware.sim.hil import is_twin_port
+
     pad = doc.get("pad", {})
     port = pad.get("port") if isinstance(pad, dict) else None
+    sim = doc.get("sim", {})
+    if isinstance(sim, dict) and sim.get("enabled") is True:
+        if not isinstance(port, str) or is_twin_port(port):
+            print("Enrolling from the twin's pad: the config has [sim] enabled = true "
+                  "(--port names a real one).")
+            return SIM
+        print(f"Enrolling from the real pad at [pad] port = {port!r} ([sim] enabled: the "
+              "pins stay simulated).")
+        return port
     if not isinstance(port, str) or not port.strip():
         raise UsageError("no pad to enroll with: give --port, or add [pad] port = ... to the config")
     return port

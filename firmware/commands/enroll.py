@@ -6,7 +6,8 @@ edited with tomlkit, so comments and layout survive. Nothing is written until
 every tower is done (or skipped); quitting or a broken input leaves it untouched.
 
 The reader is ``--port``/``--driver``; else, when the config has ``[sim] enabled =
-true``, the simulated reader; else the config's neutral-slot reader, else its first
+true``, the simulated reader, unless a reader's port names a real one (firmware.sim.hil:
+then the real ones are chosen from); else the config's neutral-slot reader, else its first
 reader (the config's ``/dev/serial0`` is read as the UART on GPIO 14/15: ``/dev/ttyAMA0``
 on a Pi 5). It says which port it reads. ``--port sim`` enrolls from a simulated reader that shows each tower's demo tag
 in turn, to try the flow without hardware. The reader is opened before the first
@@ -47,8 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--port", help="reader to use: a device path, a pyserial URL, or 'sim' "
                         "for a simulated reader that shows each tower's demo tag (default: "
-                        "'sim' when the config has [sim] enabled = true, else the config's "
-                        "neutral-slot reader)")
+                        "'sim' when the config has [sim] enabled = true and no reader's "
+                        "port names a real one, else the config's neutral-slot reader)")
     parser.add_argument("--driver", choices=DRIVERS, help="reader chip for --port (default: pn532)")
     parser.add_argument("--timeout", type=float, default=1.0, metavar="S",
                         help="answer timeout, in seconds")
@@ -95,9 +96,15 @@ def _reader_choice(args: argparse.Namespace, doc: Any) -> tuple[str, str]:
     tray = doc.get("tray", {})
     readers = tray.get("readers", []) if isinstance(tray, dict) else []
     if _simulated(doc):
-        drivers = [r.get("driver") for r in readers if isinstance(r, dict)] if isinstance(
-            readers, list) else []
-        return SIM, str(next((d for d in drivers if d in DRIVERS), "pn532"))
+        from firmware.sim.hil import is_twin_port
+
+        listed = [r for r in readers if isinstance(r, dict)] if isinstance(readers, list) else []
+        real = [r for r in listed
+                if isinstance(r.get("port"), str) and not is_twin_port(r["port"])]
+        if not real:  # the twin stands in for every reader (firmware.sim.hil)
+            drivers = [r.get("driver") for r in listed]
+            return SIM, str(next((d for d in drivers if d in DRIVERS), "pn532"))
+        readers = real  # hardware in the loop: a real reader on this machine
     if not isinstance(readers, list) or not readers:
         raise UsageError(
             "no reader to enroll with: give --port, or add [[tray.readers]] to the config"

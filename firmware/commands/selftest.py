@@ -4,12 +4,14 @@ Checks, in order: the launcher's sensors (exit beam clear, hopper), a motor puls
 must eject exactly one card counted by the exit sensor, how long one card darkens the
 exit beam (measured on five cards: the value to set as ``[launcher] card_dark_s``, which
 tells cards stuck together from one), the aiming servo at every
-seat, every tray reader (answers, firmware, towers seen), the seat LEDs and buzzer,
+seat, every tray reader (answers, firmware, towers seen), the card pad with a ``[pad]``
+(its firmware answers, one read of what lies on it), the seat LEDs and buzzer,
 the buttons (press each when asked), and whether the motor safety helper systemd runs
 after every stop (unotable-safe-pins) finds a tool to drive the motor pins low, and
 whether the voice reaches a sound device as the service (with the desktop's PipeWire,
 the `[voice] device` to set). With ``[sim] enabled`` (the built-in default)
-it runs on the simulated twin, which also presses the buttons itself. ``--yes`` never
+it runs on the simulated twin, which also presses the buttons itself; a reader whose
+port names a device on this machine is then tested for real (docs/pad.md). ``--yes`` never
 prompts: on real hardware the steps that need a person (buttons, loading a card) are
 reported as skipped. Last, what phones on the LAN would lack (a loopback host, no
 token, a unit whose IPAddressAllow has no LAN; the firewall), each a "note", not a
@@ -79,8 +81,8 @@ class Selftest:
         self.say(f"{outcome:>7}  {name}: {detail}")
 
     def run(self) -> list[Check]:
-        for step in (self.sensors, self.motor, self.servo, self.readers, self.outputs,
-                     self.buttons):
+        for step in (self.sensors, self.motor, self.servo, self.readers, self.pad,
+                     self.outputs, self.buttons):
             try:
                 step()
             except Exception as exc:  # noqa: BLE001 - a broken device is a finding, not a crash
@@ -152,6 +154,24 @@ class Selftest:
         self.add("towers", OK if len(seen) == len(status["towers"]) else SKIP,
                  ", ".join(f"{t} at {slot_label(s)}" for t, s in seen.items())
                  or "none on the tray")
+
+    def pad(self) -> None:
+        pad = getattr(self.hw, "pad", None)
+        if pad is None:
+            self.add("card pad", SKIP, "no [pad] section")
+            return
+        pad.poll()  # opens the port, wakes the chip, asks its firmware, reads once
+        status = pad.get_status()
+        twin_pad = self.twin is not None and self.twin.pad_sim is not None
+        where = "the twin's pad" if twin_pad else f"[pad] port = {pad.config.port!r}"
+        if not status["ok"]:
+            self.add("card pad", FAIL, f"{where}: {status['error']}")
+            return
+        on_pad = status["on_pad"]
+        self.add("card pad", OK, f"{where}: firmware {status['firmware']}, "
+                 f"{count_of(len(on_pad), 'tag')} on the pad; "
+                 f"{count_of(status['cards'], 'card')} and "
+                 f"{count_of(status['chips'], 'colour chip')} enrolled")
 
     def outputs(self) -> None:
         panel = self.hw.panel
@@ -244,7 +264,9 @@ def run(args: argparse.Namespace) -> int:
             # virtual time: the exit beam's pulses are timed exactly, however busy the host
             twin = test.twin = World(table.edition, table.seats, config.sim.seed or 0,
                                      launcher=config.hardware["launcher"],
-                                     panel=config.hardware["seats"], fast=True)
+                                     panel=config.hardware["seats"], fast=True,
+                                     tray=config.hardware.get("tray"),
+                                     pad=config.hardware.get("pad"))
             for tower in twin.tray_sim.towers:  # the twin's towers stand on the neutral slot
                 twin.tray_sim.place(tower, NEUTRAL)
             test.hw = twin.hardware()

@@ -35,6 +35,7 @@ from firmware.sim.demo import sim_config
 from firmware.sim.players import TablePlayers
 from firmware.sim.world import World, rng
 from firmware.voice import Speaker
+from hal.pad import PadConfig
 
 Predicate = Callable[[Mapping[str, Any]], bool]
 
@@ -46,19 +47,22 @@ class SimTable:
                  factory: Any = None, forget_uno: float = 0.05,
                  options: Mapping[str, Any] | None = None, language: str = "en",
                  speaker: Speaker | None = None, world_path: str | Path | None = None,
-                 mqtt: Any = None, pad: bool = False) -> None:
+                 mqtt: Any = None, pad: bool | PadConfig = False) -> None:
         """`language`: the `[table] language`; `speaker`: turns `[voice] enabled` on and
         speaks through it (a recorder, or an `Espeak` that cannot work here). The daemon's
         loop runs on the world's virtual clock (`pass_time`). `world_path`: the world's
         file elsewhere than beside the journal (a journal on a full disk, the world not).
-        `pad`: the table has a card pad (`world.pad_sim` lays the cards on it)."""
+        `pad`: the table has a card pad (`world.pad_sim` lays the cards on it); a
+        `PadConfig` whose port names a real reader: that pad, read by the real driver."""
         self.directory = Path(directory)
         self.directory.mkdir(parents=True, exist_ok=True)
         self.journal_path = self.directory / "journal.db"
         self.variant = variant
         self.seed = seed
         self.config = sim_config(variant, players, seed, self.journal_path,
-                                 tower_confirm=tower_confirm, pad=pad)
+                                 tower_confirm=tower_confirm, pad=bool(pad))
+        if isinstance(pad, PadConfig):
+            self.config = replace(self.config, hardware={**self.config.hardware, "pad": pad})
         self.config = replace(self.config,
                               table=replace(self.config.table, language=language),
                               voice=replace(self.config.voice, enabled=speaker is not None),

@@ -35,6 +35,13 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from firmware.controller.hardware import Hardware
 from firmware.errors import Rejected
 from firmware.safe_files import UnsafeFile, read_regular, refuse_unless_regular, replace_file
+from firmware.sim.hil import (
+    real_pad,
+    real_tray_readers,
+    say_real_readers,
+    twin_towers,
+    with_real_readers,
+)
 from hal.clock import Clock, MonotonicClock
 from hal.launcher import LauncherConfig
 from hal.pad import Pad, PadConfig
@@ -104,7 +111,12 @@ class World:
         self.launcher_sim = SimLauncher(launcher, factory=self.factory, clock=self.clock)
         self.seats_sim = SimSeats(panel, factory=self.factory)
         self.towers_used = get_edition(edition).towers
-        self.tray_sim = SimTray((NEUTRAL, *range(min(seats, 8))), paced=not fast)
+        # hardware in the loop: a reader whose port names a device on this machine is
+        # opened for real, every other reader and every pin stays the twin's
+        self.pad_real = real_pad(pad)
+        self.tray_real = real_tray_readers(tray)
+        self.tray_sim = SimTray((NEUTRAL, *range(min(seats, 8))), paced=not fast,
+                                towers=twin_towers(tray))
         self.tray_poll_s = tray_poll_s if tray_poll_s is not None else (0.005 if fast else 0.2)
         # the pace and debounce of the configured tray (`unotable run` on the twin): its
         # readers are the simulated ones, but a user's timing options still apply
@@ -112,7 +124,7 @@ class World:
             {k: getattr(tray, k) for k in TRAY_TIMING} if tray is not None and not fast else {})
         # the card pad, with a [pad] section: every card of the deck carries a tag
         self.pad_sim = SimPad(edition, pad_deck(edition), paced=not fast) \
-            if pad is not None else None
+            if pad is not None and self.pad_real is None else None
         self.pad_timing: dict[str, Any] = (
             {k: getattr(pad, k) for k in PAD_TIMING} if pad is not None and not fast
             else FAST_PAD)
@@ -135,6 +147,7 @@ class World:
         self.mismatches: list[str] = []
         self.pending: dict[str, Any] | None = None  # a declaration under way
         self.notes: dict[str, Any] = {}  # what players remember (a Wild Draw 4's guilt)
+        say_real_readers({"pad": pad, "tray": tray}, log)
         saved = check_world_file(self.path, edition, seats, seed) if self.path else None
         if saved is not None:
             self._restore(saved)
@@ -154,9 +167,12 @@ class World:
         panel = self.seats_sim.panel()
         timing = {"poll_interval_s": self.tray_poll_s, "seen_polls": 1 if self.fast else 2,
                   **self.tray_timing}
-        tray = Tray.from_config(self.tray_sim.config(**timing))
-        pad = Pad.from_config(self.pad_sim.config(**self.pad_timing)) \
-            if self.pad_sim is not None else None
+        tray = Tray.from_config(with_real_readers(self.tray_sim.config(**timing),
+                                                  self.tray_real))
+        # a real pad keeps the user's pace, cards and chips
+        pad_cfg = self.pad_real or (self.pad_sim.config(**self.pad_timing)
+                                    if self.pad_sim is not None else None)
+        pad = Pad.from_config(pad_cfg) if pad_cfg is not None else None
         return Hardware(launcher, panel, tray, pad)
 
     def check_new_match(self, edition: str, seats: int) -> None:

@@ -343,7 +343,7 @@ class Controller:
     # ------------------------------------------------------------------ state changes
     def _adopt(self, action: U.Action, new: U.State, fx: list[Any], *, live: bool,
                seq: int | None, said: dict[str, Any] | None = None,
-               joined: tuple[Entry, ...] = (), way: str | None = None) -> None:
+               joined: tuple[Entry, ...] = (), way: str = "") -> None:
         """The engine took `action`: every part follows (live, after the journal write,
         and in replay: the same code). `said`: the action as JSON, when already made;
         `joined`: the entries journaled in its commit; `way`: how a declaration came in."""
@@ -466,10 +466,9 @@ class Controller:
         for listener in list(self.listeners):
             listener(event)
 
-    def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any],
-                  way: str | None = None) -> None:
-        event = {"kind": "action", "action": said, "effects": effects_json(fx)}
-        self.publish(event if way is None else {**event, "way": way})
+    def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any], way: str) -> None:
+        way_in = {"way": way} if way else {}  # a declaration's (the table's own adopts: none)
+        self.publish({"kind": "action", "action": said, "effects": effects_json(fx), **way_in})
         said_by = self.hub.subscribers[Said]  # (none on a table without towers)
         for e in fx:
             if said_by:

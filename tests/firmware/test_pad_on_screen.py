@@ -87,6 +87,19 @@ def test_the_state_says_the_pad_waits_for_the_seat_to_acts_card_then_a_wilds_chi
         assert public(table)["pad"]["card"] is None  # the wild is played: it waits no more
 
 
+def test_the_state_says_a_card_that_names_a_seat_waits_for_a_seats_button(tmp_path):
+    with SimTable(tmp_path, "classic", pad=True, options={"seven_zero": True}) as table:
+        seat = turn(table)["waiting"]["seat"]
+        seven = f"{table.call(lambda: table.controller.state.colour)}7"  # fits any pile
+        assert tap(table, table.world.pad_sim.tag_of(seven))["kind"] == "pad_waits"
+        assert public(table)["pad"] == {"ok": True, "wants": "seat", "seat": seat, "card": seven}
+        since = len(table.events)
+        table.world.seats_sim.press_seat((seat + 2) % 4)
+        table.wait_for_event(lambda e: e.get("kind") == "action", since=since)
+        table.settle()
+        assert public(table)["pad"]["wants"] != "seat"
+
+
 def test_a_pad_that_fails_waits_for_nothing_and_a_table_without_one_has_none(tmp_path):
     with SimTable(tmp_path / "pad", "classic", pad=True) as table:
         turn(table)

@@ -1,6 +1,7 @@
 """The last plays at the table, for the board's and the phones' strip (``recent`` in the
 public state): who played which card, newest first, so a player who looked away sees
-the +4 that hit them. Kept by the API server from the events it streams; a new match
+the +4 that hit them, and the way each came in (``way``: the card pad, a phone, the
+screen, ...). Kept by the API server from the events it streams; a new match
 empties it, an undo takes its play off, a restart starts it empty."""
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ SHOWN = 5  # plays the strip holds: a round of four seats and the one before it
 
 
 class RecentPlays:
-    """The last `SHOWN` plays from the event stream, each ``{seat, card, ...}``."""
+    """The last `SHOWN` plays from the event stream, each ``{seat, card, ...}`` (with
+    ``way`` where the event says it)."""
 
     def __init__(self, size: int = SHOWN) -> None:
         self._plays: deque[dict[str, Any]] = deque(maxlen=size)
@@ -24,8 +26,9 @@ class RecentPlays:
         action = event.get("action")
         if kind == "action" and isinstance(action, Mapping) and action.get("type") == "play":
             play = {k: action[k] for k in ("seat", "card", "colour", "target", "laid") if k in action}
-            if "step" in event:
-                play["step"] = event["step"]
+            for key in ("step", "way"):  # the way it came in: pad, phone, screen, ...
+                if key in event:
+                    play[key] = event[key]
             self._plays.appendleft(play)
         elif kind in ("new_match", "new-match"):
             self._plays.clear()

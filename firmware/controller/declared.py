@@ -15,6 +15,10 @@ nothing else), the buttons, the launcher and the timers.
 The keys taken are remembered (the last `RECENT_KEYS`) with their answers; after a
 restart they are read back from the match's entries (undone ones too: what was taken
 back stays taken), answered ``{"duplicate": true}``.
+
+While a request is answered its sender is known (`Declarers.way`), so the event of each
+action it declares says the way it came in (``"way"``: pad, phone, screen, ...), which
+the board's strip of the last plays shows.
 """
 
 from __future__ import annotations
@@ -37,6 +41,11 @@ Sender = tuple[str, int | None, str]  # (role, seat, key): whose key it is
 # buttons (the API's ways are the log's only, so the journal of a table without them
 # reads as before)
 JOURNALED_WAYS = ("pad", "mqtt")
+# the way a declaration came in as the event stream says it (`Declarers.way`), from its
+# sender's `via`: the owner's screen and a program holding the owner's token are one way
+WAYS = {"pad": "pad", "phone": "phone", "mqtt": "mqtt", "bot": "bot",
+        "local": "screen", "token": "screen", "screen": "screen"}
+TABLE_WAY = "table"  # no request: the table's own buttons, timers and launcher
 
 
 def by_json(who: api.Who, key: str = "") -> dict[str, Any]:
@@ -101,6 +110,7 @@ class Declarers(Part):
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.taken: OrderedDict[Sender, dict[str, Any]] = OrderedDict()
+        self.sending: api.Who | None = None  # the sender of the request being answered
         ctx.subscribe(Replayed, lambda _e: self.recall())
 
     def answer(self, request: api.Request, answer: Callable[[api.Request], Any]
@@ -117,15 +127,24 @@ class Declarers(Part):
                 return {**first, "duplicate": True}
         journal = self.ctx.journal
         written = journal.last_seq
+        before, self.sending = self.sending, who
         try:
             result: dict[str, Any] = answer(request)
         except Exception:
             if request.key and journal.last_seq != written:  # refused after a write:
                 self.remember(sender(who, request.key), {})  # what was written stays taken
             raise
+        finally:
+            self.sending = before
         if request.key:
             self.remember(sender(who, request.key), dict(result or {}))
         return result
+
+    def way(self) -> str:
+        """The way the declaration being made came in (`WAYS`; `TABLE_WAY` outside a
+        request, and for a sender's way this table does not know)."""
+        who = self.sending
+        return TABLE_WAY if who is None else WAYS.get(who.via, TABLE_WAY)
 
     def remember(self, key: Sender, result: dict[str, Any]) -> None:
         self.taken[key] = result

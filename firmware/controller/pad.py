@@ -139,6 +139,20 @@ class Pad(Part):
     def _pace(self) -> None:
         self.reader.set_pace(self.awaits_card())
 
+    def public(self, state: U.State | None) -> dict[str, Any]:
+        """``pad`` in the public state: whether the reader answers, and what the pad waits
+        for (``wants``: a ``card``, a ``colour`` chip, a ``seat``'s button) from `seat`."""
+        shown: dict[str, Any] = {"ok": self.down is None, "wants": None, "seat": None, "card": None}
+        p = self.pending
+        if self.down is not None or state is None:  # a pad that fails waits for nothing
+            return {"pad": shown}
+        kind = self.ctx.peer(Waits).current().kind
+        if p is not None and p.step == self.ctx.step and kind in CARD_WAITS:
+            shown.update(wants="colour" if p.wants_chip() else "seat", seat=p.seat, card=p.card)
+        elif kind in CARD_WAITS or kind == Wait.COLOUR:
+            shown.update(wants="card" if kind in CARD_WAITS else "colour", seat=state.to_act)
+        return {"pad": shown}
+
     # -- what the pad saw ---------------------------------------------------------------
     def _on_pad(self, changed: PadChanged) -> None:
         event = changed.event

@@ -343,10 +343,10 @@ class Controller:
     # ------------------------------------------------------------------ state changes
     def _adopt(self, action: U.Action, new: U.State, fx: list[Any], *, live: bool,
                seq: int | None, said: dict[str, Any] | None = None,
-               joined: tuple[Entry, ...] = ()) -> None:
+               joined: tuple[Entry, ...] = (), way: str = "") -> None:
         """The engine took `action`: every part follows (live, after the journal write,
         and in replay: the same code). `said`: the action as JSON, when already made;
-        `joined`: the entries journaled in its commit."""
+        `joined`: the entries journaled in its commit; `way`: how a declaration came in."""
         self.state = new
         self.step += 1
         self._counts["actions"] += 1
@@ -360,7 +360,7 @@ class Controller:
             if isinstance(e, E.RoundOver):
                 self.hub.announce(RoundEnded(e, live, new.over))
         if live:
-            self._announce(action, fx, U.action_to_dict(action) if said is None else said)
+            self._announce(action, fx, U.action_to_dict(action) if said is None else said, way)
 
     def adopt(self, action: U.Action, *, live: bool = True) -> list[Any]:
         """Apply an action the journal already holds with something else: live, a press's
@@ -390,7 +390,7 @@ class Controller:
                     items.append(joined)
         entries = self.journal.append_all(items)
         self._adopt(action, new, fx, live=True, seq=entries[0].seq, said=said,
-                    joined=tuple(entries[1:]))
+                    joined=tuple(entries[1:]), way=self.peer(Declarers).way())
         self.settle()
         return fx
 
@@ -427,7 +427,7 @@ class Controller:
             out["match"] = {"id": self.match.id, "seed": self.match.seed}
             out.update(dict.fromkeys(("uno_armed", "undoable", "towers_seen")))
         out.update({"rounds": [], "round_end": None, "waiting": self.waiting(),
-                    "turn_timer": None})
+                    "turn_timer": None, "pad": None})
         for part in self.hub.parts():
             out.update(part.public(s))
         return out
@@ -466,8 +466,9 @@ class Controller:
         for listener in list(self.listeners):
             listener(event)
 
-    def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any]) -> None:
-        self.publish({"kind": "action", "action": said, "effects": effects_json(fx)})
+    def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any], way: str) -> None:
+        way_in = {"way": way} if way else {}  # a declaration's (the table's own adopts: none)
+        self.publish({"kind": "action", "action": said, "effects": effects_json(fx), **way_in})
         said_by = self.hub.subscribers[Said]  # (none on a table without towers)
         for e in fx:
             if said_by:

@@ -432,6 +432,8 @@ setInterval(() => { if (ui.live && PHONE === null) refreshHealth(); }, 3000);
 function waitingText(s) {
   const w = s.waiting;
   const named = (seat) => (seat === undefined || seat === null ? "" : seatName(s, seat));
+  const pad = padText(s);
+  if (pad) return pad;
   if (w) {
     // the person's own wait needs no name before it (their seat is underlined, the board says "Your turn")
     const who = named(w.seat) && w.seat !== MY_SEAT ? `${named(w.seat)}: ` : "";
@@ -501,6 +503,26 @@ function pausedText(reason) {
   return reason && reason !== "paused" ? t("page.paused_because", { reason }) : t("page.paused");
 }
 
+/** What the card pad waits for (the daemon's `pad`): the seat to act's card at its turn, a
+ * colour chip, a seat's button. Said on the table's screen and on that seat's own page;
+ * "" without a pad, while it does not answer, or when it waits for nothing from this page.
+ * The screen's own way to declare stays beside it. */
+function padText(s) {
+  const pad = s.pad;
+  if (!pad?.ok || !pad.wants || typeof pad.seat !== "number") return "";
+  if (MY_SEAT !== null && MY_SEAT !== pad.seat) return "";
+  const yours = isYou(s, pad.seat);
+  const who = yours ? "" : `${seatName(s, pad.seat)}: `;
+  switch (pad.wants) {
+    case "card":  // a drawn card or an extra play keeps its own words (keep it, pass)
+      if (s.waiting && s.waiting.kind !== "turn") return "";
+      return yours ? t("page.pad.card_yours") : t("page.pad.card", { seat: seatName(s, pad.seat) });
+    case "colour": return pad.card ? t("page.pad.colour_for", { who, card: cardTitle(pad.card) }) : t("page.pad.colour", { who });
+    case "seat": return t("page.pad.seat", { who, card: cardTitle(pad.card) });
+    default: return "";
+  }
+}
+
 // the journal cannot be written: its cause in words (the daemon's message has the path and details)
 const JOURNAL_WORDS = { "disk-full": "page.journal.disk-full", "read-only": "page.journal.read-only",
   io: "page.journal.io", lost: "page.journal.lost" };
@@ -552,6 +574,9 @@ const EVENT_WORDS = {
 const LAUNCHER_STATES = { idle: "page.hw.state.idle", running: "page.hw.state.running", reversing: "page.hw.state.reversing",
   faulted: "page.hw.state.faulted", closed: "page.hw.state.closed" };
 const TRAY_WORDS = { ReaderDown: "page.ev.reader_down", ReaderUp: "page.ev.reader_up", UnknownTag: "page.ev.unknown_tag" };
+// the way a play came in (the daemon's `recent[].way`), as the strip says it
+const WAY_WORDS = { pad: "page.way.pad", phone: "page.way.phone", screen: "page.way.screen", bot: "page.way.bot",
+  table: "page.way.table" };
 
 // a play that left one card without the UNO call, where the table applies the penalty
 // at once (classic: the call belongs before the card)
@@ -1504,6 +1529,8 @@ function yoursText(s) {
   if (w.seat === me) {
     if (w.kind === "turn") {
       if (s.hand_counts[me] === 2 && Array.isArray(s.uno_armed) && !s.uno_armed.includes(me)) return say(t("page.phone.turn_uno"), true);
+      const pad = padText(s);  // a card pad: tap the card there (or a chip, a seat's button)
+      if (pad) return say(s.pad.wants === "card" ? t("page.phone.turn_pad") : pad, true);
       return say(t("page.phone.turn"), true);
     }
     if (w.kind === "press" && w.until_cards) return say(t("page.phone.press_until"), true);
@@ -1614,11 +1641,14 @@ function renderRecent(s) {
   draw($("#recent"), plays.map((p, i) => {
     const name = shortName(s, p.seat);
     const target = typeof p.target === "number" && p.target >= 0 ? shortName(s, p.target) : null;
-    const said = target === null ? t("page.recent.play", { seat: name, card: cardTitle(p.card) })
+    const played = target === null ? t("page.recent.play", { seat: name, card: cardTitle(p.card) })
       : t("page.recent.at", { seat: name, card: cardTitle(p.card), target });
+    const way = WAY_WORDS[p.way] ? t(WAY_WORDS[p.way]) : "";
+    const said = way ? t("page.recent.way", { said: played, way }) : played;
     return h("li", { class: `play${i === 0 ? " newest" : ""}`, "data-recent": i, "data-seat": p.seat, title: said },
       cardEl(p.card, { title: said }), h("span", { class: "num" }, p.seat + 1),
-      h("span", { class: "who", title: said }, target === null ? name : `${name} → ${target}`));
+      h("span", { class: "who", title: said }, target === null ? name : `${name} → ${target}`),
+      way ? h("span", { class: "way", "data-way": p.way, title: said }, way) : "");
   }));
 }
 

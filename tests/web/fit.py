@@ -186,9 +186,12 @@ def power_table() -> EngineTable:
 
 
 def five_plays(server: Served, table: EngineTable) -> None:
-    """Five plays on the event stream, as the table announces them: the strip's content."""
-    for seat, card in ((0, "R9"), (1, "R+2"), (2, "W+4"), (3, "B3"), (0, "BR")):
-        event = {"kind": "action", "action": {"type": "play", "seat": seat, "card": card}, "effects": []}
+    """Five plays on the event stream, as the table announces them, with the way each came
+    in (the longest words the strip says): the strip's content."""
+    for seat, card, way in ((0, "R9", "pad"), (1, "R+2", "screen"), (2, "W+4", "phone"),
+                            (3, "B3", "bot"), (0, "BR", "screen")):
+        event = {"kind": "action", "action": {"type": "play", "seat": seat, "card": card},
+                 "effects": [], "way": way}
         server.do(lambda e=event: table.publish(e))
 
 

@@ -50,6 +50,7 @@ EXAMPLES: dict[str, object] = {
     "why": "die Hände wurden schon getauscht", "missing": "Nord, Ost", "code": "4821",
     "uid": "04A1B2C3D4E501",  # a card pad's tag
     "line": "1", "column": "12",  # where a request's body stops being JSON
+    "said": "Süd legt die rote 7", "way": "Lesefeld",  # a recent play and how it came in
 }
 
 

@@ -5,6 +5,8 @@ commands, pin state histories). `bench/longrun.py` plays 1,000 matches in one da
 these records must fill up and then keep their size, or the process grows forever.
 """
 
+import pytest
+
 from bench.longrun import play_match
 from firmware.sim.testbed import SimTable
 from hal.sim.records import LOG_ENTRIES, PIN_HISTORY
@@ -12,6 +14,7 @@ from hal.sim.records import LOG_ENTRIES, PIN_HISTORY
 MATCHES = 6
 
 
+@pytest.mark.timeout(600)  # six whole matches: a minute alone, several on a loaded machine
 def test_twin_records_fill_to_their_bound_and_stay_there_over_many_matches(tmp_path):
     table = SimTable(tmp_path, "classic", 4, seed=1)
     sizes = []

@@ -4,6 +4,7 @@ config and restart"; a bad choice is refused and the match goes on."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 from playwright.sync_api import expect
@@ -16,10 +17,10 @@ def served_again(demo: ScreenDemo, test, what: str, timeout: float = 30) -> dict
     """The state once `test` holds, asked again while the demo moves to its new table."""
     deadline = time.monotonic() + timeout
     while True:
-        try:
-            st = state(demo)
-        except OSError:  # the old table's server closed; the new one is starting
-            st = None
+        st = None
+        if demo.daemon.server is not None:  # none while the new table's server starts
+            with contextlib.suppress(OSError):  # the old server closed, the new one starts
+                st = state(demo)
         if st is not None and test(st):
             return st
         assert time.monotonic() < deadline, f"never: {what}"

@@ -26,3 +26,10 @@ def test_mypy_clean_on_uno_core():
         text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_every_test_file_has_its_own_name():
+    """The test folders are no packages, so pytest imports each file by its name: two files
+    of one name stop the whole run at collection."""
+    names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
+    assert sorted({n for n in names if names.count(n) > 1}) == []

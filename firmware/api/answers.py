@@ -1,15 +1,26 @@
-"""The API's one error shape, ``{"error": KIND, "reason": "...", "field": ... | null}``,
+"""The API's one error shape, ``{"error": KIND, "reason": "...", "field": ... | null}``
+(a refusal adds its ``key`` and ``values``),
 also for what aiohttp answers by itself, before or without the application: malformed
 HTTP and an ``Expect:`` header it does not know."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
+
+from firmware.errors import Rejected
+
+
+def rejected(refusal: Rejected, said: Mapping[str, Any]) -> web.Response:
+    """A refusal's answer (docs/api.md, "Errors"): the one error shape, with the refusal's
+    key and values (`said`: `Table.refused`) beside its words."""
+    return web.json_response({"error": "rejected", "reason": said["reason"],
+                              "field": refusal.field, "key": said["key"],
+                              "values": said["values"]}, status=refusal.status)
 
 
 def error(status: int, kind: str, reason: str, field: str | None = None, **headers: str) -> web.Response:

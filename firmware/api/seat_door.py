@@ -40,6 +40,7 @@ from firmware.errors import Rejected
 from firmware.qr import qr_svg
 from firmware.safe_files import UnsafeFile
 from firmware.seat_keys import BadJoin, SeatKeys, lan_address, reachable_by_phones, seat_url
+from firmware.words.rejected import Phrase
 from hal.clock import Clock
 
 log = logging.getLogger(__name__)
@@ -162,12 +163,12 @@ class SeatDoor:
         seat = int(body["seat"])
         count = len(self.seat_names())
         if count and seat >= count:
-            raise Rejected(f"there is no seat {seat + 1}: the table has {count}", field="seat", status=404)
+            raise Rejected("refused.no_seat", value=seat + 1, last=count, field="seat", status=404)
         return seat
 
     # -- the owner's -----------------------------------------------------------------
     async def _seats(self, request: web.Request) -> web.Response:
-        identity.owner_only("list the seats' invitations", self.seat_name)
+        identity.owner_only(Phrase("role.what.seats"))
         keys = self._keys()
         address = lan_address(self.server.host)
         phones = self.server.public_state()["phones"]
@@ -184,9 +185,9 @@ class SeatDoor:
         return web.json_response({"seats": seats, "address": address,
                                   "reachable": reachable_by_phones(address)}, headers=NO_STORE)
 
-    async def _owners_body(self, request: web.Request, doing: str,
+    async def _owners_body(self, request: web.Request, what: str,
                            body_schema: schema.Schema = schema.SEAT_BODY) -> dict[str, Any]:
-        identity.owner_only(doing, self.seat_name)
+        identity.owner_only(Phrase(f"role.what.{what}"))
         self._keys()
         body = await self.server.read_body(request)
         schema.validate(body, body_schema)
@@ -200,12 +201,11 @@ class SeatDoor:
         self.check_claims()
         claim = self.claims.waiting_for(seat, code)
         if claim is None:
-            raise Rejected(f"no phone with the code {code} is waiting for {self.seat_name(seat)}",
-                           field="code", status=409)
+            raise Rejected("refused.no_claim", code=code, seat=seat, field="code", status=409)
         return claim
 
     async def _approve(self, request: web.Request) -> web.Response:
-        body = await self._owners_body(request, "approve a phone for a seat", schema.CLAIM_ANSWER_BODY)
+        body = await self._owners_body(request, "approve", schema.CLAIM_ANSWER_BODY)
         claim = self._waiting(body)
         seat = claim.seat
         claim.token = self._keys().grant(seat)  # the old phone's token stops working
@@ -217,14 +217,14 @@ class SeatDoor:
         return web.json_response({"result": {"seat": seat, "code": claim.code, "approved": True}})
 
     async def _refuse(self, request: web.Request) -> web.Response:
-        body = await self._owners_body(request, "refuse a phone for a seat", schema.CLAIM_ANSWER_BODY)
+        body = await self._owners_body(request, "refuse", schema.CLAIM_ANSWER_BODY)
         claim = self._waiting(body)
         claim.refuse(f"the table's owner refused this phone for {self.seat_name(claim.seat)}")
         self.announce()
         return web.json_response({"result": {"seat": claim.seat, "code": claim.code, "refused": True}})
 
     async def _revoke(self, request: web.Request) -> web.Response:
-        seat = self._seat(await self._owners_body(request, "revoke a seat's phone"))
+        seat = self._seat(await self._owners_body(request, "revoke"))
         self._keys().revoke(seat)
         self.claims.drop(seat, f"the table's owner revoked {self.seat_name(seat)}'s phones")
         self._joins[seat] = self._keys().invite(seat)  # the screen's link works again
@@ -233,7 +233,7 @@ class SeatDoor:
         return web.json_response({"result": {"seat": seat, "revoked": True}})
 
     async def _viewer(self, request: web.Request) -> web.Response:
-        identity.owner_only("make a viewer token", self.seat_name)
+        identity.owner_only(Phrase("role.what.viewer_token"))
         keys = self._keys()
         schema.validate(await self.server.read_body(request), schema.obj({}))
         return web.json_response({"token": keys.viewer()}, headers=NO_STORE)

@@ -33,7 +33,12 @@ from typing import Any
 from aiohttp import WSCloseCode, web
 
 from firmware.api import identity, schema
-from firmware.api.answers import error, json_errors_outside_the_app, protocols_with_json_errors
+from firmware.api.answers import (
+    error,
+    json_errors_outside_the_app,
+    protocols_with_json_errors,
+    rejected,
+)
 from firmware.api.attempts import Attempts
 from firmware.api.connections import ACCEPT_BURST, Connections
 from firmware.api.guard import SAFE_METHODS, FrontDoor, Refused, add_security_headers
@@ -50,6 +55,7 @@ from firmware.seat_keys import SeatKeys
 from firmware.serve import add_screen_routes, is_public
 from firmware.words.fields import say_invalid
 from firmware.words.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
+from firmware.words.rejected import Phrase
 from hal.clock import REAL_TIME, Clock
 
 log = logging.getLogger(__name__)
@@ -266,7 +272,7 @@ class ApiServer:
             words = Words(ANSWER_LANGUAGE.get() or DEFAULT_LANGUAGE)
             return error(400, "bad_request", say_invalid(exc.field, exc.message, words), exc.field)
         except Rejected as exc:
-            return error(exc.status, "rejected", exc.reason, exc.field)
+            return rejected(exc, self.table.refused(exc))
         except LoopStopped as exc:
             return error(503, "stopping", str(exc))
         except web.HTTPException as exc:
@@ -320,8 +326,7 @@ class ApiServer:
                 return identity.unauthorized()
             who = found
         if who.role == "viewer" and request.method not in SAFE_METHODS:
-            raise Rejected(f"a viewer only watches: it may not {request.method} {request.path}",
-                           status=403)
+            raise Rejected("refused.viewer", method=request.method, path=request.path, status=403)
         said = identity.CALLER.set((who, token))
         try:
             return await handler(request)
@@ -375,7 +380,7 @@ class ApiServer:
 
     async def _admin(self, request: web.Request) -> web.Response:
         action = request.match_info["action"]
-        identity.owner_only(f"use /api/admin/{action}", self.door.seat_name)
+        identity.owner_only(Phrase("role.what.admin", {"action": action}))
         if action not in schema.ADMIN_BODIES:
             return error(404, "not_found", f"no admin action {action!r}; there are {', '.join(schema.ADMIN_BODIES)}", "action")
         body = await self.read_body(request)

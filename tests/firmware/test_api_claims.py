@@ -76,7 +76,8 @@ def test_a_later_claim_never_takes_an_approval_meant_for_another(tmp_path):
         _, r = await ask(api, 1, peer="10.0.1.3")
         other = f"{(int(r['code']) + 1) % 10000:04d}"
         status, answer, _ = await api.post("/api/seats/approve", {"seat": 1, "code": other})
-        assert status == 409 and answer["reason"] == f"no phone with the code {other} is waiting for Bo"
+        assert (status, answer["key"], answer["values"]) == (
+            409, "refused.no_claim", {"code": other, "seat": 1})
         assert (await api.post("/api/seats/approve", {"seat": 1}))[0] == 400  # no code: no approval
         assert (await api.post("/api/seats/approve", {"seat": 0, "code": r["code"]}))[0] == 409  # not seat 0's
         assert (await api.get("/api/state"))[1]["claims"] == [{"seat": 1, "code": r["code"]}]

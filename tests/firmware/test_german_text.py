@@ -49,6 +49,10 @@ EXAMPLES: dict[str, object] = {
     "choices": "'red', 'green'", "kinds": "eine Zahl", "to_act": "Ost",
     "why": "die Hände wurden schon getauscht", "missing": "Nord, Ost", "code": "4821",
     "uid": "04A1B2C3D4E501",  # a card pad's tag
+    # the daemon's own refusals (firmware/words/rejected.py)
+    "most": "200", "request": "Play", "method": "POST", "path": "/api/play",
+    "cause": "Der Speicher ist voll", "option": "stack_draws", "known": "classic, power",
+    "low": "2", "high": "10", "asked": "attack", "asked_seats": "5", "action": "pause",
 }
 
 
@@ -71,6 +75,7 @@ KEY_EXAMPLES: dict[str, dict[str, object]] = {
     "page.ev.tower_lifted": {"slot": NEUTRAL_SLOT},
     "page.did.laid": {"cards": "gelbe 3, gelbe 5"},
     "page.why.symbol": {"kind": "Zieh 2"},
+    "refused.journal": {"path": "/var/lib/unotable/journal.db"}, "refused.key": {"given": "'ä'"},
 }
 
 

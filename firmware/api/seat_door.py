@@ -32,7 +32,6 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from firmware.api import identity, schema
-from firmware.api.answers import error
 from firmware.api.attempts import Attempts
 from firmware.api.claims import Claim, Claims
 from firmware.api.requests import Table, Who
@@ -105,11 +104,9 @@ class SeatDoor:
         for claim in self.claims.open_claims():
             if claim.state == "granted" and claim.token is not None:
                 if keys.who(claim.token) != claim.seat:
-                    claim.refuse(f"{self.seat_name(claim.seat)} was revoked or given to another "
-                                 "phone before this one fetched it")
+                    claim.refuse("claim.revoked")
             elif not keys.holds_invitation(claim.seat, claim.join):
-                claim.refuse(f"the invitation for {self.seat_name(claim.seat)} was revoked or "
-                             "replaced: scan the code on the table's screen again")
+                claim.refuse("claim.invitation_gone")
                 changed = True
         if changed:
             self.announce()
@@ -210,7 +207,7 @@ class SeatDoor:
         seat = claim.seat
         claim.token = self._keys().grant(seat)  # the old phone's token stops working
         claim.state, claim.at = "granted", self.server.clock.now()
-        self.claims.drop(seat, f"the table's owner let another phone take {self.seat_name(seat)}", but=claim)
+        self.claims.drop(seat, "claim.taken", but=claim)
         self.server.recheck_streams()  # closes the old phone's streams, publishes
         log.info("%s: the owner let the phone showing %s take the seat (the old one is out)",
                  self.seat_name(seat), claim.code)
@@ -219,14 +216,14 @@ class SeatDoor:
     async def _refuse(self, request: web.Request) -> web.Response:
         body = await self._owners_body(request, "refuse", schema.CLAIM_ANSWER_BODY)
         claim = self._waiting(body)
-        claim.refuse(f"the table's owner refused this phone for {self.seat_name(claim.seat)}")
+        claim.refuse("claim.refused")
         self.announce()
         return web.json_response({"result": {"seat": claim.seat, "code": claim.code, "refused": True}})
 
     async def _revoke(self, request: web.Request) -> web.Response:
         seat = self._seat(await self._owners_body(request, "revoke"))
         self._keys().revoke(seat)
-        self.claims.drop(seat, f"the table's owner revoked {self.seat_name(seat)}'s phones")
+        self.claims.drop(seat, "claim.seat_revoked")
         self._joins[seat] = self._keys().invite(seat)  # the screen's link works again
         self.server.recheck_streams()
         log.info("%s: the owner revoked its phones and invitations", self.seat_name(seat))
@@ -257,9 +254,9 @@ class SeatDoor:
             return self._poll(address, seat, join, body["claim"])
         try:
             token = keys.claim(seat, join)
-        except BadJoin as exc:
+        except BadJoin:
             server.attempts.failed(address, "a wrong invitation")
-            return error(403, "rejected", str(exc), "join")
+            raise Rejected("claim.bad_join", seat=seat, field="join", status=403) from None
         if token is not None:
             log.info("%s: a phone took the free seat", self.seat_name(seat))
             return web.json_response({"seat": seat, "token": token}, headers=NO_STORE)
@@ -278,13 +275,12 @@ class SeatDoor:
         claim = self.claims.find(claim_id, seat, join)
         if claim is None:
             self.server.attempts.failed(address, "an unknown claim")
-            return error(403, "rejected", f"no such claim for {self.seat_name(seat)} (it expired "
-                         "or was answered): scan the code on the table's screen again", "claim")
+            raise Rejected("claim.unknown", seat=seat, field="claim", status=403)
         if claim.state == "waiting":
             return web.json_response({"claim": claim_id, "code": claim.code, "reason": self._held(seat)},
                                      status=202, headers=NO_STORE)
         self.claims.answered(claim_id)
         if claim.state == "granted" and claim.token is not None:
             return web.json_response({"seat": seat, "token": claim.token}, headers=NO_STORE)
-        return error(403, "rejected", claim.reason or "the claim was refused", "claim")
+        raise claim.refusal or Rejected("claim.refused", seat=seat, field="claim", status=403)
 

@@ -286,7 +286,7 @@ class ApiServer:
         except ConnectionError:  # the client went away, or was cut at a stop
             return error(400, "bad_request", "the connection closed before the request was read")
         except Exception as exc:
-            return _failed(request, exc)
+            return _failed(request, exc, self.table)
 
     @web.middleware
     async def _language(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
@@ -434,11 +434,11 @@ class ApiServer:
         return f"<ApiServer {self.url} {state} clients={len(self._clients)} token={'yes' if self._token else 'no'}>"
 
 
-def _failed(request: web.Request, exc: Exception) -> web.Response:
+def _failed(request: web.Request, exc: Exception, table: Table) -> web.Response:
     """A file of the table's (the seats' keys) on a full disk: 507, as the journal's; any
     other failure is a bug in the table: logged with its traceback, the client told."""
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return error(507, "rejected", f"cannot write the table's files: {exc.strerror}: free "
-                     "some space, then ask again")
+        full = Rejected("refused.files_full", status=507)
+        return rejected(full, table.refused(full))
     log.exception("%s %s failed", request.method, request.path)
     return error(500, "internal", f"the table failed: {type(exc).__name__}")

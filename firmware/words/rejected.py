@@ -116,6 +116,8 @@ REJECTED_WORDS: dict[str, dict[str, str]] = {
         "refused.unknown_request": "unknown request {request}",
         "refused.journal": "the table waits: cannot write the journal {path}: {cause} (the "
                            "table is paused and goes on by itself once it can write again)",
+        "refused.files_full": "cannot write the table's files: the disk is full: free some "
+                              "space, then ask again",
         "journal.cause.disk-full": "the disk is full",
         "journal.cause.read-only": "the file or its directory is read-only",
         "journal.cause.io": "an I/O error",
@@ -129,6 +131,19 @@ REJECTED_WORDS: dict[str, dict[str, str]] = {
                         "{asked} for {asked_seats}: set [table] edition and seats in the "
                         "config and restart to simulate that",
         "sim.pad_waits": "the card pad still waits: {message}",
+        "claim.crowded": "too many phones asked for {seat} at once; this one waited longest: "
+                         "scan the code on the table's screen again",
+        "claim.revoked": "{seat} was revoked or given to another phone before this one "
+                         "fetched it",
+        "claim.invitation_gone": "the invitation for {seat} was revoked or replaced: scan the "
+                                 "code on the table's screen again",
+        "claim.taken": "the table's owner let another phone take {seat}",
+        "claim.refused": "the table's owner refused this phone for {seat}",
+        "claim.seat_revoked": "the table's owner revoked {seat}'s phones",
+        "claim.bad_join": "this invitation is not valid for {seat} (it was revoked or "
+                          "replaced): scan the code on the table's screen again",
+        "claim.unknown": "no such claim for {seat} (it expired or was answered): scan the code "
+                         "on the table's screen again",
         "role.what.seats": "list the seats' invitations",
         "role.what.approve": "approve a phone for a seat",
         "role.what.refuse": "refuse a phone for a seat",
@@ -150,6 +165,8 @@ REJECTED_WORDS: dict[str, dict[str, str]] = {
         "refused.journal": "Der Tisch wartet: das Journal {path} kann nicht geschrieben "
                            "werden. {cause} (der Tisch pausiert und macht von selbst "
                            "weiter, sobald es wieder geht)",
+        "refused.files_full": "Die Dateien des Tisches können nicht geschrieben werden: der "
+                              "Speicher ist voll. Platz schaffen, dann noch einmal versuchen",
         "journal.cause.disk-full": "Der Speicher ist voll",
         "journal.cause.read-only": "Die Datei oder ihr Ordner ist schreibgeschützt",
         "journal.cause.io": "Ein Fehler beim Lesen oder Schreiben",
@@ -163,6 +180,19 @@ REJECTED_WORDS: dict[str, dict[str, str]] = {
                         "{seats} Plätze, nicht {asked} für {asked_seats}: dafür die Ausgabe "
                         "und die Plätze in der Konfiguration ändern und neu starten",
         "sim.pad_waits": "Das Lesefeld wartet noch: {message}",
+        "claim.crowded": "Zu viele Handys wollten gleichzeitig {seat}; dieses hat am längsten "
+                         "gewartet: den Code am Bildschirm des Tisches noch einmal scannen",
+        "claim.revoked": "{seat} wurde abgemeldet oder einem anderen Handy gegeben, bevor "
+                         "dieses Handy zugreifen konnte",
+        "claim.invitation_gone": "Die Einladung für {seat} gilt nicht mehr: den Code am "
+                                 "Bildschirm des Tisches noch einmal scannen",
+        "claim.taken": "Der Gastgeber hat {seat} einem anderen Handy gegeben",
+        "claim.refused": "Der Gastgeber hat dieses Handy für {seat} abgewiesen",
+        "claim.seat_revoked": "Der Gastgeber hat die Handys von {seat} abgemeldet",
+        "claim.bad_join": "Diese Einladung gilt nicht für {seat} (sie wurde zurückgenommen "
+                          "oder ersetzt): den Code am Bildschirm des Tisches noch einmal scannen",
+        "claim.unknown": "Diese Anfrage für {seat} gibt es nicht (abgelaufen oder schon "
+                         "beantwortet): den Code am Bildschirm des Tisches noch einmal scannen",
         "role.what.seats": "die Einladungen der Plätze zeigen",
         "role.what.approve": "ein Handy für einen Platz zulassen",
         "role.what.refuse": "ein Handy für einen Platz abweisen",

@@ -125,22 +125,30 @@ def test_the_guard_sees_a_refusal_read_by_a_pattern(tmp_path):
         "tests/test_x.py:2", "tests/test_x.py:4", "tests/test_x.py:5"]
 
 
+# the calls that name a daemon refusal's key, and the argument that is the key: a
+# `Phrase` inside a refusal, a phone's claim refused (`Claim.refuse`, `Claims.drop`)
+DAEMON_KEY_ARG = {"Rejected": 0, "Phrase": 0, "refuse": 0, "drop": 1}
+# a Rejected(...) whose key is no literal: the engine's, a claim's (its callers name it)
+FORWARDED = {"refusal_key(exc)", "key"}
+
+
 def rejected_keys(root: Path) -> tuple[set[str], list[str]]:
-    """The catalogue keys firmware/ raises `Rejected` with (the literal first argument of
-    `Rejected(...)` and of a `Phrase(...)` inside one), and "file:line" of every
-    `Rejected(...)` whose key is no literal (only the engine's: `refusal_key(exc)`)."""
+    """The catalogue keys firmware/ refuses with (the literal key argument of the calls in
+    `DAEMON_KEY_ARG`), and "file:line" of every `Rejected(...)` whose key is neither a
+    literal nor forwarded (`FORWARDED`)."""
     keys: set[str] = set()
     unnamed = []
     for path in sorted((root / "firmware").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call) or not node.args:
+            if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", getattr(node.func, "attr", ""))
-            if name not in ("Rejected", "Phrase"):
+            if name not in DAEMON_KEY_ARG or len(node.args) <= DAEMON_KEY_ARG[name]:
                 continue
-            found = _literals(node.args[0])
+            key = node.args[DAEMON_KEY_ARG[name]]
+            found = _literals(key)
             keys |= found
-            if name == "Rejected" and not found and ast.unparse(node.args[0]) != "refusal_key(exc)":
+            if name == "Rejected" and not found and ast.unparse(key) not in FORWARDED:
                 unnamed.append(f"{path.relative_to(root)}:{node.lineno}")
     return keys, unnamed
 

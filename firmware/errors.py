@@ -43,6 +43,10 @@ class JournalRefused(JournalError):
 class Rejected(TableError):
     """A request was refused; nothing changed.
 
+    `key` names the refusal in the catalogues (`firmware.words`) and `values` fill its
+    wording: seats numbered from 0, cards as `Card`, a part worded on its own as a
+    `firmware.words.rejected.Phrase`. It is worded once, where it is said (the API's
+    answer, the screen, the voice: `Words.rejected`); `reason` is its English, for logs.
     `status` is the HTTP status the API answers with: 409 when the request does not fit
     the table's current situation (not your turn, paused, waiting for a tower), 422 when
     the rules forbid it, 404 when it names something that does not exist (a seat), 507
@@ -50,22 +54,44 @@ class Rejected(TableError):
     `field` names the offending request field when there is one.
     """
 
-    def __init__(self, reason: str, *, field: str | None = None, status: int = 409) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, key: str, /, *, field: str | None = None, status: int = 409,
+                 **values: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
         self.field = field
         self.status = status
+
+    @property
+    def reason(self) -> str:
+        """In English, seats numbered from 1: for logs (the key and values as they are
+        should a wording be missing, so that a log line never fails)."""
+        from firmware.words.messages import Words  # noqa: PLC0415 - worded only when asked
+
+        try:
+            return Words("en").rejected(self)
+        except (KeyError, IndexError, ValueError):
+            return f"{self.key} {self.values}"
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 class JournalUnwritable(JournalError, Rejected):
     """A commit failed and was rolled back (disk full, read-only file or directory, I/O
     error, or the file was deleted or replaced under the daemon): the journal is fine up
     to its last entry, the request is refused with 507 and nothing changed. `cause` is
-    ``"disk-full"``, ``"read-only"``, ``"io"`` or ``"lost"``."""
+    ``"disk-full"``, ``"read-only"``, ``"io"`` or ``"lost"``; `reason` the operator's
+    English line (the file, what to do), for the log and ``systemctl status``."""
 
-    def __init__(self, reason: str, *, cause: str) -> None:
-        Rejected.__init__(self, reason, status=507)
+    def __init__(self, detail: str, *, cause: str, path: str) -> None:
+        Rejected.__init__(self, "refused.journal", status=507, cause=cause, path=path)
         self.cause = cause
+        self.detail = detail
+
+    @property
+    def reason(self) -> str:
+        return self.detail
 
 
 class StartRefused(TableError):

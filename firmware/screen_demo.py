@@ -24,6 +24,7 @@ from typing import Any, TextIO
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.table import Controller
+from firmware.controller.waiting import Waits
 from firmware.errors import LoopStopped, Rejected
 from firmware.qr import qr_text
 from firmware.seat_keys import lan_address, reachable_by_phones, seat_url
@@ -32,7 +33,7 @@ from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
 from firmware.waits import Wait
 from firmware.words.messages import PERSON
-from uno_core import OptionError, get_edition, make_options
+from uno_core import EDITIONS, OptionError, get_edition, make_options
 from uno_core.cards import TRADE_HANDS, WILD_DRAW4
 from uno_core.options import preset_options
 
@@ -51,6 +52,19 @@ class _Abstain:
 
     def interject(self, *_args: Any) -> None:
         return None
+
+
+def check_seats(edition: str, seats: int) -> None:
+    """Another edition asked on the page: one the engine plays, for as many seats as it
+    is for (10 at most, as the demo's command line allows)."""
+    if edition not in EDITIONS:
+        raise Rejected("refused.edition", edition=edition, known=", ".join(EDITIONS),
+                       field="edition", status=422)
+    ed = get_edition(edition)
+    high = min(ed.max_players, 10)
+    if not ed.min_players <= seats <= high:
+        raise Rejected("refused.seat_count", edition=edition, low=ed.min_players, high=high,
+                       count=seats, field="seats", status=422)
 
 
 class ScreenPlayers(TablePlayers):
@@ -156,29 +170,30 @@ class ScreenTable:
         press (the button is the table's, so in another seat's turn it would draw for it)."""
         w = self.ctl.waiting()
         if w.get("seat") != self.person or w["kind"] not in PERSON_PRESSES:
-            raise Rejected(self._not_now(w), status=409)
+            raise self._not_now(w)
         self.world.seats_sim.press_launcher()
         return {"pressed": True}
 
-    def _not_now(self, w: Mapping[str, Any]) -> str:
+    def _not_now(self, w: Mapping[str, Any]) -> Rejected:
         seat = w.get("seat")
         if isinstance(seat, int) and 0 <= seat < self.world.n and seat != self.person:
-            return self.ctl.words("demo.bots_turn", seat=self.ctl.words.seat(seat))
-        return self.ctl.words("demo.not_now", what=w.get("message", w["kind"]))
+            return Rejected("demo.bots_turn", seat=seat)
+        return Rejected("demo.not_now", what=self.ctl.peer(Waits).current())
+
+    def refused(self, refusal: Rejected) -> dict[str, Any]:
+        return self.ctl.refused(refusal)
 
     def _check_allowed(self, request: api.Request) -> None:
-        words = self.ctl.words
         if isinstance(request, api.Admin):
             if request.action not in OPEN_ADMIN:
-                raise Rejected(words("demo.twin_does"), status=403)
+                raise Rejected("demo.twin_does", status=403)
             return
         if isinstance(request, api.Reveal):
-            raise Rejected(words("demo.twin_does"), status=403)
+            raise Rejected("demo.twin_does", status=403)
         seat = getattr(request, "seat", self.person)
         if seat != self.person:
-            raise Rejected(words("demo.only_yours", seat=words.seat(self.person),
-                                 other=words.seat(seat) if isinstance(seat, int) else seat),
-                           field="seat", status=403)
+            raise Rejected("demo.only_yours", seat=self.person, other=seat, field="seat",
+                           status=403)
 
     def _check_holds(self, request: api.Request) -> None:
         """A person can only lay cards they hold: the twin knows which those are."""
@@ -189,16 +204,15 @@ class ScreenTable:
             laid = Counter(request.cards)
         elif isinstance(request, api.Hands):
             if Counter(request.cards) != hand:
-                raise Rejected(self.ctl.words("refused.your_hand", cards=" ".join(
-                    sorted(hand.elements(), key=_card_order))),
-                               field="cards", status=422)
+                cards = tuple(U.parse_card(c) for c in sorted(hand.elements(), key=_card_order))
+                raise Rejected("refused.your_hand", cards=cards, field="cards", status=422)
             return
         else:
             return
         missing = laid - hand
         if missing:
             card = next(iter(missing))
-            raise Rejected(self.ctl.words("refused.not_yours", card=card), field="card", status=422)
+            raise Rejected("refused.not_yours", card=U.parse_card(card), field="card", status=422)
 
     def _on_event(self, event: Mapping[str, Any]) -> None:
         """After the referee accepted the person's declaration, the twin lays the cards
@@ -287,19 +301,16 @@ class ScreenDemo:
         variant = str(params.get("edition", self.world.edition))
         players = int(params.get("seats", self.world.n))
         options = dict(params.get("options", {}))
-        try:
-            check_arguments(variant, players, 1)
-        except DemoError as exc:
-            raise Rejected(str(exc), field="seats", status=422) from None
+        check_seats(variant, players)
         try:
             if "preset" in params:  # the request's options over the preset's, as a new match
                 options = {**preset_options(params["preset"], get_edition(variant)), **options}
             make_options(get_edition(variant), options)
-        except OptionError as exc:
-            raise Rejected(str(exc), field="options", status=422) from None
+        except OptionError as exc:  # (uno_core words its problems in English only)
+            raise Rejected("refused.option", option=exc.name, problem=exc.message,
+                           field="options", status=422) from None
         if not 0 <= self.person < players:
-            raise Rejected(f"the demo's person sits at seat {self.person + 1}: choose "
-                           f"{self.person + 1} seats or more", field="seats", status=422)
+            raise Rejected("demo.person_seats", number=self.person + 1, field="seats", status=422)
         names = list(params["names"]) if "names" in params else None
         assert self.daemon.server is not None
         self._next = {"variant": variant, "players": players, "options": options,

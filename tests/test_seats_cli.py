@@ -367,7 +367,7 @@ def test_a_revoke_in_the_terminal_ends_the_claims_waiting_at_the_running_daemon(
         assert "every phone waiting for it is refused" in capsys.readouterr().out
         poll = {"seat": 0, "join": join, "claim": waiting["claim"]}
         status, told = request(table.url, "POST", "/api/seats/claim", poll)
-        assert status == 403 and "revoked" in told["reason"], told
+        assert (status, told["key"]) == (403, "claim.invitation_gone"), told
         assert request(table.url, "GET", "/api/state")[1]["claims"] == []
         status, _ = request(table.url, "POST", "/api/seats/approve", {"seat": 0, "code": waiting["code"]})
         assert status == 409

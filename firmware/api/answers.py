@@ -1,20 +1,29 @@
 """The API's one error shape, ``{"error": KIND, "reason": "...", "field": ... | null}``
-(a bad field's adds its problem's ``key`` and ``values``), also for what aiohttp answers
-by itself, before or without the application: malformed HTTP and an ``Expect:`` header it
-does not know."""
+(a bad field's adds its problem's ``key`` and ``values``, and so does a refusal), also
+for what aiohttp answers by itself, before or without the application: malformed HTTP
+and an ``Expect:`` header it does not know."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
 from firmware.api.schema import Invalid
+from firmware.errors import Rejected
 from firmware.words.fields import say_invalid
 from firmware.words.messages import Words
+
+
+def rejected(refusal: Rejected, said: Mapping[str, Any]) -> web.Response:
+    """A refusal's answer (docs/api.md, "Errors"): the one error shape, with the refusal's
+    key and values (`said`: `Table.refused`) beside its words."""
+    return web.json_response({"error": "rejected", "reason": said["reason"],
+                              "field": refusal.field, "key": said["key"],
+                              "values": said["values"]}, status=refusal.status)
 
 
 def error(status: int, kind: str, reason: str, field: str | None = None, **headers: str) -> web.Response:

@@ -20,6 +20,7 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
+from firmware.errors import Rejected
 from firmware.seat_keys import digest
 from hal.clock import REAL_TIME, Clock
 
@@ -37,10 +38,12 @@ class Claim:
     at: float
     state: str = "waiting"  # "waiting" | "granted" | "refused"
     token: str | None = None  # when granted, until fetched
-    reason: str = ""  # when refused
+    refusal: Rejected | None = None  # when refused: what the phone is told
 
-    def refuse(self, reason: str) -> None:
-        self.state, self.token, self.reason = "refused", None, reason
+    def refuse(self, key: str) -> None:
+        """Refused: the phone is told why (`key`, said of the claim's seat) once it polls."""
+        refusal = Rejected(key, seat=self.seat, field="claim", status=403)
+        self.state, self.token, self.refusal = "refused", None, refusal
 
 
 class Claims:
@@ -55,8 +58,7 @@ class Claims:
         `MAX_WAITING`."""
         waiting = [c for c in self._by_id.values() if c.seat == seat and c.state == "waiting"]
         for claim in waiting[:max(0, len(waiting) - MAX_WAITING + 1)]:
-            claim.refuse(f"too many phones asked for seat {seat + 1} at once; this one waited longest: "
-                         "scan the code on the table's screen again")
+            claim.refuse("claim.crowded")
         taken = {c.code for c in self._by_id.values() if c.seat == seat and c.state != "refused"}
         code = _code()
         while code in taken:
@@ -95,13 +97,13 @@ class Claims:
         """Every claim not yet refused (waiting, or granted and not fetched)."""
         return [c for c in self._by_id.values() if c.state != "refused"]
 
-    def drop(self, seat: int, reason: str, *, but: Claim | None = None) -> None:
+    def drop(self, seat: int, key: str, *, but: Claim | None = None) -> None:
         """Refuse every claim of `seat` still open (the seat was revoked), or every one
         waiting but `but` (the owner approved `but`)."""
         for claim in self._by_id.values():
             if claim.seat == seat and claim is not but and (
                     claim.state == "waiting" or (but is None and claim.state == "granted")):
-                claim.refuse(reason)
+                claim.refuse(key)
 
     def expire(self) -> bool:
         """Forget the claims older than `ttl`; whether a waiting one went."""

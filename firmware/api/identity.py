@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextvars
 import hmac
 import ipaddress
-from collections.abc import Callable
 
 from aiohttp import web
 
@@ -26,6 +25,7 @@ from firmware.api.answers import error
 from firmware.api.requests import Who
 from firmware.errors import Rejected
 from firmware.seat_keys import SeatKeys, digest
+from firmware.words.rejected import Phrase
 
 MAX_KEY = 64  # characters of an Idempotency-Key
 UNAUTHORIZED = "send a valid token as 'Authorization: Bearer <token>'"
@@ -118,15 +118,15 @@ def stream_identity(caller: Who, token: str | None) -> str:
     return "owner" if caller.role == "owner" else str(caller)
 
 
-def owner_only(doing: str, seat_name: Callable[[int], str]) -> None:
-    """Rejected (403) unless the owner sent the request; the reason names the role, a
-    seat as messages do (`seat_name`: "Bo", or "seat 2" for seat 1)."""
+def owner_only(what: Phrase) -> None:
+    """Rejected (403) unless the owner sent the request; the refusal names the role and
+    `what` was asked (a ``role.what.*`` key)."""
     caller = who()
     if caller.role == "viewer":
-        raise Rejected(f"a viewer only watches: it may not {doing}", status=403)
+        raise Rejected("role.watches", what=what, status=403)
     if caller.role != "owner":
-        seat = seat_name(caller.seat) if caller.seat is not None else str(caller)
-        raise Rejected(f"{seat} may not {doing}: only the table's owner may", status=403)
+        seat = caller.seat if caller.seat is not None else str(caller)
+        raise Rejected("role.owners_only", seat=seat, what=what, status=403)
 
 
 def idempotency_key(request: web.Request) -> str:

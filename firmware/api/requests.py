@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from firmware.errors import Rejected
 
 COLORS = ("red", "yellow", "green", "blue")
 ADMIN_ACTIONS = ("new-match", "pause", "resume", "override")
@@ -162,4 +165,9 @@ class Table(Protocol):
 
     def submit(self, request: Request) -> dict[str, Any]:
         """Accept `request` and return a JSON result, or raise `Rejected` changing nothing."""
+        ...
+
+    def refused(self, refusal: Rejected) -> dict[str, Any]:
+        """`refusal` as the API answers it: ``reason``, worded in the language the request
+        asked for (else the table's), its ``key`` and its ``values``."""
         ...

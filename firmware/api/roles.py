@@ -10,20 +10,20 @@
 * a **viewer** only watches: it declares nothing.
 
 The controller asks before anything changes, for every request (HTTP and the bots in
-process alike) and refuses with 403. The reason names the role, a seat as every message
-names it (`firmware.words.messages.seat_name`: "North", or "seat 3" for seat 2), from
-the catalog's ``role.*`` keys.
+process alike) and refuses with 403: a `Rejected` keyed ``role.*``, its values the
+sender's seat and what it asked, worded where it is said (a seat as every message names
+it: "North", or "seat 3" for seat 2).
 """
 
 from __future__ import annotations
 
 from firmware.api import requests as api
-from firmware.words.messages import Words
+from firmware.errors import Rejected
+from firmware.words.messages import MESSAGES
+from firmware.words.rejected import Phrase
 
-ENGLISH = Words()
 
-
-def _what(request: api.Request, words: Words) -> str:
+def _what(request: api.Request) -> Phrase | str:
     """What `request` asks, as the refusal says it ("seat 3 may not <this>")."""
     if isinstance(request, api.Admin):
         kind = request.action.replace("-", "_")
@@ -32,26 +32,22 @@ def _what(request: api.Request, words: Words) -> str:
     else:  # Play -> play, CallUno -> call_uno, NextRound -> next_round
         name = type(request).__name__
         kind = "".join(f"_{c}" if c.isupper() and i else c for i, c in enumerate(name)).lower()
-    try:
-        return words(f"role.what.{kind}")
-    except KeyError:  # a kind of request the catalog does not name
-        return kind.replace("_", " ")
+    key = f"role.what.{kind}"
+    return Phrase(key) if key in MESSAGES["en"] else kind.replace("_", " ")
 
 
-def refusal(who: api.Who, request: api.Request, words: Words = ENGLISH) -> str | None:
-    """Why `who` may not make `request`, in `words` (the table's language and seat
-    names); None: it may."""
+def refusal(who: api.Who, request: api.Request) -> Rejected | None:
+    """Why `who` may not make `request`: the refusal (403) to raise; None: it may."""
     if who.role == "owner":
         return None
     if who.role != "seat" or who.seat is None:
-        return words("role.watches", what=_what(request, words))
+        return Rejected("role.watches", what=_what(request), status=403)
     if isinstance(request, api.NextRound):
         return None  # anyone at the table taps it
-    me = words.seat(who.seat)
     seat = getattr(request, "seat", None)
     if isinstance(request, api.Admin) or not isinstance(seat, int):
         # the admin's, the first card of the pile, a request for no seat
-        return words("role.owners_only", seat=me, what=_what(request, words))
+        return Rejected("role.owners_only", seat=who.seat, what=_what(request), status=403)
     if seat != who.seat:
-        return words("role.for_itself", seat=me, other=words.seat(seat))
+        return Rejected("role.for_itself", seat=who.seat, other=seat, status=403)
     return None

@@ -32,7 +32,6 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from firmware.api import identity, schema
-from firmware.api.answers import error
 from firmware.api.attempts import Attempts
 from firmware.api.claims import Claim, Claims
 from firmware.api.requests import Table, Who
@@ -40,6 +39,7 @@ from firmware.errors import Rejected
 from firmware.qr import qr_svg
 from firmware.safe_files import UnsafeFile
 from firmware.seat_keys import BadJoin, SeatKeys, lan_address, reachable_by_phones, seat_url
+from firmware.words.rejected import Phrase
 from hal.clock import Clock
 
 log = logging.getLogger(__name__)
@@ -104,11 +104,9 @@ class SeatDoor:
         for claim in self.claims.open_claims():
             if claim.state == "granted" and claim.token is not None:
                 if keys.who(claim.token) != claim.seat:
-                    claim.refuse(f"{self.seat_name(claim.seat)} was revoked or given to another "
-                                 "phone before this one fetched it")
+                    claim.refuse("claim.revoked")
             elif not keys.holds_invitation(claim.seat, claim.join):
-                claim.refuse(f"the invitation for {self.seat_name(claim.seat)} was revoked or "
-                             "replaced: scan the code on the table's screen again")
+                claim.refuse("claim.invitation_gone")
                 changed = True
         if changed:
             self.announce()
@@ -162,12 +160,12 @@ class SeatDoor:
         seat = int(body["seat"])
         count = len(self.seat_names())
         if count and seat >= count:
-            raise Rejected(f"there is no seat {seat + 1}: the table has {count}", field="seat", status=404)
+            raise Rejected("refused.no_seat", value=seat + 1, last=count, field="seat", status=404)
         return seat
 
     # -- the owner's -----------------------------------------------------------------
     async def _seats(self, request: web.Request) -> web.Response:
-        identity.owner_only("list the seats' invitations", self.seat_name)
+        identity.owner_only(Phrase("role.what.seats"))
         keys = self._keys()
         address = lan_address(self.server.host)
         phones = self.server.public_state()["phones"]
@@ -184,9 +182,9 @@ class SeatDoor:
         return web.json_response({"seats": seats, "address": address,
                                   "reachable": reachable_by_phones(address)}, headers=NO_STORE)
 
-    async def _owners_body(self, request: web.Request, doing: str,
+    async def _owners_body(self, request: web.Request, what: str,
                            body_schema: schema.Schema = schema.SEAT_BODY) -> dict[str, Any]:
-        identity.owner_only(doing, self.seat_name)
+        identity.owner_only(Phrase(f"role.what.{what}"))
         self._keys()
         body = await self.server.read_body(request)
         schema.validate(body, body_schema)
@@ -200,40 +198,39 @@ class SeatDoor:
         self.check_claims()
         claim = self.claims.waiting_for(seat, code)
         if claim is None:
-            raise Rejected(f"no phone with the code {code} is waiting for {self.seat_name(seat)}",
-                           field="code", status=409)
+            raise Rejected("refused.no_claim", code=code, seat=seat, field="code", status=409)
         return claim
 
     async def _approve(self, request: web.Request) -> web.Response:
-        body = await self._owners_body(request, "approve a phone for a seat", schema.CLAIM_ANSWER_BODY)
+        body = await self._owners_body(request, "approve", schema.CLAIM_ANSWER_BODY)
         claim = self._waiting(body)
         seat = claim.seat
         claim.token = self._keys().grant(seat)  # the old phone's token stops working
         claim.state, claim.at = "granted", self.server.clock.now()
-        self.claims.drop(seat, f"the table's owner let another phone take {self.seat_name(seat)}", but=claim)
+        self.claims.drop(seat, "claim.taken", but=claim)
         self.server.recheck_streams()  # closes the old phone's streams, publishes
         log.info("%s: the owner let the phone showing %s take the seat (the old one is out)",
                  self.seat_name(seat), claim.code)
         return web.json_response({"result": {"seat": seat, "code": claim.code, "approved": True}})
 
     async def _refuse(self, request: web.Request) -> web.Response:
-        body = await self._owners_body(request, "refuse a phone for a seat", schema.CLAIM_ANSWER_BODY)
+        body = await self._owners_body(request, "refuse", schema.CLAIM_ANSWER_BODY)
         claim = self._waiting(body)
-        claim.refuse(f"the table's owner refused this phone for {self.seat_name(claim.seat)}")
+        claim.refuse("claim.refused")
         self.announce()
         return web.json_response({"result": {"seat": claim.seat, "code": claim.code, "refused": True}})
 
     async def _revoke(self, request: web.Request) -> web.Response:
-        seat = self._seat(await self._owners_body(request, "revoke a seat's phone"))
+        seat = self._seat(await self._owners_body(request, "revoke"))
         self._keys().revoke(seat)
-        self.claims.drop(seat, f"the table's owner revoked {self.seat_name(seat)}'s phones")
+        self.claims.drop(seat, "claim.seat_revoked")
         self._joins[seat] = self._keys().invite(seat)  # the screen's link works again
         self.server.recheck_streams()
         log.info("%s: the owner revoked its phones and invitations", self.seat_name(seat))
         return web.json_response({"result": {"seat": seat, "revoked": True}})
 
     async def _viewer(self, request: web.Request) -> web.Response:
-        identity.owner_only("make a viewer token", self.seat_name)
+        identity.owner_only(Phrase("role.what.viewer_token"))
         keys = self._keys()
         schema.validate(await self.server.read_body(request), schema.obj({}))
         return web.json_response({"token": keys.viewer()}, headers=NO_STORE)
@@ -257,9 +254,9 @@ class SeatDoor:
             return self._poll(address, seat, join, body["claim"])
         try:
             token = keys.claim(seat, join)
-        except BadJoin as exc:
+        except BadJoin:
             server.attempts.failed(address, "a wrong invitation")
-            return error(403, "rejected", str(exc), "join")
+            raise Rejected("claim.bad_join", seat=seat, field="join", status=403) from None
         if token is not None:
             log.info("%s: a phone took the free seat", self.seat_name(seat))
             return web.json_response({"seat": seat, "token": token}, headers=NO_STORE)
@@ -278,13 +275,12 @@ class SeatDoor:
         claim = self.claims.find(claim_id, seat, join)
         if claim is None:
             self.server.attempts.failed(address, "an unknown claim")
-            return error(403, "rejected", f"no such claim for {self.seat_name(seat)} (it expired "
-                         "or was answered): scan the code on the table's screen again", "claim")
+            raise Rejected("claim.unknown", seat=seat, field="claim", status=403)
         if claim.state == "waiting":
             return web.json_response({"claim": claim_id, "code": claim.code, "reason": self._held(seat)},
                                      status=202, headers=NO_STORE)
         self.claims.answered(claim_id)
         if claim.state == "granted" and claim.token is not None:
             return web.json_response({"seat": seat, "token": claim.token}, headers=NO_STORE)
-        return error(403, "rejected", claim.reason or "the claim was refused", "claim")
+        raise claim.refusal or Rejected("claim.refused", seat=seat, field="claim", status=403)
 

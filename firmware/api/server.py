@@ -37,6 +37,7 @@ from firmware.api.answers import (
     error,
     json_errors_outside_the_app,
     protocols_with_json_errors,
+    rejected,
 )
 from firmware.api.attempts import Attempts
 from firmware.api.connections import ACCEPT_BURST, Connections
@@ -53,6 +54,7 @@ from firmware.loop import TableLoop
 from firmware.seat_keys import SeatKeys
 from firmware.serve import add_screen_routes, is_public
 from firmware.words.messages import ANSWER_LANGUAGE, DEFAULT_LANGUAGE, Words, asked_language
+from firmware.words.rejected import Phrase
 from hal.clock import REAL_TIME, Clock
 
 log = logging.getLogger(__name__)
@@ -268,7 +270,7 @@ class ApiServer:
         except schema.Invalid as exc:  # in the language asked for (English without a header)
             return bad_field(exc, Words(ANSWER_LANGUAGE.get() or DEFAULT_LANGUAGE))
         except Rejected as exc:
-            return error(exc.status, "rejected", exc.reason, exc.field)
+            return rejected(exc, self.table.refused(exc))
         except LoopStopped as exc:
             return error(503, "stopping", str(exc))
         except web.HTTPException as exc:
@@ -282,7 +284,7 @@ class ApiServer:
         except ConnectionError:  # the client went away, or was cut at a stop
             return error(400, "bad_request", "the connection closed before the request was read")
         except Exception as exc:
-            return _failed(request, exc)
+            return _failed(request, exc, self.table)
 
     @web.middleware
     async def _language(self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
@@ -322,8 +324,7 @@ class ApiServer:
                 return identity.unauthorized()
             who = found
         if who.role == "viewer" and request.method not in SAFE_METHODS:
-            raise Rejected(f"a viewer only watches: it may not {request.method} {request.path}",
-                           status=403)
+            raise Rejected("refused.viewer", method=request.method, path=request.path, status=403)
         said = identity.CALLER.set((who, token))
         try:
             return await handler(request)
@@ -370,7 +371,7 @@ class ApiServer:
 
     async def _admin(self, request: web.Request) -> web.Response:
         action = request.match_info["action"]
-        identity.owner_only(f"use /api/admin/{action}", self.door.seat_name)
+        identity.owner_only(Phrase("role.what.admin", {"action": action}))
         if action not in schema.ADMIN_BODIES:
             return error(404, "not_found", f"no admin action {action!r}; there are {', '.join(schema.ADMIN_BODIES)}", "action")
         body = await self.read_body(request)
@@ -424,11 +425,11 @@ class ApiServer:
         return f"<ApiServer {self.url} {state} clients={len(self._clients)} token={'yes' if self._token else 'no'}>"
 
 
-def _failed(request: web.Request, exc: Exception) -> web.Response:
+def _failed(request: web.Request, exc: Exception, table: Table) -> web.Response:
     """A file of the table's (the seats' keys) on a full disk: 507, as the journal's; any
     other failure is a bug in the table: logged with its traceback, the client told."""
     if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return error(507, "rejected", f"cannot write the table's files: {exc.strerror}: free "
-                     "some space, then ask again")
+        full = Rejected("refused.files_full", status=507)
+        return rejected(full, table.refused(full))
     log.exception("%s %s failed", request.method, request.path)
     return error(500, "internal", f"the table failed: {type(exc).__name__}")

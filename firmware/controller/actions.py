@@ -100,7 +100,7 @@ class Requests(Part):
         elif isinstance(request, api.Decide):
             action = self._decision(request)
         else:
-            raise Rejected(f"unknown request {type(request).__name__}", status=404)
+            raise Rejected("refused.unknown_request", request=type(request).__name__, status=404)
         to_act = s.to_act  # read now: accepting may change `s` itself (apply works in place)
         fx = t.accept(action, by=by)
         if isinstance(action, U.Play) and action.seat != to_act:
@@ -116,9 +116,7 @@ class Requests(Part):
         j = self.jumped
         if j is not None and j.step == self.ctx.step and j.card == play.card \
                 and j.seat != play.seat:
-            words = self.ctx.words
-            raise Rejected(words("refused.jump_in_late", seat=words.seat(play.seat),
-                                 first=words.seat(j.seat)), status=409)
+            raise Rejected("refused.jump_in_late", seat=play.seat, first=j.seat, status=409)
 
     def _check_seat(self, request: Any) -> None:
         s = self.ctx.state
@@ -126,9 +124,8 @@ class Requests(Part):
         for name in ("seat", "target"):
             value = getattr(request, name, None)
             if isinstance(value, int) and not 0 <= value < n:
-                raise Rejected(self.ctx.words("refused.no_seat", value=value + 1,  # as the screen counts
-                                                last=n), field=name,
-                               status=404)
+                raise Rejected("refused.no_seat", value=value + 1,  # as the screen counts
+                               last=n, field=name, status=404)
 
     def _play(self, s: U.State, r: api.Play) -> U.Play:
         ch = dict(r.choices)
@@ -151,9 +148,8 @@ class Requests(Part):
         if r.decision == "four-towers":
             laid = tuple(U.parse_card(c) for c in r.cards)
             return U.FourTowerDiscard(seat, laid, uno=self.ctx.peer(SeatButtons).is_armed(seat))
-        raise Rejected(self.ctx.words("refused.decision", decision=repr(r.decision),
-                                        decisions=", ".join(api.DECISIONS)),
-                       field="decision", status=400)
+        raise Rejected("refused.decision", decision=repr(r.decision),
+                       decisions=", ".join(api.DECISIONS), field="decision", status=400)
 
     def _reveal(self, r: api.Reveal) -> dict[str, Any]:
         t = self.ctx
@@ -162,8 +158,7 @@ class Requests(Part):
         by = by_of(r)
         if s.to_act == U.CHANCE and s.chance == "dealer_cards":
             if r.seat is None or not 0 <= r.seat < s.n:
-                raise Rejected(self.ctx.words("refused.dealer_seat"),
-                               field="seat", status=422)
+                raise Rejected("refused.dealer_seat", field="seat", status=422)
             turned = {**self.dealer_cards, r.seat: card}
             missing = [i for i in range(s.n) if i not in turned]
             if missing:
@@ -175,9 +170,9 @@ class Requests(Part):
             return {"effects": effects_json(fx), "step": t.step}
         if s.to_act == U.CHANCE and s.chance == "reveal" and t.peer(Ejections).first_turned():
             # the first card of the pile is the table's (its screen), whatever seat is named
-            reason = refusal(r.by, api.Reveal(r.card), t.words)
-            if reason is not None:
-                raise Rejected(reason, status=403)
+            refused = refusal(r.by, api.Reveal(r.card))
+            if refused is not None:
+                raise refused
             fx = t.accept(U.Reveal(card), by=by)
             return {"effects": effects_json(fx), "step": t.step}
-        raise Rejected(self.ctx.words("refused.no_reveal"))
+        raise Rejected("refused.no_reveal")

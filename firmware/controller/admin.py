@@ -77,7 +77,7 @@ class Admin(Part):
             return self._new_match(p, by)
         if r.action == "pause":
             if self.paused is not None:
-                raise Rejected(t.words("refused.already_paused"))
+                raise Rejected("refused.already_paused")
             payload = {"action": "pause", "reason": p.get("reason") or "paused"}
             t.journal.append(ADMIN, signed(payload, by))
             self.effect(payload)
@@ -105,8 +105,8 @@ class Admin(Part):
         edition, seats, options, seed, names = match_asked(t.config, p)
         buttons = t.peer(SeatButtons).buttons()
         if seats > buttons:
-            raise Rejected(t.words("refused.buttons", seats=seats, buttons=buttons),
-                           field="seats", status=422)
+            raise Rejected("refused.buttons", seats=seats, buttons=buttons, field="seats",
+                           status=422)
         t.check_new_match(edition, seats)
         try:
             if "preset" in p:  # the preset's house rules, under the request's own options
@@ -114,8 +114,11 @@ class Admin(Part):
                            **p.get("options", {})}
             t.peer(Ejections).check_idle()
             t.start_match(edition, seats, options, seed, names, by=by)
-        except (U.SetupError, U.OptionError) as exc:
-            raise Rejected(str(exc), status=422) from None
+        except U.OptionError as exc:  # (uno_core words its problems in English only)
+            raise Rejected("refused.option", option=exc.name, problem=exc.message,
+                           status=422) from None
+        except U.SetupError as exc:
+            raise Rejected("refused.setup", problem=str(exc), status=422) from None
         t.settle()
         return {"match": t.match.id}
 
@@ -127,10 +130,10 @@ class Admin(Part):
             if s is not None and s.to_act == U.CHANCE and s.chance == "shuffle" \
                     and first_holding(t.stops) is None:
                 if t.peer(RoundEnds).pausing():
-                    raise Rejected(t.words("refused.round_over"))
+                    raise Rejected("refused.round_over")
                 t.accept(U.Shuffle(()), by=by)
                 return {"shuffled": True, "step": t.step}
-            raise Rejected(t.words("refused.nothing_to_resume"))
+            raise Rejected("refused.nothing_to_resume")
         payload = {"action": "resume"}
         t.journal.append(ADMIN, signed(payload, by))
         was_blocked = self.paused is None
@@ -147,16 +150,16 @@ class Admin(Part):
         if kind == "cards-out":
             ejections = t.peer(Ejections)
             if not ejections.cut_off_pending():
-                raise Rejected(t.words("refused.nothing_to_count"))
+                raise Rejected("refused.nothing_to_count")
             if "count" not in p:
-                raise Rejected(t.words("refused.count_missing"), field="count", status=400)
+                raise Rejected("refused.count_missing", field="count", status=400)
             ejections.recovered(int(p["count"]), by=by)
             return {"recovered": p["count"], "step": t.step}
         towers = t.optional(TowerWatch)  # none on a table without towers: nothing to confirm
         if kind == "tower-seen":
             if towers is None:
-                raise refuse_seen(t.words, p.get("tower"), p.get("seat"))
+                raise refuse_seen(p.get("tower"), p.get("seat"))
             return towers.confirm_seen(p.get("tower"), p.get("seat"), by=by)
         if towers is None:
-            raise refuse_accept(t.words)
+            raise refuse_accept()
         return towers.accept_alarm(kind, by=by)

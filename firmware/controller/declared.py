@@ -93,9 +93,8 @@ def engine_action(payload: Mapping[str, Any]) -> U.Action:
 def check_key(key: str) -> None:
     """Raise Rejected (400) for a key that is too long or not printable ASCII."""
     if len(key) > MAX_KEY or not (key.isascii() and key.isprintable()):
-        raise Rejected(f"Idempotency-Key must be at most {MAX_KEY} printable ASCII "
-                       f"characters, not {key[:40]!r}{'...' if len(key) > 40 else ''}",
-                       status=400)
+        raise Rejected("refused.key", most=MAX_KEY,
+                       given=f"{key[:40]!r}{'...' if len(key) > 40 else ''}", status=400)
 
 
 def sender(who: api.Who, key: str) -> Sender:
@@ -117,9 +116,9 @@ class Declarers(Part):
                ) -> dict[str, Any]:
         """`answer(request)` if its sender may make it and has not made it already."""
         who = request.by
-        reason = refusal(who, request, self.ctx.words)
-        if reason is not None:
-            raise Rejected(reason, status=403)
+        refused = refusal(who, request)
+        if refused is not None:
+            raise refused
         if request.key:
             check_key(request.key)
             first = self.taken.get(sender(who, request.key))

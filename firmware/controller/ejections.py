@@ -241,7 +241,7 @@ class Ejections(Part):
 
     def check_idle(self) -> None:
         if self.running is not None:
-            raise Rejected(self.ctx.words("refused.ejecting"))
+            raise Rejected("refused.ejecting")
 
     def at_work(self) -> None:
         """Keep `ejecting`, the stop while the launcher turns or ejects, up to date (a

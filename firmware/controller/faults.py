@@ -90,7 +90,8 @@ class JournalWatch(Part):
         if self.must_retry():
             self.retry()
         if self.fault is not None:
-            raise Rejected(f"the table waits: {self.fault.message}", status=507)
+            raise Rejected("refused.journal", status=507, cause=self.fault.cause,
+                           path=self.ctx.journal.path)
 
     def retry(self) -> None:
         """Try to write again; once it works, journal an ejection's end that could not

@@ -36,7 +36,7 @@ from firmware.controller.context import (
     Settles,
 )
 from firmware.controller.events import PadChanged
-from firmware.controller.seats import SeatButtons
+from firmware.controller.seats import SeatButtons, refusal_said
 from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
 from firmware.waits import Wait
@@ -170,14 +170,13 @@ class Pad(Part):
             try:
                 self._tapped(event)
             except Rejected as exc:
-                self._refuse(exc.reason)
+                self._refuse(exc)
             self._pace()
 
     def _tapped(self, tap: Tap) -> None:
         t = self.ctx
-        words = t.words
         if len(tap.on_pad) > 1:  # the rules' multi-card plays are declared on the screen
-            raise Rejected(words("pad.two_tags", count=len(tap.on_pad)))
+            raise Rejected("pad.two_tags", count=len(tap.on_pad))
         uid = tap.uids[0]
         cfg = self.reader.config
         chip, code = cfg.colour_of(uid), cfg.card_of(uid)
@@ -185,16 +184,15 @@ class Pad(Part):
             self._chip(chip)
             return
         if code is None:
-            raise Rejected(words("pad.unknown", uid=uid))
+            raise Rejected("pad.unknown", uid=uid)
         if uid in self.on_pile:
-            raise Rejected(words("pad.on_pile"))
+            raise Rejected("pad.on_pile")
         s = t.gate()
         kind = t.peer(Waits).current().kind
         if kind not in CARD_WAITS:
             if kind in (Wait.PRESS, Wait.CHALLENGE, Wait.VERDICT, Wait.COLOUR):
-                raise Rejected(words("pad.turn", seat=words.seat(s.to_act)))
-            raise Rejected(words("pad.not_a_card_now",
-                                 message=t.peer(Waits).waiting()["message"]))
+                raise Rejected("pad.turn", seat=s.to_act)
+            raise Rejected("pad.not_a_card_now", message=t.peer(Waits).current())
         seat = self._tapper(s.to_act)
         card = U.parse_card(code)
         wild, target = card.colour == "", card.kind in TARGETED or needs_target(s, card)
@@ -231,7 +229,7 @@ class Pad(Part):
             t.submit(api.Decide(s.to_act, "colour", color=name, by=self._who(s.to_act)))
             self.declared += 1
             return
-        raise Rejected(t.words("pad.chip_not_now"))
+        raise Rejected("pad.chip_not_now")
 
     def _seat_chosen(self, chosen: SeatChosen) -> bool:
         """A seat's button while a tapped card waits for its target: that seat. Under
@@ -246,7 +244,7 @@ class Pad(Part):
         try:
             self._declare(p.seat, p.card, p.uid, choices)
         except Rejected as exc:  # (the card still waits: another seat's button may do)
-            self._refuse(exc.reason)
+            self._refuse(exc)
         return True
 
     def _jump_button(self, seat: int) -> bool:
@@ -276,7 +274,7 @@ class Pad(Part):
         return api.Who("seat", seat, via=VIA)
 
     # -- a refusal ----------------------------------------------------------------------
-    def _refuse(self, reason: str) -> None:
+    def _refuse(self, exc: Rejected) -> None:
         t = self.ctx
         self.refusals += 1
         seats = t.peer(SeatButtons)
@@ -286,7 +284,7 @@ class Pad(Part):
         if 0 <= seat < seats.buttons():
             seats.light(seat, "blink")
             t.loop.after(REFUSED_LIGHT_S, LightBack(seat, t.step))
-        t.publish({"kind": "refused", "what": t.words("pad.refused"), "reason": reason,
+        t.publish({"kind": "refused", "what": t.words("pad.refused"), **refusal_said(t, exc),
                    "seat": seat if seat >= 0 else None, "via": VIA})
 
     def _light_back(self, back: LightBack) -> None:

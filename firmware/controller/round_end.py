@@ -142,7 +142,7 @@ class RoundEnds(Part):
         t = self.ctx
         t.peer(JournalWatch).gate()
         if self.pause is None:
-            raise Rejected(t.words("refused.no_pause"))
+            raise Rejected("refused.no_pause")
         payload = {"round": self.pause["round"], "by": by}
         t.journal.append(NEXT_ROUND, signed(payload, signer))
         self.replay(payload)

@@ -14,7 +14,6 @@ The seats' lights and the buzzer are this part's alone: every other part asks it
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import uno_core as U
@@ -30,20 +29,27 @@ from firmware.controller.context import (
 from firmware.controller.declared import signed
 from firmware.controller.events import LauncherPressed, SeatPressed
 from firmware.errors import Rejected
-from firmware.words.messages import Words
+from firmware.words.rejected import json_values
 from hal.seats import SeatPanel
 
 ARM = "arm"  # journal kind: a UNO call made before the play that leaves one card
-ENGLISH = Words()
 
 
-def press_action(s: U.State, words: Callable[[], Words] = lambda: ENGLISH) -> U.Action:
+def refusal_said(t: Context, exc: Rejected) -> dict[str, Any]:
+    """A refusal as the event stream says it: worded in the table's language (the screen
+    shows it, the voice speaks it), with its key and values."""
+    words = t.words
+    edition = t.state.edition.name if t.state is not None else None
+    return {"reason": words.rejected(exc, edition), "key": exc.key,
+            "values": json_values(exc.values, words)}
+
+
+def press_action(s: U.State) -> U.Action:
     """The launcher button (it does not know who pressed): the seat to act accepts a
-    challenge's draw, presses (launcher editions, or presses it owes) or draws.
-    `words()`: the table's words, asked for a refusal only (a press is on the hot path)."""
+    challenge's draw, presses (launcher editions, or presses it owes) or draws."""
     seat = s.to_act
     if seat < 0:
-        raise Rejected(words()("refused.no_press"))
+        raise Rejected("refused.no_press")
     if s.phase == "challenge":
         return U.Accept(seat)
     if s.edition.launcher or s.queue:
@@ -114,11 +120,9 @@ class SeatButtons(Part):
                 self.armed.add(seat)
             t.publish({"kind": "uno_armed", "seat": seat})
             return {"armed": True, "step": t.step}
-        words = t.words
-        reason = words("refused.nothing_to_call", seat=words.seat(seat), count=s.counts[seat])
-        if s.options.forgotten_uno == "at_play":
-            reason += words("refused.call_before")
-        raise Rejected(reason, status=422)
+        at_play = s.options.forgotten_uno == "at_play"
+        raise Rejected("refused.nothing_to_call_at_play" if at_play else "refused.nothing_to_call",
+                       seat=seat, count=s.counts[seat], status=422)
 
     def _on_seat(self, event: SeatPressed) -> None:
         t = self.ctx
@@ -128,25 +132,25 @@ class SeatButtons(Part):
             return
         try:
             if s is None or seat >= s.n:
-                raise Rejected(t.words("refused.not_playing", seat=t.words.seat(seat)))
+                raise Rejected("refused.not_playing", seat=seat)
             if s.exposed >= 0 and s.exposed != seat:
                 t.gate()
                 t.accept(U.Catch(seat, s.exposed))
             else:
                 self.call_uno(seat)
         except Rejected as exc:
-            self._refuse(t.words("button.seat", seat=t.words.seat(seat)), exc.reason)
+            self._refuse(t.words("button.seat", seat=t.words.seat(seat)), exc)
 
     def _on_launcher(self, _event: LauncherPressed) -> None:
         t = self.ctx
         try:
-            t.accept(press_action(t.gate(), lambda: t.words))
+            t.accept(press_action(t.gate()))
         except Rejected as exc:
-            self._refuse("launcher", exc.reason)
+            self._refuse("launcher", exc)
 
-    def _refuse(self, what: str, reason: str) -> None:
+    def _refuse(self, what: str, exc: Rejected) -> None:
         self.buzz("click")
-        self.ctx.publish({"kind": "refused", "what": what, "reason": reason})
+        self.ctx.publish({"kind": "refused", "what": what, **refusal_said(self.ctx, exc)})
 
     def lights(self, blinking: set[int]) -> None:
         """The seat to act is lit; seats a tower is carried to blink (one call to the

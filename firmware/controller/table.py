@@ -87,7 +87,7 @@ from firmware.controller.hub import Hub
 from firmware.controller.mqtt_part import MqttPart
 from firmware.controller.pad import Pad
 from firmware.controller.round_end import RoundEnds
-from firmware.controller.seats import SeatButtons
+from firmware.controller.seats import SeatButtons, refusal_said
 from firmware.controller.slots import effects_json
 from firmware.controller.speech import voice_listener
 from firmware.controller.stops import CutOff
@@ -99,12 +99,21 @@ from firmware.daemon import Services
 from firmware.errors import Rejected
 from firmware.journal.store import Entry
 from firmware.words.messages import ANSWER_LANGUAGE, Words
+from firmware.words.refusals import refusal_key
 from uno_core import effects as E
 
 # What a seat does on its own turn: refused for a seat that is not to act, that is "not
 # your turn", 409 (docs/api.md); calls, catches and hands may come from any seat.
 TURN_ACTIONS = (U.Play, U.Draw, U.Press, U.Pass, U.Accept, U.Verdict, U.FourTowerDiscard,
                 U.ChooseColour)
+
+
+def refused_by_rules(exc: U.IllegalAction, status: int) -> Rejected:
+    """The engine's refusal as the daemon's: its rule's key (in the form that speaks to
+    the seat that asked, where the rule names it) and its values."""
+    refused = Rejected(refusal_key(exc), status=status)
+    refused.values = dict(exc.values)
+    return refused
 
 
 def refusal_status(state: U.State, action: U.Action) -> int:
@@ -138,6 +147,7 @@ class Controller:
     peer: PeerLookup  # (a part by its class: the hub's dictionary, looked up)
     optional: OptionalLookup
     tower_confirm: str
+    refused = refusal_said  # a refusal as the API answers it (the API's `Table`)
 
     def __init__(self, services: Services, hardware: Hardware, *, rng_for: RngFor = SYSTEM_RNG,
                  tower_confirm: str | None = None,
@@ -377,8 +387,7 @@ class Controller:
         try:  # on a copy: the table's state changes only once the journal holds the action
             new, fx = U.apply(self.state.clone(), action)
         except U.IllegalAction as exc:
-            raise Rejected(self.words.refusal(exc, self.state.edition.name),
-                           status=refusal_status(self.state, action)) from None
+            raise refused_by_rules(exc, refusal_status(self.state, action)) from None
         said = U.action_to_dict(action)
         items = [("action", said if by is None else signed(said, by))]
         committing = None

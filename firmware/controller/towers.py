@@ -25,7 +25,7 @@ from firmware.controller.seats import SeatButtons
 from firmware.controller.slots import NEUTRAL, Slot, slot_name, slot_of
 from firmware.controller.stops import Alarm, TowerOnItsWay
 from firmware.errors import Rejected
-from firmware.words.messages import Words
+from firmware.words.rejected import Phrase
 from hal.tray import TowerPlaced, TowerRemoved
 from uno_core import effects as E
 from uno_core.cards import TOWERS
@@ -47,18 +47,17 @@ class Carried(NamedTuple):
     alarm: Alarm | None
 
 
-def refuse_seen(words: Words, tower: str | None, seat: int | None) -> Rejected:
+def refuse_seen(tower: str | None, seat: int | None) -> Rejected:
     """Override tower-seen where the table waits for no such tower."""
     if tower is None:
-        return Rejected(words("refused.tower_missing"), field="tower", status=400)
-    slot: Slot = NEUTRAL if seat is None else seat
-    return Rejected(words("refused.no_tower_wait", tower=tower, slot=slot_name(slot, words)),
-                    field="tower")
+        return Rejected("refused.tower_missing", field="tower", status=400)
+    slot = Phrase("slot.neutral") if seat is None else seat
+    return Rejected("refused.no_tower_wait", tower=tower, slot=slot, field="tower")
 
 
-def refuse_accept(words: Words) -> Rejected:
+def refuse_accept() -> Rejected:
     """Override clear-alarm without an alarm."""
-    return Rejected(words("refused.no_alarm"))
+    return Rejected("refused.no_alarm")
 
 
 class TrayView(Part):
@@ -280,7 +279,7 @@ class TowerWatch(Part):
         neutral)."""
         slot: Slot = NEUTRAL if seat is None else seat
         if tower is None or self.waits.get(tower) != slot:
-            raise refuse_seen(self.ctx.words, tower, seat)
+            raise refuse_seen(tower, seat)
         self.ctx.journal.append(OVERRIDE, signed({"kind": "tower-seen", "tower": tower,
                                                   "slot": slot}, by))
         self._seen_at(tower, slot, by="admin")
@@ -290,7 +289,7 @@ class TowerWatch(Part):
         """Override clear-alarm (asked `by`): the tower that raised the alarm may stand
         where it does."""
         if self.alarm is None:
-            raise refuse_accept(self.ctx.words)
+            raise refuse_accept()
         payload = {"kind": kind, "tower": self.alarm.tower, "slot": self.alarm.slot}
         self.ctx.journal.append(OVERRIDE, signed(payload, by))
         self.overridden(payload)

@@ -21,6 +21,7 @@ from firmware.controller.declared import signed
 from firmware.controller.hub import first_holding
 from firmware.errors import Rejected
 from firmware.journal.store import Entry
+from firmware.words.rejected import Phrase
 from uno_core import effects as E
 
 UNDO = "undo"
@@ -90,24 +91,22 @@ class Undo(Part):
         self.declared = Declared(seq, action.seat, U.format_card(action.card), fixed,
                                  tuple(U.format_card(c) for c in action.laid))
 
-    def refusal(self, seat: int) -> str | None:
+    def refusal(self, seat: int) -> Rejected | None:
         """Why `seat` cannot take its declaration back now (None: it can)."""
         d = self.declared
         t = self.ctx
-        words = t.words
         if t.state is None or d is None:
-            return words("undo.nothing")
-        who = words.seat(seat)
-        card = words.card(U.parse_card(d.card), t.state.edition.name)
+            return Rejected("undo.nothing")
+        card = U.parse_card(d.card)
         if d.seat != seat:
-            return words("undo.not_yours", seat=who, other=words.seat(d.seat), card=card)
+            return Rejected("undo.not_yours", seat=seat, other=d.seat, card=card)
         if d.fixed is not None:
-            return words("undo.fixed", seat=who, card=card, why=words(f"undo.why.{d.fixed}"))
+            return Rejected("undo.fixed", seat=seat, card=card, why=Phrase(f"undo.why.{d.fixed}"))
         if d.seq != t.journal.last_seq:
-            return words("undo.went_on", seat=who, card=card)
+            return Rejected("undo.went_on", seat=seat, card=card)
         stop = first_holding(t.stops)
         if stop is not None:
-            return words("refused.waits", message=stop.to_json(words)["message"])
+            return Rejected("refused.waits", message=stop)
         return None
 
     def undoable(self) -> dict[str, Any] | None:
@@ -120,9 +119,9 @@ class Undo(Part):
     def take_back(self, seat: int, *, by: By = None) -> dict[str, Any]:
         """Take back `seat`'s last declaration (asked `by`): journal ``undo``, then
         rebuild the state from the journal without it (as a restart would)."""
-        reason = self.refusal(seat)
-        if reason is not None:
-            raise Rejected(reason)
+        refused = self.refusal(seat)
+        if refused is not None:
+            raise refused
         d = self.declared
         assert d is not None
         t = self.ctx

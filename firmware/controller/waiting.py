@@ -73,13 +73,12 @@ class Waits(Part):
             watch.gate()  # tries again; raises the 507 while the journal still fails
         s = t.state
         if s is None:
-            raise Rejected(t.words("refused.no_match"))
+            raise Rejected("refused.no_match")
         if s.to_act == U.NOBODY and s.over:  # (NOBODY acts once the match is over)
-            raise Rejected(t.words("refused.match_over"))
+            raise Rejected("refused.match_over")
         stop = first_holding(t.stops)
         if stop is None and s.to_act == U.CHANCE and not chance_ok:
             stop = self.engine(s)
         if stop is not None:
-            words = t.words
-            raise Rejected(words("refused.waits", message=stop.to_json(words)["message"]))
+            raise Rejected("refused.waits", message=stop)
         return s

@@ -157,7 +157,7 @@ class FaultWatch:
             message = cannot_write(self.path, cause, detail) + (
                 ": nothing was written; the table goes on when the journal can be "
                 "written again")
-        self.fault = JournalUnwritable(message, cause=cause)
+        self.fault = JournalUnwritable(message, cause=cause, path=self.path)
         for listener in list(self.listeners):
             listener(self.fault)
         return self.fault

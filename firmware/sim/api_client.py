@@ -2,8 +2,8 @@
 
 `ApiClient.post(request)` sends a typed request to its API path as JSON
 (`firmware.api.routes.to_http`, the table the server builds requests from) and
-returns the answer's ``result``; a refusal (HTTP 4xx/5xx) raises `Rejected` with the
-server's reason, field and status, as `TableLoop.call` would.
+returns the answer's ``result``; a refusal (HTTP 4xx/5xx) raises `Rejected` (`Answered`)
+with the server's key, values, reason, field and status, as `TableLoop.call` would.
 
 Who sends it goes as a phone's would: ``Authorization: Bearer`` with the token
 `token_for(request.by)` gives (none: no header, the owner on loopback), and the
@@ -12,7 +12,7 @@ request's `key` as its ``Idempotency-Key``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from firmware.api import requests as api
@@ -20,6 +20,20 @@ from firmware.api.routes import to_http
 from firmware.errors import Rejected
 
 TokenFor = Callable[[api.Who], str | None]
+
+
+class Answered(Rejected):
+    """A refusal as the table answered it (the API's error, or the event stream's
+    ``refused``): its key and values as sent, its words as the table said them."""
+
+    def __init__(self, answer: Mapping[str, Any], status: int = 409) -> None:
+        super().__init__(str(answer.get("key") or answer.get("error")), field=answer.get("field"),
+                         status=status, **dict(answer.get("values") or {}))
+        self.said = str(answer.get("reason"))
+
+    @property
+    def reason(self) -> str:
+        return self.said
 
 
 def headers(request: api.Request, token_for: TokenFor | None = None) -> dict[str, str]:
@@ -51,8 +65,7 @@ class ApiClient:
                                    headers=headers(request, self.token_for)) as resp:
             data = await resp.json()
         if resp.status >= 400:
-            raise Rejected(f"{resp.status} {data.get('reason')}", field=data.get("field"),
-                           status=resp.status)
+            raise Answered(data, resp.status)
         return dict(data["result"])
 
     async def close(self) -> None:

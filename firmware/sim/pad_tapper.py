@@ -13,6 +13,7 @@ from typing import Any
 from firmware.api import requests as api
 from firmware.controller.actions import colour
 from firmware.errors import Rejected
+from firmware.sim.api_client import Answered
 from firmware.sim.world import World
 from hal.sim.pad import chip_uid
 
@@ -60,8 +61,10 @@ async def tap_play(world: World, ctl: Any, request: api.Play) -> dict[str, Any]:
         ctl.listeners.remove(heard.append)
     if said["kind"] == "pad":  # the pad went down under the card: the bot declares it
         return dict(ctl.submit(request))
+    if said["kind"] == "refused":
+        raise Answered(said)
     if said["kind"] != "action":
-        raise Rejected(str(said.get("reason") or said.get("message")))
+        raise Rejected("sim.pad_waits", message=str(said.get("message")))
     return {"accepted": said["action"], "effects": said["effects"], "step": said["step"]}
 
 

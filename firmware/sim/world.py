@@ -179,10 +179,8 @@ class World:
         """For `Controller.new_match_checks`: the world holds one edition's deck for its
         seats; another match would leave the simulated players without its cards."""
         if edition != self.edition or seats != self.n:
-            raise Rejected(f"the simulated table holds a {self.edition} deck for {self.n} "
-                           f"seats, not {edition} for {seats}: set [table] edition and seats "
-                           "in the config and restart to simulate that", field="edition",
-                           status=422)
+            raise Rejected("sim.one_deck", edition=self.edition, seats=self.n, asked=edition,
+                           asked_seats=seats, field="edition", status=422)
 
     def close(self) -> None:
         self.tray_sim.close()

@@ -19,6 +19,7 @@ from firmware.words.options import OPTION_WORDS
 from firmware.words.pad import PAD_WORDS
 from firmware.words.page import PAGE
 from firmware.words.refusals import REFUSAL_WORDS, say_refusal
+from firmware.words.rejected import REJECTED_WORDS, Keyed, say
 from uno_core.cards import (
     COLOUR_NAMES,
     DISCARD_ALL,
@@ -251,9 +252,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "refused.ejecting": "the launcher is ejecting: wait for it before a new match",
         "refused.not_playing": "{seat} does not play in this match",
         "refused.nothing_to_call": "{seat} has {count} cards: nothing to call",
-        "refused.call_before": " (UNO is called before the second-to-last card: press while "
-                               "holding two cards; a forgotten call is drawn at once, nobody "
-                               "catches)",
         "refused.no_tower_wait": "the table does not wait for tower {tower} at {slot}",
         "button.seat": "{seat}'s button",
         "refused.no_seat": "there is no seat {value}: the table has seats 1 to {last}",
@@ -423,7 +421,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "event.stuck_cards": "Für {seat} sind Karten aneinandergeklebt herausgekommen ({count} mehr): mitgezählt, bitte auseinandernehmen",
         "refused.not_playing": "{seat} spielt in diesem Spiel nicht mit",
         "refused.nothing_to_call": "{seat} hat gerade kein UNO zu rufen (Karten auf der Hand: {count})",
-        "refused.call_before": " (UNO ruft man, bevor man die vorletzte Karte legt: mit zwei Karten auf der Hand drücken; ein vergessener Ruf kostet sofort Strafkarten, erwischen kann man niemanden)",
         "refused.no_tower_wait": "Der Tisch wartet nicht darauf, dass Turm {tower} auf {slot:acc} gestellt wird",
         "button.seat": "die Taste von {seat}",
         "refused.no_seat": "Platz {value} gibt es nicht: der Tisch hat die Plätze 1 bis {last}",
@@ -511,6 +508,7 @@ for _lang in LANGUAGES:  # the screen's words, the engine's refusals, bad fields
     MESSAGES[_lang].update(FIELD_WORDS[_lang])
     MESSAGES[_lang].update(OPTION_WORDS[_lang])
     MESSAGES[_lang].update(PAD_WORDS[_lang])
+    MESSAGES[_lang].update(REJECTED_WORDS[_lang])
 
 
 def check_language(lang: str) -> str:
@@ -588,6 +586,11 @@ class Words:
         """An engine refusal (`IllegalAction`: its rule's key and values) in these words,
         said to the seat that tried the action (`firmware.words.refusals`)."""
         return say_refusal(exc, self, edition)
+
+    def rejected(self, refusal: Keyed, edition: str | None = None) -> str:
+        """A refusal of the daemon (`firmware.errors.Rejected`: a key and its values) in
+        these words, cards by `edition`'s names (`firmware.words.rejected`)."""
+        return say(refusal, self, edition)
 
 
 def screen_catalog(lang: str, table_language: str = DEFAULT_LANGUAGE) -> dict[str, object]:

@@ -253,7 +253,7 @@ def _same(top: Card, words: _Words, edition: str | None) -> str:
     return words("refusal.or_an" if same.startswith("8") else "refusal.or_a", same=same)
 
 
-def _say(name: str, value: object, words: _Words, edition: str | None) -> object:
+def say_value(name: str, value: object, words: _Words, edition: str | None) -> object:
     """One value of a refusal as a sentence says it."""
     if name in _SEAT_VALUES and isinstance(value, int):
         return words.seat(value) if value >= 0 else words("refusal.the_table")
@@ -272,26 +272,35 @@ def _say(name: str, value: object, words: _Words, edition: str | None) -> object
     return value
 
 
-def _derived(key: str, values: Mapping[str, object], words: _Words,
-             edition: str | None) -> dict[str, object]:
-    """Values a wording needs that the engine does not give (it gives what they come from)."""
+def derived_values(key: str, values: Mapping[str, object], words: _Words,
+                   edition: str | None) -> dict[str, object]:
+    """Values the wording of catalogue `key` needs that the engine does not give (it gives
+    what they come from)."""
     top, card = values.get("top"), values.get("card")
-    if key == "no_match" and isinstance(top, Card) and top.colour:
+    if key.startswith("refusal.no_match") and isinstance(top, Card) and top.colour:
         return {"same": _same(top, words, edition)}
-    if key == "symbol" and isinstance(card, Card):
+    if key == "refusal.symbol" and isinstance(card, Card):
         return {"kind": words.kind_noun(card.kind, edition)}
     return {}
+
+
+def refusal_key(exc: IllegalAction) -> str:
+    """The catalogue key `exc` is said by: its rule's, to the seat that tried the action
+    in the ``.you`` form where the rule's seat is that seat."""
+    key, values = exc.key, exc.values
+    top = values.get("top")
+    if key == "no_match" and not (isinstance(top, Card) and top.colour):
+        key = "no_match.wild"  # a wild on top: only its named colour fits
+    asker = getattr(exc.action, "seat", None)
+    if asker is not None and values.get("seat") == asker and f"refusal.{key}.you" in _EN:
+        key += ".you"
+    return f"refusal.{key}"
 
 
 def say_refusal(exc: IllegalAction, words: _Words, edition: str | None = None) -> str:
     """`exc` said in `words`' language to the seat that tried the action: seats by name,
     cards as said aloud (`edition`'s names)."""
-    key, values = exc.key, exc.values
-    said = {name: _say(name, v, words, edition) for name, v in values.items()}
-    said.update(_derived(key, values, words, edition))
-    if key == "no_match" and "same" not in said:
-        key = "no_match.wild"  # a wild on top: only its named colour fits
-    asker = getattr(exc.action, "seat", None)
-    if asker is not None and values.get("seat") == asker and f"refusal.{key}.you" in _EN:
-        key += ".you"
-    return words(f"refusal.{key}", **said)
+    key, values = refusal_key(exc), exc.values
+    said = {name: say_value(name, v, words, edition) for name, v in values.items()}
+    said.update(derived_values(key, values, words, edition))
+    return words(key, **said)

@@ -225,9 +225,9 @@ def test_the_first_jump_in_wins_and_a_second_is_refused_naming_the_first(tmp_pat
         assert st["top"] == card and st["to_act"] == next_seat(st, jumper)
         with pytest.raises(Rejected) as err:
             table.submit(api.Play(late, card, {}))
-        names = st["names"]
         assert err.value.status == 409
-        assert err.value.reason == f"{names[late]} cannot jump in: {names[jumper]} was first"
+        assert (err.value.key, err.value.values) == (
+            "refused.jump_in_late", {"seat": late, "first": jumper})
         assert table.world.check(table.settle()) == []
     finally:
         table.stop()

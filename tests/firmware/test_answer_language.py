@@ -17,7 +17,8 @@ def test_refusals_and_waits_come_in_the_language_asked_for(tmp_path):
     with SimTable(tmp_path, "classic", players=3, language="en") as table:
         st = table.play_until(lambda st: st["waiting"]["kind"] == "turn")
         assert call(table.url, "/api/next-round", {}) == (409, {
-            "error": "rejected", "reason": "no round is over: there is no pause to end", "field": None})
+            "error": "rejected", "reason": "no round is over: there is no pause to end", "field": None,
+            "key": "refused.no_pause", "values": {}})  # the key and values whatever the language
         status, body = call(table.url, "/api/next-round", {}, lang="de-DE,de;q=0.9,en;q=0.8")
         assert (status, body["reason"]) == (409, "Keine Runde ist vorbei: es gibt keine Pause zu beenden")
         assert call(table.url, "/api/next-round", {}, lang="fr")[1]["reason"].startswith("no round")

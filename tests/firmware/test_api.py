@@ -13,6 +13,9 @@ from firmware.api import Admin, ApiServer, CallUno, Catch, Hands, NextRound, Pla
 from firmware.api.schema import BODIES, openapi
 from firmware.errors import ConfigError, Rejected
 from firmware.loop import TableLoop
+from firmware.words.messages import ANSWER_LANGUAGE, Words
+from firmware.words.rejected import json_values
+from uno_core import parse_card
 
 TOKEN = "s3cret-token-for-tests"
 
@@ -47,14 +50,17 @@ class FakeTable:
             return {"action": request.action}
         seat = request.seat
         if seat >= self.seats:
-            raise Rejected(f"there is no seat {seat}", field="seat", status=404)
+            raise Rejected("refused.no_seat", value=seat + 1, last=self.seats, field="seat",
+                           status=404)
         if self.paused:
-            raise Rejected("the table is paused")
+            raise Rejected("refused.already_paused")
         if isinstance(request, Play):
             if seat != self.turn:
-                raise Rejected(f"it is seat {self.turn}'s turn, not seat {seat}'s", field="seat")
+                raise Rejected("refusal.not_your_turn", seat=seat, to_act=self.turn, field="seat")
             if request.card[0] != self.top[0] and request.card[0] != "W":
-                raise Rejected(f"{request.card} does not match {self.top}", field="card", status=422)
+                raise Rejected("refusal.no_match", card=parse_card(request.card),
+                               colour=self.top[0], top=parse_card(self.top), field="card",
+                               status=422)
             self.top = request.card
             self.turn = (self.turn + 1) % self.seats
             self.log.append(request)
@@ -63,6 +69,11 @@ class FakeTable:
             return {"next": self.turn}
         self.log.append(request)
         return {}
+
+    def refused(self, refusal):  # as the table words it: in the language asked for
+        words = Words(ANSWER_LANGUAGE.get() or "en")
+        return {"reason": words.rejected(refusal), "key": refusal.key,
+                "values": json_values(refusal.values, words)}
 
 
 def with_api(test, *, token=None, host="127.0.0.1", table=None, **kw):
@@ -129,9 +140,6 @@ def test_requests_reach_the_table_as_typed_values_with_their_choices():
     ("path", "body", "status", "field", "reason"),
     [
         ("/api/admin/reboot", {}, 404, "action", "no admin action 'reboot'"),
-        ("/api/play", {"seat": 5, "card": "R7"}, 404, "seat", "there is no seat 5"),
-        ("/api/play", {"seat": 1, "card": "R7"}, 409, "seat", "it is seat 0's turn"),
-        ("/api/play", {"seat": 0, "card": "G7"}, 422, "card", "G7 does not match R5"),
     ],
 )
 def test_a_bad_request_gets_a_clear_4xx_and_changes_nothing(path, body, status, field, reason):
@@ -199,6 +207,28 @@ def test_a_body_that_is_no_text_or_nested_too_deeply_is_named_by_its_problem():
         for raw, key in ((b'{"seat": "\xc3\x28"}', "field.not_text"), ("[" * 30_000 + "]" * 30_000, "field.too_deep")):
             status, got = await post(session, "/api/play", None, raw=raw)
             assert (status, got["field"], got["key"], got["values"]) == (400, None, key, {})
+
+    with_api(test)
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "field", "key", "values"),
+    [
+        ({"seat": 5, "card": "R7"}, 404, "seat", "refused.no_seat", {"value": 6, "last": 3}),
+        ({"seat": 1, "card": "R7"}, 409, "seat", "refusal.not_your_turn", {"seat": 1, "to_act": 0}),
+        ({"seat": 0, "card": "G7"}, 422, "card", "refusal.no_match",
+         {"card": "G7", "colour": "R", "top": "R5"}),
+    ],
+)
+def test_a_refused_request_answers_its_key_and_values_beside_its_words(body, status, field, key,
+                                                                      values):
+    async def test(session, table, _server):
+        before = (await get(session, "/api/state"))[1]
+        got_status, got = await post(session, "/api/play", body)
+        assert (got_status, got["error"], got["field"]) == (status, "rejected", field)
+        assert (got["key"], got["values"]) == (key, values)
+        assert got["reason"] and "{" not in got["reason"]  # worded, from the catalogue
+        assert (await get(session, "/api/state"))[1] == before and table.log == []
 
     with_api(test)
 

@@ -57,7 +57,7 @@ def test_each_claim_shows_a_code_and_the_approval_of_a_code_lets_that_phone_in(t
         status, granted = await poll(api, 0, join, p["claim"])
         assert status == 200 and (await api.get("/api/whoami", token=granted["token"]))[1]["seat"] == 0
         status, told = await poll(api, 0, join, q["claim"], peer="10.0.1.2")
-        assert status == 403 and told["reason"] == "the table's owner let another phone take Ada"
+        assert (status, told["key"], told["values"]) == (403, "claim.taken", {"seat": 0})
         assert (await api.get("/api/state", token=old))[0] == 401
         assert (await api.get("/api/state"))[1]["claims"] == []
 
@@ -76,7 +76,8 @@ def test_a_later_claim_never_takes_an_approval_meant_for_another(tmp_path):
         _, r = await ask(api, 1, peer="10.0.1.3")
         other = f"{(int(r['code']) + 1) % 10000:04d}"
         status, answer, _ = await api.post("/api/seats/approve", {"seat": 1, "code": other})
-        assert status == 409 and answer["reason"] == f"no phone with the code {other} is waiting for Bo"
+        assert (status, answer["key"], answer["values"]) == (
+            409, "refused.no_claim", {"code": other, "seat": 1})
         assert (await api.post("/api/seats/approve", {"seat": 1}))[0] == 400  # no code: no approval
         assert (await api.post("/api/seats/approve", {"seat": 0, "code": r["code"]}))[0] == 409  # not seat 0's
         assert (await api.get("/api/state"))[1]["claims"] == [{"seat": 1, "code": r["code"]}]
@@ -141,7 +142,7 @@ def test_a_revoke_refuses_the_seats_granted_and_waiting_claims_and_no_other():
     claims.find(granted_id, 0, "join-a").state = "granted"
     waiting_id, _ = claims.open(0, "join-a")
     other_id, _ = claims.open(1, "join-b")
-    claims.drop(0, "the seat was revoked")
+    claims.drop(0, "claim.seat_revoked")
     assert [claims.find(i, 0, "join-a").state for i in (granted_id, waiting_id)] == ["refused"] * 2
     assert claims.find(granted_id, 0, "join-a").token is None
     assert claims.find(other_id, 1, "join-b").state == "waiting"

@@ -96,9 +96,9 @@ def test_no_body_causes_a_5xx_and_refusals_change_nothing(served, path_body):
     status, answer = request(port, "POST", path, body)
     assert status in (200, 400, 404, 409, 422), (status, answer)
     if status != 200:
-        # a bad field's answer carries its problem as data too (docs/api.md, "Errors")
-        assert set(answer) == ({"error", "reason", "field", "key", "values"} if status == 400
-                               else {"error", "reason", "field"}) and answer["reason"]
+        # a bad field's answer and a refusal carry their key and values (docs/api.md)
+        keyed = {"key", "values"} if status == 400 or answer["error"] == "rejected" else set()
+        assert set(answer) == {"error", "reason", "field", *keyed} and answer["reason"]
         assert request(port, "GET", "/api/state")[1] == before
         assert table.log == log_before
     else:

@@ -149,7 +149,7 @@ def test_a_viewer_watches_and_may_post_nothing(tmp_path):
         for path, body in (("/api/play", {"seat": 0, "card": "R1"}), ("/api/admin/pause", {}),
                            ("/api/next-round", {})):
             status, answer, _ = await api.post(path, body, token=viewer)
-            assert status == 403 and answer["reason"].startswith("a viewer only watches"), answer
+            assert status == 403 and answer["key"] in ("refused.viewer", "role.watches"), answer
         assert table.log == [] and not table.paused
 
     served(test, tmp_path)
@@ -166,8 +166,7 @@ def test_only_the_owner_may_run_the_table_and_hand_out_seats(tmp_path, method, p
         ada = await api.join(0)
         args = (path, body) if method == "post" else (path,)
         status, answer, _ = await getattr(api, method)(*args, token=bo)
-        assert status == 403 and answer["reason"].startswith("Bo may not"), answer
-        assert "only the table's owner may" in answer["reason"]
+        assert (status, answer["key"], answer["values"]["seat"]) == (403, "role.owners_only", 1), answer
         assert table.log == [] and not table.paused
         assert server.seat_keys.who(ada) == 0  # seat 0 still has its phone
 
@@ -212,10 +211,11 @@ def test_a_refused_phone_is_told_and_the_seat_keeps_its_phone(tmp_path):
         assert (await api.post("/api/seats/refuse", answer))[0] == 200
         status, refused, _ = await api.post(
             "/api/seats/claim", {"seat": 2, "join": join, "claim": waiting["claim"]}, token=None)
-        assert status == 403 and refused["reason"] == "the table's owner refused this phone for Cy"
+        assert (status, refused["key"], refused["values"]) == (403, "claim.refused", {"seat": 2})
         assert (await api.get("/api/whoami", token=old))[1]["seat"] == 2
         status, nothing, _ = await api.post("/api/seats/approve", answer)
-        assert status == 409 and nothing["reason"] == f"no phone with the code {answer['code']} is waiting for Cy"
+        assert (status, nothing["key"], nothing["values"]) == (
+            409, "refused.no_claim", {"code": answer["code"], "seat": 2})
 
     served(test, tmp_path)
 
@@ -338,16 +338,16 @@ def test_a_seat_acting_for_another_is_refused_on_the_table_and_nothing_changes(t
 
     class JudgedTable(NamedTable):
         def submit(self, request):
-            reason = roles.refusal(request.by, request)
-            if reason is not None:
-                from firmware.errors import Rejected
-                raise Rejected(reason, status=403)
+            refused = roles.refusal(request.by, request)
+            if refused is not None:
+                raise refused
             return super().submit(request)
 
     async def test(api, table, _server):
         bo = await api.join(1)
         status, answer, _ = await api.post("/api/play", {"seat": 2, "card": "R1"}, token=bo)
-        assert status == 403 and answer["reason"] == "seat 2 may act only for seat 2, not for seat 3", answer
+        assert (status, answer["key"], answer["values"]) == (
+            403, "role.for_itself", {"seat": 1, "other": 2}), answer
         assert table.log == [] and table.turn == 0
         assert (await api.post("/api/play", {"seat": 0, "card": "R1"}))[0] == 200
         assert table.log == [Play(0, "R1")]
@@ -379,7 +379,8 @@ def test_the_daemon_keeps_the_seats_beside_its_journal_and_a_phone_joins_the_twi
         if importlib.util.find_spec("firmware.api.roles") is not None:  # the controller's judge
             before = table.state()
             status, body = call(table.url, "POST", "/api/uno", {"seat": 0}, token=joined["token"])
-            assert status == 403 and body["reason"] == "East may act only for East, not for North", body
+            assert (status, body["key"], body["values"]) == (
+                403, "role.for_itself", {"seat": 1, "other": 0}), body
             assert table.state() == before
 
 
@@ -399,6 +400,6 @@ def test_a_claim_nobody_answers_expires_and_the_screen_is_told(tmp_path):
         assert event["event"] == {"kind": "seats", "phones": {}, "claims": []}
         status, gone, _ = await api.post(
             "/api/seats/claim", {"seat": 0, "join": join, "claim": waiting["claim"]}, token=None)
-        assert status == 403 and "expired" in gone["reason"]
+        assert (status, gone["key"], gone["field"]) == (403, "claim.unknown", "claim")
 
     served(test, tmp_path, clock=clock)

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_api import TOKEN, with_api
+from test_api import TOKEN, FakeTable, with_api
 from test_api_front_door import raw, request
 
 from firmware.sim.testbed import SimTable
@@ -122,7 +122,7 @@ def test_the_table_answers_404_409_422_and_507_as_documented(tmp_path):
         other = (seat + 1) % 4
         assert post(table.url, "/api/play", {"seat": 7, "card": "R1"})[0] == 404
         status, body = post(table.url, "/api/play", {"seat": other, "card": "R1"})
-        assert (status, body["error"]) == (409, "rejected") and "turn" in body["reason"]
+        assert (status, body["error"], body["key"]) == (409, "rejected", "refusal.not_your_turn.you")
         top = st["top"]
         wrong = next(c for c in ("R1", "G2", "B3", "Y4")
                      if c[0] != st["colour"][0].upper() and c[1] != top[1:2])
@@ -148,7 +148,9 @@ def test_the_table_answers_403_when_the_senders_role_may_not():
             return {"ok": True}
 
         def submit(self, request):
-            raise Rejected(refusal(api.Who("seat", 1, "phone"), request) or "", status=403)
+            raise refusal(api.Who("seat", 1, "phone"), request) or Rejected("refused.no_match")
+
+        refused = FakeTable.refused
 
     seen = []
 
@@ -159,4 +161,4 @@ def test_the_table_answers_403_when_the_senders_role_may_not():
     with_api(test, table=SeatOne())
     ((status, body),) = seen
     assert (status, body["error"]) == (403, "rejected")
-    assert body["reason"] == "seat 2 may act only for seat 2, not for seat 3"  # from 1
+    assert (body["key"], body["values"]) == ("role.for_itself", {"seat": 1, "other": 2})

@@ -43,36 +43,41 @@ def test_requests_that_do_not_fit_are_refused_with_a_reason(table):
     seat = st["waiting"]["seat"]
     other = (seat + 1) % 4
     cases = [
-        (api.Play(other, "R1"), 409, f"it is {st['names'][seat]}'s turn, not yours"),
-        (api.Play(seat, "W+4", {"color": "blue", "target": other}), 422, "takes no target"),
-        (api.Play(seat, f"{st['colour']}T2", {"towers": ("U",)}), 422, "takes 2 of the towers"),
-        (api.Hands(seat, ("R1",)), 422, "no hand is entered now"),
-        (api.Decide(seat, "pass"), 422, "there is nothing to pass now"),
-        (api.Decide(seat, "guilty"), 422, "verdict"),
-        (api.Reveal("R1"), 409, "no card is waiting to be turned"),
-        (api.Catch(seat, other), 422, "cannot be caught"),
-        (api.CallUno(seat), 422, "nothing to call"),
-        (api.Play(9, "R1"), 404, "no seat 10"),  # as the screen counts
-        (api.Admin("resume", {}), 409, "nothing to resume"),
-        (api.Admin("override", {"kind": "clear-alarm"}), 409, "no alarm"),
+        (api.Play(other, "R1"), 409, "refusal.not_your_turn.you", {"seat": other, "to_act": seat}),
+        (api.Play(seat, "W+4", {"color": "blue", "target": other}), 422, "refusal.no_target", {}),
+        (api.Play(seat, f"{st['colour']}T2", {"towers": ("U",)}), 422, "refusal.towers",
+         {"count": 2}),
+        (api.Hands(seat, ("R1",)), 422, "refusal.hand_entry_not_now", {}),
+        (api.Decide(seat, "pass"), 422, "refusal.pass_not_now", {}),
+        (api.Decide(seat, "guilty"), 422, "refusal.verdict_not_now", {}),
+        (api.Reveal("R1"), 409, "refused.no_reveal", {}),
+        (api.Catch(seat, other), 422, "refusal.no_catch", {"seat": other}),
+        (api.CallUno(seat), 422, "refused.nothing_to_call", {"seat": seat}),
+        (api.Play(9, "R1"), 404, "refused.no_seat", {"value": 10}),  # as the screen counts
+        (api.Admin("resume", {}), 409, "refused.nothing_to_resume", {}),
+        (api.Admin("override", {"kind": "clear-alarm"}), 409, "refused.no_alarm", {}),
         (api.Admin("override", {"kind": "tower-seen", "tower": "U", "seat": 1}), 409,
-         "does not wait"),
-        (api.Admin("new-match", {"edition": "classic", "seats": 6}), 422, "buttons for 4"),
+         "refused.no_tower_wait", {"tower": "U", "slot": 1}),
+        (api.Admin("new-match", {"edition": "classic", "seats": 6}), 422, "refused.buttons",
+         {"seats": 6, "buttons": 4}),
         (api.Admin("new-match", {"edition": "power", "seats": 4,
-                                 "options": {"no_such_rule": 1}}), 422, "no_such_rule"),
+                                 "options": {"no_such_rule": 1}}), 422, "refused.option",
+         {"option": "no_such_rule"}),
     ]
-    for request, status, words in cases:
+    for request, status, key, values in cases:
         err = refused(table, request)
-        assert err.status == status and words in err.reason, (request, err.reason)
+        assert (err.status, err.key) == (status, key), (request, err.key, err.values)
+        assert values.items() <= err.values.items(), (request, err.values)
 
 
 def test_paused_table_refuses_everything_but_resume(table):
     table.play_until(lambda st: st["waiting"]["kind"] == "turn")
     table.submit(api.Admin("pause", {"reason": "pizza"}))
     err = refused(table, api.Admin("pause", {}))
-    assert "already paused" in err.reason
+    assert err.key == "refused.already_paused"
     err = refused(table, api.Challenge(0))
-    assert err.status == 409 and "pizza" in err.reason
+    assert (err.status, err.key) == (409, "refused.waits")
+    assert err.values["message"].reason == "pizza"
     table.submit(api.Admin("resume", {}))
     assert table.state()["waiting"]["kind"] == "turn"
 

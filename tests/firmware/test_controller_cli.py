@@ -51,7 +51,9 @@ def test_run_serves_the_table_on_the_twin_and_stops_on_sigterm(tmp_path):
             raise AssertionError("a power match on the classic twin was accepted")
         except urllib.error.HTTPError as exc:
             assert exc.code == 422
-            assert "holds a classic deck for 4 seats" in json.loads(exc.read())["reason"]
+            answer = json.loads(exc.read())
+            assert answer["key"] == "sim.one_deck"
+            assert (answer["values"]["edition"], answer["values"]["seats"]) == ("classic", 4)
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=2) as r:
             assert json.loads(r.read())["edition"] == "classic"
     finally:

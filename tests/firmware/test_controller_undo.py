@@ -12,7 +12,7 @@ from firmware.controller.undo import standing
 from firmware.errors import Rejected
 from firmware.sim.players import private_view
 from firmware.sim.testbed import SimTable
-from firmware.words.messages import card_name
+from firmware.words.rejected import Phrase
 from tests.firmware.conftest import post
 
 
@@ -85,13 +85,13 @@ def test_undo_is_refused_once_the_next_player_acted_and_for_other_seats(table):
     st = table.settle()
     other = st["waiting"]["seat"]
     err = refused(table, api.Undo(other))
-    assert err.status == 409 and f"the last one is {st['names'][seat]}'s" in err.reason
+    assert (err.status, err.key, err.values["other"]) == (409, "undo.not_yours", seat)
     table.world.seats_sim.press_launcher()  # the next player draws instead of playing
     st = table.settle()
     assert st["hand_counts"][other] > 0 and st["stats"]["launcher_presses"] >= 1
     assert st["undoable"] is None
     err = refused(table, api.Undo(seat))
-    assert err.status == 409 and "stands: the table went on since" in err.reason
+    assert (err.status, err.key) == (409, "undo.went_on")
 
 
 def test_undo_is_refused_after_a_play_that_dealt_cards(table):
@@ -104,8 +104,8 @@ def test_undo_is_refused_after_a_play_that_dealt_cards(table):
     st = table.settle()  # the next seat was dealt two cards
     assert st["undoable"] is None
     err = refused(table, api.Undo(seat))
-    name = card_name(U.parse_card(card), "en", "classic")  # said as a name, not "Y+2"
-    assert f"{name} stands: cards were dealt for it" in err.reason
+    assert (err.key, err.values["card"], err.values["why"]) == (
+        "undo.fixed", U.parse_card(card), Phrase("undo.why.dealt"))
 
 
 def _draw_two_playable(table, st):
@@ -154,8 +154,9 @@ def test_undo_over_http(table):
     st = turn_with_two_number_plays(table)
     seat = st["waiting"]["seat"]
     card = number_plays(table, st)[0]
-    assert post(table.url, "/api/undo", {"seat": 7}) == (404, {
-        "error": "rejected", "field": "seat", "reason": "there is no seat 8: the table has seats 1 to 4"})
+    status, body = post(table.url, "/api/undo", {"seat": 7})
+    assert (status, body["error"], body["field"], body["key"], body["values"]) == (
+        404, "rejected", "seat", "refused.no_seat", {"value": 8, "last": 4})
     status, body = post(table.url, "/api/undo", {})
     assert status == 400 and body["field"] == "seat"
     table.world.lay(seat, [card])
@@ -166,7 +167,7 @@ def test_undo_over_http(table):
     assert table.journal_seq == seq + 1 and table.state()["top"] != card
     status, body = post(table.url, "/api/undo", {"seat": seat})  # only once
     assert status == 409 and body["error"] == "rejected"
-    assert f"{table.state()['names'][seat]} has no declaration to take back" in body["reason"]
+    assert (body["key"], body["values"]["seat"]) == ("undo.not_yours", seat)
     assert table.journal_seq == seq + 1
 
 

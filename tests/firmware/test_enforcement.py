@@ -81,7 +81,8 @@ def test_launcher_button_does_nothing_when_nobody_may_press(table_factory):
     table.world.seats_sim.press_launcher()
     st = table.settle()
     refused = kinds(table.events, "refused")[-1]
-    assert refused["what"] == "launcher" and "pizza" in refused["reason"]
+    assert (refused["what"], refused["key"]) == ("launcher", "refused.waits")
+    assert refused["values"]["message"]["reason"] == "pizza"  # the wait, as the state shows it
     assert table.call(lambda: table.controller.hw.panel.get_status()["buzzer"]) == "click"
     assert table.journal_seq == seq and len(table.world.launcher_sim.stack) == hopper
     assert st["waiting"]["kind"] == "paused"
@@ -126,10 +127,13 @@ def test_capture_is_announced_and_the_next_turn_waits_for_the_tray(table_factory
     seq = table.journal_seq
     with pytest.raises(Rejected) as err:
         table.submit(api.Challenge(0))
-    assert err.value.status == 409 and f"move tower {tower} to {st['names'][seat]}" in err.value.reason
+    assert (err.value.status, err.value.key) == (409, "refused.waits")
+    waits = err.value.values["message"]
+    assert (waits.kind, waits.tower, waits.slot) == ("tower", tower, seat)
     table.world.seats_sim.press_launcher()
     table.settle()
-    assert "move tower" in kinds(table.events, "refused")[-1]["reason"]
+    refused = kinds(table.events, "refused")[-1]
+    assert refused["key"] == "refused.waits" and refused["values"]["message"]["tower"] == tower
     assert table.journal_seq == seq
     table.world.move_tower(tower, seat)
     st = table.wait_for(lambda st: st["waiting"]["kind"] != "tower" or st["waiting"]["tower"] != tower)
@@ -152,7 +156,8 @@ def test_admin_confirms_a_tower_for_a_broken_reader(table_factory):
     with pytest.raises(Rejected) as err:
         table.submit(api.Admin("override", {"kind": "tower-seen", "tower": tower,
                                             "seat": (seat + 1) % 4}))
-    assert "does not wait" in err.value.reason
+    assert (err.value.key, err.value.values) == (
+        "refused.no_tower_wait", {"tower": tower, "slot": (seat + 1) % 4})
     table.submit(api.Admin("override", {"kind": "tower-seen", "tower": tower, "seat": seat}))
     st = table.settle()
     assert st["waiting"].get("tower") != tower
@@ -209,13 +214,12 @@ def test_classic_late_call_or_catch_press_is_refused(table_factory):
         st = table.settle()
         refused = kinds(table.events, "refused")[-1]
         assert refused["what"] == f"{st['names'][seat]}'s button"
-        assert "nothing to call" in refused["reason"]
-        assert "before the second-to-last card" in refused["reason"]
+        assert refused["key"] == "refused.nothing_to_call_at_play"  # says when UNO is called
         assert table.call(lambda: table.controller.hw.panel.get_status()["buzzer"]) == "click"
     assert table.journal_seq == seq and st["hand_counts"] == counts
     with pytest.raises(Rejected) as err:
         table.submit(api.Catch(other, one))
-    assert "nothing to call late or to catch" in err.value.reason
+    assert err.value.key == "refusal.uno_at_play"
 
 
 def test_another_seats_button_catches_a_forgotten_uno(table_factory):
@@ -243,7 +247,7 @@ def test_own_button_calls_uno_late_and_then_nobody_can_catch(table_factory):
     other = next(s for s in range(4) if s != exposed and st["hand_counts"][s] != 2)
     table.world.seats_sim.press_seat(other)
     table.settle()
-    assert "nothing to call" in kinds(table.events, "refused")[-1]["reason"]
+    assert kinds(table.events, "refused")[-1]["key"] == "refused.nothing_to_call"
     assert table.journal_seq == seq
 
 
@@ -332,20 +336,20 @@ def test_a_double_feed_stops_the_game_until_the_extra_card_is_back(table_factory
 
 
 # ---------------------------------------------------------------- bad requests over HTTP
-@pytest.mark.parametrize("body_for, status, words", [
+@pytest.mark.parametrize("body_for, status, key", [
     (lambda seat, st: {"seat": (seat + 1) % 4, "card": "W", "choices": {"color": "red"}},
-     409, "'s turn, not yours"),
-    (lambda seat, st: {"seat": seat, "card": "W"}, 422, "needs a colour"),
-    (lambda seat, st: {"seat": 7, "card": "R1"}, 404, "no seat 8"),  # as the screen counts
+     409, "refusal.not_your_turn.you"),
+    (lambda seat, st: {"seat": seat, "card": "W"}, 422, "refusal.wild_colour"),
+    (lambda seat, st: {"seat": 7, "card": "R1"}, 404, "refused.no_seat"),
 ])
 def test_bad_plays_are_refused_with_a_reason_and_change_nothing(table_factory, body_for,
-                                                                status, words):
+                                                                status, key):
     table = table_factory("classic")
     st = table.play_until(waiting("turn"))
     seat = st["waiting"]["seat"]
     seq = table.journal_seq
     code, body = post(table.url, "/api/play", body_for(seat, st))
-    assert code == status and words in body["reason"], body
+    assert (code, body["key"]) == (status, key) and body["reason"], body
     after = table.settle()
     assert table.journal_seq == seq
     assert {k: v for k, v in after.items() if k != "stats"} == \
@@ -422,7 +426,8 @@ def test_tower_lifted_off_the_tray_without_a_capture_raises_the_alarm(table_fact
     assert table.call(lambda: table.controller.hw.panel.get_status()["buzzer"]) == "alarm"
     with pytest.raises(Rejected) as err:
         table.submit(api.Challenge(1))
-    assert err.value.status == 409 and "lifted" in err.value.reason
+    assert (err.value.status, err.value.key) == (409, "refused.waits")
+    assert (err.value.values["message"].kind, err.value.values["message"].tower) == ("alarm", "N")
     table.world.tray_sim.place("N", "neutral")
     st = table.wait_for(lambda st: st["waiting"]["kind"] != "alarm")
     assert st["towers"] == owners and st["alarm"] is None and table.journal_seq == seq

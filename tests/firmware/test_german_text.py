@@ -51,6 +51,10 @@ EXAMPLES: dict[str, object] = {
     "uid": "04A1B2C3D4E501",  # a card pad's tag
     "line": "1", "column": "12",  # where a request's body stops being JSON
     "said": "Süd legt die rote 7", "way": "Lesefeld",  # a recent play and how it came in
+    # the daemon's own refusals (firmware/words/rejected.py)
+    "most": "200", "request": "Play", "method": "POST", "path": "/api/play",
+    "cause": "Der Speicher ist voll", "option": "stack_draws", "known": "classic, power",
+    "low": "2", "high": "10", "asked": "attack", "asked_seats": "5", "action": "pause",
 }
 
 
@@ -73,6 +77,7 @@ KEY_EXAMPLES: dict[str, dict[str, object]] = {
     "page.ev.tower_lifted": {"slot": NEUTRAL_SLOT},
     "page.did.laid": {"cards": "gelbe 3, gelbe 5"},
     "page.why.symbol": {"kind": "Zieh 2"},
+    "refused.journal": {"path": "/var/lib/unotable/journal.db"}, "refused.key": {"given": "'ä'"},
 }
 
 

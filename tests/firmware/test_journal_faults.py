@@ -57,9 +57,9 @@ def test_the_table_pauses_answers_507_and_goes_on_once_it_can_write(tmp_path, fa
         assert "corrupt" not in waiting["message"]
         committed = table.journal_seq
         status, body = post(table.url, "/api/admin/pause", {})
-        assert status == 507 and "cannot write the journal" in body["reason"]
+        assert (status, body["key"], body["values"]["cause"]) == (507, "refused.journal", fault)
         status, body = post(table.url, "/api/admin/resume", {})  # not "nothing to resume"
-        assert status == 507 and "cannot write the journal" in body["reason"]
+        assert (status, body["key"], body["values"]["cause"]) == (507, "refused.journal", fault)
         seat = table.state()["to_act"]
         status, _ = post(table.url, "/api/uno", {"seat": max(seat, 0)})
         assert status == 507
@@ -158,8 +158,10 @@ def test_a_wal_deleted_under_the_daemon_is_noticed_at_the_next_commit(tmp_path):
         journal.start_match(edition="classic", options={}, seats=2, seed=1, config_hash="h")
         journal.append("action", {"n": 1})
         (tmp_path / "j.db-wal").unlink()
-        with pytest.raises(JournalUnwritable, match="lost its .*j.db-wal while the table ran"):
+        with pytest.raises(JournalUnwritable) as failed:
             journal.append("action", {"n": 2})
+        assert (failed.value.key, failed.value.cause) == ("refused.journal", "lost")
+        assert f"lost its {path}-wal while the table ran" in failed.value.detail  # the log's line
         assert journal.rescued == f"{path}.rescued"
     with Journal.open(journal.rescued, readonly=True) as saved:
         assert [e.payload for e in saved.entries()] == [{"n": 1}]
@@ -209,7 +211,9 @@ def test_a_state_directory_deleted_under_the_daemon_is_made_again_for_the_rescue
         journal.start_match(edition="classic", options={}, seats=2, seed=1, config_hash="h")
         journal.append("action", {"n": 1})
         shutil.rmtree(state)
-        with pytest.raises(JournalUnwritable, match="saved in .*j.db.rescued"):
+        with pytest.raises(JournalUnwritable) as failed:
             journal.append("action", {"n": 2})
+        assert (failed.value.key, failed.value.cause) == ("refused.journal", "lost")
+        assert f"saved in {state}/j.db.rescued" in failed.value.detail  # the log's line
     with Journal.open(state / "j.db.rescued", readonly=True) as saved:
         assert [e.payload for e in saved.entries()] == [{"n": 1}]

@@ -74,7 +74,7 @@ def test_an_existing_journal_opens_on_a_full_disk_paused_and_goes_on_with_space(
         assert st["waiting"]["cause"] == "disk-full" and st["step"] == step
         assert "disk is full" in st["waiting"]["message"]
         status, body = post(table.url, "/api/admin/resume", {})
-        assert status == 507 and "cannot write the journal" in body["reason"]
+        assert (status, body["key"], body["values"]["cause"]) == (507, "refused.journal", "disk-full")
         sql(table, f"PRAGMA max_page_count = {NO_LIMIT}")  # space again
         table.pass_time(JOURNAL_RETRY_S)
         st = table.wait_for(lambda st: not paused_by_journal(st), timeout=10)

@@ -153,8 +153,10 @@ def test_a_failed_commit_writes_nothing_and_is_heard_until_one_works(tmp_path):
     heard: list[str | None] = []
     watch.listeners.append(lambda fault: heard.append(fault.cause if fault else None))
     conn.execute("PRAGMA query_only = ON")
-    with pytest.raises(JournalUnwritable, match="nothing was written"), Commit(conn, watch):
+    with pytest.raises(JournalUnwritable) as failed, Commit(conn, watch):
         conn.execute("INSERT INTO meta VALUES ('k', 'v')")
+    assert (failed.value.key, failed.value.status) == ("refused.journal", 507)
+    assert "nothing was written" in failed.value.detail  # the log's line
     assert watch.fault is not None and watch.fault.cause == "read-only"
     conn.execute("PRAGMA query_only = OFF")
     assert conn.execute("SELECT count(*) FROM meta").fetchone() == (0,)
@@ -170,9 +172,11 @@ def test_a_journal_deleted_under_the_writer_is_rescued_from_its_connection(tmp_p
     watch = FaultWatch(str(path), conn, lambda: (1, None))
     watch.remember_identity()
     path.unlink()
-    with pytest.raises(JournalUnwritable, match="was deleted while the table ran: everything "
-                                                "up to entry 1 is saved in"), Commit(conn, watch):
+    with pytest.raises(JournalUnwritable) as failed, Commit(conn, watch):
         pass
+    assert failed.value.cause == "lost"
+    assert "was deleted while the table ran: everything up to entry 1 is saved in" in \
+        failed.value.detail  # the log's line
     assert watch.rescued == f"{path}.rescued"
     saved = Rows(sqlite3.connect(watch.rescued), watch.rescued)
     assert [e.payload for e in saved.entries()] == [{"n": 1}]

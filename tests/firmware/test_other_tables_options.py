@@ -92,7 +92,7 @@ def test_a_new_match_at_the_table_plays_the_new_options(tmp_path, mock_factory):
         assert table.state()["options"]["false_uno_penalty"] == 2
         err = table_refused(table, api.Admin("new-match", {
             "edition": "classic", "seats": 4, "options": {"swap_uno_called": 3}}))
-        assert err.status == 422 and "swap_uno_called" in err.reason
+        assert (err.status, err.key, err.values["option"]) == (422, "refused.option", "swap_uno_called")
     finally:
         table.stop()
 

@@ -18,7 +18,8 @@ def test_the_owner_naming_seat_n_is_refused_404(tmp_path, path):
         body = {"seat": SEAT_N} if path.endswith("revoke") else {"seat": SEAT_N, "code": "1234"}
         status, body, _ = await api.post(path, body)
         assert status == 404, body
-        assert f"there is no seat {SEAT_N + 1}: the table has {SEAT_N}" in body["reason"]
+        assert (body["key"], body["values"]) == (
+            "refused.no_seat", {"value": SEAT_N + 1, "last": SEAT_N})
 
     served(test, tmp_path)
 

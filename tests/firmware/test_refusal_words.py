@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import uno_core as U
-from firmware.words.messages import Words
+from firmware.words.messages import MESSAGES, Words
 from firmware.words.refusals import REFUSAL_WORDS
 from tests.uno_core.lockstep import random_action, to_new
 from uno_core.refusals import ENGLISH
@@ -65,14 +65,95 @@ def test_the_catalogues_word_every_key_uno_core_can_raise_and_no_other():
     assert set(REFUSAL_WORDS["en"]) == set(REFUSAL_WORDS["de"])
 
 
+ROOT = Path(__file__).parents[2]
+# the exceptions that carry a refusal's key: a test asserts the key, never the words
+REFUSALS = re.compile(r"\b(Rejected|JournalUnwritable|Answered|IllegalAction)\b")
+# an argument that is a refusal's words
+REFUSAL_TEXT = re.compile(r"reason|refusal|\.rule\b")
+REGEX_READS = {"search", "match", "fullmatch", "findall", "finditer", "sub", "subn"}
+
+
+def refusals_read_by_pattern(root: Path) -> list[str]:
+    """"file:line" of every `pytest.raises(<a refusal>, match=...)` and every regular
+    expression applied to a refusal's words, in every .py file of firmware/, hal/,
+    uno_core/ and tests/."""
+    found = []
+    for path in sorted(p for d in ("firmware", "hal", "uno_core", "tests")
+                       for p in (root / d).rglob("*.py")):
+        where = path.relative_to(root).as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+                continue
+            name, args = node.func.attr, [ast.unparse(a) for a in node.args]
+            on_re = ast.unparse(node.func.value) == "re"
+            regex = name in REGEX_READS or (name == "split" and on_re)
+            read = args[1:] if on_re else args  # (re's first argument is the pattern)
+            if (name == "raises" and args and REFUSALS.search(args[0])
+                    and any(k.arg == "match" for k in node.keywords)) \
+                    or (regex and any(REFUSAL_TEXT.search(a) for a in read)):
+                found.append((where, node.lineno))
+    return [f"{where}:{line}" for where, line in sorted(found)]
+
+
 def test_no_regular_expression_reads_a_refusal():
-    """A module that handles refusals reads their key, never their text with a pattern."""
-    root = Path(__file__).parents[2]
-    handling = [p for p in [*root.glob("firmware/**/*.py"), *root.glob("uno_core/*.py")]
+    """Every file, the tests included: a refusal is told by its key, never by matching
+    its words with a pattern (`pytest.raises(Rejected, match=...)` included)."""
+    assert refusals_read_by_pattern(ROOT) == []
+    handling = [p for p in [*ROOT.glob("firmware/**/*.py"), *ROOT.glob("uno_core/*.py")]
                 if re.search(r"IllegalAction|\.rule\b|refusal", p.read_text())]
+    handling.append(ROOT / "firmware/words/fields.py")  # words the API's bad fields
     assert len(handling) >= 5
     for path in handling:
         assert not re.search(r"^\s*(import re\b|from re import)", path.read_text(), re.M), path
+
+
+def test_the_guard_sees_a_refusal_read_by_a_pattern(tmp_path):
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_x.py").write_text(
+        "import re, pytest\n"
+        "with pytest.raises(Rejected, match='paused'):\n    pass\n"
+        "assert re.search('seat 2', body['reason'])\n"
+        "PATTERN.match(exc.reason)\n"
+        "with pytest.raises(ValueError, match='x'):\n    pass\n"
+        "assert exc.key == 'refused.no_press'\n")
+    assert refusals_read_by_pattern(tmp_path) == [
+        "tests/test_x.py:2", "tests/test_x.py:4", "tests/test_x.py:5"]
+
+
+# the calls that name a daemon refusal's key, and the argument that is the key: a
+# `Phrase` inside a refusal, a phone's claim refused (`Claim.refuse`, `Claims.drop`)
+DAEMON_KEY_ARG = {"Rejected": 0, "Phrase": 0, "refuse": 0, "drop": 1}
+# a Rejected(...) whose key is no literal: the engine's, a claim's (its callers name it)
+FORWARDED = {"refusal_key(exc)", "key"}
+
+
+def rejected_keys(root: Path) -> tuple[set[str], list[str]]:
+    """The catalogue keys firmware/ refuses with (the literal key argument of the calls in
+    `DAEMON_KEY_ARG`), and "file:line" of every `Rejected(...)` whose key is neither a
+    literal nor forwarded (`FORWARDED`)."""
+    keys: set[str] = set()
+    unnamed = []
+    for path in sorted((root / "firmware").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            if name not in DAEMON_KEY_ARG or len(node.args) <= DAEMON_KEY_ARG[name]:
+                continue
+            key = node.args[DAEMON_KEY_ARG[name]]
+            found = _literals(key)
+            keys |= found
+            if name == "Rejected" and not found and ast.unparse(key) not in FORWARDED:
+                unnamed.append(f"{path.relative_to(root)}:{node.lineno}")
+    return keys, unnamed
+
+
+def test_every_key_the_daemon_refuses_with_is_worded_in_both_languages():
+    keys, unnamed = rejected_keys(ROOT)
+    assert unnamed == []  # every raise site names its key: no words made at a raise site
+    assert len(keys) >= 55
+    for lang in ("en", "de"):
+        assert keys - set(MESSAGES[lang]) == set(), lang
 
 
 def house_rules(edition: str) -> dict[str, object]:

@@ -8,7 +8,9 @@ import pytest
 from firmware.api import requests as api
 from firmware.api.roles import refusal
 from firmware.api.routes import to_http
-from firmware.words.messages import Words
+from firmware.errors import Rejected
+from firmware.words.messages import MESSAGES, Words
+from firmware.words.rejected import Phrase
 
 SEAT2 = api.Who("seat", 2, "phone")
 VIEWER = api.Who("viewer", via="viewer")
@@ -54,38 +56,42 @@ def test_the_owner_may_do_everything(request_):
 
 @pytest.mark.parametrize("request_", [*for_seat(2), api.NextRound()], ids=repr)
 def test_a_seat_declares_for_itself_and_taps_next_round(request_):
-    assert refusal(SEAT2, request_, WORDS) is None
+    assert refusal(SEAT2, request_) is None
+
+
+def said(refused: Rejected | None) -> tuple[str, dict[str, object], int]:
+    assert refused is not None
+    return refused.key, refused.values, refused.status
 
 
 @pytest.mark.parametrize("request_", for_seat(3), ids=repr)
 def test_a_seat_may_not_act_for_another_seat(request_):
-    assert refusal(SEAT2, request_, WORDS) == "Cy may act only for Cy, not for Di"
-
-
-def test_a_seat_without_a_name_is_counted_from_1_as_the_screen_counts():
-    assert refusal(SEAT2, api.Play(3, "R7")) == "seat 3 may act only for seat 3, not for seat 4"
+    assert said(refusal(SEAT2, request_)) == ("role.for_itself", {"seat": 2, "other": 3}, 403)
 
 
 @pytest.mark.parametrize("request_, what", [
-    (TABLES[0], "start a new match"), (TABLES[1], "pause the table"),
-    (TABLES[2], "resume the table"), (TABLES[3], "override what the table sees"),
-    (TABLES[4], "turn the first card")], ids=repr)
+    (TABLES[0], "new_match"), (TABLES[1], "pause"), (TABLES[2], "resume"),
+    (TABLES[3], "override"), (TABLES[4], "first_card")], ids=repr)
 def test_the_admins_requests_and_the_first_card_are_the_owners(request_, what):
-    assert refusal(SEAT2, request_, WORDS) == f"Cy may not {what}: only the table's owner may"
+    assert said(refusal(SEAT2, request_)) == (
+        "role.owners_only", {"seat": 2, "what": Phrase(f"role.what.{what}")}, 403)
 
 
 @pytest.mark.parametrize("request_", EVERY_KIND, ids=repr)
 def test_a_viewer_declares_nothing(request_):
-    reason = refusal(VIEWER, request_)
-    assert reason is not None and reason.startswith("a viewer only watches: it may not ")
+    key, values, status = said(refusal(VIEWER, request_))
+    assert (key, status) == ("role.watches", 403)
+    assert isinstance(values["what"], Phrase) and values["what"].key in MESSAGES["de"]
 
 
-def test_refusals_speak_the_tables_language():
-    de = Words("de", WORDS.names)
-    assert refusal(SEAT2, api.Play(3, "R7"), de) == "Cy darf nur für sich selbst handeln, nicht für Di"
-    assert refusal(SEAT2, api.Admin("new-match", {}), de) == \
+def test_refusals_are_said_in_the_tables_language_with_its_seats_names():
+    en, de = WORDS, Words("de", WORDS.names)
+    assert en.rejected(refusal(SEAT2, api.Play(3, "R7"))) == "Cy may act only for Cy, not for Di"
+    assert Words().rejected(refusal(SEAT2, api.Play(3, "R7"))) == \
+        "seat 3 may act only for seat 3, not for seat 4"  # counted from 1, as the screen counts
+    assert de.rejected(refusal(SEAT2, api.Play(3, "R7"))) == \
+        "Cy darf nur für sich selbst handeln, nicht für Di"
+    assert de.rejected(refusal(SEAT2, api.Admin("new-match", {}))) == \
         "Nur der Besitzer des Tisches darf ein neues Spiel starten, nicht Cy"
-    assert refusal(VIEWER, api.Play(2, "R7"), de) == \
+    assert de.rejected(refusal(VIEWER, api.Play(2, "R7"))) == \
         "Wer nur zuschaut, kann das nicht: eine Karte legen"
-    assert refusal(api.Who("seat", 1), api.Play(2, "R7"), Words("de")) == \
-        "Platz 2 darf nur für sich selbst handeln, nicht für Platz 3"

@@ -16,6 +16,7 @@ from firmware.controller.declared import BY, engine_action
 from firmware.errors import Rejected
 from firmware.sim.players import TWIN, bot, private_view
 from firmware.sim.testbed import SimTable
+from firmware.words.rejected import Phrase
 
 VIEWER = api.Who("viewer", via="viewer")
 NAMES = ("North", "East", "South")  # the simulated table's seats, as messages name them
@@ -52,13 +53,14 @@ def number_plays(table, st):
 
 
 def refused_403(table, request):
-    """`request` is refused with 403, the table and its journal as they were."""
+    """`request` is refused with 403, the table and its journal as they were: the
+    refusal's key and values."""
     before_seq, before = table.journal_seq, table.state()
     with pytest.raises(Rejected) as err:
         table.submit(request)
     assert err.value.status == 403, (request, err.value.reason)
     assert table.journal_seq == before_seq and table.state() == before
-    return err.value.reason
+    return err.value.key, err.value.values
 
 
 def in_process(table):
@@ -84,17 +86,16 @@ def test_what_a_role_may_not_do_is_refused_with_403_and_changes_nothing(table):
     s = st["waiting"]["seat"]
     other = (s + 1) % 3
     card = number_plays(table, st)[0]
-    me, him = NAMES[other], NAMES[s]
     for request in [*kinds_for(s, card), *TABLE_WIDE]:
-        reason = refused_403(table, as_(seat(other), request))
-        assert reason.startswith(f"{me} may ")
+        key, values = refused_403(table, as_(seat(other), request))
+        assert key in ("role.for_itself", "role.owners_only") and values["seat"] == other
     for request in [*kinds_for(s, card), *kinds_for(other, card), *TABLE_WIDE,
                     api.NextRound()]:
-        assert refused_403(table, as_(VIEWER, request)).startswith("a viewer only watches")
-    assert refused_403(table, as_(seat(other), api.Play(s, card))) == \
-        f"{me} may act only for {me}, not for {him}"
-    assert refused_403(table, as_(seat(s), api.Admin("new-match", {}))) == \
-        f"{him} may not start a new match: only the table's owner may"
+        assert refused_403(table, as_(VIEWER, request))[0] == "role.watches"
+    assert refused_403(table, as_(seat(other), api.Play(s, card))) == (
+        "role.for_itself", {"seat": other, "other": s})
+    assert refused_403(table, as_(seat(s), api.Admin("new-match", {}))) == (
+        "role.owners_only", {"seat": s, "what": Phrase("role.what.new_match")})
 
 
 def test_what_a_role_may_do_reaches_the_rules(table):
@@ -126,11 +127,11 @@ def test_a_seat_takes_back_only_its_own_declaration(table):
     table.world.lay(s, [card])
     table.submit(api.Play(s, card, by=seat(s)))
     assert table.state()["undoable"] == {"seat": s, "card": card}
-    assert refused_403(table, api.Undo(s, by=seat(other))) == \
-        f"{NAMES[other]} may act only for {NAMES[other]}, not for {NAMES[s]}"
+    assert refused_403(table, api.Undo(s, by=seat(other))) == (
+        "role.for_itself", {"seat": other, "other": s})
     with pytest.raises(Rejected) as err:  # its own undo names no declaration of its own
         table.submit(api.Undo(other, by=seat(other)))
-    assert err.value.status == 409 and "has no declaration to take back" in err.value.reason
+    assert (err.value.status, err.value.key) == (409, "undo.not_yours")
     assert table.submit(api.Undo(s, by=seat(s)))["undone"]["card"] == card
     undo = list(table.controller.journal.entries())[-1]
     assert undo.kind == "undo" and undo.payload[BY] == {"role": "seat", "seat": s}
@@ -185,8 +186,8 @@ def test_twin_chores_are_the_owners():
 
 def test_anyone_at_the_table_taps_next_round_but_a_viewer(table):
     st = in_process(table).play_until(lambda st: st["waiting"]["kind"] == "round-over")
-    assert refused_403(table, api.NextRound(by=VIEWER)) == \
-        "a viewer only watches: it may not start the next round"
+    assert refused_403(table, api.NextRound(by=VIEWER)) == (
+        "role.watches", {"what": Phrase("role.what.next_round")})
     tapper = (st["round_end"]["winner"] + 1) % 3
     assert table.submit(api.NextRound(by=seat(tapper))) == {"next_round": 1,
                                                             "step": st["step"]}
@@ -197,7 +198,7 @@ def test_anyone_at_the_table_taps_next_round_but_a_viewer(table):
 
 def test_the_first_card_is_the_tables_whatever_seat_a_reveal_names(table):
     table.play_until(lambda st: st["waiting"]["kind"] == "reveal")
-    assert refused_403(table, api.Reveal("R5", 1, by=seat(1))) == \
-        "East may not turn the first card: only the table's owner may"
-    assert refused_403(table, api.Reveal("R5", by=VIEWER)) == \
-        "a viewer only watches: it may not turn the first card"
+    assert refused_403(table, api.Reveal("R5", 1, by=seat(1))) == (
+        "role.owners_only", {"seat": 1, "what": Phrase("role.what.first_card")})
+    assert refused_403(table, api.Reveal("R5", by=VIEWER)) == (
+        "role.watches", {"what": Phrase("role.what.first_card")})

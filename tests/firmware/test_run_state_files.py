@@ -78,9 +78,10 @@ def test_a_full_disk_after_an_orderly_stop_opens_paused_answers_507_and_goes_on(
             assert (paused["kind"], paused["cause"]) == ("journal", "disk-full")
             assert str(state / "journal.db") in paused["message"]
             status, body = request(url, "POST", "/api/admin/resume", {})
-            assert status == 507 and "disk is full" in body["reason"]
+            assert (status, body["key"], body["values"]["cause"]) == (
+                507, "refused.journal", "disk-full")
             status, body = request(url, "GET", "/api/seats")  # no invitation could be made
-            assert status == 507 and "free some space" in body["reason"]
+            assert (status, body["key"]) == (507, "refused.files_full")
             filler.unlink()
             deadline = time.monotonic() + 30
             while waiting(url)["kind"] == "journal":  # it tries again every second

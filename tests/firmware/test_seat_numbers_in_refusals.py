@@ -8,6 +8,7 @@ import pytest
 
 from firmware.api.claims import MAX_WAITING, Claims
 from firmware.seat_keys import BadJoin, SeatKeys
+from firmware.words.messages import Words
 from hal.sim.clock import VirtualClock
 
 
@@ -24,4 +25,6 @@ def test_a_claim_pushed_out_names_the_screens_seat():
     claims = Claims(clock=VirtualClock())
     opened = [claims.open(1, "join") for _ in range(MAX_WAITING + 1)]
     oldest = claims.find(opened[0][0], 1, "join")
-    assert oldest.state == "refused" and "for seat 2 at once" in oldest.reason
+    assert oldest.state == "refused" and oldest.refusal is not None
+    assert (oldest.refusal.key, oldest.refusal.values) == ("claim.crowded", {"seat": 1})
+    assert "for seat 2 at once" in Words().rejected(oldest.refusal)  # said as the screen counts

@@ -159,6 +159,6 @@ def test_the_client_posts_as_a_screen_and_reads_the_answer_or_the_refusal():
             await client.close()
         assert answer == {"next": 1} and table.log == [api.Play(0, "R7")]
         assert err.value.status == 404 and err.value.field == "seat"
-        assert "there is no seat 9" in err.value.reason
+        assert (err.value.key, err.value.values) == ("refused.no_seat", {"value": 10, "last": 3})
 
     with_api(test)

@@ -17,6 +17,8 @@ from firmware.api import Admin, ApiServer, CallUno, Catch, Challenge, Decide, Ha
 from firmware.errors import Rejected
 from firmware.loop import TableLoop
 from firmware.words.messages import ANSWER_LANGUAGE, Words
+from firmware.words.refusals import refusal_key
+from firmware.words.rejected import json_values
 from uno_core import (
     CHANCE,
     IllegalAction,
@@ -65,9 +67,8 @@ class EngineTable:
     def act(self, action: Any) -> dict[str, Any]:
         try:
             self.state, effects = apply(self.state, action)
-        except IllegalAction as exc:  # worded as the controller words it, in the asked language
-            words = Words(ANSWER_LANGUAGE.get() or "en", self.names or ())
-            raise Rejected(words.refusal(exc, self.state.edition.name), status=422) from None
+        except IllegalAction as exc:  # as the controller refuses it: the rule's key and values
+            raise Rejected(refusal_key(exc), status=422, **exc.values) from None
         self._chance()
         if isinstance(action, A.Play):
             self.armed.discard(action.seat)
@@ -88,6 +89,12 @@ class EngineTable:
             out["names"] = self.names
         return out
 
+    def refused(self, refusal: Rejected) -> dict[str, Any]:
+        """Worded as the controller words it, in the language asked for."""
+        words = Words(ANSWER_LANGUAGE.get() or "en", self.names or ())
+        return {"reason": words.rejected(refusal, self.state.edition.name), "key": refusal.key,
+                "values": json_values(refusal.values, words)}
+
     def health(self) -> dict[str, Any]:
         return {"ok": True, "launcher": {"ok": True, "hopper": "full"},
                 "tray": {"ok": True, "readers": 5, "connected": 5}}
@@ -97,7 +104,7 @@ class EngineTable:
         if isinstance(request, Admin):
             return self._admin(request)
         if self.paused:
-            raise Rejected("the table is paused")
+            raise Rejected("refused.waits", message="paused")
         if isinstance(request, Play):
             ch = request.choices
             laid = tuple(parse_card(c) for c in ch.get("cards", ()))
@@ -120,7 +127,7 @@ class EngineTable:
             return self.act(self._decision(request))
         if isinstance(request, Hands):
             return self.act(A.EnterHand(request.seat, tuple(parse_card(c) for c in request.cards)))
-        raise Rejected(f"unknown request {request!r}")
+        raise Rejected("refused.unknown_request", request=type(request).__name__)
 
     @staticmethod
     def _decision(r: Decide) -> Any:

@@ -198,7 +198,7 @@ class FakeTable:
 
     def gate(self, *, chance_ok: bool = False) -> U.State:
         if self.waits_for is not None:
-            raise Rejected(f"the table waits: {self.waits_for}")
+            raise Rejected("refused.waits", message=self.waits_for)
         assert self.state is not None
         return self.state
 

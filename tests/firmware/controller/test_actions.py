@@ -30,11 +30,12 @@ def test_a_seat_the_table_does_not_have_is_refused_and_nothing_is_written(make_t
     table = requesting(make_table, s, seats=3)
     with pytest.raises(Rejected) as refused:
         table.requests.submit(api.Catch(1, 5))
-    assert (refused.value.reason, refused.value.field, refused.value.status) == (
-        "there is no seat 6: the table has seats 1 to 3", "target", 404)
-    with pytest.raises(Rejected, match="decision 'fold' is not one of") as refused:
+    assert (refused.value.key, refused.value.values, refused.value.field,
+            refused.value.status) == ("refused.no_seat", {"value": 6, "last": 3}, "target", 404)
+    with pytest.raises(Rejected) as refused:
         table.requests.submit(api.Decide(0, "fold"))
-    assert refused.value.status == 400
+    assert (refused.value.key, refused.value.values["decision"], refused.value.status) == (
+        "refused.decision", "'fold'", 400)
     assert table.accepted == [] and list(table.journal.entries()) == []
 
 
@@ -47,8 +48,9 @@ def test_the_dealer_is_chosen_once_every_seat_turned_a_card(make_table):
     table.requests.submit(api.Reveal("B4", seat=1))
     cards = tuple(U.parse_card(c) for c in ("R1", "B4", "G9"))
     assert table.accepted == [U.DealerCards(cards)]
-    with pytest.raises(Rejected, match="say which seat turned the card"):
+    with pytest.raises(Rejected) as refused:
         table.requests.submit(api.Reveal("R2"))
+    assert refused.value.key == "refused.dealer_seat"
 
 
 def test_the_first_card_is_said_only_once_the_launcher_turned_it(make_table):
@@ -57,8 +59,9 @@ def test_the_first_card_is_said_only_once_the_launcher_turned_it(make_table):
     s, _ = U.apply(s, U.Shuffle(()))
     assert (s.to_act, s.chance) == (U.CHANCE, "reveal")  # the deal is done
     table = requesting(make_table, s, seats=3)
-    with pytest.raises(Rejected, match="no card is waiting to be turned now"):
+    with pytest.raises(Rejected) as refused:
         table.requests.submit(api.Reveal("Y3"))
+    assert refused.value.key == "refused.no_reveal"
     table.ejections.turned = True
     table.requests.submit(api.Reveal("Y3"))
     assert table.accepted == [U.Reveal(U.parse_card("Y3"))]
@@ -66,5 +69,6 @@ def test_the_first_card_is_said_only_once_the_launcher_turned_it(make_table):
 
 def test_nobody_presses_while_the_chance_player_is_to_act():
     s = U.new_match("classic", 3, mode=U.TABLE)
-    with pytest.raises(Rejected, match="nobody is to press now"):
+    with pytest.raises(Rejected) as refused:
         press_action(s)
+    assert refused.value.key == "refused.no_press"

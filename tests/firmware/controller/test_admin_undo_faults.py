@@ -11,6 +11,7 @@ from firmware.controller.faults import JOURNAL_RETRY_S, JournalRetry
 from firmware.controller.stops import Jam
 from firmware.errors import JournalUnwritable, Rejected
 from firmware.waits import Wait
+from firmware.words.rejected import Phrase
 from uno_core import effects as E
 
 
@@ -31,16 +32,18 @@ def test_a_pause_is_journaled_announced_and_refused_twice(make_table):
     assert [e.payload for e in table.journal.entries()] == [
         {"action": "pause", "reason": "dinner"}]
     assert table.kinds() == ["paused"] and table.settled == 1  # its timers are held
-    with pytest.raises(Rejected, match="already paused"):
+    with pytest.raises(Rejected) as refused:
         admin(table, "pause")
+    assert refused.value.key == "refused.already_paused"
     assert admin(table, "resume") == {"resumed": True}
     assert table.admin.paused is None and table.settled == 2
 
 
 def test_resuming_after_a_jam_lets_the_launcher_run_again(make_table):
     table = full_table(make_table)
-    with pytest.raises(Rejected, match="nothing to resume"):
+    with pytest.raises(Rejected) as refused:
         admin(table, "resume")
+    assert refused.value.key == "refused.nothing_to_resume"
     table.world.launcher_sim.inject_jam(clears_on_reverse=False)
     table.ejections.adopt(U.Draw(1), [E.Dispense(1, 2)], table.state)
     table.ejections.pump()
@@ -56,15 +59,17 @@ def test_resuming_after_a_jam_lets_the_launcher_run_again(make_table):
 
 def test_cards_out_needs_a_cut_off_ejection_and_a_count(make_table):
     table = full_table(make_table)
-    with pytest.raises(Rejected, match="no ejection was cut off"):
+    with pytest.raises(Rejected) as refused:
         admin(table, "override", kind="cards-out", count=2)
+    assert refused.value.key == "refused.nothing_to_count"
     table.ejections.adopt(U.Draw(1), [E.Dispense(1, 2)], table.state)
     intent = table.journal.intent({"job": "deal", "seat": 1, "want": 2})
     table.ejections.started(intent.seq, intent.payload)
     table.ejections.cut_off(intent.seq)
-    with pytest.raises(Rejected, match="needs the counted cards") as refused:
+    with pytest.raises(Rejected) as refused:
         admin(table, "override", kind="cards-out")
-    assert refused.value.status == 400
+    assert (refused.value.key, refused.value.field, refused.value.status) == (
+        "refused.count_missing", "count", 400)
     assert admin(table, "override", kind="cards-out", count=2)["recovered"] == 2
     assert table.waits.waiting()["kind"] == Wait.TURN
 
@@ -75,16 +80,20 @@ def test_only_the_last_play_without_physical_effects_can_be_taken_back(make_tabl
     entry = table.journal.append("action", U.action_to_dict(play))
     table.undo.note(entry.seq, play, [E.CardPlayed(0, play.card)])
     assert table.undo.undoable() == {"seat": 0, "card": "R7"}
-    assert table.undo.refusal(1) == ("East has no declaration to take back: the last one "
-                                     "is North's red 7")
+    refused = table.undo.refusal(1)
+    assert refused is not None and (refused.key, refused.values) == (
+        "undo.not_yours", {"seat": 1, "other": 0, "card": U.parse_card("R7")})
+    assert table.words.rejected(refused) == ("East has no declaration to take back: the last "
+                                            "one is North's red 7")  # said with the seats' names
     out = table.undo.take_back(0)
     assert out["undone"] == {"seat": 0, "card": "R7", "laid": []} and table.reloads == 1
     assert [e.kind for e in table.journal.entries()] == ["action", "undo"]
     draw_two = U.Play(0, U.parse_card("R+2"))
     entry = table.journal.append("action", U.action_to_dict(draw_two))
     table.undo.note(entry.seq, draw_two, [E.Dispense(1, 2)])  # matched by class
-    assert table.undo.refusal(0) == ("North's red Draw 2 stands: cards were dealt for it, which "
-                                     "the table cannot put back")
+    refused = table.undo.refusal(0)
+    assert refused is not None and refused.key == "undo.fixed"
+    assert refused.values["why"] == Phrase("undo.why.dealt")
 
 
 def test_a_full_disk_pauses_the_table_and_it_goes_on_by_itself(make_table):

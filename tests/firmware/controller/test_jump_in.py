@@ -29,7 +29,7 @@ def test_a_second_seat_with_the_same_card_right_after_a_jump_in_is_refused(table
     with pytest.raises(Rejected) as err:
         table.requests.submit(api.Play(1, "R5", {}))
     assert err.value.status == 409
-    assert err.value.reason == "East cannot jump in: South was first"
+    assert (err.value.key, err.value.values) == ("refused.jump_in_late", {"seat": 1, "first": 2})
     assert len(actions(table)) == 1
 
 

@@ -53,11 +53,10 @@ def test_a_call_with_nothing_to_call_is_refused_with_a_click_and_the_reason(make
     table.loop.post(SeatPressed(7))
     table.loop.deliver()
     assert table.accepted == [] and buzzer(table) == "click"
-    assert [(e["what"], e["reason"]) for e in table.events] == [
-        ("East's button", "East has 5 cards: nothing to call (UNO is called before the "
-                          "second-to-last card: press while holding two cards; a forgotten "
-                          "call is drawn at once, nobody catches)"),
-        ("seat 8's button", "seat 8 does not play in this match")]
+    assert [(e["what"], e["key"], e["values"]) for e in table.events] == [
+        ("East's button", "refused.nothing_to_call_at_play", {"seat": 1, "count": 5}),
+        ("seat 8's button", "refused.not_playing", {"seat": 7})]
+    assert table.events[1]["reason"] == "seat 8 does not play in this match"  # worded here
 
 
 @pytest.mark.parametrize("edition, action", [("classic", U.Draw(1)), ("attack", U.Press(1))])
@@ -76,7 +75,8 @@ def test_a_launcher_press_while_the_table_waits_is_refused(make_table):
     table.loop.post(LauncherPressed())
     table.loop.deliver()
     assert table.accepted == [] and buzzer(table) == "click"
-    assert table.events[0]["reason"] == "the table waits: the launcher's hopper is empty"
+    assert (table.events[0]["key"], table.events[0]["values"]) == (
+        "refused.waits", {"message": "the launcher's hopper is empty"})
 
 
 def test_the_seat_to_act_is_lit_and_seats_a_tower_goes_to_blink(make_table):

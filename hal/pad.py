@@ -1,8 +1,8 @@
 """The card pad: one PN532 on which a player taps the card they play, or a colour chip.
 
 The pad is read like a tray reader (`hal.pn532.PN532.read_tags`: RF field on,
-InListPassiveTarget with MaxTg 2, InDeselect, again until nothing new, field off), so
-two tags on the pad at once are seen as two. `Pad.poll()` reads it once and reports:
+InListPassiveTarget with MaxTg 2, InDeselect and again while a listing finds two,
+field off), so two tags on the pad at once are seen as two. `Pad.poll()` reads it once and reports:
 
 - `Tap`: tags came onto the pad. Tags that arrive in the same read are one `Tap` with
   every one of their UIDs (two cards laid together). A tag held on the pad, or lifted

@@ -1,6 +1,6 @@
 """Footprint of the daemon on the simulated twin: memory, idle CPU, CPU in a match, start-up.
 
-    python bench/footprint.py [--runs N] [--idle-s S] [--quick] [--json]
+    python bench/footprint.py [--runs N] [--idle-s S] [--quick] [--json] [--pad]
 
 The real processes, nothing special: `unotable run --config C` with the built-in default
 config (the twin; only the API port changed to a free one, the journal in a fresh
@@ -16,6 +16,11 @@ this script binds, as systemd would. Per run:
   one round), CPU time and
   peak RSS of the whole process from wait4's rusage, over its wall time.
 
+- the card pad at rest (`--pad`: this section alone): the production `hal.pad.Pad` at
+  its `[pad]` defaults watching the twin's PN532 on a pty, in this process: the CPU of
+  its watcher thread over `--idle-s` at the idle pace (target: 0.3 % of a core) and at
+  the fast pace, the twin's chip beside it, the process with and without the pad.
+
 Figures are medians over `--runs` runs. Targets (issue 5): RSS <= 60 MB, idle CPU <= 1 %
 of one core, start-up <= 1.5 s. On the twin the daemon process also hosts the simulated
 devices (a thread per pty reader, the launcher's physics), which a real table has not.
@@ -27,6 +32,7 @@ if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
     import _path  # noqa: F401
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -226,7 +232,107 @@ def run(quick: bool = False, *, runs: int | None = None, idle_s: float | None = 
                      "load": machine_load(),
                      "daemon": daemons, "twin_readers_idle_cpu_pct": twin,
                      "match": matches}
+    pad_figures(result, runs, idle_s)
     return result
+
+
+# -- the card pad at rest ------------------------------------------------------------
+PAD_IDLE_CPU_PCT = 0.3  # the pad's idle polling, % of one core
+
+
+def _process_run_s(pid: int) -> float:
+    """Time every thread of a process has run on a CPU so far (schedstat, ns)."""
+    total = 0.0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(FileNotFoundError):  # a thread that ended meanwhile
+            total += _task_run_s(pid, int(tid))
+    return total
+
+
+def _task_switches(pid: int, tid: int) -> int:
+    return _switches(pid).get(tid, 0)
+
+
+def measure_pad(idle_s: float, *, fast: bool = False) -> dict[str, float]:
+    """The card pad with nothing on it: the production `hal.pad.Pad` (its `[pad]`
+    defaults: the idle pace, or with `fast` the pace while a card is awaited) watching
+    the twin's PN532 on a pty (paced at 115200 baud), in this process. Over `idle_s` s of
+    wall time: the CPU of the pad's watcher thread (what a table runs), of the twin's
+    simulated chip (which a table has not), and of the whole process; then the same
+    window with no pad, the process's baseline."""
+    from hal.pad import Pad
+    from hal.sim.pad import SimPad
+
+    me = os.getpid()
+    before = set(os.listdir(f"/proc/{me}/task"))
+    with SimPad("classic", ()) as sim:
+        twin = [int(t) for t in set(os.listdir(f"/proc/{me}/task")) - before]
+        stop = threading.Event()
+        with Pad.from_config(sim.config()) as pad:
+            pad.set_pace(fast)
+            watcher = threading.Thread(target=pad.watch, args=(lambda _event: None, stop),
+                                       name="pad-watch")
+            watcher.start()
+            try:
+                stop.wait(1.5)  # the chip's bring-up and the first reads done
+                assert watcher.native_id is not None
+                tid = watcher.native_id
+                polls0, switches0 = pad.get_status()["polls"], _task_switches(me, tid)
+                p0, t0 = _task_run_s(me, tid), sum(_task_run_s(me, t) for t in twin)
+                a0, w0 = _process_run_s(me), time.monotonic()
+                stop.wait(idle_s)
+                p1, t1 = _task_run_s(me, tid), sum(_task_run_s(me, t) for t in twin)
+                a1, w1 = _process_run_s(me), time.monotonic()
+                polls1, switches1 = pad.get_status()["polls"], _task_switches(me, tid)
+                status = pad.get_status()
+            finally:
+                stop.set()
+                watcher.join()
+    b0, v0 = _process_run_s(me), time.monotonic()
+    time.sleep(w1 - w0)  # the same window, no pad: what this process costs by itself
+    b1, v1 = _process_run_s(me), time.monotonic()
+    wall = w1 - w0
+    if not status["ok"]:
+        raise RuntimeError(f"the pad did not read its twin: {status['error']}")
+    return {"pad_cpu_pct": 100 * (p1 - p0) / wall, "twin_chip_cpu_pct": 100 * (t1 - t0) / wall,
+            "process_cpu_pct": 100 * (a1 - a0) / wall,
+            "process_cpu_pct_without_pad": 100 * (b1 - b0) / (v1 - v0),
+            "reads_per_s": (polls1 - polls0) / wall,
+            "pad_wakeups_per_s": (switches1 - switches0) / wall,
+            "cpu_ms_per_read": 1000 * (p1 - p0) / max(1, polls1 - polls0)}
+
+
+def pad_figures(result: Result, runs: int, idle_s: float) -> None:
+    """The card pad's section: the idle pad's CPU (target), the same at the fast pace."""
+    idle, fast = [], []
+    for i in range(runs):
+        progress(f"footprint: the card pad at rest, idle pace, run {i + 1}/{runs} ({idle_s:g} s)")
+        idle.append(measure_pad(idle_s))
+        progress(f"footprint: the card pad, fast pace, run {i + 1}/{runs} ({idle_s:g} s)")
+        fast.append(measure_pad(idle_s, fast=True))
+
+    def med(rows: list[dict[str, float]], key: str) -> float:
+        return round(median([r[key] for r in rows]), 3)
+
+    result.add(at_most("pad idle: its watcher's CPU (idle pace)", med(idle, "pad_cpu_pct"),
+                       PAD_IDLE_CPU_PCT, "% core"))
+    result.add(Figure("pad idle: reads", med(idle, "reads_per_s"), "/s"))
+    result.add(Figure("pad idle: CPU per read (watcher)", med(idle, "cpu_ms_per_read"), "ms"))
+    result.add(Figure("pad idle: watcher wake-ups", med(idle, "pad_wakeups_per_s"), "/s"))
+    result.add(Figure("pad idle: the twin's simulated chip", med(idle, "twin_chip_cpu_pct"),
+                      "% core"))
+    result.add(Figure("pad idle: whole process with / without the pad",
+                      f"{med(idle, 'process_cpu_pct')} / "
+                      f"{med(idle, 'process_cpu_pct_without_pad')}", "% core"))
+    result.add(Figure("pad awaiting a card: its watcher's CPU (fast pace)",
+                      med(fast, "pad_cpu_pct"), "% core"))
+    result.add(Figure("pad awaiting a card: reads", med(fast, "reads_per_s"), "/s"))
+    result.add(Figure("pad fast / idle: watcher CPU",
+                      round(med(fast, "pad_cpu_pct") / max(med(idle, "pad_cpu_pct"), 1e-6), 1),
+                      "x"))
+    result.detail["pad"] = {"idle": idle, "fast": fast,
+                            "spread_pad_cpu_pct": [round(min(r["pad_cpu_pct"] for r in idle), 3),
+                                                   round(max(r["pad_cpu_pct"] for r in idle), 3)]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -235,9 +341,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--idle-s", type=float, help="seconds of idle measured (10; --quick 3)")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pad", action="store_true", help="only the card pad's section")
     args = parser.parse_args(argv)
     if (args.runs is not None and args.runs < 1) or (args.idle_s is not None and args.idle_s <= 0):
         parser.error("--runs must be at least 1 and --idle-s positive")
+    if args.pad:
+        result = Result("footprint")
+        pad_figures(result, args.runs or (2 if args.quick else 5),
+                    args.idle_s or (3.0 if args.quick else 10.0))
+        result.detail["load"] = machine_load()
+        return report(result, args.json)
     return report(run(args.quick, runs=args.runs, idle_s=args.idle_s), args.json)
 
 

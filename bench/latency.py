@@ -1,6 +1,6 @@
 """Latency through the daemon on the twin, this tree against a baseline commit, same run.
 
-    python bench/latency.py [--samples N] [--baseline REV] [--quick] [--json]
+    python bench/latency.py [--samples N] [--baseline REV] [--quick] [--json] [--pad]
 
 Two walks, each through the whole daemon (`firmware.sim.testbed.SimTable`: the real
 `Daemon`, its loop, the controller, the journal in SQLite on disk in a temporary folder
@@ -25,6 +25,12 @@ the samples of a tree's turns are pooled. Printed: p50 and p99 (µs) per walk an
 and after / before. The virtual clock of the twin makes the servo and card travel
 instant, so only the code path and the disk are measured.
 
+The card pad (`--pad`: this section alone): from a tag laid on the twin's pad to the
+table publishing the play's event, through the whole daemon (`SimTable` with a pad, the
+bots tapping their cards, chips and seats), at the table's pace and wire time (the
+`[pad]` defaults: a read every 50 ms while a card is awaited; 115200 baud) and, for
+comparison, on the test twin (5 ms polls, no wire time). Target: p99 <= 150 ms.
+
 Then what one commit's sync costs on this disk: a bare ``pwrite`` + ``fdatasync`` of 4
 KiB, and one `Journal.append` (SQLite WAL, ``synchronous=FULL``, plus the journal's
 high-water mark): docs/operations.md, "What a commit's sync costs".
@@ -36,6 +42,7 @@ if not __package__:  # run as `python bench/NAME.py`: bench/_path.py
     import _path  # noqa: F401
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -44,6 +51,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -500,7 +508,136 @@ def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASE
     result.detail = {"baseline": baseline, "samples_per_turn": samples, "rounds": rounds,
                      "stats": stats, "left_out": left_out, "sync": sync, "walks": walked,
                      "load": machine_load()}
+    pad_figures(result, samples, seed)  # as many taps as presses per turn
     return result
+
+
+# -- the card pad: a tag entering the field -> the play's event --------------------------
+PAD_SAMPLES = 60  # taps per pace with --pad (--quick: PAD_QUICK_SAMPLES)
+PAD_QUICK_SAMPLES = 20
+PAD_P99_MS = 150.0
+PAD_EDITION = "classic"
+PAD_ANSWERS = ("action", "refused", "pad_waits")  # what the table publishes after a tap
+
+
+@contextlib.contextmanager
+def _pad_as_on_the_table(paced: bool) -> Iterator[None]:
+    """`SimTable`s built meanwhile get the pad a table has when `paced`: every byte at
+    115200 baud's wire time and `[pad]`'s default pace (a test's twin is unpaced and
+    polls every 5 ms). `same_tap_s` stays the twin's 0: the bots lay a colour chip
+    again sooner than the 2 s a person's tap is held to."""
+    import firmware.sim.testbed as testbed
+    from firmware.sim.world import pad_deck
+    from hal.pad import PadConfig
+    from hal.sim.pad import SimPad
+
+    made = testbed.World
+    defaults = PadConfig(port="")
+
+    def world(*args: Any, **kwargs: Any) -> Any:
+        built = made(*args, **kwargs)
+        if paced and built.pad_sim is not None:
+            built.pad_sim.close()
+            built.pad_sim = SimPad(built.edition, pad_deck(built.edition), paced=True)
+            built.pad_timing = {"poll_interval_s": defaults.poll_interval_s,
+                                "idle_poll_interval_s": defaults.idle_poll_interval_s,
+                                "same_tap_s": 0.0}
+        return built
+
+    testbed.World = world  # type: ignore[misc]
+    try:
+        yield
+    finally:
+        testbed.World = made  # type: ignore[misc]
+
+
+def _pad_taps(table: Any, samples: int, out: dict[str, list[float]]) -> None:
+    """Let the bots play on `table`, tapping their cards, until `samples` taps were
+    answered: each from the tag laid on the pad (`SimPad.hold`, the bots' thread) to
+    the table's answer published (the controller's listeners, the loop's thread), split
+    at the read that saw it (the pad's watcher thread)."""
+    pad_sim, reader = table.world.pad_sim, table.controller.hw.pad
+    laid: list[float] = []
+    read: list[float] = []
+    hold, poll = pad_sim.hold, reader.poll
+
+    def holding(*uids: str) -> None:
+        if uids:
+            laid[:], read[:] = [time.monotonic()], []
+        hold(*uids)
+
+    def polled() -> list[Any]:
+        events = poll()
+        if laid and not read and events:
+            read.append(time.monotonic())
+        return events
+
+    def heard(event: Any) -> None:
+        if laid and event.get("kind") in PAD_ANSWERS:
+            now = time.monotonic()
+            kind = "play" if event["kind"] == "action" else "other"
+            out[kind].append((now - laid[0]) * 1000)
+            if read:
+                out["to_read"].append((read[0] - laid[0]) * 1000)
+                out["read_to_event"].append((now - read[0]) * 1000)
+            laid.clear()
+
+    pad_sim.hold, reader.poll = holding, polled
+    table.controller.listeners.append(heard)
+    try:
+        while len(out["play"]) < samples:
+            if _over(table, lambda st: st["waiting"]["kind"] == "turn"):
+                continue
+            table.bot_step()
+            _tick("pad", len(out["play"]), samples)
+    finally:
+        table.controller.listeners.remove(heard)
+        pad_sim.hold, reader.poll = hold, poll
+
+
+def pad_latency(samples: int, seed: int, *, paced: bool = True) -> dict[str, Any]:
+    """Taps through the whole daemon on the twin (`SimTable` with a pad, the bots
+    tapping), at the table's pace and wire time (`paced`) or the test twin's."""
+    from firmware.sim.testbed import SimTable
+
+    out: dict[str, list[float]] = {"play": [], "other": [], "to_read": [], "read_to_event": []}
+    with tempfile.TemporaryDirectory(prefix="unotable-bench-pad-") as tmp, \
+            _pad_as_on_the_table(paced):
+        tables = 0
+        while len(out["play"]) < samples:
+            tables += 1
+            with SimTable(Path(tmp) / f"t{tables}", PAD_EDITION, SEATS, seed + tables - 1,
+                          pad=True) as table:
+                _pad_taps(table, min(samples, len(out["play"]) + PER_TABLE * 4), out)
+    return {"ms": out, "tables": tables}
+
+
+def pad_figures(result: Result, samples: int, seed: int = 1) -> None:
+    """The card pad's section: tag in the field -> the play's event, p50/p99/max, at the
+    table's pace (judged) and at the test twin's (the same walk without the poll wait
+    and the wire time), and where the time goes."""
+    progress(f"latency: the card pad, {samples} taps at the table's pace and wire time")
+    table_pace = pad_latency(samples, seed)
+    progress(f"latency: the card pad, {samples} taps on the test twin (5 ms polls, no wire time)")
+    twin_pace = pad_latency(samples, seed, paced=False)
+    ms = table_pace["ms"]
+    play, twin = _quantiles(ms["play"]), _quantiles(twin_pace["ms"]["play"])
+    label = "pad: tag in the field -> the play's event"
+    result.add(Figure(f"{label}, p50", play["p50"], "ms"))
+    result.add(at_most(f"{label}, p99", play["p99"], PAD_P99_MS, "ms"))
+    result.add(Figure(f"{label}, max", round(max(ms["play"]), 1), "ms"))
+    for key, name in (("to_read", "tag in the field -> the read that saw it"),
+                      ("read_to_event", "that read -> the event (loop, checks, commit)")):
+        q = _quantiles(ms[key])
+        result.add(Figure(f"pad: {name}, p50 / p99", f"{q['p50']} / {q['p99']}", "ms"))
+    result.add(Figure("pad on the test twin (5 ms polls, no wire time), p50 / p99",
+                      f"{twin['p50']} / {twin['p99']}", "ms"))
+    result.add(Figure("pad: table's pace / test twin's, p50",
+                      round(play["p50"] / twin["p50"], 2), "x"))
+    result.detail["pad"] = {
+        "samples": samples, "table_pace": {k: _quantiles(v) for k, v in ms.items() if v},
+        "test_twin": {k: _quantiles(v) for k, v in twin_pace["ms"].items() if v},
+        "load": machine_load()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -517,6 +654,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--walks", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pad", action="store_true", help="only the card pad's section")
     args = parser.parse_args(argv)
     if (args.samples is not None and args.samples < 1) or args.rounds < 1:
         parser.error("--samples and --rounds must be at least 1")
@@ -527,6 +665,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.tree is not None:
         print(json.dumps(worker(args.tree, args.samples or SAMPLES, args.seed)))
         return 0
+    if args.pad:
+        result = Result("latency")
+        pad_figures(result, args.samples or (PAD_QUICK_SAMPLES if args.quick else PAD_SAMPLES),
+                    args.seed)
+        return report(result, args.json)
     return report(run(args.quick, samples=args.samples, baseline=args.baseline,
                       rounds=args.rounds, seed=args.seed), args.json)
 

@@ -1,8 +1,8 @@
 """The card pad: one PN532 on which a player taps the card they play, or a colour chip.
 
 The pad is read like a tray reader (`hal.pn532.PN532.read_tags`: RF field on,
-InListPassiveTarget with MaxTg 2, InDeselect, again until nothing new, field off), so
-two tags on the pad at once are seen as two. `Pad.poll()` reads it once and reports:
+InListPassiveTarget with MaxTg 2, InDeselect and again while a listing finds two,
+field off), so two tags on the pad at once are seen as two. `Pad.poll()` reads it once and reports:
 
 - `Tap`: tags came onto the pad. Tags that arrive in the same read are one `Tap` with
   every one of their UIDs (two cards laid together). A tag held on the pad, or lifted
@@ -14,7 +14,7 @@ two tags on the pad at once are seen as two. `Pad.poll()` reads it once and repo
 `watch()` polls until told to stop, at the fast pace (`poll_interval_s`) while
 `set_pace(fast=True)` says the table awaits a declaration, while a tag lies on the
 pad, and for `same_tap_s` after a tap; at `idle_poll_interval_s` otherwise (the
-tray's `PollPace`). The pad knows UIDs only: `[pad.cards]` and `[pad.chips]` say what
+tray's `PollPace`). Between idle reads it sleeps until `set_pace(True)` wakes it. The pad knows UIDs only: `[pad.cards]` and `[pad.chips]` say what
 each names (`PadConfig.card_of`, `PadConfig.colour_of`); the card codes of an
 edition's deck are uno_core's, so the daemon checks those (firmware.config).
 
@@ -48,6 +48,7 @@ from hal.errors import ConfigError, HalError
 from hal.safety import ClosedOnExit
 from hal.tray import PollPace, Reader, Stop, normalise_uid
 
+STOP_LOOK_S = 0.25  # at the idle pace the watcher looks at its stop this often
 DRIVERS = ("pn532",)  # an RDM6300 sees one tag at most: it could not refuse two cards
 CHIP_COLOURS = ("R", "G", "B", "Y")
 
@@ -222,6 +223,7 @@ class Pad(ClosedOnExit):
         self._taps = 0
         self._last_tap: Tap | None = None
         self._lock = threading.Lock()  # one read at a time; status reads never take it
+        self._wake = threading.Event()  # set_pace(True) and close() end an idle pause
         self.closed = False
 
     @classmethod
@@ -236,9 +238,11 @@ class Pad(ClosedOnExit):
 
     # -- pace -------------------------------------------------------------------------
     def set_pace(self, fast: bool) -> None:
-        """Fast while the table awaits a declaration; a running `watch` follows within
-        one fast interval. Safe from any thread."""
-        self._fast = bool(fast)
+        """Fast while the table awaits a declaration; a running `watch` follows at once.
+        Safe from any thread."""
+        was, self._fast = self._fast, bool(fast)
+        if self._fast and not was:
+            self._wake.set()
 
     @property
     def fast(self) -> bool:
@@ -301,7 +305,22 @@ class Pad(ClosedOnExit):
                 for event in events:
                     on_event(event)
                 now = self._clock.now()
-            stop.wait(pace.pause(now, self._fast))
+            fast = self._fast
+            if fast or pace.interval(now, fast) <= self.config.poll_interval_s:
+                stop.wait(pace.pause(now, fast))
+            else:
+                self._idle_pause(pace.last_scan + pace.interval(now, fast) - now, stop)
+
+    def _idle_pause(self, seconds: float, stop: Stop) -> None:
+        """Sleep until the next idle read, cut short by `set_pace(True)` or `close()`:
+        waking every fast interval to look at the pace would cost more CPU than the
+        idle reads themselves. The stop is looked at every `STOP_LOOK_S`."""
+        end = self._clock.now() + seconds
+        while not stop.is_set() and not self.closed:
+            left = end - self._clock.now()
+            if left <= 0 or self._clock.wait(self._wake, min(left, STOP_LOOK_S)):
+                break
+        self._wake.clear()
 
     # -- state ------------------------------------------------------------------------
     @property
@@ -327,6 +346,7 @@ class Pad(ClosedOnExit):
         }
 
     def close(self) -> None:
+        self._wake.set()  # a watcher in an idle pause ends now
         with self._lock:
             if self.closed:
                 return

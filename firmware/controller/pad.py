@@ -19,16 +19,21 @@ unless under ``jump_in`` a seat not to act pressed its own button within
 
 The pad polls fast while the table awaits a card or a chip, idle otherwise (set after
 each settle). A reader that goes down is said once; play goes on by screen and phones.
+
+A tapped card's tag is journaled with its play, in the same commit (`TAG`): a restart
+knows which tags lie on the pile, so a card tapped again after a crash is refused.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import uno_core as U
 from firmware.api import requests as api
 from firmware.controller.context import (
     Adopted,
+    Committing,
     Context,
     Part,
     RoundEnded,
@@ -37,8 +42,10 @@ from firmware.controller.context import (
 )
 from firmware.controller.events import PadChanged
 from firmware.controller.seats import SeatButtons, refusal_said
+from firmware.controller.undo import Undo
 from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
+from firmware.journal.store import Entry
 from firmware.waits import Wait
 from hal.pad import Pad as PadReader
 from hal.pad import PadDown, PadUp, Tap
@@ -52,6 +59,7 @@ CARD_WAITS = frozenset({Wait.TURN, Wait.PLAY_DRAWN, Wait.EXTRA_PLAY})  # a card 
 REFUSED_BUZZ = "error"  # the buzzer's refusal pattern
 REFUSED_LIGHT_S = 1.5  # how long the seat's light blinks after a refusal
 JUMP_WINDOW_S = 3.0  # jump_in: a tap this soon after a seat's own button is that seat's
+TAG = "pad_tag"  # journal kind: {"uid", "step"}, the tag of a play the pad declared
 
 
 class Pending(NamedTuple):
@@ -91,16 +99,23 @@ class Pad(Part):
         self.down: str | None = None  # why the reader is down, while it is
         self.refusals = 0
         self.declared = 0
+        self._tag: str | None = None  # the tag of the play being submitted
+        # told "tap" just before a tapped play's commit and "journaled" right after it:
+        # the demo's kill hook (firmware.sim.kill_hook)
+        self.moment: Callable[[str], None] = lambda _name: None
         self.reset()
         ctx.on(PadChanged, self._on_pad)
         ctx.on(LightBack, self._light_back)
         ctx.subscribe(Settles, lambda _e: self._pace())
         ctx.subscribe(Adopted, self._adopted)
-        ctx.subscribe(RoundEnded, lambda _e: self.on_pile.clear())
+        ctx.subscribe(RoundEnded, lambda _e: self._pile_gone())
         ctx.subscribe(SeatChosen, self._seat_chosen)
+        ctx.subscribe(Committing, self._committing, actions=(U.Play,))
+        ctx.journal_kind(TAG, self._laid)
 
     def reset(self) -> None:
         self.on_pile: dict[str, int] = {}  # tag UID -> the step its play made
+        self.cleared_at = 0  # the step that last emptied the pile (a round's end, a reshuffle)
         self.pending: Pending | None = None
         self.jumper: tuple[int, float] | None = None  # (seat, loop time of its button)
 
@@ -113,6 +128,9 @@ class Pad(Part):
                 "awaiting_chip": p.card if p is not None and p.wants_chip() else None,
                 "awaiting_seat": p.card if p is not None and p.wants_seat() else None,
                 "declared": self.declared, "refused": self.refusals}
+
+    def journaled(self) -> dict[str, Any]:
+        return {"pad_on_pile": dict(sorted(self.on_pile.items()))}
 
     def carried(self) -> Any:
         return dict(self.on_pile)
@@ -127,7 +145,33 @@ class Pad(Part):
         if adopted.live:  # a card's choices answer the moment it was tapped in, no later
             self.pending = None
         if any(isinstance(e, E.Reshuffled) for e in adopted.effects):
-            self.on_pile.clear()
+            self._pile_gone()
+        for entry in adopted.joined:
+            if entry.kind == TAG:
+                self._laid(entry)
+
+    def _committing(self, committing: Committing) -> tuple[str, dict[str, Any]] | None:
+        """A play the pad declared is journaled with its tag, in the same commit."""
+        uid, self._tag = self._tag, None
+        if uid is None:
+            return None
+        self.moment("tap")
+        return TAG, {"uid": uid, "step": committing.step}
+
+    def _laid(self, entry: Entry) -> None:
+        """A tag journaled with its play (live, or in replay right after that play):
+        it lies on the pile, unless its play was taken back (the step is not this one)
+        or the pile was emptied at that step (the round ended with it)."""
+        step = entry.payload["step"]
+        if step != self.ctx.step:
+            return
+        self.ctx.peer(Undo).joined(entry.seq)  # the play can still be taken back
+        if step > self.cleared_at:
+            self.on_pile[entry.payload["uid"]] = step
+
+    def _pile_gone(self) -> None:
+        self.on_pile.clear()
+        self.cleared_at = self.ctx.step
 
     def awaits_card(self) -> bool:
         """Whether the table awaits a card (or a chip) the pad can answer."""
@@ -264,10 +308,14 @@ class Pad(Part):
         return to_act
 
     def _declare(self, seat: int, code: str, uid: str, choices: dict[str, Any]) -> None:
-        self.ctx.submit(api.Play(seat, code, choices, by=self._who(seat)))
+        self._tag = uid
+        try:
+            self.ctx.submit(api.Play(seat, code, choices, by=self._who(seat)))
+        finally:
+            self._tag = None
         self.pending = None
-        self.on_pile[uid] = self.ctx.step
         self.declared += 1
+        self.moment("journaled")
 
     @staticmethod
     def _who(seat: int) -> api.Who:

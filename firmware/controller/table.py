@@ -49,6 +49,8 @@ Journal entries of a match:
 * ``next_round`` {"round", "by": "tap"|"timer"}: the pause after a round is over.
 * ``timeout`` {"step", "seat", "action"}: the turn timer ran out for that decision
   (after the action it applied, if any; `turn_timer.TurnTimer`).
+* ``pad_tag`` {"uid", "step"}: the tag of a card the pad declared, in its play's commit
+  (`pad.Pad`: a restart knows which tags lie on the pile).
 
 A declaration a request made (not the table's owner on the table itself) carries
 ``"by": {"role", "seat"}`` (and ``"key"``, its Idempotency-Key): `declared.Declarers`.

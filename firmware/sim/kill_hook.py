@@ -1,11 +1,12 @@
 """The simulated players' kill hook, for the crash soak (`bench/crash.py`).
 
 With ``kill_after=(KIND, N)`` the process SIGKILLs itself right after the N-th answer
-to a KIND request (`request_kind`; ``any`` counts every kind), having written what the
-table held at that moment into the world file (`Controller.journaled_view`). After the
-restart, `check_answered` compares it with what the journal brought back: a
-difference is an answered request the crash lost (``answers_lost`` in the world's
-notes).
+to a KIND request (`request_kind`; ``any`` counts every kind), or at the N-th named
+moment of the card pad (``pad-tap``: a tapped play about to be committed;
+``pad-journaled``: just committed), having written what the table held at that moment
+into the world file (`Controller.journaled_view`). After the restart, `check_answered`
+compares it with what the journal brought back: a difference is an answered request
+the crash lost (``answers_lost`` in the world's notes).
 """
 
 from __future__ import annotations
@@ -49,11 +50,16 @@ class KillHook:
 
     def answered(self, request: api.Request) -> None:
         """After each answered request: kill after the `kill_after` one."""
+        self.moment(request_kind(request), counts_as_any=True)
+
+    def moment(self, name: str, *, counts_as_any: bool = False) -> None:
+        """A named moment of the table (an answered request's kind, or the card pad's
+        ``pad-tap`` just before a tapped play's commit and ``pad-journaled`` right after
+        it): kill at the `kill_after` one."""
         if self.kill_after is None:
             return
         kind, nth = self.kill_after
-        name = request_kind(request)
-        if kind not in (name, "any"):
+        if kind != name and not (counts_as_any and kind == "any"):
             return
         self.answers += 1
         if self.answers < nth:

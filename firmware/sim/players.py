@@ -270,6 +270,9 @@ class TablePlayers:
         self._http = ApiClient(token_for)
         self.kill_hook = KillHook(world, kill_after, table=controller.journaled_view,
                                   step=self._step)
+        pad = controller.lookup("pad") if world.pad_sim is not None else None
+        if pad is not None:  # the pad's moments around a tapped play's commit
+            pad.moment = lambda name: self.kill_hook.moment(f"pad-{name}")
         loop.on(_Barrier, lambda _e: None)
 
     def on_event(self, event: Mapping[str, Any]) -> None:

@@ -12,7 +12,9 @@ InListPassiveTarget activates at most two:
 2. InListPassiveTarget (MaxTg 2, 106 kbps type A) lists up to two tags.
 3. InDeselect (Tg 0: all) halts them (HLTA): a halted tag ignores REQA, so the
    next listing finds the others. Repeat 2-3 until a listing finds nothing new
-   (libnfc enumerates targets the same way).
+   (libnfc enumerates targets the same way), or fewer than two: then no other tag
+   answered its REQA, and a listing more would only cost its time on the line (a
+   card on the pad is read with three commands, not five).
 4. RF field off: halted tags are reset for the next turn, and the field does not
    disturb the neighbouring readers while they poll (readers take turns).
 
@@ -47,6 +49,7 @@ RF_ITEM_FIELD = 0x01
 RF_ITEM_MAX_RETRIES = 0x05
 BRTY_106_TYPE_A = 0x00
 MAX_LISTINGS = 8  # 16 tags: far more than the four towers a slot can hold
+MAX_TG = 2  # the targets one InListPassiveTarget activates at most (UM0701-02)
 
 
 def parse_type_a_targets(payload: bytes) -> list[str]:
@@ -121,12 +124,12 @@ class PN532(SerialReader):
             found: list[str] = []
             for _ in range(MAX_LISTINGS):
                 listed = parse_type_a_targets(
-                    self._command(IN_LIST_PASSIVE_TARGET, bytes([2, BRTY_106_TYPE_A]))
+                    self._command(IN_LIST_PASSIVE_TARGET, bytes([MAX_TG, BRTY_106_TYPE_A]))
                 )
                 new = [uid for uid in listed if uid not in found]
                 found += new
-                if not listed:
-                    break
+                if len(listed) < MAX_TG:
+                    break  # every tag in the field answered this listing
                 self._command(IN_DESELECT, b"\x00")
                 if not new:
                     break  # a tag that ignores HLTA keeps answering: nothing more to learn

@@ -68,6 +68,7 @@ from uno_core.listing import (
     OP_MOVE,
     OP_PLAIN,
     add_face,
+    discard_all_plays,
     plain_listing,
     plain_ops,
     play_variants,
@@ -313,7 +314,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
                     if code >= _TARGETED:
-                        p = _chosen_play(s, t, card, i)
+                        p = _chosen_play(s, plan, t, card, i)
                     else:
                         p = _listed_play(t, card, i, c == 2)
                     play(s, p, NOFX)
@@ -391,7 +392,7 @@ class _Plan:
     (`lists`, `_Lists`); `bit_lengths[k]` is ``k.bit_length()`` for every number of them."""
 
     __slots__ = ("codes", "widths", "policy_bits", "tower", "moves", "takes",
-                 "lists", "bit_lengths", "plays")
+                 "lists", "bit_lengths", "plays", "chosen")
 
     def __init__(self, s: State) -> None:
         tb, ed, n = s.tables, s.edition, s.n
@@ -441,6 +442,8 @@ class _Plan:
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
         self.bit_lengths = [k.bit_length() for k in range(sum(self.widths) + 1)]
         self.lists = _Lists(self)
+        # by (seat, card id, hand of two): a targeted card's plays (`_chosen_play`)
+        self.chosen: dict[tuple[int, int, bool], list[A.Play]] = {}
 
 
 # by direction (1, -1: `_Moves[d]`), by seat: what laying a _MOVE card does, as
@@ -562,12 +565,22 @@ def _listed_play(seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
     return found
 
 
-def _chosen_play(s: State, seat: int, card: Card, i: int) -> A.Play:
+def _chosen_play(s: State, plan: _Plan, seat: int, card: Card, i: int) -> A.Play:
     """The `i`-th of the plays the policy picks from for a card with choices (a target,
     the cards a Discard All lays), as the listing makes them: its UNO call when it
-    leaves one card."""
-    left = s._counts[seat] - 1
-    return [p for p in play_variants(s, seat, card) if p.uno == (left - len(p.laid) == 1)][i]
+    leaves one card. A targeted card's are made once per seat and hand of two or not
+    (plays are immutable); a Discard All's lay what the hand holds now."""
+    if plan.codes[card.id] == _DISCARD_ALL:
+        laying = discard_all_plays(s, seat, card)[1][i]
+        assert type(laying) is A.Play
+        return laying
+    key = (seat, card.id, s._counts[seat] == 2)
+    found = plan.chosen.get(key)
+    if found is None:
+        left = s._counts[seat] - 1
+        found = plan.chosen[key] = [p for p in play_variants(s, seat, card)
+                                    if p.uno == (left == 1)]
+    return found[i]
 
 
 def _bits_source(rng: Rng) -> Callable[[int], int] | None:

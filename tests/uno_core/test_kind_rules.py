@@ -1,7 +1,8 @@
 """Each card kind's rule is stated once (``kinds.KINDS``), and every path that plays a
 card executes that statement: the checked path (``apply`` of an action it must check,
 ``cardrules``), the listed path (``engine.play_plain``) and the simulation kernel's own
-loop. Changing one kind's definition changes all three alike."""
+loop. Changing one kind's definition changes all three alike, and so does changing
+how a draw is carried out (``cardrules.carry_out`` and its steps are the one place)."""
 
 from __future__ import annotations
 

@@ -104,10 +104,10 @@ def number_with(s: State, seat: int, p: A.Play, fx: Effects,
         four_tower_check(s, seat, fx)
 
 
-# The meaning of a card's rule (``KindRule``), carried out once for every path that
-# plays a card: `turn`, `victim_of` and `hit` serve `_b_move` (the checked path) and
-# ``engine.play_plain`` (the listed path); the kernel plays the same rules through them
-# where it hands a card to the engine, and its own loop reads the same rule tables.
+# The meaning of a card's rule (``KindRule``) is carried out by `carry_out` alone, with
+# the steps below: `_b_move` (the checked path) and ``engine.play_plain`` (the listed
+# path) call it, and the simulation kernel's plan (``kernel._Plan``) is made by running
+# it on a probe of the table, so no path states what a kind does a second time.
 
 def turn(s: State, fx: Effects) -> None:
     """``KindRule.turns``: the direction of play turns."""
@@ -140,24 +140,31 @@ def hit(s: State, victim: int, r: KindRule, fx: Effects) -> None:
 
 
 def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
-    """The card's rule at this table (``Tables.rules``, from ``kinds.KINDS``): the
-    direction turns; the victim (the next seat, unless his tower wards the card off)
-    owes its draws and is skipped, or the challenge comes first; or the player plays
-    again at once (an extra turn); then the turn passes on."""
-    r = kind_rule(s, p.card)
+    """The card's rule at this table (``Tables.rules``, from ``kinds.KINDS``), carried
+    out by `carry_out`; then the turn passes on, unless the rule gave it elsewhere."""
+    passed = carry_out(s, seat, kind_rule(s, p.card), p.card, fx)
+    if passed >= 0:
+        advance(s, passed)
+
+
+def carry_out(s: State, seat: int, r: KindRule, card: Card, fx: Effects) -> int:
+    """What `card`, of rule `r`, laid by `seat`, does to the turn (the one interpreter
+    of a ``KindRule``'s turn part: the checked path, ``engine.play_plain`` and, through
+    the plan made from it, the simulation kernel): the direction turns; the victim (the
+    next seat, unless his tower wards the card off) owes its draws and is skipped, or
+    the challenge comes first; or the player plays again at once (an extra turn).
+    Returns the seats the next turn passes over, or -1 when the turn was given
+    elsewhere (a challenge, a stack's answer, an extra turn)."""
     if r.turns:
         turn(s, fx)
     if not (r.skips or r.draws or r.until):
-        if not (r.extra_turn and _extra_play(s, seat, fx)):
-            advance(s, 0)
-        return
+        return -1 if r.extra_turn and _extra_play(s, seat, fx) else 0
     victim = victim_of(s)
-    if protected(s, victim, p.card, fx):
+    if protected(s, victim, card, fx):
         s.pending = ()
         if r.draws:
             s.stack = ()  # warded off: a plain card now, and a pending stack with it
-        advance(s, 0)
-        return
+        return 0
     if r.challenge and (not s.stack or s.options.stacked_draw4_challenge):
         # the challenge comes first; then the victim stacks or takes (a +4 joining a
         # pending stack is not challenged unless stacked_draw4_challenge)
@@ -168,32 +175,31 @@ def _b_move(s: State, seat: int, p: A.Play, fx: Effects) -> None:
         s.phase = Phase.CHALLENGE
         s.actor = victim
         fx.append(E.shared(E.Prompt, victim, "challenge"))
-        return
+        return -1
     s.pending = ()
     if r.until or r.stacks:
-        _hit(s, seat, victim, OWE_UNTIL if r.until else OWE_DRAW, r, p.card, fx)
-        return
+        return _hit(s, seat, victim, OWE_UNTIL if r.until else OWE_DRAW, r, card, fx)
     hit(s, victim, r, fx)
     if r.extra_turn and _extra_play(s, seat, fx):
         s.skip_pending += r.skips  # the extra card's own effect skips on from the victim
-        return
-    advance(s, r.skips)
+        return -1
+    return r.skips
 
 
 def _hit(s: State, seat: int, victim: int, kind: Owe, r: KindRule, card: Card,
-         fx: Effects) -> None:
+         fx: Effects) -> int:
     """A draw card's victim owes `r.draws` cards or presses (`kind`; launcher editions
-    press) and is skipped; with stack_draws the count joins the stack instead, and the
-    victim may answer."""
+    press) and is skipped (the seats passed over are returned); with stack_draws the
+    count joins the stack instead, and the victim may answer (-1: his turn now)."""
     count = r.draws
     if r.stacks:
         count = grow(s, seat, card, victim, fx)
         if not count:
-            return
+            return -1
     owe(s, fx, kind, victim, count)
     if fx is not NOFX and r.skips:
         fx.append(_SKIPPED[victim])
-    advance(s, r.skips)
+    return r.skips
 
 
 def added(s: State, count: int) -> int:

@@ -24,11 +24,8 @@ from uno_core.actions import CHANCE, MAX_SEATS, Action
 from uno_core.cardrules import (
     BEHAVIOUR,
     capture,
+    carry_out,
     four_tower_check,
-    hit,
-    protected,
-    turn,
-    victim_of,
 )
 from uno_core.cards import (
     BY_ID,
@@ -322,7 +319,7 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
     turn) plays a card listed with `op` (``plain_ops``: OP_PLAIN, a card that only
     passes the turn on; OP_MOVE, one whose rule at the table, ``Tables.rules``, turns
     the direction, skips the victim and has him take cards from the pile, or on a
-    launcher edition owe its presses, as ``cardrules._hit`` has him), no tower at stake
+    launcher edition owe its presses: ``cardrules.carry_out``), no tower at stake
     (but a Power number's symbol, `OP_SYMBOL`), and keeps two cards or more, or one
     with the UNO call. It must be legal."""
     seat = p.seat
@@ -345,15 +342,8 @@ def play_plain(s: State, p: A.Play, op: int, fx: Effects) -> None:
             fx.append(_UNO_CALLED[seat])
     s.colour = card.colour or p.colour  # (phase "play": nothing is pending or drawn)
     step = 1 + s.skip_pending
-    if op == OP_MOVE:  # the card's rule, carried out as cardrules._b_move does
-        r = s.tables.rules[s.n][i]
-        if r.turns:
-            turn(s, fx)
-        if r.skips or r.draws:
-            victim = victim_of(s)
-            if not protected(s, victim, card, fx):  # Power: his tower wards it off
-                hit(s, victim, r, fx)
-                step += r.skips
+    if op == OP_MOVE:  # the card's rule (plain_ops: it never gives the turn elsewhere)
+        step += carry_out(s, seat, s.tables.rules[s.n][i], card, fx)
     s.turn = s.actor = t = (s.turn + s.direction * step) % s.n
     s.skip_pending = 0
     if op == OP_SYMBOL:  # Power: the symbol captures its tower (cardrules._b_number)

@@ -11,11 +11,13 @@ the checked path would be.
 
 How: plain turns (a seat to play, nothing owed, no UNO window, nothing pending) run in
 a loop that keeps the seat, direction, colour and the faces that fit on the top card in
-local variables and plays the plain cards itself, by their rule at the table
-(``Tables.rules``, from ``tables.KINDS``: the direction turns, seats are skipped, the
-victim takes cards from the pile; numbers, plain wilds, a power symbol's capture,
-skips, reverses and on pile editions Draw 1/2 and an unrestricted Wild Draw 4): no
-legal list, no action object, no check. A face the hand may not play is left out by
+local variables and plays the plain cards itself (numbers, plain wilds, a power
+symbol's capture, skips, reverses and on pile editions Draw 1/2 and an unrestricted
+Wild Draw 4): no legal list, no action object, no check. What a card of a moving kind
+does (the direction turns, seats are skipped, the victim takes cards from the pile) is
+not written here: the plan records, per seat and direction, what
+``cardrules.carry_out`` (the one interpreter of ``kinds.KINDS``) did with the card on a
+probe of the table, and the loop writes that. A face the hand may not play is left out by
 ``tables.barred``, the rule the listing asks too. It makes the same ``rng.randrange``
 draws over the same plays in the listed order (by card id), inline from
 ``getrandbits`` where the rng is ``random.Random``; a targeted card or Discard All counts as the plays listed for
@@ -48,7 +50,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from uno_core import actions as A
+from uno_core import effects as E
 from uno_core.actions import CHANCE
+from uno_core.cardrules import capture, carry_out
 from uno_core.cards import (
     BY_ID,
     COLOURS,
@@ -58,8 +62,17 @@ from uno_core.cards import (
 from uno_core.chance import MEASURED, LauncherModel, Rng, sample_outcome, shuffle_order
 from uno_core.engine import apply, draw, eject, legal_actions, play, shuffle
 from uno_core.errors import SetupError
+from uno_core.kinds import KindRule
 from uno_core.listed import FACE_SHIFT
-from uno_core.listing import OP_MOVE, OP_PLAIN, add_face, plain_listing, plain_ops
+from uno_core.listing import (
+    OP_MOVE,
+    OP_PLAIN,
+    add_face,
+    discard_all_plays,
+    plain_listing,
+    plain_ops,
+    play_variants,
+)
 from uno_core.state import EJECT, MATCH_OVER, OWE_DRAW, PLAY, Chance, State
 from uno_core.tables import Tables, barred, mask_of
 from uno_core.turns import NOFX, give
@@ -180,7 +193,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     n = s.n
     plan = _plan(s)
     lists = plan.lists
-    turns, steps, takes = plan.turns, plan.steps, plan.takes
+    moves, takes = plan.moves, plan.takes
     towers_of = plan.tower if s.edition.towers else None
     bit_lengths = plan.bit_lengths
     # by direction (1, -1), by seat: the seat next in that direction
@@ -287,24 +300,21 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 if towers_of is not None and towers_of[j] >= 0:
                     # a capture that completes four towers (the four-tower discard
                     # follows) or a protected victim: the engine's play
-                    ti = towers_of[j]
-                    towers = s.towers
                     if code == _SYMBOL:
-                        if towers[ti] != t:
-                            towers = towers[:ti] + (t,) + towers[ti + 1:]
-                        if towers == (t, t, t, t):
+                        # the number's capture (the engine's play would make it again:
+                        # the tower is the player's already then)
+                        capture(s, t, card.symbol, NOFX)
+                        if s.towers == (t, t, t, t):
                             code = _ENGINE
-                    elif towers[ti] == (t - d if turns[j] else t + d) % n:
+                    elif s.towers[towers_of[j]] == moves[j][d][t][1]:  # the victim's ward
                         code = _ENGINE
                 if (code > _SYMBOL or not code or c == 1
                         or (code == _MOVE and len(pile) <= takes[j])):
                     # the engine plays it (going out, too: the round ends)
                     s.turn = s.actor = s.to_act = t
                     s.direction, s.colour = d, colour
-                    if code == _TARGETED:
-                        p = _targeted_play(t, card, i, n, c == 2)
-                    elif code == _DISCARD_ALL:
-                        p = _discard_all_play(t, card, hands[t])
+                    if code >= _TARGETED:
+                        p = _chosen_play(s, plan, t, card, i)
                     else:
                         p = _listed_play(t, card, i, c == 2)
                     play(s, p, NOFX)
@@ -316,18 +326,15 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
                 counts[t] = c - 1
                 disc.append(card)
                 colour, fit = after, fits_after
-                if code == _PLAIN:
+                if code != _MOVE:  # (_PLAIN, _SYMBOL) the turn passes on
                     t = ahead[t]
-                elif code == _SYMBOL:  # the tower is the player's
-                    s.towers = towers
-                    t = ahead[t]
-                else:  # the card's rule (Tables.rules), as cardrules._b_move reads it
-                    if turns[j]:
-                        d = -d
+                else:  # what cardrules.carry_out does with the card (_Plan.moves)
+                    way, victim, k, t = moves[j][d][t]
+                    if k:
+                        give(s, victim, k)
+                    if way != d:
+                        d = way
                         ahead = nexts[d]
-                    if takes[j]:
-                        give(s, (t + d) % n, takes[j])
-                    t = (t + steps[j] * d) % n
         elif (s._queue and s.exposed < 0 and s._queue[0][1] == seat
               and s._queue[0][0] is not OWE_DRAW):
             # a press this seat owes, the one action listed; the launcher ejects at once
@@ -364,11 +371,12 @@ def _through_engine(s: State, rng: Rng, chance: Rng, rounds: int,
 
 # How the kernel plays a card (per edition, options and seats: `_plan`). 0: the
 # engine's own `play` (presses, extra turns, challenges, stacks); 1-3: the kernel
-# itself, by the card's rule at the table (``Tables.rules``, ``listing.plain_ops``):
-# _PLAIN passes the turn on, _MOVE turns the direction, skips and has the next seat
-# take cards from the pile, _SYMBOL captures a power symbol's tower; 4, 5: the engine's
-# `play` of the listed play the kernel builds. A power symbol's tower capture that
-# completes four towers, and a victim's protecting tower, go to the engine.
+# itself (``listing.plain_ops``): _PLAIN passes the turn on, _MOVE writes what
+# ``cardrules.carry_out`` did with the card on a probe of the table (`_moves`: the
+# direction, a victim taking cards from the pile, the seat to play next), _SYMBOL
+# captures a power symbol's tower; 4, 5: the engine's `play` of the listed play the
+# kernel builds. A power symbol's tower capture that completes four towers, and a
+# victim's protecting tower, go to the engine.
 _ENGINE, _PLAIN, _MOVE, _SYMBOL, _TARGETED, _DISCARD_ALL = range(6)
 
 
@@ -378,13 +386,13 @@ class _Plan:
     policy picks from: a wild one per colour, a targeted card one per colour and other
     seat), `policy_bits` (cards whose plays depend on more than the card: the towers;
     their turns go to the full policy), `tower` (the tower a power symbol captures, or
-    that protects the card's victim; -1), and for a _MOVE card its rule's `turns`,
-    `steps` (1 + ``skips``) and `takes` (the ``draws`` taken from the pile); by card id
+    that protects the card's victim; -1), and for a _MOVE card its `moves` (`_moves`)
+    and `takes` (the cards its victim takes from the pile); by card id
     its `plays` as listed (`_Listed`), and per playable faces the plays listed for them
     (`lists`, `_Lists`); `bit_lengths[k]` is ``k.bit_length()`` for every number of them."""
 
-    __slots__ = ("codes", "widths", "policy_bits", "tower", "turns", "steps", "takes",
-                 "lists", "bit_lengths", "plays")
+    __slots__ = ("codes", "widths", "policy_bits", "tower", "moves", "takes",
+                 "lists", "bit_lengths", "plays", "chosen")
 
     def __init__(self, s: State) -> None:
         tb, ed, n = s.tables, s.edition, s.n
@@ -394,48 +402,105 @@ class _Plan:
         self.codes = [_ENGINE] * size
         self.widths = [1] * size
         self.tower = [-1] * size
-        self.turns = [False] * size
-        self.steps = [1] * size
+        self.moves: list[_Moves] = [()] * size
         self.takes = [0] * size
-        for card in ed.deck:
+        probe = _probe(s)
+        # each card's listed plays, in listed order (as the listing makes them for a
+        # seat keeping cards: a Discard All's one play lays what the hand holds then):
+        # (id, card, code, its index among the card's plays, the colour after it, the
+        # faces that fit on it then)
+        self.plays: list[tuple[_Listed, ...]] = [()] * size
+        for card in dict.fromkeys(ed.deck):
             r = rules[card.id]
-            wild = card.colour == ""
             code = _ENGINE
             if r.targeted:
                 code = _TARGETED
-                self.widths[card.id] = (4 if wild else 1) * (n - 1)
             elif r.lays:
                 code = _DISCARD_ALL
-            elif wild:
-                self.widths[card.id] = 4
             op = plain[card.id]
             if op == OP_PLAIN:
                 code = _SYMBOL if card.symbol and ed.towers else _PLAIN
-            elif op == OP_MOVE and not (card.symbol and ed.towers or tb.launcher and r.draws):
-                # (on a launcher edition the victim's presses are the engine's `play`)
-                code = _MOVE
-                self.turns[card.id] = r.turns
-                self.steps[card.id] = 1 + r.skips
-                self.takes[card.id] = r.draws
+            elif op == OP_MOVE and not (card.symbol and ed.towers):
+                moves = _moves(probe, card, r)
+                if moves is not None:  # (a victim's presses, say, are the engine's)
+                    code = _MOVE
+                    self.moves[card.id] = moves
+                    self.takes[card.id] = moves[1][0][2]
             if ed.towers and code == _SYMBOL:
                 self.tower[card.id] = TOWER_INDEX[card.symbol]
-            elif ed.towers and (r.skips or r.draws):  # the victim's ward (cardrules.protected)
+            elif ed.towers and code == _MOVE and self.moves[card.id][1][0][1] >= 0:
+                # the victim's ward (cardrules.protected)
                 self.tower[card.id] = tb.protector[card.id]
             self.codes[card.id] = code
+            after = ([card.colour] if r.lays else
+                     [p.colour or card.colour for p in play_variants(probe, 0, card)])
+            self.widths[card.id] = len(after)
+            self.plays[card.id] = tuple(
+                (card.id, card, code, k, colour, tb.match[card.id][colour])
+                for k, colour in enumerate(after))
         self.policy_bits = tb.choice_bits & ~mask_of(
             c for c in ed.deck if self.codes[c.id] in (_TARGETED, _DISCARD_ALL))
-        # each card's listed plays, in listed order: (id, card, code, its index among
-        # the card's plays, the colour after it, the faces that fit on it then)
-        self.plays: list[tuple[_Listed, ...]] = [()] * size
-        for card in dict.fromkeys(ed.deck):
-            width = self.widths[card.id]
-            per_colour = width // 4 if card.colour == "" else width
-            after = [card.colour or COLOURS[k // per_colour] for k in range(width)]
-            self.plays[card.id] = tuple(
-                (card.id, card, self.codes[card.id], k, after[k], tb.match[card.id][after[k]])
-                for k in range(width))
         self.bit_lengths = [k.bit_length() for k in range(sum(self.widths) + 1)]
         self.lists = _Lists(self)
+        # by (seat, card id, hand of two): a targeted card's plays (`_chosen_play`)
+        self.chosen: dict[tuple[int, int, bool], list[A.Play]] = {}
+
+
+# by direction (1, -1: `_Moves[d]`), by seat: what laying a _MOVE card does, as
+# (direction after it, its victim or -1, the cards the victim takes, the seat to play)
+_Move = tuple[int, int, int, int]
+_Moves = tuple[tuple[_Move, ...], ...]
+
+
+def _probe(s: State) -> State:
+    """A copy of `s` at the plain turn the kernel plays a card on (nothing owed, pending
+    or stacked, no tower owned, a full pile): what `_moves` lays cards on."""
+    p = s.clone()
+    p._pile = list(s.edition.deck)
+    p._queue = []
+    p.towers = (-1, -1, -1, -1)
+    p.pending = p.stack = p.drawn = ()
+    p.skip_pending = 0
+    p.phase = PLAY
+    p.exposed = p.out = -1
+    p.colour_only = False
+    p._counts = [7] * p.n  # hands of seven: no play made on it calls UNO
+    return p
+
+
+def _moves(probe: State, card: Card, r: KindRule) -> _Moves | None:
+    """What ``cardrules.carry_out`` does when `card` (of rule `r`) is laid, found by
+    running it on `probe` from every seat in both directions: the kernel writes no
+    kind's meaning of its own. None when it does more than a `_Move` says (a victim
+    owing presses, an extra turn, a challenge...): the engine plays the card then."""
+    by_direction: list[tuple[_Move, ...]] = [(), (), ()]
+    for d in (1, -1):
+        row = []
+        for t in range(probe.n):
+            before = probe.clone()
+            before.turn = before.actor = before.to_act = t
+            before.direction = d
+            after = before.clone()
+            fx: list[E.Effect] = []
+            passed = carry_out(after, t, r, card, fx)
+            hit = {e.seat for e in fx if isinstance(e, (E.PlayerSkipped, E.Dispense))}
+            if passed < 0 or len(hit) > 1:
+                return None
+            victim = hit.pop() if hit else -1
+            takes = after._counts[victim] - before._counts[victim] if victim >= 0 else 0
+            # the move as the kernel writes it must leave the probe as carry_out did
+            before.direction = after.direction
+            if takes:
+                give(before, victim, takes)
+            if (before != after or after.skip_pending
+                    or (r.skips or r.draws) and victim < 0):
+                return None
+            row.append((after.direction, victim, takes,
+                        (t + after.direction * (1 + passed)) % probe.n))
+        by_direction[d] = tuple(row)
+    if len({(m[1] < 0, m[2]) for ms in by_direction for m in ms}) > 1:
+        return None  # a victim or the cards taken depend on the seat: not a `_Move`
+    return tuple(by_direction)
 
 
 # one listed play as the kernel writes it (_Plan.plays)
@@ -500,23 +565,22 @@ def _listed_play(seat: int, card: Card, colour_index: int, two: bool) -> A.Play:
     return found
 
 
-def _targeted_play(seat: int, card: Card, i: int, n: int, two: bool) -> A.Play:
-    """The `i`-th play listed for a targeted card: by colour (a wild), then by target,
-    the other seats in seat order."""
-    colour = ""
-    if card.colour == "":
-        colour = COLOURS[i // (n - 1)]
-        i %= n - 1
-    return A.Play(seat, card, colour, i if i < seat else i + 1, uno=two)
-
-
-def _discard_all_play(seat: int, card: Card, hand: list[int]) -> A.Play:
-    """Discard All's one listed play (with its UNO call when it leaves one card): the
-    other cards of its colour laid with it, in the order held."""
-    rest = hand[:]
-    rest.remove(card.id)
-    laid = tuple(c for c in map(BY_ID.__getitem__, rest) if c.colour == card.colour)
-    return A.Play(seat, card, laid=laid, uno=len(rest) - len(laid) == 1)
+def _chosen_play(s: State, plan: _Plan, seat: int, card: Card, i: int) -> A.Play:
+    """The `i`-th of the plays the policy picks from for a card with choices (a target,
+    the cards a Discard All lays), as the listing makes them: its UNO call when it
+    leaves one card. A targeted card's are made once per seat and hand of two or not
+    (plays are immutable); a Discard All's lay what the hand holds now."""
+    if plan.codes[card.id] == _DISCARD_ALL:
+        laying = discard_all_plays(s, seat, card)[1][i]
+        assert type(laying) is A.Play
+        return laying
+    key = (seat, card.id, s._counts[seat] == 2)
+    found = plan.chosen.get(key)
+    if found is None:
+        left = s._counts[seat] - 1
+        found = plan.chosen[key] = [p for p in play_variants(s, seat, card)
+                                    if p.uno == (left == 1)]
+    return found[i]
 
 
 def _bits_source(rng: Rng) -> Callable[[int], int] | None:

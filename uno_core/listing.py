@@ -265,7 +265,7 @@ def _listed_op(s: State, card: Card, size: int) -> int:
 
 def _laying_listing(s: State, seat: int, m: int, dec: Decision) -> Listing:
     """A listing with a Discard All playable: its plays lay the rest of its colour in the
-    order held, so they are made anew (`_discard_all`), and the listing gets ops of its
+    order held, so they are made anew (`discard_all_plays`), and the listing gets ops of its
     own; the other faces' plays are the decision's own."""
     actions: list[Action] = []
     ops: dict[int, int] = {}
@@ -278,7 +278,7 @@ def _laying_listing(s: State, seat: int, m: int, dec: Decision) -> Listing:
         rest ^= b
         i = b.bit_length() - 1
         if b & laying:
-            plays, pk = _discard_all(s, seat, BY_ID[i])
+            plays, pk = discard_all_plays(s, seat, BY_ID[i])
             for p in plays:
                 ops[id(p)] = OP_PLAY
         else:
@@ -292,7 +292,7 @@ def _laying_listing(s: State, seat: int, m: int, dec: Decision) -> Listing:
     return Listing(tuple(actions), ops, -1, tuple(picks))
 
 
-def _discard_all(s: State, seat: int, card: Card) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
+def discard_all_plays(s: State, seat: int, card: Card) -> tuple[tuple[Action, ...], tuple[Action, ...]]:
     """The plays of a Discard All by `seat` (simulation), which lay the other cards of
     its colour in the order held, and the policy's picks among them."""
     if s.edition.towers or needs_target(s, card):

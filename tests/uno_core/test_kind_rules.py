@@ -1,17 +1,32 @@
 """Each card kind's rule is stated once (``kinds.KINDS``), and every path that plays a
 card executes that statement: the checked path (``apply`` of an action it must check,
 ``cardrules``), the listed path (``engine.play_plain``) and the simulation kernel's own
-loop. Changing one kind's definition changes all three alike."""
+loop. Changing one kind's definition changes all three alike, and so does changing
+how a draw is carried out (``cardrules.carry_out`` and its steps are the one place)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
-from uno_core import IllegalAction, apply, kernel, kinds, legal_actions, listing, snapshot, tables
+from uno_core import (
+    CHANCE,
+    IllegalAction,
+    apply,
+    cardrules,
+    kernel,
+    kinds,
+    legal_actions,
+    listing,
+    new_match,
+    sample_outcome,
+    snapshot,
+    tables,
+)
 from uno_core import actions as A
-from uno_core.cards import DRAW2, HIT2, REVERSE, SKIP, parse_card
+from uno_core.cards import DRAW2, HIT2, NUMBER, REVERSE, SKIP, parse_card
 from uno_core.kinds import KindRule
 from uno_core.setup import position
 
@@ -172,3 +187,90 @@ def test_the_kind_lists_made_from_the_rules_name_the_cards_the_rules_name():
     assert {k for k, r in kinds.KINDS.items() if kinds.makes_draw(r)} == {
         DRAW1, DRAW2, WILD_DRAW4, HIT2, WILD_HIT4, WILD_HIT_FIRE, WILD_ALL_HIT, WILD_ATTACK,
         WILD_EXTREME}
+
+
+def _rounds(edition: str, how: str, rounds: int = 3, seed: int = 4):
+    """`rounds` rounds of 4 seats from the same seeds, played by the uniform policy on
+    one path: "kernel" (its own loop), "listed" (each action as legal_actions listed
+    it: ``engine.play_plain`` for the plain cards) or "checked" (each action as a new
+    object, which apply checks in full). The actions taken, the end state, and the
+    kinds of the cards played (the kernel: of those it handed to the engine's play)."""
+    rng, chance = random.Random(seed), random.Random(seed + 1)
+    state = new_match(edition, 4, {"target_score": 100000})
+    kinds_played: list[str] = []
+    if how == "kernel":
+        engine_play = kernel.play
+
+        def spy(s, p, fx):
+            kinds_played.append(p.card.kind)
+            engine_play(s, p, fx)
+
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(kernel, "play", spy)
+            count = kernel.run_random(state, rng, chance, rounds)
+        return count, state, kinds_played
+    count = done = 0
+    while done < rounds:
+        action = (sample_outcome(state, chance) if state.to_act == CHANCE
+                  else kernel.choose_random(state, rng))
+        if isinstance(action, A.Play):
+            kinds_played.append(action.card.kind)
+        if how == "checked":
+            action = dataclasses.replace(action)  # not the listed object: checked in full
+        before = state.round_no
+        state, _ = apply(state, action, effects=False)
+        count += 1
+        done += state.round_no != before
+    return count, state, kinds_played
+
+
+# redefinitions of a kind's meaning, each playing other games than the stock rules
+REDEFINED = [
+    ("classic", SKIP, KindRule(skips=2)),  # a Skip passes over two seats
+    ("classic", REVERSE, KindRule(turns=True, skips=1, draws=1)),  # the victim is behind
+    ("classic", DRAW2, KindRule(skips=1, draws=3)),  # no longer stacking: three cards
+    ("classic", NUMBER, KindRule(turns=True)),  # every number turns the direction
+    ("power", DRAW2, KindRule(skips=2, draws=1)),  # a tower still wards it off
+    ("extreme", SKIP, KindRule(draws=1)),  # a Skip only makes the next seat draw
+]
+
+
+@pytest.mark.parametrize(("edition", "kind", "rule"), REDEFINED,
+                         ids=[f"{e}-{k}" for e, k, _ in REDEFINED])
+def test_a_redefined_kind_plays_the_same_new_games_on_every_path(redefine, edition, kind,
+                                                                  rule):
+    """The kernel, the listed path and the checked path play the same games after the
+    redefinition, and they are other games than before it: a path that carried out a
+    kind's meaning by a copy of its own would part from the others."""
+    stock = _rounds(edition, "checked")
+    redefine(kind, rule)
+    ends = {how: _rounds(edition, how) for how in ("kernel", "listed", "checked")}
+    count, state, played = ends["checked"]
+    for how in ("kernel", "listed"):
+        assert ends[how][0] == count
+        assert snapshot(ends[how][1]) == snapshot(state), how
+    assert snapshot(state) != snapshot(stock[1])
+    assert kind in played
+    if edition == "classic":  # a pile edition without towers: the kernel lays some itself
+        assert ends["kernel"][2].count(kind) < played.count(kind)
+
+
+def test_a_draw_carried_out_differently_changes_every_path_alike(redefine, monkeypatch):
+    """The meaning itself changed where it is carried out (``cardrules.hit``: the victim
+    takes one card more than the rule says): the three paths still play the same games,
+    other games than before, so none of them carries a draw out by a copy of its own."""
+    stock = _rounds("classic", "checked")
+    carried_out = cardrules.hit
+
+    def one_more(s, victim, r, fx):
+        carried_out(s, victim, r._replace(draws=r.draws + 1) if r.draws else r, fx)
+
+    monkeypatch.setattr(cardrules, "hit", one_more)
+    redefine(DRAW2, kinds.KINDS[DRAW2])  # caches made afresh, with the changed hit
+    ends = {how: _rounds("classic", how) for how in ("kernel", "listed", "checked")}
+    count, state, played = ends["checked"]
+    for how in ("kernel", "listed"):
+        assert ends[how][0] == count
+        assert snapshot(ends[how][1]) == snapshot(state), how
+    assert snapshot(state) != snapshot(stock[1])
+    assert ends["kernel"][2].count(DRAW2) < played.count(DRAW2)  # the kernel laid some

@@ -3,16 +3,19 @@ is the seat to act's play, declared as the screen and the phones declare it.
 
 A tap becomes the same `api.Play` that ``POST /api/play`` builds, sent by the seat to
 act through `Context.submit` (its role checked, journaled with ``"by": {"role":
-"seat", "seat", "via": "pad"}``), so it passes the same gate, engine check, journal and
-effects. A wild waits for a colour chip, and a card that names a seat (Wild
-Attack-Attack, Trade Hands, a 7 under seven_zero) for that seat's button (the screen and
-the phone may still declare the card themselves); a chip answers the first card's
-colour too.
+"seat", "seat", "via": "pad", "tags"}``), so it passes the same gate, engine check,
+journal and effects. A card that asks for more waits for it (`pad_play.Pending`): a
+wild for a colour chip, a card that names a seat for that seat's button, a card that
+takes towers for the towers tapped, Discard All for the other cards it lays until its
+player's own button; holding the four towers, the cards laid down are tapped one by
+one. The screen and the phone may still declare the play themselves; a chip answers the
+first card's colour too.
 
 The pad refuses, changing nothing, with the buzzer's error pattern, the seat's light
 blinking a moment and the reason published as a ``refused`` event (the screen's last
-notice): two tags at once, a tag it does not know, a chip when no colour is asked, a
-card whose tag it laid on the pile since the last reshuffle, a card while the table
+notice): two tags at once (except cards a play lays), a tag it does not know, a chip
+or a tower nobody asked for, a card whose tag lies on the pile since the last
+reshuffle (rebuilt from the journal's tags after a restart), a card while the table
 waits for something else. The pad cannot know who tapped: a tap is the seat to act's,
 unless under ``jump_in`` a seat not to act pressed its own button within
 `JUMP_WINDOW_S` before: then the tap is that seat's jump-in.
@@ -23,6 +26,7 @@ each settle). A reader that goes down is said once; play goes on by screen and p
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, NamedTuple
 
 import uno_core as U
@@ -31,46 +35,29 @@ from firmware.controller.context import (
     Adopted,
     Context,
     Part,
+    Replayed,
     RoundEnded,
     SeatChosen,
     Settles,
 )
+from firmware.controller.declared import BY
 from firmware.controller.events import PadChanged
+from firmware.controller.pad_play import VIA, Pending, card_play, four_tower_discard
 from firmware.controller.seats import SeatButtons
 from firmware.controller.waiting import Waits
 from firmware.errors import Rejected
 from firmware.waits import Wait
 from hal.pad import Pad as PadReader
 from hal.pad import PadDown, PadUp, Tap
+from hal.tray import Tray
 from uno_core import effects as E
 from uno_core.cards import COLOUR_NAMES
-from uno_core.kinds import TARGETED
-from uno_core.matching import needs_target
 
-VIA = "pad"  # the way a tap's declaration came in, as the journal records it
 CARD_WAITS = frozenset({Wait.TURN, Wait.PLAY_DRAWN, Wait.EXTRA_PLAY})  # a card is awaited
 REFUSED_BUZZ = "error"  # the buzzer's refusal pattern
 REFUSED_LIGHT_S = 1.5  # how long the seat's light blinks after a refusal
 JUMP_WINDOW_S = 3.0  # jump_in: a tap this soon after a seat's own button is that seat's
-
-
-class Pending(NamedTuple):
-    """A card tapped at `step` for `seat`: a wild waits for its colour chip (`colour`
-    once tapped), then a card that names a seat (`target`) for that seat's button."""
-
-    seat: int
-    card: str
-    uid: str
-    step: int
-    wild: bool
-    target: bool
-    colour: str = ""
-
-    def wants_chip(self) -> bool:
-        return self.wild and not self.colour
-
-    def wants_seat(self) -> bool:
-        return self.target and not self.wants_chip()
+LAID = (U.Play, U.FourTowerDiscard)  # the actions that lay cards on the pile
 
 
 class LightBack(NamedTuple):
@@ -81,26 +68,31 @@ class LightBack(NamedTuple):
 
 
 class Pad(Part):
-    """Owns the tags it laid on the pile this round and a card awaiting its choices."""
+    """Owns the tags on the pile since the last reshuffle and the play being tapped."""
 
     name = "pad"
 
-    def __init__(self, ctx: Context, reader: PadReader) -> None:
+    def __init__(self, ctx: Context, reader: PadReader, tray: Tray | None = None) -> None:
         self.ctx = ctx
         self.reader = reader
         self.down: str | None = None  # why the reader is down, while it is
         self.refusals = 0
         self.declared = 0
+        # a PN532 tray's towers carry tags the pad reads too (an RDM6300's it never sees)
+        self.towers = {uid: tower for tower, uid in tray.config.towers.items()} \
+            if tray is not None else {}
         self.reset()
         ctx.on(PadChanged, self._on_pad)
         ctx.on(LightBack, self._light_back)
         ctx.subscribe(Settles, lambda _e: self._pace())
         ctx.subscribe(Adopted, self._adopted)
-        ctx.subscribe(RoundEnded, lambda _e: self.on_pile.clear())
+        ctx.subscribe(RoundEnded, lambda _e: self._pile_emptied())
+        ctx.subscribe(Replayed, lambda _e: self._recall())
         ctx.subscribe(SeatChosen, self._seat_chosen)
 
     def reset(self) -> None:
-        self.on_pile: dict[str, int] = {}  # tag UID -> the step its play made
+        self.on_pile: dict[str, int] = {}  # tag UID -> the journal entry of its play
+        self.replayed: list[int] = []  # the entries replayed that laid cards since then
         self.pending: Pending | None = None
         self.jumper: tuple[int, float] | None = None  # (seat, loop time of its button)
 
@@ -109,32 +101,50 @@ class Pad(Part):
         """The reader's status and the part's; its counts are live only (not in the
         table's stats, which a restart rebuilds from the journal)."""
         p = self.pending
+        wants = p.wants() if p is not None else ""
         return {**self.reader.get_status(), "down": self.down,
-                "awaiting_chip": p.card if p is not None and p.wants_chip() else None,
-                "awaiting_seat": p.card if p is not None and p.wants_seat() else None,
+                "awaiting_chip": p.card if p is not None and wants == "colour" else None,
+                "awaiting_seat": p.card if p is not None and wants == "seat" else None,
+                "waits": None if p is None else {"seat": p.seat, "card": p.card, "wants": wants,
+                                                  "towers": list(p.towers), "laid": list(p.laid)},
                 "declared": self.declared, "refused": self.refusals}
 
-    def carried(self) -> Any:
-        return dict(self.on_pile)
+    def journaled(self) -> dict[str, Any]:
+        return {"on_pile": sorted(self.on_pile)}
 
-    def carry(self, kept: Any) -> None:
-        """After a rebuild (an undo): the tags of plays that still stand stay on the pile."""
-        step = self.ctx.step
-        self.on_pile = {uid: made for uid, made in kept.items() if made <= step}
-
-    # -- the table moves on -------------------------------------------------------------
+    # -- the tags on the pile -------------------------------------------------------------
     def _adopted(self, adopted: Adopted) -> None:
-        if adopted.live:  # a card's choices answer the moment it was tapped in, no later
+        if adopted.live:  # a play's choices answer the moment it was tapped in, no later
             self.pending = None
         if any(isinstance(e, E.Reshuffled) for e in adopted.effects):
-            self.on_pile.clear()
+            self._pile_emptied()
+        if not adopted.live and adopted.seq is not None and isinstance(adopted.action, LAID):
+            self.replayed.append(adopted.seq)
 
+    def _pile_emptied(self) -> None:
+        self.on_pile.clear()
+        self.replayed.clear()
+
+    def _recall(self) -> None:
+        """The match was rebuilt from the journal (a restart, an undo): the tags its
+        standing plays since the last reshuffle carry lie on the pile."""
+        t = self.ctx
+        wanted = set(self.replayed)
+        self.replayed = []
+        if not wanted or t.match is None:
+            return
+        for entry in t.journal.entries(match_id=t.match.id, after=min(wanted) - 1):
+            by = entry.payload.get(BY) if entry.seq in wanted else None
+            if isinstance(by, dict) and by.get("via") == VIA:
+                self.on_pile.update(dict.fromkeys(by.get("tags") or (), entry.seq))
+
+    # -- the pace -------------------------------------------------------------------------
     def awaits_card(self) -> bool:
-        """Whether the table awaits a card (or a chip) the pad can answer."""
+        """Whether the table awaits a card (or a chip, a tower) the pad can answer."""
         if self.pending is not None:
-            return self.pending.wants_chip()
+            return self.pending.wants() in ("colour", "towers", "cards")
         kind = self.ctx.peer(Waits).current().kind
-        return kind in CARD_WAITS or kind == Wait.COLOUR
+        return kind in CARD_WAITS or kind in (Wait.COLOUR, Wait.FOUR_TOWERS)
 
     def _pace(self) -> None:
         self.reader.set_pace(self.awaits_card())
@@ -159,81 +169,167 @@ class Pad(Part):
                 self._refuse(exc.reason)
             self._pace()
 
+    def _live_pending(self) -> Pending | None:
+        p = self.pending
+        return p if p is not None and p.step == self.ctx.step else None
+
     def _tapped(self, tap: Tap) -> None:
+        words = self.ctx.words
+        p = self._live_pending()
+        several = p is not None and p.wants() in ("towers", "cards")  # the rules lay several
+        if len(tap.on_pad) > 1 and not several:
+            raise Rejected(words("pad.two_tags", count=len(tap.on_pad)))
+        for uid in tap.uids:  # each in turn: a refusal keeps those before it
+            self._one_tag(uid)
+
+    def _one_tag(self, uid: str) -> None:
         t = self.ctx
         words = t.words
-        if len(tap.on_pad) > 1:  # the rules' multi-card plays are declared on the screen
-            raise Rejected(words("pad.two_tags", count=len(tap.on_pad)))
-        uid = tap.uids[0]
         cfg = self.reader.config
-        chip, code = cfg.colour_of(uid), cfg.card_of(uid)
+        chip, code, tower = cfg.colour_of(uid), cfg.card_of(uid), self.towers.get(uid)
         if chip is not None:
             self._chip(chip)
             return
+        if tower is not None:
+            self._tower(tower)
+            return
         if code is None:
             raise Rejected(words("pad.unknown", uid=uid))
-        if uid in self.on_pile:
+        p = self._live_pending()
+        if uid in self.on_pile or (p is not None and uid in p.uids):
             raise Rejected(words("pad.on_pile"))
+        if p is not None and p.wants() == "cards":
+            self._lay(p, uid, code)
+            return
         s = t.gate()
         kind = t.peer(Waits).current().kind
+        if kind == Wait.FOUR_TOWERS:
+            self.pending = four_tower_discard(s, s.to_act, t.step)
+            self._lay(self.pending, uid, code)
+            return
         if kind not in CARD_WAITS:
             if kind in (Wait.PRESS, Wait.CHALLENGE, Wait.VERDICT, Wait.COLOUR):
                 raise Rejected(words("pad.turn", seat=words.seat(s.to_act)))
             raise Rejected(words("pad.not_a_card_now",
                                  message=t.peer(Waits).waiting()["message"]))
-        seat = self._tapper(s.to_act)
-        card = U.parse_card(code)
-        wild, target = card.colour == "", card.kind in TARGETED or needs_target(s, card)
-        if wild or target:
-            self.pending = Pending(seat, code, uid, t.step, wild, target)
-            self._ask()
-            return
-        self._declare(seat, code, uid, {})
+        pending = card_play(s, self._tapper(s.to_act), code, uid, t.step)
+        self._check(pending, pending.trial(s, []))  # a card that cannot go is refused at once
+        self.pending = pending
+        self._advance()
 
-    def _ask(self) -> None:
-        """Say what the pending card waits for: a colour chip, else a seat's button."""
-        t, p = self.ctx, self.pending
+    def _check(self, p: Pending, action: U.Action) -> None:
+        """Raise Rejected with the engine's reason if it would refuse `action` now."""
+        t = self.ctx
+        s = t.state
+        assert s is not None
+        try:
+            U.apply(s.clone(), action)
+        except U.IllegalAction as exc:
+            raise Rejected(t.words.refusal(exc, s.edition.name)) from None
+
+    def _lay(self, p: Pending, uid: str, code: str) -> None:
+        """One more card laid with the play: checked as the engine checks it."""
+        s = self.ctx.state
+        assert s is not None
+        if p.lay_count < 0:  # Discard All: the play with it laid too
+            self._check(p, p.trial(s, [*p.laid, code]))
+        else:  # the four-tower discard: a card still unseen (its count is checked at the end)
+            card = U.parse_card(code)
+            if Counter([*p.laid, code])[code] > s.unseen.get(card, 0):
+                exc = U.IllegalAction(U.FourTowerDiscard(p.seat, (card,)),
+                                      "four_towers_public", card=card)
+                raise Rejected(self.ctx.words.refusal(exc, s.edition.name))
+        p.laid.append(code)
+        p.uids.append(uid)
+        self._advance()
+
+    def _advance(self) -> None:
+        """Declare the play once it has every answer, else say what it waits for."""
+        p = self.pending
         assert p is not None
+        wants = p.wants()
+        if not wants:
+            self._declare(p)
+        elif wants != "cards" or len(p.laid) == (1 if p.lay_count >= 0 else 0):
+            self._ask(p, wants)
+        else:  # one more card laid: shown, not said (the first sentence said it all)
+            self.ctx.publish({"kind": "pad_read", "seat": p.seat, "card": p.card,
+                              "wants": wants, "laid": list(p.laid)})
+
+    def _ask(self, p: Pending, wants: str) -> None:
+        """Say what the play waits for."""
+        t = self.ctx
         words = t.words
-        chip = p.wants_chip()
-        message = words("pad.tap_chip" if chip else "pad.press_seat", seat=words.seat(p.seat),
-                        card=words.card(U.parse_card(p.card)))
-        t.publish({"kind": "pad_waits", "seat": p.seat, "card": p.card,
-                   "wants": "colour" if chip else "seat", "message": message})
+        card = words.card(U.parse_card(p.card), t.state.edition.name if t.state else None) \
+            if p.card else ""
+        values: dict[str, Any] = {"seat": words.seat(p.seat), "card": card}
+        if wants == "towers":
+            values.update(count=p.towers_needed - len(p.towers), towers=self._towers_left(p))
+        elif wants == "cards" and p.lay_count >= 0:
+            values.update(count=p.lay_count - len(p.laid))
+        elif wants == "cards":
+            values.update(colour=words.colour(U.parse_card(p.card).colour))
+        key = "pad.four_towers" if wants == "cards" and p.lay_count >= 0 else f"pad.{wants}"
+        t.publish({"kind": "pad_waits", "seat": p.seat, "card": p.card, "wants": wants,
+                   "message": words(key, **values)})
 
     def _chip(self, colour: str) -> None:
         t = self.ctx
-        p = self.pending
+        p = self._live_pending()
         name = COLOUR_NAMES[colour]
-        if p is not None and p.step == t.step and p.wants_chip():
-            self.pending = p._replace(colour=name)
-            if p.target:
-                self._ask()
-            else:
-                self._declare(p.seat, p.card, p.uid, {"color": name})
+        if p is not None and p.wants() == "colour":
+            p.colour = name
+            self._advance()
             return
         s = t.state
-        if s is not None and t.peer(Waits).current().kind == Wait.COLOUR:
-            t.submit(api.Decide(s.to_act, "colour", color=name, by=self._who(s.to_act)))
+        if p is None and s is not None and t.peer(Waits).current().kind == Wait.COLOUR:
+            t.submit(api.Decide(s.to_act, "colour", color=name,
+                                by=api.Who("seat", s.to_act, via=VIA)))
             self.declared += 1
             return
         raise Rejected(t.words("pad.chip_not_now"))
 
+    def _tower(self, tower: str) -> None:
+        words = self.ctx.words
+        p = self._live_pending()
+        if p is None or p.wants() != "towers":
+            raise Rejected(words("pad.tower_not_now"))
+        if tower not in p.free or tower in p.towers:
+            raise Rejected(words("pad.tower_not_free", tower=words.tower(tower),
+                                 towers=self._towers_left(p)))
+        p.towers.append(tower)
+        self._advance()
+
+    def _towers_left(self, p: Pending) -> str:
+        words = self.ctx.words
+        return ", ".join(words.tower(x) for x in p.free if x not in p.towers)
+
     def _seat_chosen(self, chosen: SeatChosen) -> bool:
-        """A seat's button while a tapped card waits for its target: that seat. Under
+        """A seat's button while a tapped card waits for its target: that seat; the
+        player's own button while Discard All collects its cards: that was all. Under
         jump_in, a seat not to act opens its jump-in window (the press is taken only
         where it would call or catch nothing)."""
-        p = self.pending
-        if p is None or not p.wants_seat() or p.step != self.ctx.step:
-            return self._jump_button(chosen.seat)
-        choices: dict[str, Any] = {"target": chosen.seat}
-        if p.colour:
-            choices["color"] = p.colour
+        p = self._live_pending()
+        wants = p.wants() if p is not None else ""
+        if p is not None and wants == "seat":
+            p.target = chosen.seat
+            self._answer(p, "target", -1)
+            return True
+        if p is not None and wants == "cards" and p.lay_count < 0 and chosen.seat == p.seat:
+            p.done = True
+            self._answer(p, "done", False)
+            return True
+        if p is not None and wants:
+            return False  # the button does what it does without the pad
+        return self._jump_button(chosen.seat)
+
+    def _answer(self, p: Pending, field: str, unset: Any) -> None:
+        """A button answered the play: declare it if complete; refused, it still waits."""
         try:
-            self._declare(p.seat, p.card, p.uid, choices)
-        except Rejected as exc:  # (the card still waits: another seat's button may do)
+            self._advance()
+        except Rejected as exc:
+            setattr(p, field, unset)
             self._refuse(exc.reason)
-        return True
 
     def _jump_button(self, seat: int) -> bool:
         s = self.ctx.state
@@ -251,15 +347,12 @@ class Pad(Part):
             return jumper[0]
         return to_act
 
-    def _declare(self, seat: int, code: str, uid: str, choices: dict[str, Any]) -> None:
-        self.ctx.submit(api.Play(seat, code, choices, by=self._who(seat)))
+    def _declare(self, p: Pending) -> None:
+        t = self.ctx
+        t.submit(p.request())
         self.pending = None
-        self.on_pile[uid] = self.ctx.step
+        self.on_pile.update(dict.fromkeys(p.uids, t.journal.last_seq))
         self.declared += 1
-
-    @staticmethod
-    def _who(seat: int) -> api.Who:
-        return api.Who("seat", seat, via=VIA)
 
     # -- a refusal ----------------------------------------------------------------------
     def _refuse(self, reason: str) -> None:
@@ -278,3 +371,4 @@ class Pad(Part):
     def _light_back(self, back: LightBack) -> None:
         if back.step == self.ctx.step:  # else the table showed the turn since
             self.ctx.peer(SeatButtons).light(back.seat, True)
+

@@ -189,7 +189,7 @@ class Controller:
         if self.config.mqtt is not None:  # the table on MQTT (docs/homeassistant.md)
             self._build("mqtt", lambda ctx: MqttPart(ctx, self.public_state, self.listeners))
         if hardware.pad is not None:  # the card pad, with a [pad] section only
-            self._build("pad", partial(Pad, reader=hardware.pad))
+            self._build("pad", partial(Pad, reader=hardware.pad, tray=hardware.tray))
         self.gate = self.peer(Waits).gate
         self.loop.on_safe_state(hardware.close)
         self._load()

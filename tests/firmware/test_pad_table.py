@@ -135,7 +135,7 @@ def test_a_tap_is_the_seat_to_acts_play_journaled_as_the_pads(table):
                                                           "card": card, **said["action"]}
     entry = actions(table)[-1]
     assert entry.payload["card"] == card
-    assert entry.payload["by"] == {"role": "seat", "seat": seat, "via": "pad"}
+    assert entry.payload["by"] == {"role": "seat", "seat": seat, "via": "pad", "tags": [table.world.pad_sim.tag_of(card)]}
     assert table.state()["top"] == card
     status = table.controller.health()["pad"]
     assert status["ok"] and status["taps"] == 1
@@ -243,7 +243,9 @@ def test_a_card_that_names_a_seat_waits_for_that_seats_button(tmp_path):
         table.world.seats_sim.press_seat(other)
         played = table.wait_for_event(lambda e: e.get("kind") == "action", since=since)
         assert played["action"]["card"] == seven and played["action"]["target"] == other
-        assert actions(table)[-1].payload["by"] == {"role": "seat", "seat": seat, "via": "pad"}
+        assert actions(table)[-1].payload["by"] == {
+            "role": "seat", "seat": seat, "via": "pad",
+            "tags": [table.world.pad_sim.tag_of(seven)]}
         # the press named the target: no UNO was armed, nobody caught
         assert table.state()["uno_armed"] == []
 
@@ -326,7 +328,8 @@ def test_under_jump_in_a_tap_after_a_seats_own_button_is_that_seats_jump_in(tmp_
         played = tap(table, pad.tags_of(top)[-1])  # the top card's twin, out of turn
         assert played["kind"] == "action", played
         assert played["action"]["seat"] == jumper and played["action"]["card"] == top
-        assert actions(table)[-1].payload["by"] == {"role": "seat", "seat": jumper, "via": "pad"}
+        assert actions(table)[-1].payload["by"] == {"role": "seat", "seat": jumper, "via": "pad",
+                                                    "tags": [pad.tags_of(top)[-1]]}
 
 
 def test_a_jump_in_match_played_by_bots_tapping_agrees_with_the_world(tmp_path):

@@ -60,6 +60,16 @@ JUMP_WINDOW_S = 3.0  # jump_in: a tap this soon after a seat's own button is tha
 LAID = (U.Play, U.FourTowerDiscard)  # the actions that lay cards on the pile
 
 
+class Jumper(NamedTuple):
+    """jump_in: `seat` pressed its own button at loop time `at` and `step`; `only`: the
+    press did nothing else (it called UNO or caught, else)."""
+
+    seat: int
+    at: float
+    step: int
+    only: bool
+
+
 class LightBack(NamedTuple):
     """Posted after a refusal: the seat's light shows the turn again, if nothing moved."""
 
@@ -94,7 +104,7 @@ class Pad(Part):
         self.on_pile: dict[str, int] = {}  # tag UID -> the journal entry of its play
         self.replayed: list[int] = []  # the entries replayed that laid cards since then
         self.pending: Pending | None = None
-        self.jumper: tuple[int, float] | None = None  # (seat, loop time of its button)
+        self.jumper: Jumper | None = None
 
     # -- status -----------------------------------------------------------------------
     def get_status(self) -> dict[str, Any]:
@@ -116,6 +126,10 @@ class Pad(Part):
     def _adopted(self, adopted: Adopted) -> None:
         if adopted.live:  # a play's choices answer the moment it was tapped in, no later
             self.pending = None
+            j = self.jumper  # the jumper's own press called UNO or caught: its window stays
+            if j is not None and isinstance(adopted.action, U.CallUno | U.Catch) \
+                    and adopted.action.seat == j.seat and j.step == self.ctx.step - 1:
+                self.jumper = j._replace(step=self.ctx.step)
         if any(isinstance(e, E.Reshuffled) for e in adopted.effects):
             self._pile_emptied()
         if not adopted.live and adopted.seq is not None and isinstance(adopted.action, LAID):
@@ -196,9 +210,11 @@ class Pad(Part):
         if code is None:
             raise Rejected(words("pad.unknown", uid=uid))
         p = self._live_pending()
-        if uid in self.on_pile or (p is not None and uid in p.uids):
+        if uid in self.on_pile:
             raise Rejected(words("pad.on_pile"))
-        if p is not None and p.wants() == "cards":
+        if p is not None and p.wants() == "cards":  # (another card: the play starts anew)
+            if uid in p.uids:
+                raise Rejected(words("pad.on_pile"))
             self._lay(p, uid, code)
             return
         s = t.gate()
@@ -212,7 +228,7 @@ class Pad(Part):
                 raise Rejected(words("pad.turn", seat=words.seat(s.to_act)))
             raise Rejected(words("pad.not_a_card_now",
                                  message=t.peer(Waits).waiting()["message"]))
-        pending = card_play(s, self._tapper(s.to_act), code, uid, t.step)
+        pending = card_play(s, self._tapper(s, code), code, uid, t.step)
         self._check(pending, pending.trial(s, []))  # a card that cannot go is refused at once
         self.pending = pending
         self._advance()
@@ -335,17 +351,24 @@ class Pad(Part):
         s = self.ctx.state
         if s is None or not s.options.jump_in or seat == s.to_act or not 0 <= seat < s.n:
             return False
-        self.jumper = (seat, self.ctx.loop.now())
+        only = s.exposed < 0 and s.counts[seat] != 2  # else the button calls or catches too
+        self.jumper = Jumper(seat, self.ctx.loop.now(), self.ctx.step, only)
         self.ctx.publish({"kind": "pad_waits", "seat": seat, "wants": "jump",
                           "message": self.ctx.words("pad.jump", seat=self.ctx.words.seat(seat))})
-        return s.exposed < 0 and s.counts[seat] != 2  # else the button calls or catches too
+        return only
 
-    def _tapper(self, to_act: int) -> int:
-        """Who tapped: the seat whose jump-in window is open, else the seat to act."""
+    def _tapper(self, s: U.State, code: str) -> int:
+        """Who tapped: the seat whose jump-in window is open (nothing happened since its
+        button but its own call or catch), else the seat to act. A press that also
+        called, armed a call or caught opens the window for the top card's twin only:
+        any other card is the seat to act's."""
         jumper, self.jumper = self.jumper, None
-        if jumper is not None and self.ctx.loop.now() - jumper[1] <= JUMP_WINDOW_S:
-            return jumper[0]
-        return to_act
+        if jumper is None or self.ctx.loop.now() - jumper.at > JUMP_WINDOW_S \
+                or jumper.step != self.ctx.step:
+            return s.to_act
+        if jumper.only or U.parse_card(code) == s.discard[-1]:
+            return jumper.seat
+        return s.to_act
 
     def _declare(self, p: Pending) -> None:
         t = self.ctx

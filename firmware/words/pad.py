@@ -19,8 +19,8 @@ PAD_WORDS: dict[str, dict[str, str]] = {
                       "{towers}",
         "pad.cards": "{seat}: tap the other {colour} cards the {card} lays, one after "
                      "another, then press your own button",
-        "pad.four_towers": "{seat}: tap the {count} other cards you lay down with the "
-                           "four towers",
+        "pad.four_towers": "{seat}: {count} more to lay down with the four towers: tap "
+                           "them one after another",
         "pad.tower_not_now": "a tower answers a card that takes towers: tap that card "
                              "first",
         "pad.tower_not_free": "tower {tower} cannot be taken now: {towers} can",
@@ -45,8 +45,8 @@ PAD_WORDS: dict[str, dict[str, str]] = {
                       "{count} von {towers}",
         "pad.cards": "{seat}: die übrigen Karten der Farbe {colour}, die die {card} "
                      "ablegt, eine nach der anderen auflegen, dann die eigene Taste drücken",
-        "pad.four_towers": "{seat}: die {count} übrigen Karten auflegen, die mit den "
-                           "vier Türmen abgelegt werden",
+        "pad.four_towers": "{seat}: noch {count} zum Ablegen mit den vier Türmen: eine "
+                           "nach der anderen auflegen",
         "pad.tower_not_now": "Ein Turm gehört zu einer Karte, die Türme nimmt: erst die "
                              "Karte auflegen",
         "pad.tower_not_free": "Turm {tower} kann jetzt nicht genommen werden, nur {towers}",

@@ -12,118 +12,30 @@ import time
 
 import pytest
 
-import uno_core as U
 from firmware.api import requests as api
 from firmware.cli import main
 from firmware.daemon import Daemon
 from firmware.sim.demo import sim_config
 from firmware.sim.testbed import SimTable
 from firmware.sim.twin import twin_factory
-from firmware.sim.world import pad_deck
 from hal.sim.pad import chip_uid
-
-NAMES = ("North", "East", "South", "West")
+from tests.firmware.pad_taps import (
+    NAMES,
+    Recorder,
+    actions,
+    number_card,
+    part_status,
+    refused,
+    said,
+    tap,
+    turn,
+)
 
 
 @pytest.fixture
 def table(tmp_path):
     with SimTable(tmp_path, "classic", pad=True) as t:
         yield t
-
-
-def turn(table):
-    return table.play_until(lambda st: st["waiting"]["kind"] == "turn")
-
-
-def fits(table, seat: int, code: str) -> bool:
-    """Whether the engine takes `code` from `seat` now (on a copy: nothing changes)."""
-    def check() -> bool:
-        try:
-            U.apply(table.controller.state.clone(), U.Play(seat, U.parse_card(code)))
-        except U.IllegalAction:
-            return False
-        return True
-    return bool(table.call(check))
-
-
-def number_card(table, seat: int, *, fitting: bool) -> str:
-    """A number card the seat holds that fits (or, `fitting` false, any number card of
-    the deck that does not)."""
-    pool = table.world.hands[seat] if fitting else pad_deck("classic")
-    return next(c for c in pool if U.parse_card(c).kind == "#" and fits(table, seat, c) == fitting)
-
-
-def tap(table, *uids: str):
-    """Lay `uids` on the pad together, wait for what the table says, lift them, and let
-    the pad forget them (a tag seen again within `same_tap_s` is the same tap)."""
-    since = len(table.events)
-    pad = table.world.pad_sim
-    pad.hold(*uids)
-    said = table.wait_for_event(lambda e: e.get("kind") in ("action", "refused", "pad_waits"),
-                                since=since)
-    pad.lift()
-    time.sleep(0.05)  # reads see the pad empty: the next tap of a tag is a new one
-    table.settle()
-    return said
-
-
-def actions(table):
-    match = table.controller.match
-    return [e for e in table.controller.journal.entries(match_id=match.id) if e.kind == "action"]
-
-
-def part_status(table):
-    return table.call(lambda: table.controller.lookup("pad").get_status())
-
-
-def panel(table):
-    return table.controller.hw.get_status()["seats"]
-
-
-def unchanged(table):
-    """The table's state and journal, to compare before and after a refusal."""
-    st = table.state()
-    return table.journal_seq, {k: v for k, v in st.items() if k != "stats"}
-
-
-def refused(table, *uids: str) -> str:
-    """Tap `uids`: the pad refuses, with the buzzer's error pattern and the seat's light
-    blinking, and nothing changes. The reason."""
-    before = unchanged(table)
-    seat = table.state()["waiting"].get("seat")
-    said = tap(table, *uids)
-    assert said["kind"] == "refused", said
-    assert unchanged(table) == before
-    assert panel(table)["buzzer"] == "error"
-    if isinstance(seat, int):
-        assert panel(table)["seats"][seat]["light"] == "blink"
-    return str(said["reason"])
-
-
-class Recorder:
-    """A speaker that says everything at once into a list (the voice's worker thread)."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.spoke = threading.Condition()
-
-    def problem(self) -> None:
-        return None
-
-    def speak(self, text: str) -> None:
-        with self.spoke:
-            self.said.append(text)
-            self.spoke.notify_all()
-
-    def stop(self) -> None:
-        pass
-
-
-def said(speaker: Recorder, text: str) -> None:
-    """Wait until the voice said a line holding `text` (the test runner's timeout ends a
-    wait for a line that never comes)."""
-    with speaker.spoke:
-        speaker.spoke.wait_for(lambda: any(text in line for line in speaker.said))
 
 
 def test_a_tap_is_the_seat_to_acts_play_journaled_as_the_pads(table):

@@ -6,7 +6,10 @@ the journal after a restart."""
 
 from __future__ import annotations
 
+import pytest
+
 import uno_core as U
+from firmware.sim.demo import DECLARATIONS
 from firmware.sim.testbed import SimTable
 from firmware.sim.world import pad_deck
 from hal.sim.pad import chip_uid
@@ -199,3 +202,19 @@ def test_a_restarted_table_still_refuses_a_card_the_pad_laid_on_the_pile(tmp_pat
         assert refused(again, uid) == "that card is already on the pile"
     finally:
         again.stop()
+
+
+# -- whole matches -------------------------------------------------------------------------
+@pytest.mark.parametrize("edition", tuple(U.EDITIONS))
+def test_a_whole_match_of_every_edition_is_declared_through_the_pad_alone(edition, tmp_path):
+    """With house rules (jump-ins, the 7-0 swaps), to a small target score: every play
+    and four-tower discard tapped, none through the API, the world and the referee
+    agreeing."""
+    options = {"target_score": 300, "jump_in": True, "seven_zero": True}
+    with SimTable(tmp_path, edition, pad=True, options=options) as table:
+        st = table.play_until(lambda s: s["waiting"]["kind"] == "match-over", max_steps=20000)
+        declared = [e.payload for e in actions(table) if e.payload["type"] in DECLARATIONS]
+        assert st["stats"]["rounds"] >= 1 and declared
+        assert {(p.get("by") or {}).get("via") for p in declared} == {"pad"}
+        assert table.world.agree, table.world.mismatches
+        assert part_status(table)["refused"] == 0

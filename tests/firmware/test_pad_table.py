@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+import uno_core as U
 from firmware.api import requests as api
 from firmware.cli import main
 from firmware.daemon import Daemon
@@ -265,13 +266,13 @@ def test_a_tap_after_the_jump_in_window_is_the_seat_to_acts(tmp_path):
         assert played["kind"] == "action" and played["action"]["seat"] == to_act
 
 
-@pytest.mark.parametrize("variant", ["classic", "extreme"])
-def test_unotable_demo_pad_counts_the_plays_by_the_way_they_came_in(variant, capsys):
-    assert main(["demo", "--pad", "--fast", "--json", "--variant", variant]) == 0
+@pytest.mark.parametrize("variant", tuple(U.EDITIONS))
+def test_unotable_demo_pad_declares_every_play_through_the_pad(variant, capsys):
+    assert main(["demo", "--pad", "--fast", "--json", "--variant", variant,
+                 "--option", "jump_in=true", "--option", "seven_zero=true"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["world_agrees"] and summary["declared"]["pad"] > 0
-    if variant == "classic":  # every play of classic is one card: all tapped
-        assert summary["declared"]["api"] == 0
+    assert summary["declared"]["api"] == 0
 
 
 def test_unotable_demo_without_the_pad_declares_every_play_by_the_api(capsys):

@@ -194,10 +194,13 @@ def test_a_restarted_table_still_refuses_a_card_the_pad_laid_on_the_pile(tmp_pat
         uid = table.world.pad_sim.tag_of(card)
         assert tap(table, uid)["kind"] == "action"
         table.settle()
+        held = table.call(table.controller.journaled_view)
     finally:
         table.stop()
     again = SimTable(tmp_path, "classic", pad=True)
     try:
+        assert again.call(again.controller.journaled_view) == held  # on_pile among it
+        assert uid in held["on_pile"]
         turn(again)
         assert refused(again, uid) == "that card is already on the pile"
     finally:

@@ -62,7 +62,7 @@ LAID = (U.Play, U.FourTowerDiscard)  # the actions that lay cards on the pile
 
 class Jumper(NamedTuple):
     """jump_in: `seat` pressed its own button at loop time `at` and `step`; `only`: the
-    press did nothing else (it called UNO or caught, else)."""
+    press did nothing else (it armed a UNO call, else)."""
 
     seat: int
     at: float
@@ -126,10 +126,6 @@ class Pad(Part):
     def _adopted(self, adopted: Adopted) -> None:
         if adopted.live:  # a play's choices answer the moment it was tapped in, no later
             self.pending = None
-            j = self.jumper  # the jumper's own press called UNO or caught: its window stays
-            if j is not None and isinstance(adopted.action, U.CallUno | U.Catch) \
-                    and adopted.action.seat == j.seat and j.step == self.ctx.step - 1:
-                self.jumper = j._replace(step=self.ctx.step)
         if any(isinstance(e, E.Reshuffled) for e in adopted.effects):
             self._pile_emptied()
         if not adopted.live and adopted.seq is not None and isinstance(adopted.action, LAID):
@@ -212,11 +208,12 @@ class Pad(Part):
         p = self._live_pending()
         if uid in self.on_pile:
             raise Rejected(words("pad.on_pile"))
-        if p is not None and p.wants() == "cards":  # (another card: the play starts anew)
+        if p is not None and p.wants() == "cards" and uid != p.uids[0]:
             if uid in p.uids:
                 raise Rejected(words("pad.on_pile"))
             self._lay(p, uid, code)
             return
+        # (else a card played anew, its own card tapped again included: it starts anew)
         s = t.gate()
         kind = t.peer(Waits).current().kind
         if kind == Wait.FOUR_TOWERS:
@@ -323,8 +320,8 @@ class Pad(Part):
     def _seat_chosen(self, chosen: SeatChosen) -> bool:
         """A seat's button while a tapped card waits for its target: that seat; the
         player's own button while Discard All collects its cards: that was all. Under
-        jump_in, a seat not to act opens its jump-in window (the press is taken only
-        where it would call or catch nothing)."""
+        jump_in, a seat not to act opens its jump-in window, unless the press calls UNO
+        or catches (it is taken only where it would arm, call or catch nothing)."""
         p = self._live_pending()
         wants = p.wants() if p is not None else ""
         if p is not None and wants == "seat":
@@ -351,7 +348,9 @@ class Pad(Part):
         s = self.ctx.state
         if s is None or not s.options.jump_in or seat == s.to_act or not 0 <= seat < s.n:
             return False
-        only = s.exposed < 0 and s.counts[seat] != 2  # else the button calls or catches too
+        if s.exposed >= 0:  # the button calls UNO or catches: that is all it does
+            return False
+        only = s.counts[seat] != 2  # else the button arms its UNO call too
         self.jumper = Jumper(seat, self.ctx.loop.now(), self.ctx.step, only)
         self.ctx.publish({"kind": "pad_waits", "seat": seat, "wants": "jump",
                           "message": self.ctx.words("pad.jump", seat=self.ctx.words.seat(seat))})
@@ -359,9 +358,8 @@ class Pad(Part):
 
     def _tapper(self, s: U.State, code: str) -> int:
         """Who tapped: the seat whose jump-in window is open (nothing happened since its
-        button but its own call or catch), else the seat to act. A press that also
-        called, armed a call or caught opens the window for the top card's twin only:
-        any other card is the seat to act's."""
+        button), else the seat to act. A press that also armed a UNO call opens the
+        window for the top card's twin only: any other card is the seat to act's."""
         jumper, self.jumper = self.jumper, None
         if jumper is None or self.ctx.loop.now() - jumper.at > JUMP_WINDOW_S \
                 or jumper.step != self.ctx.step:

@@ -35,6 +35,12 @@ def tappable(world: World, ctl: Any, request: api.Request) -> bool:
     return pad is not None and pad.get_status()["down"] is None
 
 
+def jump_pressable(world: World, st: Mapping[str, Any]) -> bool:
+    """Whether a bot may jump in now: at a pad's table the jumper's own button opens the
+    window, and while a seat is open to a catch that button calls or catches instead."""
+    return world.pad_sim is None or st.get("uno_exposed") is None
+
+
 def copies_to_tap(world: World, codes: list[str]) -> list[str]:
     """The tags of the copies of `codes` laid by this play: the world has laid them on
     the pile already, so they are the last copies of each code there."""

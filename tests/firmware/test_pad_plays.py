@@ -94,8 +94,12 @@ def test_discard_all_refuses_what_it_cannot_lay_and_still_waits(tmp_path):
         other = next(c for c in "RGBY" if c != colour)
         reason = refused(table, free_tag(table, unseen_numbers(table, "attack", other)[0]))
         assert "Discard All" in reason  # the engine's reason: another colour
-        assert refused(table, uid) == "that card is already on the pile"  # itself again
+        one = free_tag(table, unseen_numbers(table, "attack", colour)[0])
+        assert tap(table, one)["kind"] == "pad_read"
+        assert refused(table, one) == "that card is already on the pile"  # laid already
         assert "tap the wild first" in refused(table, chip_uid(colour))
+        # the Discard All itself again: the play starts anew
+        assert tap(table, uid)["kind"] == "pad_waits"
         assert part_status(table)["waits"] == {"seat": seat, "card": discard_all,
                                                "wants": "cards", "towers": [], "laid": []}
         played = press(table, seat)  # nothing else of its colour: Discard All alone
@@ -221,3 +225,25 @@ def test_a_whole_match_of_every_edition_is_declared_through_the_pad_alone(editio
         assert {(p.get("by") or {}).get("via") for p in declared} == {"pad"}
         assert table.world.agree, table.world.mismatches
         assert part_status(table)["refused"] == 0
+
+
+# -- jump-ins --------------------------------------------------------------------------------
+def test_a_uno_call_by_its_button_opens_no_jump_in_window(tmp_path):
+    """The seat open to a catch calls UNO with its button: that press is all it does, so
+    the seat to act's tap of the top card's twin right after is the seat to act's play."""
+    options = {"jump_in": True}
+    with SimTable(tmp_path, "attack", pad=True, forget_uno=1.0, options=options) as table:
+        def twin_free(st) -> bool:
+            top = U.parse_card(st["top"])  # a number: its play asks for nothing more
+            return top.kind == "#" and table.call(
+                lambda: table.controller.state.unseen.get(top, 0)) > 0
+
+        st = table.play_until(lambda s: s.get("uno_exposed") is not None
+                              and s["waiting"]["kind"] == "turn" and twin_free(s))
+        exposed, to_act = st["uno_exposed"], st["waiting"]["seat"]
+        since = len(table.events)
+        said = press(table, exposed)
+        assert said["kind"] == "action" and said["action"]["type"] == "call_uno"
+        played = tap(table, free_tag(table, st["top"]))
+        assert played["kind"] == "action" and played["action"]["seat"] == to_act
+        assert not [e for e in table.events[since:] if e.get("wants") == "jump"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import uno_core as U
+from firmware.api import requests as api
 from firmware.sim.demo import DECLARATIONS
 from firmware.sim.testbed import SimTable
 from firmware.sim.world import pad_deck
@@ -115,6 +116,20 @@ def test_another_seats_button_does_not_end_a_discard_all(tmp_path):
         said = press(table, (seat + 1) % 4)  # (it would call UNO or catch: nothing to)
         assert said["kind"] == "refused" and len(actions(table)) == before
         assert part_status(table)["waits"]["wants"] == "cards"
+
+
+def test_the_screen_may_still_declare_a_discard_all_the_pad_waits_for(tmp_path):
+    with SimTable(tmp_path, "attack", pad=True) as table:
+        seat = turn(table)["waiting"]["seat"]
+        colour = colour_now(table)
+        discard_all = f"{colour}DA"
+        tap(table, free_tag(table, discard_all))
+        one = unseen_numbers(table, "attack", colour)[0]
+        answer = table.submit(api.Play(seat, discard_all, {"cards": [one]}))
+        assert answer["accepted"]["laid"] == [one]
+        table.settle()
+        assert part_status(table)["waits"] is None  # the pad waits no more
+        assert "by" not in actions(table)[-1].payload  # the screen's (the owner's) play
 
 
 # -- towers --------------------------------------------------------------------------------

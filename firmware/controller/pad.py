@@ -27,6 +27,7 @@ each settle). A reader that goes down is said once; play goes on by screen and p
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import uno_core as U
@@ -254,7 +255,7 @@ class Pad(Part):
                 raise Rejected(self.ctx.words.refusal(exc, s.edition.name))
         p.laid.append(code)
         p.uids.append(uid)
-        self._advance()
+        self._then(lambda: (p.laid.pop(), p.uids.pop()))
 
     def _advance(self) -> None:
         """Declare the play once it has every answer, else say what it waits for."""
@@ -292,7 +293,7 @@ class Pad(Part):
         name = COLOUR_NAMES[colour]
         if p is not None and p.wants() == "colour":
             p.colour = name
-            self._advance()
+            self._then(lambda: setattr(p, "colour", ""))
             return
         s = t.state
         if p is None and s is not None and t.peer(Waits).current().kind == Wait.COLOUR:
@@ -311,7 +312,7 @@ class Pad(Part):
             raise Rejected(words("pad.tower_not_free", tower=words.tower(tower),
                                  towers=self._towers_left(p)))
         p.towers.append(tower)
-        self._advance()
+        self._then(p.towers.pop)
 
     def _towers_left(self, p: Pending) -> str:
         words = self.ctx.words
@@ -326,22 +327,30 @@ class Pad(Part):
         wants = p.wants() if p is not None else ""
         if p is not None and wants == "seat":
             p.target = chosen.seat
-            self._answer(p, "target", -1)
+            self._pressed(lambda: setattr(p, "target", -1))
             return True
         if p is not None and wants == "cards" and p.lay_count < 0 and chosen.seat == p.seat:
             p.done = True
-            self._answer(p, "done", False)
+            self._pressed(lambda: setattr(p, "done", False))
             return True
         if p is not None and wants:
             return False  # the button does what it does without the pad
         return self._jump_button(chosen.seat)
 
-    def _answer(self, p: Pending, field: str, unset: Any) -> None:
-        """A button answered the play: declare it if complete; refused, it still waits."""
+    def _then(self, take_back: Callable[[], Any]) -> None:
+        """An answer came: declare the play if complete, else say what it waits for;
+        refused, the answer is taken back (the play still waits for it)."""
         try:
             self._advance()
+        except Rejected:
+            take_back()
+            raise
+
+    def _pressed(self, take_back: Callable[[], Any]) -> None:
+        """A button answered the play (its press is taken either way: a refusal is said)."""
+        try:
+            self._then(take_back)
         except Rejected as exc:
-            setattr(p, field, unset)
             self._refuse(exc.reason)
 
     def _jump_button(self, seat: int) -> bool:

@@ -267,8 +267,11 @@ class Pad(Part):
         elif wants != "cards" or len(p.laid) == (1 if p.lay_count >= 0 else 0):
             self._ask(p, wants)
         else:  # one more card laid: shown, not said (the first sentence said it all)
+            words = self.ctx.words
             self.ctx.publish({"kind": "pad_read", "seat": p.seat, "card": p.card,
-                              "wants": wants, "laid": list(p.laid)})
+                              "wants": wants, "laid": list(p.laid),
+                              "message": words("pad.read", seat=words.seat(p.seat),
+                                               count=len(p.laid))})
 
     def _ask(self, p: Pending, wants: str) -> None:
         """Say what the play waits for."""

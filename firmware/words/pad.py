@@ -21,6 +21,7 @@ PAD_WORDS: dict[str, dict[str, str]] = {
                      "another, then press your own button",
         "pad.four_towers": "{seat}: {count} more to lay down with the four towers: tap "
                            "them one after another",
+        "pad.read": "{seat}: {count} tapped",
         "pad.tower_not_now": "a tower answers a card that takes towers: tap that card "
                              "first",
         "pad.tower_not_free": "tower {tower} cannot be taken now: {towers} can",
@@ -47,6 +48,7 @@ PAD_WORDS: dict[str, dict[str, str]] = {
                      "ablegt, eine nach der anderen auflegen, dann die eigene Taste drücken",
         "pad.four_towers": "{seat}: noch {count} zum Ablegen mit den vier Türmen: eine "
                            "nach der anderen auflegen",
+        "pad.read": "{seat}: bisher {count} aufgelegt",
         "pad.tower_not_now": "Ein Turm gehört zu einer Karte, die Türme nimmt: erst die "
                              "Karte auflegen",
         "pad.tower_not_free": "Turm {tower} kann jetzt nicht genommen werden, nur {towers}",

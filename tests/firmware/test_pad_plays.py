@@ -73,7 +73,8 @@ def test_discard_all_lays_the_cards_tapped_after_it_until_its_players_own_button
                                    "Discard All lays, one after another, then press your own "
                                    "button")
         one, two, three = unseen_numbers(table, "attack", colour)[:3]
-        assert tap(table, free_tag(table, one))["kind"] == "pad_read"
+        read = tap(table, free_tag(table, one))  # shown on the screen, not said
+        assert read["kind"] == "pad_read" and read["message"] == f"{NAMES[seat]}: 1 tapped"
         # two at once: the rules lay several cards here
         assert tap(table, free_tag(table, two), free_tag(table, three))["kind"] == "pad_read"
         assert sorted(part_status(table)["waits"]["laid"]) == [one, two, three]  # (read order)

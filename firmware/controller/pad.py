@@ -209,7 +209,7 @@ class Pad(Part):
         p = self._live_pending()
         if uid in self.on_pile:
             raise Rejected(words("pad.on_pile"))
-        if p is not None and p.wants() == "cards" and uid != p.uids[0]:
+        if p is not None and p.wants() == "cards" and uid not in p.uids[:1]:
             if uid in p.uids:
                 raise Rejected(words("pad.on_pile"))
             self._lay(p, uid, code)
@@ -219,7 +219,11 @@ class Pad(Part):
         kind = t.peer(Waits).current().kind
         if kind == Wait.FOUR_TOWERS:
             self.pending = four_tower_discard(s, s.to_act, t.step)
-            self._lay(self.pending, uid, code)
+            try:
+                self._lay(self.pending, uid, code)
+            except Rejected:  # its first card refused: no discard begun
+                self.pending = None
+                raise
             return
         if kind not in CARD_WAITS:
             if kind in (Wait.PRESS, Wait.CHALLENGE, Wait.VERDICT, Wait.COLOUR):

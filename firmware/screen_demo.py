@@ -259,15 +259,18 @@ class ScreenDemo:
     def __init__(self, variant: str = "classic", players: int = 4, seed: int = 1, *,
                  person: int = 0, port: int = 8080, options: Mapping[str, Any] | None = None,
                  fast: bool = False, pace: float = 1.0, out: TextIO | None = None,
-                 directory: str | Path | None = None, lan: bool = False) -> None:
+                 directory: str | Path | None = None, lan: bool = False,
+                 pad: bool = False) -> None:
         """`lan`: serve the local network (every address, with a fresh API token) and
-        print each seat's code for a phone; else only this machine (127.0.0.1)."""
+        print each seat's code for a phone; else only this machine (127.0.0.1). `pad`:
+        the table has a card pad, the bots tap their cards on it (the person declares
+        on the screen)."""
         check_arguments(variant, players, 1)
         check_person(person, players)
         self._tmp = tempfile.TemporaryDirectory(prefix="unotable-serve-") if directory is None else None
         self.directory = Path(directory if directory is not None else self._tmp.name)  # type: ignore[union-attr]
         self.person, self.out, self.seed, self.fast, self.pace = person, out, seed, fast, pace
-        self.lan = lan
+        self.lan, self.pad = lan, pad
         # on the network the owner is whoever holds the token: a fresh one, in the owner's link
         self.token = secrets.token_urlsafe(24) if lan else None
         self.tables = 0  # the tables served so far: another edition is another simulated table
@@ -291,7 +294,8 @@ class ScreenDemo:
                               serve=lambda ctl: ScreenTable(ctl, self.world, person, self),
                               play=self._play, over_http=False,
                               round_pause_s=0,  # the round's result stays until they tap
-                              api={"host": "0.0.0.0", "token": self.token} if self.lan else None)
+                              api={"host": "0.0.0.0", "token": self.token} if self.lan else None,
+                              pad=self.pad)
         self.config, self.world, self.daemon = self.sim.config, self.sim.world, self.sim.daemon
 
     def another_edition(self, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -32,11 +32,13 @@ class Who:
     holder, or with no token configured a program on loopback), ``seat`` `seat` (a
     device token of that seat, or a bot in that seat), or a ``viewer`` (reads only).
     `via` says how it came (``local``, ``token``, ``phone``, ``bot``, ``viewer``,
-    ``screen``): the log's, never a right."""
+    ``screen``): the log's, never a right. `tags`: the tags the card pad read for the
+    declaration, journaled with it (a restart knows which copies lie on the pile)."""
 
     role: str
     seat: int | None = None
     via: str = "local"
+    tags: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.role not in ROLES:

@@ -37,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--pad", action="store_true",
                         help="a table with a card pad: the bots tap every card they play "
                         "on the twin's pad (docs/pad.md); the summary's declared counts "
-                        "the plays by the way they came in")
+                        "the plays by the way they came in; with --serve you declare on "
+                        "the screen while the bots tap")
     parser.add_argument("--journal", metavar="PATH",
                         help="keep the journal here (and the world beside it); running "
                         "again with the same path continues the match (default: a "
@@ -84,9 +85,6 @@ def mqtt_settings(url: str | None, env: Mapping[str, str]) -> Any:
 def run(args: argparse.Namespace) -> int:
     from firmware.errors import UsageError
 
-    if args.serve and args.pad:
-        raise UsageError("--pad: not with --serve yet (unotable demo --pad --fast plays "
-                         "through the pad)")
     if args.serve:
         return serve(args)
     if args.lan:
@@ -186,7 +184,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         demo = ScreenDemo(args.variant, args.players, args.seed, person=args.seat - 1,
                           port=args.port, fast=args.fast, out=log,  # type: ignore[arg-type]
-                          options=options, lan=args.lan)
+                          options=options, lan=args.lan, pad=args.pad)
     except DemoError as exc:
         raise UsageError(str(exc)) from None
     status = demo.run()

@@ -54,6 +54,8 @@ def by_json(who: api.Who, key: str = "") -> dict[str, Any]:
     out: dict[str, Any] = {"role": who.role, "seat": who.seat}
     if who.via in JOURNALED_WAYS:
         out["via"] = who.via
+    if who.tags:
+        out["tags"] = list(who.tags)
     if key:
         out["key"] = key
     return out

@@ -29,10 +29,19 @@ from firmware.controller.context import (
 from firmware.controller.declared import signed
 from firmware.controller.events import LauncherPressed, SeatPressed
 from firmware.errors import Rejected
+from firmware.words.refusals import refusal_key
 from firmware.words.rejected import json_values
 from hal.seats import SeatPanel
 
 ARM = "arm"  # journal kind: a UNO call made before the play that leaves one card
+
+
+def refused_by_rules(exc: U.IllegalAction, status: int) -> Rejected:
+    """The engine's refusal as the daemon's: its rule's key (in the form that speaks to
+    the seat that asked, where the rule names it) and its values."""
+    refused = Rejected(refusal_key(exc), status=status)
+    refused.values = dict(exc.values)
+    return refused
 
 
 def refusal_said(t: Context, exc: Rejected) -> dict[str, Any]:

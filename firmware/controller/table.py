@@ -49,8 +49,6 @@ Journal entries of a match:
 * ``next_round`` {"round", "by": "tap"|"timer"}: the pause after a round is over.
 * ``timeout`` {"step", "seat", "action"}: the turn timer ran out for that decision
   (after the action it applied, if any; `turn_timer.TurnTimer`).
-* ``pad_tag`` {"uid", "step"}: the tag of a card the pad declared, in its play's commit
-  (`pad.Pad`: a restart knows which tags lie on the pile).
 
 A declaration a request made (not the table's owner on the table itself) carries
 ``"by": {"role", "seat"}`` (and ``"key"``, its Idempotency-Key): `declared.Declarers`.
@@ -89,7 +87,7 @@ from firmware.controller.hub import Hub
 from firmware.controller.mqtt_part import MqttPart
 from firmware.controller.pad import Pad
 from firmware.controller.round_end import RoundEnds
-from firmware.controller.seats import SeatButtons, refusal_said
+from firmware.controller.seats import SeatButtons, refusal_said, refused_by_rules
 from firmware.controller.slots import effects_json
 from firmware.controller.speech import voice_listener
 from firmware.controller.stops import CutOff
@@ -98,24 +96,14 @@ from firmware.controller.turn_timer import TurnTimer
 from firmware.controller.undo import Undo, standing
 from firmware.controller.waiting import Waits
 from firmware.daemon import Services
-from firmware.errors import Rejected
 from firmware.journal.store import Entry
 from firmware.words.messages import ANSWER_LANGUAGE, Words
-from firmware.words.refusals import refusal_key
 from uno_core import effects as E
 
 # What a seat does on its own turn: refused for a seat that is not to act, that is "not
 # your turn", 409 (docs/api.md); calls, catches and hands may come from any seat.
 TURN_ACTIONS = (U.Play, U.Draw, U.Press, U.Pass, U.Accept, U.Verdict, U.FourTowerDiscard,
                 U.ChooseColour)
-
-
-def refused_by_rules(exc: U.IllegalAction, status: int) -> Rejected:
-    """The engine's refusal as the daemon's: its rule's key (in the form that speaks to
-    the seat that asked, where the rule names it) and its values."""
-    refused = Rejected(refusal_key(exc), status=status)
-    refused.values = dict(exc.values)
-    return refused
 
 
 def refusal_status(state: U.State, action: U.Action) -> int:
@@ -201,7 +189,7 @@ class Controller:
         if self.config.mqtt is not None:  # the table on MQTT (docs/homeassistant.md)
             self._build("mqtt", lambda ctx: MqttPart(ctx, self.public_state, self.listeners))
         if hardware.pad is not None:  # the card pad, with a [pad] section only
-            self._build("pad", partial(Pad, reader=hardware.pad))
+            self._build("pad", partial(Pad, reader=hardware.pad, tray=hardware.tray))
         self.gate = self.peer(Waits).gate
         self.loop.on_safe_state(hardware.close)
         self._load()

@@ -12,7 +12,7 @@ again (`PHYSICAL`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import uno_core as U
@@ -39,15 +39,13 @@ PHYSICAL: dict[type, str] = {
 class Declared:
     """The last `Play` the controller journaled: `seq`, who, which card (and the cards
     laid with it, Discard All), and why it cannot be taken back (`fixed`, None when
-    nothing physical followed it). `through`: the last entry journaled with it (its
-    own seq, or a card pad's tag committed with it: `joined`)."""
+    nothing physical followed it)."""
 
     seq: int
     seat: int
     card: str
     fixed: str | None
     laid: tuple[str, ...] = ()
-    through: int = -1
 
 
 def standing(entries: Iterable[Entry]) -> list[Entry]:
@@ -91,14 +89,7 @@ class Undo(Part):
             return  # the last Play stays on record; an action since it makes it stand
         fixed = next((PHYSICAL[type(e)] for e in fx if type(e) in PHYSICAL), None)
         self.declared = Declared(seq, action.seat, U.format_card(action.card), fixed,
-                                 tuple(U.format_card(c) for c in action.laid), seq)
-
-    def joined(self, seq: int) -> None:
-        """Entry `seq` was journaled in the last declaration's commit (live, and in
-        replay right after it): the table has not gone on since."""
-        d = self.declared
-        if d is not None and seq == d.through + 1:
-            self.declared = replace(d, through=seq)
+                                 tuple(U.format_card(c) for c in action.laid))
 
     def refusal(self, seat: int) -> Rejected | None:
         """Why `seat` cannot take its declaration back now (None: it can)."""
@@ -111,7 +102,7 @@ class Undo(Part):
             return Rejected("undo.not_yours", seat=seat, other=d.seat, card=card)
         if d.fixed is not None:
             return Rejected("undo.fixed", seat=seat, card=card, why=Phrase(f"undo.why.{d.fixed}"))
-        if d.through != t.journal.last_seq:
+        if d.seq != t.journal.last_seq:
             return Rejected("undo.went_on", seat=seat, card=card)
         stop = first_holding(t.stops)
         if stop is not None:

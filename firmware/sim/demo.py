@@ -306,9 +306,14 @@ def _summary(variant: str, players: int, seed: int, rounds: int, controller: Any
     }
 
 
+# the declarations of cards that `declared` counts: plays and the four-tower discard
+DECLARATIONS = ("play", "four_tower_discard")
+
+
 def declared(journal: Path, controller: Any) -> dict[str, int]:
-    """The match's plays by the way they came in, read from its journal once the daemon
-    stopped: ``pad`` (tapped), ``api`` (the screen, a phone, a bot over HTTP)."""
+    """The match's declarations of cards (plays, four-tower discards) by the way they
+    came in, read from its journal once the daemon stopped: ``pad`` (tapped), ``api``
+    (the screen, a phone, a bot over HTTP)."""
     out = {"pad": 0, "api": 0}
     match = controller.match if controller is not None else None
     if match is None or not journal.exists():
@@ -316,7 +321,7 @@ def declared(journal: Path, controller: Any) -> dict[str, int]:
     with contextlib.closing(Journal.open(journal, readonly=True)) as read:
         entries = list(read.entries(match_id=match.id))
     for entry in entries:
-        if entry.kind == "action" and entry.payload.get("type") == "play":
+        if entry.kind == "action" and entry.payload.get("type") in DECLARATIONS:
             by = entry.payload.get("by")
             out["pad" if isinstance(by, Mapping) and by.get("via") == "pad" else "api"] += 1
     return out

@@ -42,7 +42,7 @@ from firmware.errors import Rejected
 from firmware.sim.api_client import ApiClient, TokenFor
 from firmware.sim.follow import catch_up, follow
 from firmware.sim.kill_hook import KillHook
-from firmware.sim.pad_tapper import tap_play, tappable
+from firmware.sim.pad_tapper import jump_pressable, tap_play, tappable
 from firmware.sim.world import World, deck_of, rng
 from firmware.waits import RESUMABLE, SEAT_DECISIONS, SELF_CLEARING, Wait
 from firmware.words.messages import Words, seat_name
@@ -270,9 +270,8 @@ class TablePlayers:
         self._http = ApiClient(token_for)
         self.kill_hook = KillHook(world, kill_after, table=controller.journaled_view,
                                   step=self._step)
-        pad = controller.lookup("pad") if world.pad_sim is not None else None
-        if pad is not None:  # the pad's moments around a tapped play's commit
-            pad.moment = lambda name: self.kill_hook.moment(f"pad-{name}")
+        if world.pad_sim is not None:  # the pad's moments around a tapped play's commit
+            controller.lookup("pad").moment = lambda name: self.kill_hook.moment(f"pad-{name}")
         loop.on(_Barrier, lambda _e: None)
 
     def on_event(self, event: Mapping[str, Any]) -> None:
@@ -493,7 +492,8 @@ class TablePlayers:
         """jump_in: a seat holding the top card's twin may lay it out of turn; the seats
         after the one to act ask themselves in order, each with its own rng."""
         w = st["waiting"]
-        if not st["options"].get("jump_in") or w["kind"] != Wait.TURN:
+        if not st["options"].get("jump_in") or w["kind"] != Wait.TURN \
+                or not jump_pressable(self.world, st):
             return False
         n, step = self.world.n, st["step"]
         for seat in [(w["seat"] + i) % n for i in range(1, n)]:

@@ -265,7 +265,7 @@ def say_value(name: str, value: object, words: _Words, edition: str | None) -> o
         return words.colour(value)
     if name == "towers" and isinstance(value, tuple):
         return " ".join(words.tower(t) for t in value)
-    if name == "symbol" and isinstance(value, str):
+    if name in ("symbol", "tower") and isinstance(value, str):
         return words.tower(value)
     if name in ("unit", "chance"):
         return words(f"refusal.{name}.{value}")

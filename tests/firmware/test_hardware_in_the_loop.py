@@ -93,7 +93,8 @@ def test_a_card_tapped_on_a_real_pad_is_the_seat_to_acts_play_on_simulated_pins(
         assert said["kind"] == "action" and said["action"]["card"] == card
         assert said["action"]["seat"] == seat
         entry = [e for e in table.controller.journal.entries() if e.kind == "action"][-1]
-        assert entry.payload["by"] == {"role": "seat", "seat": seat, "via": "pad"}
+        assert entry.payload["by"] == {"role": "seat", "seat": seat, "via": "pad",
+                                       "tags": [tag_of(card)]}
         health = table.controller.health()
         assert health["pad"]["port"] == chip.port and health["pad"]["firmware"] == "PN532 v1.6"
         assert chip.unknown == []  # every frame the driver sent was the manual's

@@ -1,7 +1,8 @@
 """A SIGKILL between a card's tap and its journal entry, on the card pad: the daemon (a
 real `unotable demo --pad` process, the bots tapping on the twin's pad) kills itself at a
 named moment of a tapped play (`UNOTABLE_DEMO_KILL_AFTER`, `firmware.sim.kill_hook`):
-``pad-tap`` just before its commit, ``pad-journaled`` right after it. Restarted on the
+``pad-tap`` just before its commit, ``pad-journaled`` right after it (the play's entry
+carries its tags). Restarted on the
 same journal, the card is played once or not at all, a second tap of it declares it
 once, and the referee agrees with the twin's world."""
 
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware.controller.undo import standing
 from firmware.journal.store import Journal
 from firmware.sim.testbed import SimTable
 
@@ -40,18 +42,22 @@ def killed_at(journal: Path, moment: str) -> dict:
 
 
 def pad_plays(journal: Path) -> list[tuple[int, str, str]]:
-    """(step, card, tag) of every play the pad declared, from the journal's entries: a
-    play and its tag are journaled in one commit."""
+    """(step, card, tag) of every standing play the pad declared, from the journal: the
+    step the play made (the match's actions counted up to it) and the first tag its
+    entry carries (``"by": {"via": "pad", "tags"}``)."""
     j = Journal.open(journal, readonly=True)  # (beside the daemon that writes it)
     try:
-        entries = list(j.entries(match_id=j.match.id))
+        entries = standing(j.entries(match_id=j.match.id))
     finally:
         j.close()
-    out = []
-    for play, tag in zip(entries, entries[1:], strict=False):
-        if play.kind == "action" and play.payload.get("by", {}).get("via") == "pad":
-            assert tag.kind == "pad_tag", (play, tag)
-            out.append((tag.payload["step"], play.payload["card"], tag.payload["uid"]))
+    out, step = [], 0
+    for entry in entries:
+        if entry.kind != "action":
+            continue
+        step += 1
+        by = entry.payload.get("by", {})
+        if by.get("via") == "pad" and entry.payload.get("type") == "play":
+            out.append((step, entry.payload["card"], by["tags"][0]))
     return out
 
 
@@ -95,7 +101,7 @@ def test_a_kill_right_after_a_taps_commit_keeps_the_play_and_a_second_tap_is_ref
         said = table.wait_for_event(lambda e: e.get("kind") in ("action", "refused"),
                                     since=since)
         pad.lift()
-        assert said["kind"] == "refused" and said["reason"] == "that card is already on the pile"
+        assert said["kind"] == "refused" and said["key"] == "pad.on_pile"
         assert table.journal_seq == seq and pad_plays(journal) == plays
         table.play_until(lambda s: s["step"] >= step + 8)  # the match goes on by the pad
         assert [p[:2] for p in pad_plays(journal)].count((step, card)) == 1

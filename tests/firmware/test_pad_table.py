@@ -19,111 +19,24 @@ from firmware.daemon import Daemon
 from firmware.sim.demo import sim_config
 from firmware.sim.testbed import SimTable
 from firmware.sim.twin import twin_factory
-from firmware.sim.world import pad_deck
 from hal.sim.pad import chip_uid
-
-NAMES = ("North", "East", "South", "West")
+from tests.firmware.pad_taps import (
+    NAMES,
+    Recorder,
+    actions,
+    number_card,
+    part_status,
+    refused,
+    said,
+    tap,
+    turn,
+)
 
 
 @pytest.fixture
 def table(tmp_path):
     with SimTable(tmp_path, "classic", pad=True) as t:
         yield t
-
-
-def turn(table):
-    return table.play_until(lambda st: st["waiting"]["kind"] == "turn")
-
-
-def fits(table, seat: int, code: str) -> bool:
-    """Whether the engine takes `code` from `seat` now (on a copy: nothing changes)."""
-    def check() -> bool:
-        try:
-            U.apply(table.controller.state.clone(), U.Play(seat, U.parse_card(code)))
-        except U.IllegalAction:
-            return False
-        return True
-    return bool(table.call(check))
-
-
-def number_card(table, seat: int, *, fitting: bool) -> str:
-    """A number card the seat holds that fits (or, `fitting` false, any number card of
-    the deck that does not)."""
-    pool = table.world.hands[seat] if fitting else pad_deck("classic")
-    return next(c for c in pool if U.parse_card(c).kind == "#" and fits(table, seat, c) == fitting)
-
-
-def tap(table, *uids: str):
-    """Lay `uids` on the pad together, wait for what the table says, lift them, and let
-    the pad forget them (a tag seen again within `same_tap_s` is the same tap)."""
-    since = len(table.events)
-    pad = table.world.pad_sim
-    pad.hold(*uids)
-    said = table.wait_for_event(lambda e: e.get("kind") in ("action", "refused", "pad_waits"),
-                                since=since)
-    pad.lift()
-    time.sleep(0.05)  # reads see the pad empty: the next tap of a tag is a new one
-    table.settle()
-    return said
-
-
-def actions(table):
-    match = table.controller.match
-    return [e for e in table.controller.journal.entries(match_id=match.id) if e.kind == "action"]
-
-
-def part_status(table):
-    return table.call(lambda: table.controller.lookup("pad").get_status())
-
-
-def panel(table):
-    return table.controller.hw.get_status()["seats"]
-
-
-def unchanged(table):
-    """The table's state and journal, to compare before and after a refusal."""
-    st = table.state()
-    return table.journal_seq, {k: v for k, v in st.items() if k != "stats"}
-
-
-def refused(table, *uids: str) -> str:
-    """Tap `uids`: the pad refuses, with the buzzer's error pattern and the seat's light
-    blinking, and nothing changes. The reason."""
-    before = unchanged(table)
-    seat = table.state()["waiting"].get("seat")
-    said = tap(table, *uids)
-    assert said["kind"] == "refused", said
-    assert unchanged(table) == before
-    assert panel(table)["buzzer"] == "error"
-    if isinstance(seat, int):
-        assert panel(table)["seats"][seat]["light"] == "blink"
-    return str(said["reason"])
-
-
-class Recorder:
-    """A speaker that says everything at once into a list (the voice's worker thread)."""
-
-    def __init__(self) -> None:
-        self.said: list[str] = []
-        self.spoke = threading.Condition()
-
-    def problem(self) -> None:
-        return None
-
-    def speak(self, text: str) -> None:
-        with self.spoke:
-            self.said.append(text)
-            self.spoke.notify_all()
-
-    def stop(self) -> None:
-        pass
-
-
-def said(speaker: Recorder, text: str) -> None:
-    """Wait until the voice said a line holding `text` (the test runner's timeout ends a
-    wait for a line that never comes)."""
-    with speaker.spoke:
-        speaker.spoke.wait_for(lambda: any(text in line for line in speaker.said))
 
 
 def test_a_tap_is_the_seat_to_acts_play_journaled_as_the_pads(table):
@@ -135,7 +48,7 @@ def test_a_tap_is_the_seat_to_acts_play_journaled_as_the_pads(table):
                                                           "card": card, **said["action"]}
     entry = actions(table)[-1]
     assert entry.payload["card"] == card
-    assert entry.payload["by"] == {"role": "seat", "seat": seat, "via": "pad"}
+    assert entry.payload["by"] == {"role": "seat", "seat": seat, "via": "pad", "tags": [table.world.pad_sim.tag_of(card)]}
     assert table.state()["top"] == card
     status = table.controller.health()["pad"]
     assert status["ok"] and status["taps"] == 1
@@ -243,7 +156,9 @@ def test_a_card_that_names_a_seat_waits_for_that_seats_button(tmp_path):
         table.world.seats_sim.press_seat(other)
         played = table.wait_for_event(lambda e: e.get("kind") == "action", since=since)
         assert played["action"]["card"] == seven and played["action"]["target"] == other
-        assert actions(table)[-1].payload["by"] == {"role": "seat", "seat": seat, "via": "pad"}
+        assert actions(table)[-1].payload["by"] == {
+            "role": "seat", "seat": seat, "via": "pad",
+            "tags": [table.world.pad_sim.tag_of(seven)]}
         # the press named the target: no UNO was armed, nobody caught
         assert table.state()["uno_armed"] == []
 
@@ -326,7 +241,8 @@ def test_under_jump_in_a_tap_after_a_seats_own_button_is_that_seats_jump_in(tmp_
         played = tap(table, pad.tags_of(top)[-1])  # the top card's twin, out of turn
         assert played["kind"] == "action", played
         assert played["action"]["seat"] == jumper and played["action"]["card"] == top
-        assert actions(table)[-1].payload["by"] == {"role": "seat", "seat": jumper, "via": "pad"}
+        assert actions(table)[-1].payload["by"] == {"role": "seat", "seat": jumper, "via": "pad",
+                                                    "tags": [pad.tags_of(top)[-1]]}
 
 
 def test_a_jump_in_match_played_by_bots_tapping_agrees_with_the_world(tmp_path):
@@ -350,13 +266,13 @@ def test_a_tap_after_the_jump_in_window_is_the_seat_to_acts(tmp_path):
         assert played["kind"] == "action" and played["action"]["seat"] == to_act
 
 
-@pytest.mark.parametrize("variant", ["classic", "extreme"])
-def test_unotable_demo_pad_counts_the_plays_by_the_way_they_came_in(variant, capsys):
-    assert main(["demo", "--pad", "--fast", "--json", "--variant", variant]) == 0
+@pytest.mark.parametrize("variant", tuple(U.EDITIONS))
+def test_unotable_demo_pad_declares_every_play_through_the_pad(variant, capsys):
+    assert main(["demo", "--pad", "--fast", "--json", "--variant", variant,
+                 "--option", "jump_in=true", "--option", "seven_zero=true"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["world_agrees"] and summary["declared"]["pad"] > 0
-    if variant == "classic":  # every play of classic is one card: all tapped
-        assert summary["declared"]["api"] == 0
+    assert summary["declared"]["api"] == 0
 
 
 def test_unotable_demo_without_the_pad_declares_every_play_by_the_api(capsys):

@@ -46,7 +46,7 @@ def press_action(s: U.State, words: Callable[[], Words] = lambda: ENGLISH) -> U.
         raise Rejected(words()("refused.no_press"))
     if s.phase == "challenge":
         return U.Accept(seat)
-    if s.edition.launcher or s.queue:
+    if s.tables.launcher or s.queue:  # (the tables' field: Edition.launcher is a property)
         return U.Press(seat)
     return U.Draw(seat)
 

@@ -462,9 +462,7 @@ class Controller:
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (with the step) to the event stream and the listeners."""
         event = {**event, "step": self.step}
-        for listener in self.services.stream:  # (`Services.publish`'s loop, one call fewer)
-            listener(event)
-        for listener in list(self.listeners):
+        for listener in (*self.services.stream, *self.listeners):  # the stream's ends first
             listener(event)
 
     def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any]) -> None:

@@ -63,9 +63,9 @@ PER_TABLE = 12
 SETTLE_S = 10.0  # a table still ejecting after this is stuck: noted, a fresh one goes on
 LAUNCHER_HANDOFFS = 30  # issue 22, point 6 (counted at the middle: `_Walk`)
 SEAT_HANDOFFS = 20
-TRAY_POLL = ("_tower_awaited", "awaited")  # the tray's watcher asks at its pace (after, before)
-# ... and reads the clock from its loop (`TrayReader.watch`): left out too, or a poll that
-# fell inside a walk added a call to it (54 or 52 on the same tree)
+# the tray's watcher thread (`Tray.watch`, in hal/tray.py) polls at its own pace: it is
+# left out with all it calls (the readers, the clock, `tower_awaited`), or a poll that fell
+# inside a walk added its calls to it (a catch counted 29 or 81 on the same tree)
 TRAY_WATCH = ("watch", os.path.join("hal", "tray.py"))
 EDITION = "attack"
 SEATS = 4
@@ -254,14 +254,13 @@ class _Walk:
             return
         callee = frame.f_code.co_filename
         caller = frame.f_back.f_code.co_filename if frame.f_back is not None else ""
-        # the harness hides what it calls, but not the daemon's thread it starts
+        # the harness hides what it calls, but not the daemon's thread it starts; the
+        # tray's watcher hides its polls
         hidden = (bool(stack) and stack[-1]) or (
-            callee.startswith(self.harness) and not caller.endswith("threading.py"))
+            callee.startswith(self.harness) and not caller.endswith("threading.py")) or (
+            frame.f_code.co_name == TRAY_WATCH[0] and callee.endswith(TRAY_WATCH[1]))
         stack.append(hidden)
-        if not self.armed or hidden or not self._ours(callee) \
-                or frame.f_code.co_name in TRAY_POLL \
-                or (frame.f_back is not None and frame.f_back.f_code.co_name == TRAY_WATCH[0]
-                    and caller.endswith(TRAY_WATCH[1])):  # another thread's pace, not the walk
+        if not self.armed or hidden or not self._ours(callee):
             return
         if caller != callee and not caller.startswith(self.twin):
             self.calls.append(Call(threading.get_ident(), caller, callee, frame.f_code.co_name))

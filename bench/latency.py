@@ -20,8 +20,9 @@ the twin's mock pins:
 
 The baseline (default 47d74db, `--baseline`) is checked out with ``git worktree add
 --detach`` into a temporary folder; each tree is measured in a process of its own with
-that tree first on ``sys.path`` (`--tree`), the two taking turns (`ROUNDS` each), and
-the samples of a tree's turns are pooled. Printed: p50 and p99 (µs) per walk and tree,
+that tree first on ``sys.path`` (`--tree`), the two taking turns (`ROUNDS` each, the
+baseline first in the odd ones, this tree in the even ones), and the samples of a
+tree's turns are pooled. Printed: p50 and p99 (µs) per walk and tree,
 and after / before. The virtual clock of the twin makes the servo and card travel
 instant, so only the code path and the disk are measured.
 
@@ -50,7 +51,7 @@ from typing import Any, NamedTuple
 from bench.common import PYTHON, REPO, Figure, Result, at_most, machine_load, progress, report
 
 BASELINE = "47d74db"
-ROUNDS = 2  # turns each tree takes (before, after, before, after)
+ROUNDS = 2  # turns each tree takes (before, after, after, before)
 SAMPLES = 40  # launcher samples per tree and turn; half as many catches
 QUICK_SAMPLES = 20
 SYNC_SAMPLES = 200
@@ -452,7 +453,10 @@ def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASE
         before = _baseline_tree(baseline, Path(tmp))
         try:
             for turn in range(rounds):
-                for side, tree in (("before", before), ("after", REPO)):
+                # the trees go first in turn: a disk that grows busier or quieter during a
+                # run (others' work on a shared machine) favours neither
+                trees = (("before", before), ("after", REPO))
+                for side, tree in trees if turn % 2 == 0 else trees[::-1]:
                     progress(f"latency: {side} ({tree}), turn {turn + 1}/{rounds}, "
                              f"{samples} presses")
                     got = _measure(tree, samples, seed + turn)

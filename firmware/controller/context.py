@@ -187,6 +187,8 @@ class Context(Protocol):
 
     def announce(self, event: Any) -> list[Any]: ...  # to its subscribers: their answers
 
+    def hearing(self, event_type: type) -> Sequence[Any]: ...  # its subscribers (a live list)
+
     def journal_kind(self, kind: str, replay: Callable[[Entry], None]) -> None: ...
 
     def stop(self, order: str, answer: StopAnswer) -> None: ...

@@ -158,6 +158,7 @@ class Controller:
         # (a peer is a dict lookup: no call of the coordinator on any walk)
         self.lookup, self.announce = hub.named.get, hub.announce
         self.peer, self.optional = hub.peers.__getitem__, hub.peers.get
+        self.hearing = hub.subscribers.__getitem__  # an event's subscribers, the hub's list
         self.stops = hub.stops  # the physical stops in their order
         self._committing, self._adopted, self._settles, self._shows = (
             hub.subscribers[Committing], hub.subscribers[Adopted], hub.subscribers[Settles],

@@ -20,8 +20,9 @@ the twin's mock pins:
 
 The baseline (default 47d74db, `--baseline`) is checked out with ``git worktree add
 --detach`` into a temporary folder; each tree is measured in a process of its own with
-that tree first on ``sys.path`` (`--tree`), the two taking turns (`ROUNDS` each), and
-the samples of a tree's turns are pooled. Printed: p50 and p99 (µs) per walk and tree,
+that tree first on ``sys.path`` (`--tree`), the two taking turns (`ROUNDS` each, the
+baseline first in the odd ones, this tree in the even ones), and the samples of a
+tree's turns are pooled. Printed: p50 and p99 (µs) per walk and tree,
 and after / before. The virtual clock of the twin makes the servo and card travel
 instant, so only the code path and the disk are measured.
 
@@ -58,7 +59,7 @@ from typing import Any, NamedTuple
 from bench.common import PYTHON, REPO, Figure, Result, at_most, machine_load, progress, report
 
 BASELINE = "47d74db"
-ROUNDS = 2  # turns each tree takes (before, after, before, after)
+ROUNDS = 2  # turns each tree takes (before, after, after, before)
 SAMPLES = 40  # launcher samples per tree and turn; half as many catches
 QUICK_SAMPLES = 20
 SYNC_SAMPLES = 200
@@ -71,9 +72,9 @@ PER_TABLE = 12
 SETTLE_S = 10.0  # a table still ejecting after this is stuck: noted, a fresh one goes on
 LAUNCHER_HANDOFFS = 30  # issue 22, point 6 (counted at the middle: `_Walk`)
 SEAT_HANDOFFS = 20
-TRAY_POLL = ("_tower_awaited", "awaited")  # the tray's watcher asks at its pace (after, before)
-# ... and reads the clock from its loop (`TrayReader.watch`): left out too, or a poll that
-# fell inside a walk added a call to it (54 or 52 on the same tree)
+# the tray's watcher thread (`Tray.watch`, in hal/tray.py) polls at its own pace: it is
+# left out with all it calls (the readers, the clock, `tower_awaited`), or a poll that fell
+# inside a walk added its calls to it (a catch counted 29 or 81 on the same tree)
 TRAY_WATCH = ("watch", os.path.join("hal", "tray.py"))
 EDITION = "attack"
 SEATS = 4
@@ -262,14 +263,13 @@ class _Walk:
             return
         callee = frame.f_code.co_filename
         caller = frame.f_back.f_code.co_filename if frame.f_back is not None else ""
-        # the harness hides what it calls, but not the daemon's thread it starts
+        # the harness hides what it calls, but not the daemon's thread it starts; the
+        # tray's watcher hides its polls
         hidden = (bool(stack) and stack[-1]) or (
-            callee.startswith(self.harness) and not caller.endswith("threading.py"))
+            callee.startswith(self.harness) and not caller.endswith("threading.py")) or (
+            frame.f_code.co_name == TRAY_WATCH[0] and callee.endswith(TRAY_WATCH[1]))
         stack.append(hidden)
-        if not self.armed or hidden or not self._ours(callee) \
-                or frame.f_code.co_name in TRAY_POLL \
-                or (frame.f_back is not None and frame.f_back.f_code.co_name == TRAY_WATCH[0]
-                    and caller.endswith(TRAY_WATCH[1])):  # another thread's pace, not the walk
+        if not self.armed or hidden or not self._ours(callee):
             return
         if caller != callee and not caller.startswith(self.twin):
             self.calls.append(Call(threading.get_ident(), caller, callee, frame.f_code.co_name))
@@ -461,7 +461,10 @@ def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASE
         before = _baseline_tree(baseline, Path(tmp))
         try:
             for turn in range(rounds):
-                for side, tree in (("before", before), ("after", REPO)):
+                # the trees go first in turn: a disk that grows busier or quieter during a
+                # run (others' work on a shared machine) favours neither
+                trees = (("before", before), ("after", REPO))
+                for side, tree in trees if turn % 2 == 0 else trees[::-1]:
                     progress(f"latency: {side} ({tree}), turn {turn + 1}/{rounds}, "
                              f"{samples} presses")
                     got = _measure(tree, samples, seed + turn)

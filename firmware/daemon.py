@@ -44,11 +44,13 @@ class Services:
     loop: TableLoop
     notifier: Notifier
     voice: Voice = field(default_factory=lambda: Voice(None))  # speaks announcements
-    _listeners: list[Callable[[Mapping[str, Any]], None]] = field(default_factory=list)
+    # the event stream's ends (the API server's `publish`); the controller calls them
+    # itself, with its own listeners, so an event takes no extra hop through here
+    stream: list[Callable[[Mapping[str, Any]], None]] = field(default_factory=list)
 
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send a public event to every event-stream client (call on the loop)."""
-        for listener in self._listeners:
+        for listener in self.stream:
             listener(event)
 
 
@@ -141,7 +143,7 @@ class Daemon:
         server = ApiServer.from_config(self.config.api, table, self.loop,
                                        seat_keys=self._seat_keys)
         self.server = server
-        services._listeners.append(server.publish)
+        services.stream.append(server.publish)
         self.loop.on_shutdown(self._stopping)  # registered last: runs first at a stop
         self.notifier.status("starting the API")
         try:

@@ -570,7 +570,7 @@ def _apply_draw(s: State, a: A.Draw | A.Press, fx: Effects) -> None:
             raise IllegalAction(a, "no_press")
         _press_owed(s, a, fx)
         return
-    launcher = s.edition.launcher
+    launcher = s.tables.launcher  # (a field: Edition.launcher is a property)
     if (type(a) is A.Draw) == launcher:
         raise IllegalAction(a, "draw_by_press" if launcher else "draw_from_pile")
     if s.tables.house and draws_with_playable(s, seat):  # playable_draw_penalty

@@ -10,7 +10,7 @@ from typing import Any
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import By, Context, Part
+from firmware.controller.context import By, Context, Part, PauseChanged
 from firmware.controller.declared import by_of, signed
 from firmware.controller.ejections import Ejections
 from firmware.controller.faults import JournalWatch
@@ -82,6 +82,7 @@ class Admin(Part):
             t.journal.append(ADMIN, signed(payload, by))
             self.effect(payload)
             t.publish({"kind": "paused", "reason": self.paused})
+            t.announce(PauseChanged())
             t.settle()  # the timers that move the game on are held
             return {"paused": self.paused}
         if r.action == "resume":
@@ -141,6 +142,8 @@ class Admin(Part):
         if was_blocked:
             t.peer(Ejections).reset_fault()
         t.publish({"kind": "resumed"})
+        if not was_blocked:
+            t.announce(PauseChanged())
         t.settle()
         return {"resumed": True}
 

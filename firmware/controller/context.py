@@ -87,6 +87,11 @@ class Replayed(NamedTuple):
     """The journal's entries of the match were all replayed (at start, or a reload)."""
 
 
+class PauseChanged(NamedTuple):
+    """The admin paused the table or resumed it (live): a timer that moves the game on
+    holds, or runs on (the round pause's; it need not hear every settle for that)."""
+
+
 class Blinking(NamedTuple):
     """Which seats' lights blink now: each subscriber answers a set of seats (a tower
     carried to a seat, a turn nearly out of time)."""
@@ -181,6 +186,8 @@ class Context(Protocol):
                   actions: tuple[type, ...] | None = None) -> None: ...
 
     def announce(self, event: Any) -> list[Any]: ...  # to its subscribers: their answers
+
+    def hearing(self, event_type: type) -> Sequence[Any]: ...  # its subscribers (a live list)
 
     def journal_kind(self, kind: str, replay: Callable[[Entry], None]) -> None: ...
 

@@ -262,13 +262,12 @@ class Ejections(Part):
 
     def _with_press(self, committing: Committing) -> tuple[str, dict[str, Any]] | None:
         """A launcher press about to be journaled: where the launcher is free to start
-        at once, its ejection's ``intent``, for the same commit."""
+        at once, its ejection's ``intent``, for the same commit. The launcher ejects for
+        the seat that pressed (the engine's queue then begins with its press)."""
         s = committing.state
         if s.to_act != U.CHANCE or s.chance != "eject" or self.jobs or not self._free():
             return None
-        owed = first_owed(s)
-        assert owed is not None  # the chance player ejects for the seat that owes
-        return INTENT, self._fire_intent(owed.seat, s, committing.step)
+        return INTENT, self._fire_intent(committing.action.seat, s, committing.step)
 
     def _free(self) -> bool:
         """Nothing stops the launcher from starting the next job."""

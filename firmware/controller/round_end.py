@@ -21,7 +21,15 @@ from typing import Any, ClassVar
 
 import uno_core as U
 from firmware.api import requests as api
-from firmware.controller.context import Adopted, By, Context, Part, Replayed, RoundEnded, Settles
+from firmware.controller.context import (
+    Adopted,
+    By,
+    Context,
+    Part,
+    PauseChanged,
+    Replayed,
+    RoundEnded,
+)
 from firmware.controller.declared import by_of, signed
 from firmware.controller.faults import JournalWatch
 from firmware.controller.hub import first_holding
@@ -82,7 +90,7 @@ class RoundEnds(Part):
         ctx.subscribe(RoundEnded, lambda e: self.ended(e.over, e.match_over, live=e.live))
         ctx.subscribe(Adopted, lambda _a: self.went_on(), actions=(U.Shuffle,))
         ctx.subscribe(Replayed, lambda _e: self.settle())
-        ctx.subscribe(Settles, lambda _e: self.settle())  # a pause or Resume holds or runs on
+        ctx.subscribe(PauseChanged, lambda _e: self.settle())  # the timer holds or runs on
         ctx.journal_kind(NEXT_ROUND, lambda e: self.replay(e.payload))
         ctx.answers(api.NextRound, lambda r: self.next_round(signer=by_of(r)))
 

@@ -61,7 +61,7 @@ def press_action(s: U.State) -> U.Action:
         raise Rejected("refused.no_press")
     if s.phase == "challenge":
         return U.Accept(seat)
-    if s.edition.launcher or s.queue:
+    if s.tables.launcher or s.queue:  # (the tables' field: Edition.launcher is a property)
         return U.Press(seat)
     return U.Draw(seat)
 
@@ -77,12 +77,15 @@ class SeatButtons(Part):
         self.panel = panel
         self.panel_seats: int = self.panel.config.seats  # seats with a button and a light
         self.reset()
+        # who would answer, as the hub lists them: a question nobody hears is not asked
+        # (no card pad awaits a seat, no tower or turn timer blinks: a press's usual case)
+        self.choosers, self.blinkers = ctx.hearing(SeatChosen), ctx.hearing(Blinking)
         ctx.on(LauncherPressed, self._on_launcher)
         ctx.on(SeatPressed, self._on_seat)
         ctx.subscribe(Adopted, lambda a: self.adopt(a.action),
                       actions=(U.Play, U.FourTowerDiscard))
         ctx.subscribe(ShowTurn, lambda _e: self.lights(set().union(
-            *ctx.announce(Blinking()))))
+            *ctx.announce(Blinking())) if self.blinkers else set()))
         ctx.journal_kind(ARM, lambda e: self.replay_arm(e.payload))
 
     def reset(self) -> None:
@@ -137,7 +140,7 @@ class SeatButtons(Part):
         t = self.ctx
         s = t.state
         seat = event.seat
-        if any(t.announce(SeatChosen(seat))):  # a seat named as a card's target
+        if self.choosers and any(t.announce(SeatChosen(seat))):  # a card's target named
             return
         try:
             if s is None or seat >= s.n:

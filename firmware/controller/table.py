@@ -158,6 +158,7 @@ class Controller:
         # (a peer is a dict lookup: no call of the coordinator on any walk)
         self.lookup, self.announce = hub.named.get, hub.announce
         self.peer, self.optional = hub.peers.__getitem__, hub.peers.get
+        self.hearing = hub.subscribers.__getitem__  # an event's subscribers, the hub's list
         self.stops = hub.stops  # the physical stops in their order
         self._committing, self._adopted, self._settles, self._shows = (
             hub.subscribers[Committing], hub.subscribers[Adopted], hub.subscribers[Settles],
@@ -461,8 +462,7 @@ class Controller:
     def publish(self, event: Mapping[str, Any]) -> None:
         """Send `event` (with the step) to the event stream and the listeners."""
         event = {**event, "step": self.step}
-        self.services.publish(event)
-        for listener in list(self.listeners):
+        for listener in (*self.services.stream, *self.listeners):  # the stream's ends first
             listener(event)
 
     def _announce(self, action: U.Action, fx: list[Any], said: dict[str, Any], way: str) -> None:

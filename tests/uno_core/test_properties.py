@@ -106,6 +106,7 @@ class Checker:
         self.steps += 1
         self.check_state(after)
         self.check_turn_order(before, action, after, effects)
+        self.check_press_ejects_for_presser(action, after)
         self.check_scores(before, after, effects)
         if self.steps % 7 == 0:
             self.probe_illegal(before)
@@ -157,6 +158,13 @@ class Checker:
             assert after.direction == -d
             assert after.turn == (seat - d) % n
         assert after.to_act in (after.turn, CHANCE) or after.queue
+
+    def check_press_ejects_for_presser(self, action, after) -> None:
+        """A press that hands the turn to the launcher has it eject for the seat that
+        pressed: the table journals a press's ejection for `Press.seat`, without asking
+        the engine's queue (firmware.controller.ejections)."""
+        if isinstance(action, Press) and after.to_act == CHANCE and after.chance == "eject":
+            assert after.queue[0][1] == action.seat
 
     def check_scores(self, before, after, effects) -> None:
         for e in effects:

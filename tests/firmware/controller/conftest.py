@@ -159,6 +159,9 @@ class FakeTable:
     def announce(self, event: Any) -> list[Any]:
         return self.hub.announce(event)
 
+    def hearing(self, event_type: type) -> Any:
+        return self.hub.subscribers[event_type]
+
     def journal_kind(self, kind: str, replay: Callable[[Any], None]) -> None:
         self.replays[kind] = replay  # a part a test builds again takes its kinds over
 

@@ -20,7 +20,7 @@ from uno_core.cards import NUMBER, Card
 from uno_core.errors import IllegalAction
 
 
-class _Words(Protocol):  # firmware.words.messages.Words (not imported: it imports this module)
+class Wording(Protocol):  # firmware.words.messages.Words (not imported: it imports this module)
     def __call__(self, key: str, **values: object) -> str: ...
 
     def seat(self, seat: int) -> str: ...
@@ -247,13 +247,13 @@ _EN = REFUSAL_WORDS["en"]
 _SEAT_VALUES = ("seat", "to_act")  # the values that are seats (0-based; -1: the table)
 
 
-def _same(top: Card, words: _Words, edition: str | None) -> str:
+def _same(top: Card, words: Wording, edition: str | None) -> str:
     """What else fits on `top` besides its colour: its number or its kind, with "a"/"an"."""
     same = str(top.number) if top.kind == NUMBER else words.kind_noun(top.kind, edition)
     return words("refusal.or_an" if same.startswith("8") else "refusal.or_a", same=same)
 
 
-def say_value(name: str, value: object, words: _Words, edition: str | None) -> object:
+def say_value(name: str, value: object, words: Wording, edition: str | None) -> object:
     """One value of a refusal as a sentence says it."""
     if name in _SEAT_VALUES and isinstance(value, int):
         return words.seat(value) if value >= 0 else words("refusal.the_table")
@@ -272,7 +272,7 @@ def say_value(name: str, value: object, words: _Words, edition: str | None) -> o
     return value
 
 
-def derived_values(key: str, values: Mapping[str, object], words: _Words,
+def derived_values(key: str, values: Mapping[str, object], words: Wording,
                    edition: str | None) -> dict[str, object]:
     """Values the wording of catalogue `key` needs that the engine does not give (it gives
     what they come from)."""
@@ -297,7 +297,7 @@ def refusal_key(exc: IllegalAction) -> str:
     return f"refusal.{key}"
 
 
-def say_refusal(exc: IllegalAction, words: _Words, edition: str | None = None) -> str:
+def say_refusal(exc: IllegalAction, words: Wording, edition: str | None = None) -> str:
     """`exc` said in `words`' language to the seat that tried the action: seats by name,
     cards as said aloud (`edition`'s names)."""
     key, values = refusal_key(exc), exc.values

@@ -17,24 +17,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
-from firmware.words.refusals import derived_values, say_value
+from firmware.words.refusals import Wording, derived_values, say_value
 from uno_core.cards import Card, format_card
-
-
-class _Words(Protocol):  # firmware.words.messages.Words (not imported: it imports this module)
-    def __call__(self, key: str, **values: object) -> str: ...
-
-    def seat(self, seat: int) -> str: ...
-
-    def card(self, card: Card, edition: str | None = None) -> str: ...
-
-    def kind(self, kind: str, edition: str | None = None) -> str: ...
-
-    def kind_noun(self, kind: str, edition: str | None = None) -> str: ...
-
-    def colour(self, colour: str) -> str: ...
-
-    def tower(self, tower: str) -> str: ...
 
 
 class Keyed(Protocol):
@@ -59,7 +43,7 @@ class Phrase:
 _SEATS = ("seat", "to_act", "first", "other", "slot", "person")
 
 
-def _said(name: str, value: object, words: _Words, edition: str | None) -> object:
+def _said(name: str, value: object, words: Wording, edition: str | None) -> object:
     if isinstance(value, Phrase):
         return say(value, words, edition)
     if isinstance(value, Card):
@@ -74,7 +58,7 @@ def _said(name: str, value: object, words: _Words, edition: str | None) -> objec
     return say_value(name, value, words, edition)
 
 
-def say(refusal: Keyed, words: _Words, edition: str | None = None) -> str:
+def say(refusal: Keyed, words: Wording, edition: str | None = None) -> str:
     """`refusal` in `words`' language and seat names, cards by `edition`'s names."""
     values = refusal.values
     said = {name: _said(name, v, words, edition) for name, v in values.items()}
@@ -82,7 +66,7 @@ def say(refusal: Keyed, words: _Words, edition: str | None = None) -> str:
     return words(refusal.key, **said)
 
 
-def json_value(value: object, words: _Words) -> Any:
+def json_value(value: object, words: Wording) -> Any:
     """A refusal's value as the API sends it: cards as their codes ("R7"), a wait as the
     state's ``waiting`` shows it, a `Phrase` as its key and values."""
     if isinstance(value, Phrase):
@@ -99,7 +83,7 @@ def json_value(value: object, words: _Words) -> Any:
     return value
 
 
-def json_values(values: Mapping[str, object], words: _Words) -> dict[str, Any]:
+def json_values(values: Mapping[str, object], words: Wording) -> dict[str, Any]:
     return {name: json_value(v, words) for name, v in values.items()}
 
 

@@ -3,8 +3,12 @@ answer, check a refusal changed nothing, find a card that fits."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import uno_core as U
 from firmware.sim.world import pad_deck
@@ -105,3 +109,33 @@ def said(speaker: Recorder, text: str) -> None:
     wait for a line that never comes)."""
     with speaker.spoke:
         speaker.spoke.wait_for(lambda: any(text in line for line in speaker.said))
+
+
+@contextmanager
+def twin_daemon(config: Any) -> Iterator[Any]:
+    """`unotable run`'s daemon on `config`'s twin in a thread: yields a function that
+    asks the running table for its health (on the daemon's loop)."""
+    from firmware.daemon import Daemon  # noqa: PLC0415 - only the daemon tests need it
+    from firmware.sim.twin import twin_factory  # noqa: PLC0415
+
+    built: list = []
+    make = twin_factory(config)
+
+    def table(services: Any) -> Any:
+        built.append(make(services))
+        return built[-1]
+
+    daemon = Daemon(config, table, env={})
+    thread = threading.Thread(target=lambda: daemon.run(signals=False), daemon=True)
+    thread.start()
+    try:
+        while not built or daemon.loop._aio is None:
+            time.sleep(0.01)
+
+        async def health() -> dict:
+            return built[0].health()
+
+        yield lambda: asyncio.run_coroutine_threadsafe(health(), daemon.loop._aio).result(20)
+    finally:
+        daemon.stop("test over")
+        thread.join(20)

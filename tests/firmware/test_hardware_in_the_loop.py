@@ -6,9 +6,7 @@ stay the twin's, so a table's config runs on the twin unchanged."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import threading
 import time
 from dataclasses import replace
 
@@ -17,15 +15,14 @@ import pytest
 import uno_core as U
 from firmware.cli import main
 from firmware.config import load_config
-from firmware.daemon import Daemon
 from firmware.sim.demo import sim_config
 from firmware.sim.hil import is_twin_port, real_readers
 from firmware.sim.testbed import SimTable
-from firmware.sim.twin import twin_factory
 from firmware.sim.world import World, pad_deck
 from hal.pad import parse_config as parse_pad_config
 from hal.sim.pad import chip_tags, deck_tags
 from hal.tray import NEUTRAL, TowerPlaced
+from tests.firmware.pad_taps import twin_daemon
 from tests.pn532_on_pty import ChipOnPty
 
 # the maker's own towers, enrolled with `unotable enroll`: not the twin's demo tags
@@ -128,33 +125,15 @@ def test_unotable_runs_twin_opens_a_real_pad_from_the_config_file(tmp_path):
         config = replace(config, journal=replace(config.journal,
                                                  path=str(tmp_path / "journal.db")),
                          api=replace(config.api, port=0))
-        built: list = []
-        make = twin_factory(config)
-
-        def table(services):
-            built.append(make(services))
-            return built[-1]
-
-        daemon = Daemon(config, table, env={})
-        thread = threading.Thread(target=lambda: daemon.run(signals=False), daemon=True)
-        thread.start()
-        try:
-            while not built or daemon.loop._aio is None:
-                time.sleep(0.01)
-
-            async def health():
-                return built[0].health()
+        with twin_daemon(config) as health:
             deadline = time.monotonic() + 20
             while True:
-                status = asyncio.run_coroutine_threadsafe(health(), daemon.loop._aio).result(20)
+                status = health()
                 if status["pad"]["firmware"] is not None or time.monotonic() > deadline:
                     break
                 time.sleep(0.05)
             assert status["pad"]["port"] == chip.port and status["pad"]["ok"]
             assert status["pad"]["firmware"] == "PN532 v1.6"
-        finally:
-            daemon.stop("test over")
-            thread.join(20)
 
 
 def test_a_tray_reader_on_a_real_device_sees_real_towers_and_the_other_slots_stay_twins(

@@ -12,6 +12,7 @@ from firmware.sim.players import bot
 from firmware.sim.testbed import SimTable
 from hal.sim.pad import chip_uid
 from tests.firmware.conftest import post, request
+from tests.firmware.pad_taps import fits
 
 
 def turn(table: SimTable) -> dict:
@@ -23,16 +24,6 @@ def public(table: SimTable) -> dict:
     status, st = request(table.url, "GET", "/api/state")
     assert status == 200, st
     return st
-
-
-def fits(table: SimTable, seat: int, code: str) -> bool:
-    def check() -> bool:
-        try:
-            U.apply(table.controller.state.clone(), U.Play(seat, U.parse_card(code)))
-        except U.IllegalAction:
-            return False
-        return True
-    return bool(table.call(check))
 
 
 def turn_with_a_number(table: SimTable) -> tuple[int, str]:

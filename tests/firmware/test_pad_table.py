@@ -5,9 +5,7 @@ play goes on."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-import threading
 import time
 
 import pytest
@@ -15,10 +13,8 @@ import pytest
 import uno_core as U
 from firmware.api import requests as api
 from firmware.cli import main
-from firmware.daemon import Daemon
 from firmware.sim.demo import sim_config
 from firmware.sim.testbed import SimTable
-from firmware.sim.twin import twin_factory
 from hal.sim.pad import chip_uid
 from tests.firmware.pad_taps import (
     NAMES,
@@ -30,6 +26,7 @@ from tests.firmware.pad_taps import (
     said,
     tap,
     turn,
+    twin_daemon,
 )
 
 
@@ -284,25 +281,6 @@ def test_unotable_demo_without_the_pad_declares_every_play_by_the_api(capsys):
 def test_the_twin_of_a_config_with_a_pad_drives_a_simulated_pad(tmp_path):
     """`unotable run` with [sim] enabled and a [pad]: the twin builds its pad."""
     config = sim_config("classic", 4, 1, tmp_path / "journal.db", pad=True)
-    built: list = []
-    make = twin_factory(config)
-
-    def table(services):
-        built.append(make(services))
-        return built[-1]
-
-    daemon = Daemon(config, table, env={})
-    thread = threading.Thread(target=lambda: daemon.run(signals=False), daemon=True)
-    thread.start()
-    try:
-        while not built or daemon.loop._aio is None:
-            time.sleep(0.01)
-
-        async def health():
-            return built[0].health()
-        status = asyncio.run_coroutine_threadsafe(health(), daemon.loop._aio).result(20)
+    with twin_daemon(config) as health:
+        status = health()
         assert status["pad"]["cards"] == 108 and status["pad"]["chips"] == 4
-        assert built[0].lookup("pad") is not None
-    finally:
-        daemon.stop("test over")
-        thread.join(20)

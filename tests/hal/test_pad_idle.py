@@ -5,6 +5,7 @@ import threading
 
 from hal.pad import STOP_LOOK_S, Pad, Tap, parse_config
 from hal.sim.clock import VirtualClock
+from tests.hal.pad_fakes import CountingReader, VirtualStop
 
 UID = "04A1B2C3D4E501"
 
@@ -21,49 +22,17 @@ class CountingClock(VirtualClock):
         return super().wait(event, timeout)
 
 
-class Stop:
-    """Set at virtual time `until`; waiting advances the clock."""
-
-    def __init__(self, clock, until):
-        self.clock, self.until, self.waits = clock, until, 0
-
-    def is_set(self):
-        return self.clock.now() >= self.until
-
-    def wait(self, timeout=None):
-        self.waits += 1
-        self.clock.advance(timeout)
-        return self.is_set()
-
-
-class Reader:
-    port = "/dev/unotable-pad"
-
-    def __init__(self, clock):
-        self.clock, self.tags, self.reads = clock, [], []
-
-    def read_tags(self):
-        self.reads.append(round(self.clock.now(), 3))
-        return list(self.tags)
-
-    def get_status(self):
-        return {"port": self.port}
-
-    def close(self):
-        pass
-
-
 def pad_on(clock):
-    cfg = parse_config({"port": Reader.port, "poll_interval_s": 0.05,
+    cfg = parse_config({"port": CountingReader.port, "poll_interval_s": 0.05,
                         "idle_poll_interval_s": 1.0, "same_tap_s": 2.0}, path="pad")
-    reader = Reader(clock)
+    reader = CountingReader(clock)
     return Pad(cfg, reader, clock=clock), reader
 
 
 def test_at_the_idle_pace_the_watcher_wakes_for_its_reads_and_its_stop_only():
     clock = CountingClock()
     pad, reader = pad_on(clock)
-    stop = Stop(clock, 10.0)
+    stop = VirtualStop(clock, 10.0)
     pad.watch(lambda _e: None, stop)
     assert 10 <= len(reader.reads) <= 11
     wakes = clock.waits + stop.waits
@@ -75,7 +44,7 @@ def test_a_declaration_awaited_wakes_the_idle_watcher_at_once():
     pad, reader = pad_on(clock)
     clock.call_later(3.31, lambda: (reader.tags.append(UID), pad.set_pace(True)))
     events = []
-    pad.watch(lambda e: events.append((round(clock.now(), 3), e)), Stop(clock, 5.0))
+    pad.watch(lambda e: events.append((round(clock.now(), 3), e)), VirtualStop(clock, 5.0))
     (at, tap), = events
     assert isinstance(tap, Tap) and at == 3.31  # read as soon as it is awaited
 

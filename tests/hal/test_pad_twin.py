@@ -7,6 +7,7 @@ import pytest
 from hal.pad import Pad, PadDown, PadUp, Tap, open_pad_reader, parse_config
 from hal.sim.clock import VirtualClock
 from hal.sim.pad import CHIP_COLOURS, SimPad, card_uid, chip_tags, chip_uid, deck_tags
+from tests.hal.pad_fakes import CountingReader, VirtualStop
 
 DECK = ["R0", "R1", "R1", "W", "W+4", "W"]
 FAST = {"ack_timeout_s": 0.2, "response_timeout_s": 0.2, "reconnect_min_s": 0.0}
@@ -92,37 +93,6 @@ def test_a_tap_lies_on_the_pad_for_tap_s_of_the_twins_clock():
 
 
 # -- pace ---------------------------------------------------------------------------------
-class VirtualStop:
-    """`Pad.watch`'s stop: set at virtual time `until`; waiting advances the clock."""
-
-    def __init__(self, clock, until):
-        self.clock, self.until = clock, until
-
-    def is_set(self):
-        return self.clock.now() >= self.until
-
-    def wait(self, timeout=None):
-        self.clock.advance(timeout)
-        return self.is_set()
-
-
-class CountingReader:
-    port = "/dev/unotable-pad"
-
-    def __init__(self, clock):
-        self.clock, self.tags, self.reads = clock, [], []
-
-    def read_tags(self):
-        self.reads.append(round(self.clock.now(), 3))
-        return list(self.tags)
-
-    def get_status(self):
-        return {"port": self.port}
-
-    def close(self):
-        pass
-
-
 def watched(**options):
     cfg = parse_config({"port": CountingReader.port, "poll_interval_s": 0.05,
                         "idle_poll_interval_s": 1.0, "same_tap_s": 2.0, **options}, path="pad")

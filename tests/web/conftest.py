@@ -47,6 +47,18 @@ def browser() -> Iterator[Any]:
             shutil.rmtree(profile, ignore_errors=True)
 
 
+@pytest.fixture(scope="module")
+def chrome() -> Iterator[Any]:
+    """Chromium with a context per person (`browser` is one persistent context sharing
+    one storage: two phones there would be one phone)."""
+    with sync_playwright() as pw:
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     page = browser.new_page()

@@ -6,19 +6,16 @@ German, and all of it fits the 800x480 screen."""
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from firmware.sim.testbed import SimTable
 from firmware.words.messages import MESSAGES, card_name
 from hal.sim.pad import chip_uid
 from tests.firmware.test_pad_on_screen import tap, turn, turn_with_a_number
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.web.fit import problems
 from tests.web.phones import People, declare, playable
 from uno_core import format_card, parse_card
@@ -26,19 +23,6 @@ from uno_core import format_card, parse_card
 EN, DE = MESSAGES["en"], MESSAGES["de"]
 NAMES = ("North", "East", "South", "West")
 GERMAN_NAMES = ("Nord", "Ost", "Süd", "West")
-
-
-@pytest.fixture(scope="module")
-def chrome() -> Iterator[Any]:
-    """Chromium with a context per person: the table's screen and a phone, each its own."""
-    profile = tempfile.mkdtemp(prefix="unotable-pad-")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
-            shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture

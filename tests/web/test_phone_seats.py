@@ -12,19 +12,16 @@ Idempotency-Key and taken once; a second phone for a held seat waits for the own
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from firmware.sim.testbed import SimTable
 from firmware.words.messages import MESSAGES
 from tests.firmware.conftest import request
-from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.web.phones import (
     PHONE,
     SMALL_PHONE,
@@ -38,20 +35,6 @@ from tests.web.test_readable import measure, small_targets
 from uno_core import format_card
 
 EN = MESSAGES["en"]
-
-
-@pytest.fixture(scope="module")
-def chrome() -> Iterator[Any]:
-    """Chromium with a context per person (conftest's one persistent context shares one
-    storage: two phones there would be one phone)."""
-    profile = tempfile.mkdtemp(prefix="unotable-phones-")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield browser
-        finally:
-            browser.close()
-            shutil.rmtree(profile, ignore_errors=True)
 
 
 @pytest.fixture

@@ -1,8 +1,9 @@
 """A table with a card pad, on the real daemon over the twin, seen in Chromium: the seat to
 act is told to tap its card on the pad (on the table's screen and on its own phone) while
 its own declaration on the screen stays; a wild waits for a colour chip, said on both, and
-a Discard All for its other cards and its player's button; the strip of the last plays says which came by the pad and which by the screen, in English and
-German, and all of it fits the 800x480 screen."""
+a Discard All for its other cards and its player's button; the strip of the last plays
+says which came by the pad and which by the screen, in English and German, and all of it
+fits the 800x480 screen."""
 
 from __future__ import annotations
 

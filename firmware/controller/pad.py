@@ -166,14 +166,15 @@ class Pad(Part):
     def public(self, state: U.State | None) -> dict[str, Any]:
         """``pad`` in the public state: whether the reader answers, and what the pad waits
         for (``wants``: a ``card``, a ``colour`` chip, a ``seat``'s button, ``towers``,
-        ``cards`` a play lays) from `seat`."""
-        shown: dict[str, Any] = {"ok": self.down is None, "wants": None, "seat": None, "card": None}
+        ``cards`` a play lays, ``left`` of them when that is known) from `seat`."""
+        shown: dict[str, Any] = {"ok": self.down is None, "wants": None, "seat": None,
+                                 "card": None, "left": None}
         if self.down is not None or state is None:  # a pad that fails waits for nothing
             return {"pad": shown}
         p = self._live_pending()
         kind = self.ctx.peer(Waits).current().kind
         if p is not None and p.wants():
-            shown.update(wants=p.wants(), seat=p.seat, card=p.card or None)
+            shown.update(wants=p.wants(), seat=p.seat, card=p.card or None, left=p.left())
         elif kind in CARD_WAITS or kind == Wait.COLOUR:
             shown.update(wants="card" if kind in CARD_WAITS else "colour", seat=state.to_act)
         return {"pad": shown}

@@ -63,6 +63,16 @@ class Pending:
             return "cards"
         return ""
 
+    def left(self) -> int | None:
+        """How many towers or cards it still waits for; None when that is open (Discard
+        All lays cards until its player's own button) or it waits for neither."""
+        wants = self.wants()
+        if wants == "towers":
+            return self.towers_needed - len(self.towers)
+        if wants == "cards" and self.lay_count >= 0:
+            return self.lay_count - len(self.laid)
+        return None
+
     def request(self) -> api.Request:
         """The declaration, as the screen would send it, by `seat` via the pad."""
         who = api.Who("seat", self.seat, via=VIA, tags=tuple(self.uids))

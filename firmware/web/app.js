@@ -519,6 +519,10 @@ function padText(s) {
       return yours ? t("page.pad.card_yours") : t("page.pad.card", { seat: seatName(s, pad.seat) });
     case "colour": return pad.card ? t("page.pad.colour_for", { who, card: cardTitle(pad.card) }) : t("page.pad.colour", { who });
     case "seat": return t("page.pad.seat", { who, card: cardTitle(pad.card) });
+    case "towers": return t("page.pad.towers", { who, card: cardTitle(pad.card), count: pad.left });
+    case "cards":  // no card: the four-tower discard, a known count; else Discard All, until the button
+      return pad.card ? t("page.pad.cards", { who, card: cardTitle(pad.card), colour: colourWord(pad.card[0]) })
+        : t("page.pad.four_towers", { who, count: pad.left });
     default: return "";
   }
 }

@@ -345,6 +345,11 @@ PAGE: dict[str, dict[str, str]] = {
         "page.pad.colour": "{who}tap a colour chip on the pad",
         "page.pad.colour_for": "{who}tap a colour chip on the pad for the {card}",
         "page.pad.seat": "{who}press the button of the seat the {card} names",
+        "page.pad.towers": "{who}tap on the pad the towers the {card} takes: {count} more",
+        "page.pad.cards": "{who}tap the other {colour} cards the {card} lays on the pad, "
+                          "then press your own seat's button",
+        "page.pad.four_towers": "{who}tap on the pad the cards you lay down with the four "
+                                "towers: {count} more",
         "page.phone.turn_pad": "Your turn: tap your card on the pad, or declare it here",
         "page.recent.way": "{said} — {way}",
         "page.way.pad": "card pad",
@@ -669,6 +674,12 @@ PAGE: dict[str, dict[str, str]] = {
         "page.pad.colour": "{who}Einen Farbchip auf das Lesefeld legen",
         "page.pad.colour_for": "{who}Einen Farbchip für die {card} auf das Lesefeld legen",
         "page.pad.seat": "{who}Die Taste des Platzes drücken, den die {card} nennt",
+        "page.pad.towers": "{who}Die Türme, die die {card} nimmt, auf das Lesefeld legen: "
+                           "noch {count}",
+        "page.pad.cards": "{who}Die übrigen Karten der Farbe {colour}, die die {card} ablegt, "
+                          "auf das Lesefeld legen, dann die Taste des eigenen Platzes drücken",
+        "page.pad.four_towers": "{who}Die Karten, die mit den vier Türmen abgelegt werden, auf "
+                                "das Lesefeld legen: noch {count}",
         "page.phone.turn_pad": "Du bist dran: leg deine Karte auf das Lesefeld oder melde sie hier",
         "page.recent.way": "{said} — {way}",
         "page.way.pad": "Lesefeld",

@@ -4,15 +4,15 @@ way each came in (``recent``, ``way``), read over the real API of a daemon on th
 
 from __future__ import annotations
 
-import time
-
 import uno_core as U
 from firmware.api import requests as api
 from firmware.sim.players import bot
 from firmware.sim.testbed import SimTable
 from hal.sim.pad import chip_uid
 from tests.firmware.conftest import post, request
-from tests.firmware.pad_taps import fits
+from tests.firmware.pad_taps import fits, part_status, tap
+from tests.firmware.test_pad_plays import capture_all_towers, colour_now, free_tag, unseen_numbers
+from uno_core.matching import free_towers
 
 
 def turn(table: SimTable) -> dict:
@@ -38,19 +38,6 @@ def turn_with_a_number(table: SimTable) -> tuple[int, str]:
     raise AssertionError("no seat ever held a number card that fits")
 
 
-def tap(table: SimTable, uid: str) -> dict:
-    """Lay one tag on the pad, wait for what the table says, lift it."""
-    since = len(table.events)
-    pad = table.world.pad_sim
-    pad.hold(uid)
-    said = table.wait_for_event(lambda e: e.get("kind") in ("action", "refused", "pad_waits"),
-                                since=since)
-    pad.lift()
-    time.sleep(0.05)  # reads see the pad empty: the next tap of a tag is a new one
-    table.settle()
-    return dict(said)
-
-
 def play_by(table: SimTable, way: str) -> tuple[int, str]:
     """The seat to act lays a number card and declares it by `way`: (seat, card)."""
     seat, card = turn_with_a_number(table)
@@ -70,10 +57,10 @@ def play_by(table: SimTable, way: str) -> tuple[int, str]:
 def test_the_state_says_the_pad_waits_for_the_seat_to_acts_card_then_a_wilds_chip(tmp_path):
     with SimTable(tmp_path, "classic", pad=True) as table:
         seat = turn(table)["waiting"]["seat"]
-        assert public(table)["pad"] == {"ok": True, "wants": "card", "seat": seat, "card": None}
+        assert public(table)["pad"] == {"ok": True, "wants": "card", "seat": seat, "card": None, "left": None}
         said = tap(table, table.world.pad_sim.tag_of("W"))
         assert said["kind"] == "pad_waits"
-        assert public(table)["pad"] == {"ok": True, "wants": "colour", "seat": seat, "card": "W"}
+        assert public(table)["pad"] == {"ok": True, "wants": "colour", "seat": seat, "card": "W", "left": None}
         assert tap(table, chip_uid("G"))["kind"] == "action"
         assert public(table)["pad"]["card"] is None  # the wild is played: it waits no more
 
@@ -83,12 +70,50 @@ def test_the_state_says_a_card_that_names_a_seat_waits_for_a_seats_button(tmp_pa
         seat = turn(table)["waiting"]["seat"]
         seven = f"{table.call(lambda: table.controller.state.colour)}7"  # fits any pile
         assert tap(table, table.world.pad_sim.tag_of(seven))["kind"] == "pad_waits"
-        assert public(table)["pad"] == {"ok": True, "wants": "seat", "seat": seat, "card": seven}
+        assert public(table)["pad"] == {"ok": True, "wants": "seat", "seat": seat, "card": seven, "left": None}
         since = len(table.events)
         table.world.seats_sim.press_seat((seat + 2) % 4)
         table.wait_for_event(lambda e: e.get("kind") == "action", since=since)
         table.settle()
         assert public(table)["pad"]["wants"] != "seat"
+
+
+def test_the_state_says_a_discard_all_waits_for_its_cards_until_the_button(tmp_path):
+    with SimTable(tmp_path, "attack", pad=True) as table:
+        seat = turn(table)["waiting"]["seat"]
+        colour = colour_now(table)
+        discard_all = f"{colour}DA"
+        assert tap(table, free_tag(table, discard_all))["kind"] == "pad_waits"
+        waits = {"ok": True, "wants": "cards", "seat": seat, "card": discard_all, "left": None}
+        assert public(table)["pad"] == waits
+        assert tap(table, free_tag(table, unseen_numbers(table, "attack", colour)[0]))["kind"] \
+            == "pad_read"
+        assert public(table)["pad"] == waits  # any number more: its player's button ends it
+
+
+def test_the_state_says_how_many_towers_a_card_still_takes(tmp_path):
+    with SimTable(tmp_path, "power", pad=True) as table:
+        seat = turn(table)["waiting"]["seat"]
+        free = table.call(lambda: free_towers(table.controller.state, seat))
+        take2 = f"{colour_now(table)}T2"
+        assert tap(table, free_tag(table, take2))["kind"] == "pad_waits"
+        assert public(table)["pad"] == {"ok": True, "wants": "towers", "seat": seat,
+                                        "card": take2, "left": 2}
+        assert tap(table, table.world.tray_sim.towers[free[0]])["kind"] == "pad_waits"
+        assert public(table)["pad"]["left"] == 1
+
+
+def test_the_state_says_how_many_cards_the_four_tower_discard_still_lays(tmp_path):
+    with SimTable(tmp_path, "power", pad=True) as table:
+        seat = capture_all_towers(table)
+        count = table.call(lambda: table.controller.state.counts[seat])
+        assert count > 2  # (seed 1) a first card leaves more to lay
+        assert public(table)["pad"]["wants"] is None  # the screen's own words ask for it
+        first = unseen_numbers(table, "power", "R", plain=True)[0]
+        assert tap(table, free_tag(table, first))["kind"] == "pad_waits"
+        assert part_status(table)["waits"]["card"] == ""
+        assert public(table)["pad"] == {"ok": True, "wants": "cards", "seat": seat,
+                                        "card": None, "left": count - 2}
 
 
 def test_a_pad_that_fails_waits_for_nothing_and_a_table_without_one_has_none(tmp_path):
@@ -98,7 +123,7 @@ def test_a_pad_that_fails_waits_for_nothing_and_a_table_without_one_has_none(tmp
         table.world.pad_sim.unplug()
         table.wait_for_event(lambda e: e.get("kind") == "pad", since=since)
         table.settle()
-        assert public(table)["pad"] == {"ok": False, "wants": None, "seat": None, "card": None}
+        assert public(table)["pad"] == {"ok": False, "wants": None, "seat": None, "card": None, "left": None}
     with SimTable(tmp_path / "none", "classic") as table:
         turn(table)
         assert public(table)["pad"] is None

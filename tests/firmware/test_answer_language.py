@@ -78,3 +78,15 @@ def test_a_refused_house_rule_or_set_up_is_said_wholly_in_the_language_asked_for
         assert answer["reason"] == (
             "Dieses Spiel lässt sich so nicht aufbauen: power ist für 2 bis 6 Spieler, nicht für 7")
         assert table.journal_seq == before  # nothing changed
+
+
+def test_a_match_whose_hands_do_not_fit_the_deck_is_refused_before_it_starts(tmp_path):
+    with SimTable(tmp_path, "classic", players=8) as table:  # 8 hands of 15: 121 cards > 108
+        before = table.journal_seq
+        status, answer = call(table.url, "/api/admin/new-match", {"options": {"hand_size": 15}},
+                              lang="de")
+        assert (status, answer["key"], answer["values"]["problem"]) == (422, "refused.setup", {
+            "key": "refused.setup.deal_too_big", "values": {"count": 8, "size": 15, "deck": 108}})
+        assert answer["reason"] == ("Dieses Spiel lässt sich so nicht aufbauen: 8 Hände mit je "
+                                    "15 Karten passen nicht in ein Spiel mit 108 Karten")
+        assert table.journal_seq == before

@@ -33,6 +33,7 @@ from firmware.sim.players import TablePlayers
 from firmware.sim.world import World
 from firmware.waits import Wait
 from firmware.words.messages import PERSON
+from firmware.words.problems import problem
 from uno_core import EDITIONS, OptionError, get_edition, make_options
 from uno_core.cards import TRADE_HANDS, WILD_DRAW4
 from uno_core.options import preset_options
@@ -310,8 +311,8 @@ class ScreenDemo:
             if "preset" in params:  # the request's options over the preset's, as a new match
                 options = {**preset_options(params["preset"], get_edition(variant)), **options}
             make_options(get_edition(variant), options)
-        except OptionError as exc:  # (uno_core words its problems in English only)
-            raise Rejected("refused.option", option=exc.name, problem=exc.message,
+        except OptionError as exc:
+            raise Rejected("refused.option", option=exc.name, problem=problem(exc),
                            field="options", status=422) from None
         if not 0 <= self.person < players:
             raise Rejected("demo.person_seats", number=self.person + 1, field="seats", status=422)

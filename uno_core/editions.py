@@ -196,7 +196,7 @@ def get_edition(name: str | Edition) -> Edition:
     try:
         return EDITIONS[name]
     except KeyError:
-        raise SetupError(f"unknown edition {name!r} (known: {', '.join(EDITIONS)})") from None
+        raise SetupError("unknown_edition", given=name, known=tuple(EDITIONS)) from None
 
 
 __all__ = ["EDITIONS", "Edition", "get_edition", "PILE", "LAUNCHER", "TOWERS"]

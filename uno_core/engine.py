@@ -144,10 +144,10 @@ def new_match(edition: str | Edition, seats: int, options: Mapping[str, object] 
     ed = get_edition(edition)
     if isinstance(seats, bool) or not isinstance(seats, int) or not (
             ed.min_players <= seats <= ed.max_players):
-        raise SetupError(f"{ed.name} is for {ed.min_players}-{ed.max_players} players, "
-                         f"not {seats!r}")
+        raise SetupError("seat_count", edition=ed.name, low=ed.min_players,
+                         high=ed.max_players, given=seats)
     if mode not in MODES:
-        raise SetupError(f"unknown mode {mode!r} (known: {', '.join(MODES)})")
+        raise SetupError("unknown_mode", given=mode, known=tuple(MODES))
     opts = make_options(ed, options)
     s = State.__new__(State)
     s.edition = ed

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from uno_core.problems import OPTION_ENGLISH, SETUP_ENGLISH
+from uno_core.problems import english as problem_english
 from uno_core.refusals import english
 
 
@@ -21,16 +23,48 @@ class NotationError(RuleError, ValueError):
 
 
 class OptionError(RuleError, ValueError):
-    """A house-rule option is unknown, does not apply, or has a bad value. `name` names it."""
+    """A house-rule option is unknown, does not apply, or has a bad value. `name` names
+    it; `key` (one of `uno_core.problems.OPTION_ENGLISH`) and `values` say what is wrong,
+    as an `IllegalAction` does; `message` is that in English."""
 
-    def __init__(self, name: str, message: str) -> None:
-        super().__init__(f"option {name!r}: {message}")
+    def __init__(self, name: str, key: str, /, **values: object) -> None:
         self.name = name
-        self.message = message
+        self.key = key
+        self.values: dict[str, object] = values
+        super().__init__(f"option {name!r}: {self.message}")
+
+    @property
+    def message(self) -> str:
+        return problem_english(OPTION_ENGLISH, self.key, self.values)
+
+    def __reduce__(self) -> tuple[object, ...]:  # a pickled error keeps its values
+        return (_option_error, (self.name, self.key, self.values))
+
+
+def _option_error(name: str, key: str, values: dict[str, object]) -> OptionError:
+    return OptionError(name, key, **values)
 
 
 class SetupError(RuleError, ValueError):
-    """A match or position cannot be set up as asked (bad seat count, impossible cards...)."""
+    """A match or position cannot be set up as asked (bad seat count, impossible cards...):
+    `key` (one of `uno_core.problems.SETUP_ENGLISH`) and `values` say why, as an
+    `IllegalAction` does; `message` and ``str()`` are that in English."""
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        self.key = key
+        self.values: dict[str, object] = values
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        return problem_english(SETUP_ENGLISH, self.key, self.values)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_setup_error, (self.key, self.values))
+
+
+def _setup_error(key: str, values: dict[str, object]) -> SetupError:
+    return SetupError(key, **values)
 
 
 class IllegalAction(RuleError):

@@ -181,7 +181,7 @@ def run_random(state: State, rng: Rng, chance: Rng, rounds: int,
     """Play `rounds` more rounds with `choose_random`; return the actions applied."""
     s = state
     if s.table:
-        raise SetupError("the simulation kernel needs simulation mode (every card known)")
+        raise SetupError("kernel_table")
     s._listed = None  # the kernel writes without asking legal_actions: a listing goes stale
     tb = s.tables
     if tb.house:  # a rule the loop below was not written for (options.house_rules_on)

@@ -241,7 +241,7 @@ def preset_options(preset: str, edition: Edition) -> dict[str, object]:
     """The options `preset` sets that apply to `edition`; OptionError for an unknown name."""
     chosen = PRESETS.get(preset)
     if chosen is None:
-        raise OptionError("preset", f"{preset!r} is not one of {', '.join(PRESETS)}")
+        raise OptionError("preset", "unknown_preset", value=preset, known=tuple(PRESETS))
     if preset == "mattel":
         chosen = {**chosen, **MATTEL.get(edition.name, {})}
     return {k: v for k, v in chosen.items() if k in edition.option_defaults}
@@ -250,17 +250,18 @@ def preset_options(preset: str, edition: Edition) -> dict[str, object]:
 def check_value(name: str, value: object) -> object:
     spec = OPTION_SPECS.get(name)
     if spec is None:
-        raise OptionError(name, f"unknown option (known: {', '.join(sorted(OPTION_SPECS))})")
+        raise OptionError(name, "unknown_option", known=tuple(sorted(OPTION_SPECS)))
     if spec.type is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise OptionError(name, f"expected an integer, got {value!r}")
-    if not isinstance(value, spec.type):
-        raise OptionError(name, f"expected {spec.type.__name__}, got {value!r}")
+        raise OptionError(name, "expected_integer", value=value)
+    if not isinstance(value, spec.type):  # the other options are bool or str
+        raise OptionError(name, "expected_bool" if spec.type is bool else "expected_text",
+                          value=value)
     if spec.choices and value not in spec.choices:
-        raise OptionError(name, f"{value!r} is not one of {', '.join(spec.choices)}")
+        raise OptionError(name, "not_a_choice", value=value, known=tuple(spec.choices))
     if spec.minimum is not None and isinstance(value, int) and value < spec.minimum:
-        raise OptionError(name, f"{value!r} is below the minimum {spec.minimum}")
+        raise OptionError(name, "below_minimum", value=value, minimum=spec.minimum)
     if spec.maximum is not None and isinstance(value, int) and value > spec.maximum:
-        raise OptionError(name, f"{value!r} is above the maximum {spec.maximum}")
+        raise OptionError(name, "above_maximum", value=value, maximum=spec.maximum)
     return value
 
 
@@ -271,7 +272,7 @@ def option_from_text(text: str) -> tuple[str, object]:
     name, sep, raw = text.partition("=")
     name, raw = name.strip(), raw.strip()
     if not sep or not name:
-        raise OptionError(text, "expected NAME=VALUE, e.g. stack_draws=cross")
+        raise OptionError(text, "expected_name_value")
     spec = OPTION_SPECS.get(name)
     if spec is None:
         check_value(name, raw)  # raises: unknown option, naming the known ones
@@ -279,22 +280,19 @@ def option_from_text(text: str) -> tuple[str, object]:
     if spec is not None and spec.type is bool:
         lowered = raw.lower()
         if lowered not in ("true", "false", "on", "off", "yes", "no", "1", "0"):
-            raise OptionError(name, f"expected true or false, got {raw!r}")
+            raise OptionError(name, "expected_true_false", value=raw)
         value = lowered in ("true", "on", "yes", "1")
     elif spec is not None and spec.type is int:
         try:
             value = int(raw)
         except ValueError:
-            raise OptionError(name, f"expected an integer, got {raw!r}") from None
+            raise OptionError(name, "expected_integer", value=raw) from None
     return name, check_value(name, value)
 
 
-# why an option is missing from the launcher editions (their error says so)
-_ONLY_WHERE = {
-    "draw_until_playable": "pile editions only: this edition draws by pressing the "
-                           "launcher, which ejects a random number of cards, so there is "
-                           "no drawing one card at a time until one fits",
-}
+# the options missing from the launcher editions because they draw by pressing it (their
+# error says why: `uno_core.problems`, "pile_only")
+PILE_ONLY = frozenset({"draw_until_playable"})
 
 
 def make_options(edition: Edition, overrides: Mapping[str, object] | None = None) -> Options:
@@ -303,10 +301,9 @@ def make_options(edition: Edition, overrides: Mapping[str, object] | None = None
     for name, value in (overrides or {}).items():
         check_value(name, value)
         if name not in edition.option_defaults:
-            why = _ONLY_WHERE.get(name, "") if edition.launcher else ""
-            raise OptionError(name, f"does not apply to edition {edition.name!r}"
-                                    + (f": {why}" if why else ""))
+            raise OptionError(name, "pile_only" if edition.launcher and name in PILE_ONLY
+                              else "not_here", edition=edition.name)
         if name in NOT_YET and value != edition.option_defaults[name]:
-            raise OptionError(name, "this house rule is not built yet")
+            raise OptionError(name, "not_built")
         values[name] = value
     return replace(Options(), **values)  # type: ignore[arg-type]

@@ -28,7 +28,7 @@ def _cards(value: CardsLike) -> tuple[Card, ...]:
     cards = tuple(value)
     for c in cards:
         if not isinstance(c, Card):
-            raise SetupError(f"not a card: {c!r}")
+            raise SetupError("not_a_card", given=repr(c))
     return cards
 
 
@@ -55,17 +55,17 @@ def position(
     ed = get_edition(edition)
     table = mode == TABLE
     if hands is None and counts is None:
-        raise SetupError("give hands (simulation) or counts (table mode)")
+        raise SetupError("hands_or_counts")
     hand_cards = tuple(_cards(h) for h in hands) if hands is not None else None
     if table and hand_cards is not None:
-        raise SetupError("table mode knows only hand counts: give counts, not hands")
+        raise SetupError("counts_not_hands")
     if not table and hand_cards is None:
-        raise SetupError("simulation needs every hand: give hands, not counts")
+        raise SetupError("hands_not_counts")
     n = len(hand_cards) if hand_cards is not None else len(counts or ())
     s = new_match(ed, n, options, mode)
     disc = _cards(discard)
     if not disc:
-        raise SetupError("the discard pile needs at least its top card")
+        raise SetupError("no_top_card")
     deck = Counter(ed.deck)
     placed = Counter(disc)
     if hand_cards is not None:
@@ -76,29 +76,27 @@ def position(
         placed.update(piled)
     for card, k in placed.items():
         if deck[card] < k:
-            raise SetupError(f"{card}: the {ed.name} deck has {deck[card]}, the position "
-                             f"uses {k}")
+            raise SetupError("deck_has", card=card, edition=ed.name, has=deck[card], uses=k)
     if not 0 <= turn < n:
-        raise SetupError(f"turn must be a seat 0..{n - 1}, not {turn}")
+        raise SetupError("turn_seat", last=n - 1, given=turn)
     if direction not in (1, -1):
-        raise SetupError(f"direction is 1 or -1, not {direction}")
+        raise SetupError("direction", given=direction)
     top = disc[-1]
     col = colour if colour is not None else top.colour
     if col not in COLOURS:
-        raise SetupError(f"the current colour must be one of {' '.join(COLOURS)} "
-                         f"(a wild on top needs colour=...), not {col!r}")
+        raise SetupError("current_colour", known=" ".join(COLOURS), given=col)
     s._disc = list(disc)
     s.colour = col
     if table:
         cnt = list(counts or ())
         if any(c < 0 for c in cnt):
-            raise SetupError("hand counts cannot be negative")
+            raise SetupError("negative_counts")
         s._counts = cnt
         unseen = deck - Counter(disc)
         s._unseen = dict(unseen)
         s._pcount = sum(unseen.values()) - sum(cnt)
         if s._pcount < 0:
-            raise SetupError("more cards in hands than the deck holds")
+            raise SetupError("too_many_cards")
     else:
         assert hand_cards is not None
         s._hands = [[c.id for c in h] for h in hand_cards]
@@ -125,17 +123,17 @@ def position(
     s.exposed = exposed
     if scores is not None:
         if len(scores) != n:
-            raise SetupError(f"scores needs {n} values")
+            raise SetupError("score_count", count=n)
         s.scores = tuple(scores)
     if towers:
         if not ed.towers:
-            raise SetupError(f"{ed.name} has no towers")
+            raise SetupError("no_towers", edition=ed.name)
         owners = [-1, -1, -1, -1]
         for t, seat in towers.items():
             if t not in TOWER_INDEX:
-                raise SetupError(f"unknown tower {t!r} (towers: {' '.join(TOWERS)})")
+                raise SetupError("unknown_tower", given=t, known=" ".join(TOWERS))
             if not -1 <= seat < n:
-                raise SetupError(f"tower {t}: no seat {seat}")
+                raise SetupError("tower_seat", given=t, number=seat)
             owners[TOWER_INDEX[t]] = seat
         s.towers = tuple(owners)
     return s

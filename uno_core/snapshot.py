@@ -66,7 +66,7 @@ def _parse_cards(values: Any) -> tuple[Card, ...]:
 def restore(data: Mapping[str, Any]) -> State:
     """Inverse of snapshot; raises SetupError naming a missing or bad field."""
     if data.get("version") != VERSION:
-        raise SetupError(f"snapshot version {data.get('version')!r} is not {VERSION}")
+        raise SetupError("snapshot_version", given=data.get("version"), version=VERSION)
     try:
         ed = get_edition(str(data["edition"]))
         s = State.__new__(State)
@@ -104,7 +104,7 @@ def restore(data: Mapping[str, Any]) -> State:
         s._decisions = None if s.table else decisions_for(s.tables, s.n)
         s._lazy = lazy_listing()
     except KeyError as exc:
-        raise SetupError(f"snapshot lacks field {exc.args[0]!r}") from None
+        raise SetupError("snapshot_field", given=exc.args[0]) from None
     except (TypeError, ValueError, IndexError) as exc:
-        raise SetupError(f"bad snapshot: {exc}") from None
+        raise SetupError("bad_snapshot", detail=str(exc)) from None
     return s

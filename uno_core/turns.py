@@ -303,7 +303,7 @@ def check_deal(s: State) -> None:
     """Raise SetupError (before anything changes) if the hands do not fit the deck."""
     size, n = s.options.hand_size, s.n
     if len(s.edition.deck) < size * n + 1:
-        raise SetupError(f"{n} hands of {size} do not fit a {len(s.edition.deck)}-card deck")
+        raise SetupError("deal_too_big", count=n, size=size, deck=len(s.edition.deck))
 
 
 def turn_first_card(s: State, fx: Effects) -> None:

@@ -20,6 +20,7 @@ from firmware.controller.seats import SeatButtons
 from firmware.controller.stops import Paused
 from firmware.controller.towers import TowerWatch, refuse_accept, refuse_seen
 from firmware.errors import Rejected
+from firmware.words.problems import problem
 from uno_core.options import preset_options
 
 ADMIN = "admin"  # journal kind: {"action": "pause"|"resume", "reason"?}
@@ -115,11 +116,11 @@ class Admin(Part):
                            **p.get("options", {})}
             t.peer(Ejections).check_idle()
             t.start_match(edition, seats, options, seed, names, by=by)
-        except U.OptionError as exc:  # (uno_core words its problems in English only)
-            raise Rejected("refused.option", option=exc.name, problem=exc.message,
+        except U.OptionError as exc:
+            raise Rejected("refused.option", option=exc.name, problem=problem(exc),
                            status=422) from None
         except U.SetupError as exc:
-            raise Rejected("refused.setup", problem=str(exc), status=422) from None
+            raise Rejected("refused.setup", problem=problem(exc), status=422) from None
         t.settle()
         return {"match": t.match.id}
 

@@ -99,6 +99,7 @@ from firmware.daemon import Services
 from firmware.journal.store import Entry
 from firmware.words.messages import ANSWER_LANGUAGE, Words
 from uno_core import effects as E
+from uno_core.turns import check_deal
 
 # What a seat does on its own turn: refused for a seat that is not to act, that is "not
 # your turn", 409 (docs/api.md); calls, catches and hands may come from any seat.
@@ -332,7 +333,7 @@ class Controller:
     def start_match(self, edition: str, seats: int, options: Mapping[str, Any],
                     seed: int | None, names: list[str], *, by: By = None) -> None:
         """`by`: who asked for it (the ``meta`` entry carries it)."""
-        U.new_match(edition, seats, options, mode=U.TABLE)  # validates before writing
+        check_deal(U.new_match(edition, seats, options, mode=U.TABLE))  # and the deal, before writing
         match = self.journal.start_match(edition=edition, options=dict(options), seats=seats,
                                          seed=seed, config_hash=self.config.digest)
         self._begin(match)

@@ -18,6 +18,7 @@ from firmware.words.fields import FIELD_WORDS
 from firmware.words.options import OPTION_WORDS
 from firmware.words.pad import PAD_WORDS
 from firmware.words.page import PAGE
+from firmware.words.problems import PROBLEM_WORDS
 from firmware.words.refusals import REFUSAL_WORDS, say_refusal
 from firmware.words.rejected import REJECTED_WORDS, Keyed, say
 from uno_core.cards import (
@@ -509,6 +510,7 @@ for _lang in LANGUAGES:  # the screen's words, the engine's refusals, bad fields
     MESSAGES[_lang].update(OPTION_WORDS[_lang])
     MESSAGES[_lang].update(PAD_WORDS[_lang])
     MESSAGES[_lang].update(REJECTED_WORDS[_lang])
+    MESSAGES[_lang].update(PROBLEM_WORDS[_lang])
 
 
 def check_language(lang: str) -> str:

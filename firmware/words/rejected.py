@@ -55,7 +55,10 @@ def _said(name: str, value: object, words: Wording, edition: str | None) -> obje
     to_json = getattr(value, "to_json", None)
     if callable(to_json):  # a wait (`firmware.controller.stops`): its message
         return to_json(words)["message"]
-    return say_value(name, value, words, edition)
+    said = say_value(name, value, words, edition)
+    if isinstance(said, tuple):  # names as given (an option's choices): joined by commas
+        return ", ".join(str(v) for v in said)
+    return said
 
 
 def say(refusal: Keyed, words: Wording, edition: str | None = None) -> str:

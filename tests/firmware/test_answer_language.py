@@ -53,3 +53,40 @@ def test_a_bad_field_is_said_in_the_language_asked_for(tmp_path):
             "count: darf höchstens 120 sein, nicht 500")
         status, answer = call(table.url, "/api/play", {"seat": 7, "card": "R1"}, lang="de")
         assert (status, answer["reason"]) == (404, "Platz 8 gibt es nicht: der Tisch hat die Plätze 1 bis 3")
+
+
+def test_a_refused_house_rule_or_set_up_is_said_wholly_in_the_language_asked_for(tmp_path):
+    """uno_core's OptionError and SetupError carry a key and values: the answer words them
+    in German without an English fragment, and sends the key and values beside them."""
+    with SimTable(tmp_path, "classic", players=8) as table:  # eight seat buttons
+        before = table.journal_seq
+        status, answer = call(table.url, "/api/admin/new-match",
+                              {"options": {"stack_draws": "wild"}}, lang="de")
+        assert (status, answer["key"], answer["values"]) == (422, "refused.option", {
+            "option": "stack_draws", "problem": {
+                "key": "refused.option.not_a_choice",
+                "values": {"value": "wild", "known": ["off", "same", "cross", "up"]}}})
+        assert answer["reason"] == "Hausregel stack_draws: „wild“ geht nicht, nur: off, same, cross, up"
+        english = call(table.url, "/api/admin/new-match", {"options": {"stack_draws": "wild"}})[1]
+        assert english["reason"] == "option stack_draws: 'wild' is not one of off, same, cross, up"
+
+        status, answer = call(table.url, "/api/admin/new-match",
+                              {"edition": "power", "seats": 7}, lang="de")  # Power seats 6
+        assert (status, answer["key"], answer["values"]) == (422, "refused.setup", {
+            "problem": {"key": "refused.setup.seat_count",
+                        "values": {"edition": "power", "low": 2, "high": 6, "given": 7}}})
+        assert answer["reason"] == (
+            "Dieses Spiel lässt sich so nicht aufbauen: power ist für 2 bis 6 Spieler, nicht für 7")
+        assert table.journal_seq == before  # nothing changed
+
+
+def test_a_match_whose_hands_do_not_fit_the_deck_is_refused_before_it_starts(tmp_path):
+    with SimTable(tmp_path, "classic", players=8) as table:  # 8 hands of 15: 121 cards > 108
+        before = table.journal_seq
+        status, answer = call(table.url, "/api/admin/new-match", {"options": {"hand_size": 15}},
+                              lang="de")
+        assert (status, answer["key"], answer["values"]["problem"]) == (422, "refused.setup", {
+            "key": "refused.setup.deal_too_big", "values": {"count": 8, "size": 15, "deck": 108}})
+        assert answer["reason"] == ("Dieses Spiel lässt sich so nicht aufbauen: 8 Hände mit je "
+                                    "15 Karten passen nicht in ein Spiel mit 108 Karten")
+        assert table.journal_seq == before

@@ -55,6 +55,9 @@ EXAMPLES: dict[str, object] = {
     "most": "200", "request": "Play", "method": "POST", "path": "/api/play",
     "cause": "Der Speicher ist voll", "option": "stack_draws", "known": "classic, power",
     "low": "2", "high": "10", "asked": "attack", "asked_seats": "5", "action": "pause",
+    # why an option or a set-up is refused (firmware/words/problems.py)
+    "minimum": "0", "maximum": "600", "has": "2", "uses": "3", "size": "30", "deck": "108",
+    "version": "1", "detail": "list index out of range",
 }
 
 

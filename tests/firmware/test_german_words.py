@@ -25,7 +25,7 @@ SAME_IN_GERMAN = {
     "wild", "hit", "fire", "all",
     # German words spelt like English ones
     "alarm", "also", "an", "bluff", "bots", "chip", "code", "hand", "hardware", "in", "journal",
-    "links", "null", "party", "pause", "plus", "start", "was",
+    "links", "null", "party", "pause", "plus", "start", "was", "so",
     # the unit of seconds („20 s"), the program and its command („unotable lan"), the
     # address the page is opened at („/#token=…")
     "s", "unotable", "lan", "token",
@@ -130,7 +130,8 @@ def test_the_page_renders_only_forms_it_is_given():
 FRAGMENTS = ("role.what.", "wait.what.", "refusal.chance.", "refusal.unit.", "refusal.or_",
              "refusal.the_table", "slot.", "field.", "option.", "undo.why.", "card.", "resume",
              "page.did.", "page.need_", "page.hw.state.", "page.one_card", "page.end.went_out",
-             "page.neutral_spot", "neutral", "button.seat")
+             "page.neutral_spot", "neutral", "button.seat", "refused.option.",
+             "refused.setup.")
 
 
 def test_a_german_text_that_stands_alone_begins_with_a_capital():

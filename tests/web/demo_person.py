@@ -43,10 +43,15 @@ def base(demo: ScreenDemo) -> str:
     return demo.daemon.server.url
 
 
-def post(demo: ScreenDemo, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+def post(demo: ScreenDemo, path: str, body: dict[str, Any],
+         lang: str | None = None) -> tuple[int, dict[str, Any]]:
+    """`lang`: the answer's language (``Accept-Language``)."""
     url = base(demo)
+    headers = {"Content-Type": "application/json", "Origin": url}
+    if lang is not None:
+        headers["Accept-Language"] = lang
     req = urllib.request.Request(url + path, data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json", "Origin": url})
+                                 headers=headers)
     try:
         with urllib.request.urlopen(req, timeout=10) as resp:
             return resp.status, json.load(resp)

@@ -34,8 +34,11 @@ def test_choosing_attack_on_the_match_sheet_deals_an_attack_demo(page, tmp_path)
         page.goto(demo.url)
         expect(page.locator("#hand [data-hand]").first).to_be_visible(timeout=20000)
         status, answer = post(demo, "/api/admin/new-match", {"edition": "power", "seats": 4,
-                                                               "options": {"bogus": 1}})
+                                                               "options": {"bogus": 1}}, lang="de")
         assert status == 422 and answer["field"] == "options"
+        assert (answer["key"], answer["values"]["problem"]["key"]) == (
+            "refused.option", "refused.option.unknown_option")
+        assert answer["reason"].startswith("Hausregel bogus: diese Hausregel gibt es nicht, nur: ")
         assert state(demo)["edition"] == "classic"  # refused: the match goes on
         page.click("#open-setup")
         page.select_option("#edition-select", "attack")

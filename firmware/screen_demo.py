@@ -193,7 +193,7 @@ class ScreenTable:
             raise Rejected("demo.twin_does", status=403)
         seat = getattr(request, "seat", self.person)
         if seat != self.person:
-            raise Rejected("demo.only_yours", seat=self.person, other=seat, field="seat",
+            raise Rejected("demo.only_yours", number=self.person + 1, other=seat, field="seat",
                            status=403)
 
     def _check_holds(self, request: api.Request) -> None:

@@ -314,7 +314,7 @@ MESSAGES: dict[str, dict[str, str]] = {
                         "for: {what}",
         "demo.twin_does": "the simulated table does this itself (counting, turning cards, "
                           "towers): nothing to enter here",
-        "demo.only_yours": "you play {seat}; the bots play {other}: the page declares only "
+        "demo.only_yours": "you play seat {number}; the bots play {other}: the page declares only "
                            "for your own seat",
         # issue 20: who may ask the table for what (firmware/api/roles.py)
         "role.for_itself": "{seat} may act only for {seat}, not for {other}",
@@ -476,7 +476,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "demo.bots_turn": "{seat} ist dran: den Werfer drückst du, wenn du selbst dran bist",
         "demo.not_now": "Der Knopf am Werfer ist nur für dein eigenes Ziehen oder Drücken; gerade heißt es: {what}",
         "demo.twin_does": "Das erledigt der simulierte Tisch selbst (zählen, Karten aufdecken, Türme): hier ist nichts einzugeben",
-        "demo.only_yours": "Du spielst {seat}, die Bots spielen {other}: hier sagst du nur für deinen eigenen Platz an",
+        "demo.only_yours": "Du spielst Platz {number}, die Bots spielen {other}: hier sagst du nur für deinen eigenen Platz an",
         "role.for_itself": "{seat} darf nur für sich selbst handeln, nicht für {other}",
         "role.owners_only": "Nur der Besitzer des Tisches darf {what}, nicht {seat}",
         "role.watches": "Wer nur zuschaut, kann das nicht: {what}",

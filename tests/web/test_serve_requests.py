@@ -56,7 +56,7 @@ def test_every_request_for_a_bot_or_the_twin_is_refused_and_the_bots_play_on(tmp
         assert state(demo)["step"] == step, "a refused request changed the table"
         # the bot's seat words: the person is told whose seat it is
         answer = post(demo, "/api/play", {"seat": bot, "card": fits})[1]
-        assert (answer["key"], answer["values"]) == ("demo.only_yours", {"seat": 0, "other": bot})
+        assert (answer["key"], answer["values"]) == ("demo.only_yours", {"number": 1, "other": bot})
         assert post(demo, "/api/screen/launcher", {})[1]["key"] == "demo.bots_turn"
         # the bots play on until it is the person's turn, world and referee agreeing
         wait_for(demo, lambda s: s["waiting"].get("seat") == 0 and s["step"] > step,

@@ -519,6 +519,7 @@ def run(quick: bool = False, *, samples: int | None = None, baseline: str = BASE
 PAD_SAMPLES = 60  # taps per pace with --pad (--quick: PAD_QUICK_SAMPLES)
 PAD_QUICK_SAMPLES = 20
 PAD_P99_MS = 150.0
+PAD_REFUSAL_RATIO = 1.2  # a card that does not fit is refused within an accepted one's time
 PAD_EDITION = "classic"
 PAD_ANSWERS = ("action", "refused", "pad_waits")  # what the table publishes after a tap
 
@@ -598,6 +599,81 @@ def _pad_taps(table: Any, samples: int, out: dict[str, list[float]]) -> None:
         pad_sim.hold, reader.poll = hold, poll
 
 
+def _misfit(table: Any, seat: int, recent: list[str]) -> str | None:
+    """The tag of a card of the deck that `seat` may not play now and that does not lie
+    on the pile: the pad must refuse it because it does not fit. Not one of the `recent`
+    tags: a tag seen again within `same_tap_s` is the same tap (the pad's debounce)."""
+    import uno_core as U
+    from firmware.sim.world import pad_deck
+
+    pad_sim, controller = table.world.pad_sim, table.controller
+
+    def pick() -> str | None:
+        on_pile = controller.lookup("pad").on_pile
+        for code in pad_deck(table.world.edition):
+            try:
+                U.apply(controller.state.clone(), U.Play(seat, U.parse_card(code)))
+            except U.IllegalAction:
+                free = [uid for uid in pad_sim.tags_of(code)
+                        if uid not in on_pile and uid not in recent]
+                if free:
+                    return str(free[0])
+        return None
+
+    return table.call(pick)
+
+
+def pad_refusals(samples: int, seed: int) -> list[float]:
+    """Ms from a tag that does not fit laid on the pad to the table's ``refused`` event,
+    at the table's pace and wire time: the seat to act taps a card it may not play,
+    lifts it, and its bot then plays on."""
+    from firmware.sim.testbed import SimTable
+
+    out: list[float] = []
+    laid: list[float] = []
+    unanswered: list[str] = []
+    tapped: list[str] = []
+
+    def heard(event: Any) -> None:
+        if laid and event.get("kind") == "refused":
+            out.append((time.monotonic() - laid.pop()) * 1000)
+
+    with tempfile.TemporaryDirectory(prefix="unotable-bench-refused-") as tmp, \
+            _pad_as_on_the_table(True):
+        tables = 0
+        while len(out) < samples:
+            tables += 1
+            with SimTable(Path(tmp) / f"t{tables}", PAD_EDITION, SEATS, seed + tables - 1,
+                          pad=True) as table:
+                table.controller.listeners.append(heard)
+                try:
+                    for _ in range(PER_TABLE * 4):
+                        if len(out) >= samples:
+                            break
+                        if _over(table, lambda st: st["waiting"]["kind"] == "turn"):
+                            continue
+                        uid = _misfit(table, table.state()["waiting"]["seat"], tapped[-2:])
+                        if uid is not None:
+                            tapped.append(uid)
+                            laid[:] = [time.monotonic()]
+                            table.world.pad_sim.hold(uid)
+                            deadline = time.monotonic() + 5
+                            while laid and time.monotonic() < deadline:
+                                time.sleep(0.002)
+                            if laid:  # no refusal came: say which tap went unanswered
+                                unanswered.append(uid)
+                            table.world.pad_sim.lift()
+                            laid.clear()
+                        table.bot_step()
+                        _tick("pad refusals", len(out), samples)
+                finally:
+                    table.controller.listeners.remove(heard)
+    if unanswered:
+        print(f"[bench] latency: {len(unanswered)} taps of a card that does not fit "
+              f"went unanswered: {unanswered[:3]}", file=sys.stderr)
+    return out
+
+
 def pad_latency(samples: int, seed: int, *, paced: bool = True) -> dict[str, Any]:
     """Taps through the whole daemon on the twin (`SimTable` with a pad, the bots
     tapping), at the table's pace and wire time (`paced`) or the test twin's."""
@@ -637,6 +713,12 @@ def pad_figures(result: Result, samples: int, seed: int = 1) -> None:
                       f"{twin['p50']} / {twin['p99']}", "ms"))
     result.add(Figure("pad: table's pace / test twin's, p50",
                       round(play["p50"] / twin["p50"], 2), "x"))
+    progress(f"latency: the card pad, {samples} cards that do not fit, at the table's pace")
+    refused = _quantiles(pad_refusals(samples, seed))
+    result.add(Figure("pad: a card that does not fit -> its refusal, p50 / p99",
+                      f"{refused['p50']} / {refused['p99']}", "ms"))
+    result.add(at_most("pad: refusal / play, p99", round(refused["p99"] / play["p99"], 2),
+                       PAD_REFUSAL_RATIO, "x"))
     result.detail["pad"] = {
         "samples": samples, "table_pace": {k: _quantiles(v) for k, v in ms.items() if v},
         "test_twin": {k: _quantiles(v) for k, v in twin_pace["ms"].items() if v},
